@@ -1,0 +1,1 @@
+"""Async HTTP client for every endpoint of the tenant administration API."""

@@ -1,0 +1,161 @@
+"""Applications and their access rules."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+from uuid import UUID
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from console.models.common import Name, RequestModel, ResponseModel, UtcDateTime, utc_now
+from console.models.errors import FieldErrors, merge
+from console.models.permissions import PERMISSIONS_BY_TYPE, ApplicationType
+
+Transform = Literal["redact", "mask", "reveal"]
+TRANSFORMS: tuple[str, ...] = ("redact", "mask", "reveal")
+
+
+class AccessRuleCondition(BaseModel):
+    """A session-only condition on a token attribute."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    attribute: Literal["id", "container"]
+    operator: Literal["starts_with", "equals"]
+    value: str
+
+
+class AccessRule(BaseModel):
+    """A scoped grant: permissions on a container's tokens, with a transform."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    description: str = Field(min_length=1, max_length=1000)
+    priority: int = Field(ge=1)
+    container: str | None = None
+    conditions: list[AccessRuleCondition] | None = None
+    transform: Transform
+    permissions: list[str] = Field(min_length=1)
+
+
+class Application(ResponseModel):
+    id: UUID
+    tenant_id: UUID
+    name: str
+    key: str | None = None
+    type: ApplicationType
+    permissions: list[str] = []
+    rules: list[AccessRule] = []
+    expires_at: UtcDateTime | None = None
+    created_by: UUID | None = None
+    created_at: UtcDateTime | None = None
+    modified_by: UUID | None = None
+    modified_at: UtcDateTime | None = None
+
+    def __repr__(self) -> str:
+        shown = "'***'" if self.key else "None"
+        return f"Application(id={self.id!s}, name={self.name!r}, type={self.type}, key={shown})"
+
+    __str__ = __repr__
+
+
+def _permission_errors(
+    path: str, permissions: list[str], application_type: str
+) -> list[tuple[str, str]]:
+    found: list[tuple[str, str]] = []
+    for i, name in enumerate(permissions):
+        known = PERMISSIONS_BY_TYPE.get(name)
+        if known is None:
+            found.append((f"{path}[{i}]", f"The permission {name} does not exist."))
+        elif application_type not in known.application_types:
+            found.append(
+                (
+                    f"{path}[{i}]",
+                    f"The permission {name} is not allowed for {application_type} applications.",
+                )
+            )
+    return found
+
+
+def _grant_errors(
+    permissions: list[str], rules: list[AccessRule], application_type: str
+) -> FieldErrors:
+    """The rules shared by create and update, given the application's type."""
+    found: list[tuple[str, str]] = []
+    if not permissions and not rules:
+        found.append(("permissions", "Either permissions or rules must be non-empty."))
+    found += _permission_errors("permissions", permissions, application_type)
+    seen: dict[int, int] = {}
+    for i, rule in enumerate(rules):
+        at = f"rules[{i}]"
+        if rule.priority in seen:
+            other = seen[rule.priority]
+            found.append(
+                (f"{at}.priority", f"The priority {rule.priority} is already used by rules[{other}].")
+            )
+        else:
+            seen[rule.priority] = i
+        if application_type == "management":
+            if rule.container is not None:
+                found.append(
+                    (f"{at}.container", "A container is not allowed for management applications.")
+                )
+        elif not rule.container:
+            found.append(
+                (
+                    f"{at}.container",
+                    f"A container is required for {application_type} applications.",
+                )
+            )
+        if rule.conditions is not None:
+            found.append(
+                (
+                    f"{at}.conditions",
+                    "Conditions apply only to sessions and are not allowed on an application.",
+                )
+            )
+        found += _permission_errors(f"{at}.permissions", rule.permissions, application_type)
+    return merge(found)
+
+
+class ApplicationCreate(RequestModel):
+    """Body of `POST /applications`."""
+
+    name: Name
+    type: ApplicationType
+    permissions: list[str] = []
+    rules: list[AccessRule] = []
+    expires_at: UtcDateTime | None = None
+
+    def rule_errors(self, **context: Any) -> FieldErrors:
+        errors = _grant_errors(self.permissions, self.rules, self.type)
+        now: datetime = context.get("now") or utc_now()
+        if self.expires_at is not None and self.expires_at <= now:
+            errors.setdefault("expires_at", []).append("The expiry time must lie in the future.")
+        return errors
+
+
+class ApplicationUpdate(RequestModel):
+    """Body of `PUT /applications/{id}`; parse with `application_type=` of the stored one.
+
+    `type` is declared only so that sending it can be refused: a type never changes.
+    """
+
+    name: Name
+    permissions: list[str] = []
+    rules: list[AccessRule] = []
+    type: Any = Field(default=None, exclude=True)
+
+    def rule_errors(self, **context: Any) -> FieldErrors:
+        application_type = context.get("application_type")
+        errors: FieldErrors = {}
+        if "type" in self.model_fields_set:
+            errors["type"] = ["The type of an application cannot be changed."]
+        if application_type is None:
+            raise TypeError("ApplicationUpdate.parse needs application_type=")
+        for path, sentences in _grant_errors(
+            self.permissions, self.rules, application_type
+        ).items():
+            errors.setdefault(path, []).extend(sentences)
+        return errors

@@ -1,0 +1,125 @@
+"""Reactor formulas: reusable JavaScript with a configuration and request contract."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from typing import Any, Literal
+from uuid import UUID
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from console.models.common import NAME_MAX, Name, RequestModel, ResponseModel, UtcDateTime
+from console.models.errors import FieldErrors, merge
+
+FormulaType = Literal["official", "private"]
+FormulaStatus = Literal["verified", "coming_soon"]
+ValueType = Literal["string", "boolean", "number"]
+
+DESCRIPTION_MAX = 1000
+CODE_MAX = 50_000
+CONTRACT_MAX_ITEMS = 25
+ICON_TYPES: tuple[str, ...] = ("image/png", "image/jpg", "image/jpeg")
+_DATA_URL = re.compile(r"^data:(image/(?:png|jpg|jpeg));base64,(.+)$", re.DOTALL)
+
+
+class FormulaConfiguration(BaseModel):
+    """A setting every Reactor made from the formula defines once."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    name: str = Field(min_length=1, max_length=NAME_MAX)
+    description: str | None = Field(default=None, max_length=DESCRIPTION_MAX)
+    type: ValueType
+
+    @field_validator("name")
+    @classmethod
+    def _flat(cls, value: str) -> str:
+        if "." in value:
+            raise ValueError("A configuration name cannot contain '.': nesting is unsupported.")
+        return value
+
+
+class FormulaRequestParameter(BaseModel):
+    """An argument supplied on each invocation; dotted names denote nested objects."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    name: str = Field(min_length=1, max_length=NAME_MAX)
+    description: str | None = Field(default=None, max_length=DESCRIPTION_MAX)
+    type: ValueType
+    optional: bool = False
+
+
+def decode_icon(value: str) -> tuple[str, bytes]:
+    """Splits an icon data URL into its media type and bytes; ValueError if it is not one."""
+    match = _DATA_URL.match(value)
+    if match is None:
+        raise ValueError("The icon must be a data:image/png, image/jpg or image/jpeg base64 URL.")
+    try:
+        return match.group(1), base64.b64decode(match.group(2), validate=True)
+    except (binascii.Error, ValueError):
+        raise ValueError("The icon's base64 payload does not decode.") from None
+
+
+def icon_data_url(media_type: str, data: bytes) -> str:
+    return f"data:{media_type};base64,{base64.b64encode(data).decode('ascii')}"
+
+
+class ReactorFormula(ResponseModel):
+    id: UUID
+    name: str
+    description: str | None = None
+    type: FormulaType
+    status: FormulaStatus = "verified"
+    icon: str | None = None
+    code: str
+    configuration: list[FormulaConfiguration] = []
+    request_parameters: list[FormulaRequestParameter] = []
+    created_at: UtcDateTime | None = None
+    created_by: UUID | None = None
+    modified_at: UtcDateTime | None = None
+    modified_by: UUID | None = None
+
+
+def _duplicate_names(path: str, items: list[Any]) -> list[tuple[str, str]]:
+    seen: set[str] = set()
+    found = []
+    for i, item in enumerate(items):
+        if item.name in seen:
+            found.append((f"{path}[{i}].name", f"The name {item.name} is declared twice."))
+        seen.add(item.name)
+    return found
+
+
+class ReactorFormulaCreate(RequestModel):
+    """Body of `POST /reactor-formulas` and `PUT /reactor-formulas/{id}`."""
+
+    name: Name
+    description: str | None = Field(default=None, max_length=DESCRIPTION_MAX)
+    type: FormulaType
+    icon: str | None = None
+    code: str = Field(min_length=1, max_length=CODE_MAX)
+    configuration: list[FormulaConfiguration] = Field(
+        default_factory=list, max_length=CONTRACT_MAX_ITEMS
+    )
+    request_parameters: list[FormulaRequestParameter] = Field(
+        default_factory=list, max_length=CONTRACT_MAX_ITEMS
+    )
+
+    @field_validator("icon")
+    @classmethod
+    def _icon(cls, value: str | None) -> str | None:
+        if value is not None:
+            decode_icon(value)
+        return value
+
+    def rule_errors(self, **context: Any) -> FieldErrors:
+        return merge(
+            _duplicate_names("configuration", self.configuration),
+            _duplicate_names("request_parameters", self.request_parameters),
+        )
+
+
+ReactorFormulaUpdate = ReactorFormulaCreate

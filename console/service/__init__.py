@@ -1,0 +1,1 @@
+"""The local administration service: the whole API on FastAPI, uvicorn and SQLite."""

@@ -91,9 +91,8 @@ def _grant_errors(
         at = f"rules[{i}]"
         if rule.priority in seen:
             other = seen[rule.priority]
-            found.append(
-                (f"{at}.priority", f"The priority {rule.priority} is already used by rules[{other}].")
-            )
+            sentence = f"The priority {rule.priority} is already used by rules[{other}]."
+            found.append((f"{at}.priority", sentence))
         else:
             seen[rule.priority] = i
         if application_type == "management":

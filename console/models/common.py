@@ -40,7 +40,10 @@ Name = Annotated[str, Field(min_length=1, max_length=NAME_MAX)]
 
 
 def utc_now() -> datetime:
-    return datetime.now(UTC)
+    """The project clock (see console.clock), so frozen runs validate expiry consistently."""
+    from console.clock import now
+
+    return now()
 
 
 class Pagination(BaseModel):

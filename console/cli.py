@@ -10,6 +10,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from console import __version__
 
@@ -24,7 +25,10 @@ HANDLERS = {
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse that ends with one clear line and exit code 2, as it already does."""
+    """argparse that ends a usage error with one clear line on stderr and exit code 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 def build_parser() -> argparse.ArgumentParser:

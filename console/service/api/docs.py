@@ -1,0 +1,102 @@
+"""How each route describes itself in the OpenAPI document.
+
+Handlers parse their own query, path and body (so that authorization comes first), so the
+parameters and request bodies are declared here rather than inferred from signatures.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import Response
+
+ERROR_DESCRIPTIONS = {
+    400: "Invalid input: a validation failure (with `errors`), malformed JSON or a bad query.",
+    401: "The SVC-API-KEY header is missing, or its key is unknown, expired or regenerated.",
+    403: "The key's application lacks the permission this endpoint requires.",
+    404: "No such object in the caller's tenant.",
+    413: "The body is larger than the service accepts (4 MiB).",
+    415: "The body is not application/json.",
+    429: "Too many requests for this key; retry after `Retry-After` seconds.",
+}
+
+AUTH = (401, 403, 429)
+
+PATH_ID = {
+    "name": "id",
+    "in": "path",
+    "required": True,
+    "schema": {"type": "string", "format": "uuid"},
+}
+PAGE = {
+    "name": "page",
+    "in": "query",
+    "required": False,
+    "schema": {"type": "integer", "minimum": 1, "default": 1},
+}
+SIZE = {
+    "name": "size",
+    "in": "query",
+    "required": False,
+    "schema": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20},
+}
+IDS = {
+    "name": "id",
+    "in": "query",
+    "required": False,
+    "style": "form",
+    "explode": True,
+    "schema": {"type": "array", "items": {"type": "string", "format": "uuid"}, "maxItems": 100},
+}
+NAME = {
+    "name": "name",
+    "in": "query",
+    "required": False,
+    "description": "Case-insensitive; matches names containing it; `*` matches any run.",
+    "schema": {"type": "string"},
+}
+APPLICATION_TYPE = {
+    "name": "application_type",
+    "in": "query",
+    "required": False,
+    "schema": {"type": "string", "enum": ["private", "public", "management"]},
+}
+
+
+def route(
+    success: int,
+    model: Any = None,
+    *,
+    body: str | None = None,
+    params: tuple[dict[str, Any], ...] = (),
+    errors: tuple[int, ...] = AUTH,
+    summary: str | None = None,
+) -> dict[str, Any]:
+    """Decorator keyword arguments declaring a route's success and error responses."""
+    responses: dict[int | str, dict[str, Any]] = {}
+    if success == 204:
+        responses[204] = {"description": "Done; no body."}
+    else:
+        responses[success] = {"model": model, "description": "Success."}
+    codes = set(errors)
+    if body is not None:
+        codes |= {400, 413, 415}
+    for code in sorted(codes):
+        responses[code] = {"description": ERROR_DESCRIPTIONS[code]}
+    extra: dict[str, Any] = {}
+    if params:
+        extra["parameters"] = list(params)
+    if body is not None:
+        extra["requestBody"] = {
+            "required": True,
+            "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{body}"}}},
+        }
+    kwargs: dict[str, Any] = {
+        "status_code": success,
+        "responses": responses,
+        "openapi_extra": extra or None,
+        "summary": summary,
+    }
+    if success == 204:
+        kwargs["response_class"] = Response
+    return kwargs

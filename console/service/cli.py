@@ -1,0 +1,103 @@
+"""`tenant-console serve` and `tenant-console new-tenant`.
+
+Imports stay inside the functions: parsing arguments and `--help` must not pay for FastAPI
+or uvicorn. Every failure a person can cause ends as one line on stderr and exit code 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+DEFAULT_TENANT_NAME = "Local tenant"
+
+
+def _fail(command: str, message: str) -> int:
+    print(f"tenant-console {command}: {message}", file=sys.stderr, flush=True)
+    return 1
+
+
+def default_data_dir() -> Path:
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("tenant-console"))
+
+
+def _open_store(command: str, data_dir: Path):  # -> Store | int
+    from console.service.db import DataDirError
+    from console.service.schema import NewerDataDir
+    from console.service.store import Store
+
+    try:
+        return Store(data_dir)
+    except (DataDirError, NewerDataDir) as exc:
+        return _fail(command, str(exc))
+
+
+def serve(args: argparse.Namespace) -> int:
+    """Opens (or creates) the data dir, bootstraps a tenant if none exists, then serves."""
+    if not 0 <= args.port <= 65535:
+        return _fail("serve", f"--port must be between 0 and 65535, not {args.port}.")
+    if args.rate_limit is not None and args.rate_limit < 1:
+        return _fail("serve", f"--rate-limit must be at least 1, not {args.rate_limit}.")
+    data_dir = Path(args.data_dir).expanduser() if args.data_dir else default_data_dir()
+    store = _open_store("serve", data_dir)
+    if isinstance(store, int):
+        return store
+    from console.service.server import bind
+
+    try:
+        sock = bind(args.host, args.port)
+    except OSError as exc:
+        reason = "is already in use" if exc.errno in (98, 48, 10048) else f"failed: {exc.strerror}"
+        return _fail("serve", f"binding {args.host} port {args.port} {reason}.")
+
+    if not store.has_tenants():
+        if args.demo_data:
+            from console.service.demo import seed_demo_tenant
+
+            info, name = seed_demo_tenant(store), None
+        else:
+            info, name = store.create_tenant(DEFAULT_TENANT_NAME), DEFAULT_TENANT_NAME
+        _announce_bootstrap(info, name or "the demo tenant", data_dir)
+    elif args.demo_data:
+        print(f"The data dir {data_dir} already holds tenants: no demo data added.", flush=True)
+
+    from console.service.server import run
+
+    print(f"Data dir: {data_dir}", flush=True)
+    run(store, sock, rate_limit=args.rate_limit)
+    return 0
+
+
+def _announce_bootstrap(info, tenant_name: str, data_dir: Path) -> None:
+    print(
+        f"Created {tenant_name} in {data_dir}, with a management application holding every "
+        "management permission.\n"
+        f"  Tenant id: {info.tenant_id}\n"
+        f"  Application id: {info.application_id}\n"
+        f"  API key: {info.key}\n"
+        "This key is shown only once: store it now, for example with "
+        "`tenant-console profile add NAME --base-url URL --key-stdin`.",
+        flush=True,
+    )
+
+
+def new_tenant(args: argparse.Namespace) -> int:
+    """Creates a tenant and its bootstrap management application; prints one JSON line."""
+    name = args.name.strip()
+    if not name or len(name) > 200:
+        return _fail("new-tenant", "the tenant name must be 1 to 200 characters.")
+    store = _open_store("new-tenant", Path(args.data_dir).expanduser())
+    if isinstance(store, int):
+        return store
+    info = store.create_tenant(name)
+    print(
+        json.dumps(
+            {"tenant_id": info.tenant_id, "application_id": info.application_id, "key": info.key}
+        ),
+        flush=True,
+    )
+    return 0

@@ -1,0 +1,602 @@
+"""The demo tenant `serve --demo-data` seeds: enough real-looking data for every screen.
+
+Ids are fixed (uuid5 of each object's name) and times are relative to the project clock, so
+with TENANT_CONSOLE_FROZEN_NOW set the data, and every screenshot of it, is the same each run.
+Every payload goes through the same request models as the API, so the demo data is valid data.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+import uuid
+from datetime import datetime, timedelta
+from typing import Any
+
+from console.clock import frozen_now, now
+from console.models import ApplicationCreate, ProxyCreate, ReactorFormulaCreate
+from console.service.store import Store, TenantInfo, applications, formulas, proxies, tenants
+from console.service.store.store import bootstrap_tenant
+from console.service.timestamps import stamp
+
+DEMO_TENANT_NAME = "Acme Payments (demo)"
+DEMO_NAMESPACE = uuid.UUID("0b7c1f4e-2d8a-4c61-9f3e-5a6b7c8d9e01")
+
+DAY = timedelta(days=1)
+HOUR = timedelta(hours=1)
+
+
+def demo_id(kind: str, name: str) -> str:
+    return str(uuid.uuid5(DEMO_NAMESPACE, f"{kind}/{name}"))
+
+
+# -- applications --------------------------------------------------------------------------
+
+_APPLICATIONS: list[dict[str, Any]] = [
+    {
+        "name": "Ops dashboard (read-only)",
+        "type": "management",
+        "permissions": [
+            "tenant:read",
+            "application:read",
+            "proxy:read",
+            "reactor:read",
+            "report:read",
+            "log:read",
+        ],
+        "age": 110 * DAY,
+    },
+    {
+        "name": "CI deploy pipeline",
+        "type": "management",
+        "permissions": [
+            "application:read",
+            "application:create",
+            "application:update",
+            "proxy:read",
+            "proxy:create",
+            "proxy:update",
+            "reactor:read",
+            "reactor:create",
+            "reactor:update",
+        ],
+        "age": 104 * DAY,
+        "modified": 12 * DAY,
+    },
+    {
+        "name": "Checkout backend",
+        "type": "private",
+        "permissions": ["token:create", "token:read", "token:use"],
+        "age": 98 * DAY,
+    },
+    {
+        "name": "Web checkout (acme.shop)",
+        "type": "public",
+        "permissions": ["token:create"],
+        "age": 97 * DAY,
+    },
+    {
+        "name": "Payouts service",
+        "type": "private",
+        "permissions": ["token:create", "token:read", "token:update", "token:use"],
+        "rules": [
+            {
+                "description": "Reveal bank accounts for payout files",
+                "priority": 1,
+                "container": "/bank/",
+                "transform": "reveal",
+                "permissions": ["token:read", "token:use"],
+            },
+            {
+                "description": "Everything else stays masked",
+                "priority": 2,
+                "container": "/",
+                "transform": "mask",
+                "permissions": ["token:read"],
+            },
+        ],
+        "age": 80 * DAY,
+        "modified": 20 * DAY,
+    },
+    {
+        "name": "iOS app",
+        "type": "public",
+        "permissions": ["token:create", "token:update"],
+        "rules": [
+            {
+                "description": "Collect cards into the PCI container",
+                "priority": 1,
+                "container": "/pci/",
+                "transform": "redact",
+                "permissions": ["token:create", "token:update"],
+            }
+        ],
+        "age": 75 * DAY,
+    },
+    {
+        "name": "Android app",
+        "type": "public",
+        "permissions": ["token:create", "token:update"],
+        "age": 74 * DAY,
+    },
+    {
+        "name": "Fraud scoring worker",
+        "type": "private",
+        "permissions": [],
+        "rules": [
+            {
+                "description": "Card data, masked to the last four digits",
+                "priority": 1,
+                "container": "/pci/",
+                "transform": "mask",
+                "permissions": ["token:read", "token:search"],
+            },
+            {
+                "description": "Personal data stays redacted",
+                "priority": 2,
+                "container": "/pii/",
+                "transform": "redact",
+                "permissions": ["token:read"],
+            },
+        ],
+        "age": 61 * DAY,
+    },
+    {
+        "name": "Support tooling",
+        "type": "private",
+        "permissions": ["token:read"],
+        "rules": [
+            {
+                "description": "Agents see masked emails and phone numbers",
+                "priority": 1,
+                "container": "/pii/contact/",
+                "transform": "mask",
+                "permissions": ["token:read", "token:search"],
+            }
+        ],
+        "age": 45 * DAY,
+        "modified": 3 * DAY,
+    },
+    {
+        "name": "Billing reports",
+        "type": "management",
+        "permissions": ["report:read", "tenant:read"],
+        "age": 30 * DAY,
+    },
+    {
+        "name": "Data warehouse export (nightly)",
+        "type": "private",
+        "permissions": ["token:search", "token:read"],
+        "age": 21 * DAY,
+    },
+    {
+        "name": "Temporary auditor access",
+        "type": "management",
+        "permissions": ["tenant:read", "application:read", "log:read", "report:read"],
+        "age": 5 * DAY,
+        "expires_in": 1 * DAY + 20 * HOUR,
+    },
+]
+
+
+# -- proxies --------------------------------------------------------------------------------
+
+_STRIPE_REQUEST = """\
+module.exports = async function (req) {
+  const { bt, args, configuration } = req;
+  const { body, headers } = args;
+  // Swap the card token for the real card number just before it leaves for Stripe.
+  const card = await bt.tokens.retrieve(body.card_token);
+  return {
+    headers: {
+      ...headers,
+      'Stripe-Version': configuration.STRIPE_API_VERSION,
+      'Idempotency-Key': headers['x-request-id'],
+    },
+    body: {
+      amount: body.amount,
+      currency: body.currency || 'usd',
+      'payment_method_data[type]': 'card',
+      'payment_method_data[card][number]': card.data.number,
+      'payment_method_data[card][exp_month]': card.data.expiration_month,
+      'payment_method_data[card][exp_year]': card.data.expiration_year,
+    },
+  };
+};
+"""
+
+_STRIPE_RESPONSE = """\
+module.exports = async function (req) {
+  const { body, headers } = req.args;
+  // Never hand the raw payment method back to the browser.
+  const { payment_method_details, ...rest } = body;
+  return {
+    headers,
+    body: { ...rest, card_last4: payment_method_details?.card?.last4 ?? null },
+  };
+};
+"""
+
+_ADYEN_REQUEST = """\
+module.exports = async function (req) {
+  const { bt, args, configuration } = req;
+  const { body, headers } = args;
+  const account = await bt.tokens.retrieve(body.bank_token);
+  return {
+    headers: { ...headers, 'X-API-Key': configuration.ADYEN_API_KEY },
+    body: {
+      merchantAccount: configuration.MERCHANT_ACCOUNT,
+      amount: { value: body.amount, currency: body.currency },
+      reference: body.payout_id,
+      bankAccount: {
+        iban: account.data.iban,
+        ownerName: account.data.owner_name,
+        countryCode: account.data.iban.slice(0, 2),
+      },
+    },
+  };
+};
+"""
+
+_WEBHOOK_RESPONSE = """\
+module.exports = async function (req) {
+  const { body, headers } = req.args;
+  return {
+    headers: { ...headers, 'x-relayed-by': 'acme-proxy' },
+    body: { received: true, id: body.id ?? null },
+  };
+};
+"""
+
+_ISSUING_REQUEST = """\
+module.exports = async function (req) {
+  const { body, headers } = req.args;
+  const { configuration } = req;
+  return {
+    headers: { ...headers, Authorization: `Basic ${configuration.MARQETA_CREDENTIALS}` },
+    body: {
+      user_token: body.customer_id,
+      card_product_token: configuration.CARD_PRODUCT,
+      fulfillment: { shipping: { method: 'USPS_REGULAR' } },
+    },
+  };
+};
+"""
+
+_ISSUING_RESPONSE = """\
+module.exports = async function (req) {
+  const { bt, args } = req;
+  const { body, headers } = args;
+  // Tokenize the new card before the response reaches the app.
+  const token = await bt.tokens.create({
+    type: 'card',
+    data: { number: body.pan, expiration_month: body.expiration_month,
+            expiration_year: body.expiration_year },
+    containers: ['/pci/'],
+  });
+  return { headers, body: { card_token: token.id, last_four: body.last_four } };
+};
+"""
+
+_PROXIES: list[dict[str, Any]] = [
+    {
+        "name": "Stripe charges",
+        "destination_url": "https://api.stripe.com/v1/payment_intents",
+        "request_transform": {"code": _STRIPE_REQUEST},
+        "response_transform": {"code": _STRIPE_RESPONSE},
+        "application": "Checkout backend",
+        "configuration": {"STRIPE_API_VERSION": "2024-06-20"},
+        "require_auth": True,
+        "age": 96 * DAY,
+        "modified": 9 * DAY,
+    },
+    {
+        "name": "Adyen payouts",
+        "destination_url": "https://checkout-test.adyen.com/v71/payouts",
+        "request_transform": {"code": _ADYEN_REQUEST},
+        "application": "Payouts service",
+        "configuration": {
+            "MERCHANT_ACCOUNT": "AcmePaymentsECOM",
+            "ADYEN_API_KEY": "AQE...redacted",
+        },
+        "require_auth": True,
+        "age": 79 * DAY,
+    },
+    {
+        "name": "Inbound webhook relay",
+        "destination_url": "https://hooks.acme-payments.example/inbound",
+        "response_transform": {"code": _WEBHOOK_RESPONSE},
+        "require_auth": False,
+        "age": 66 * DAY,
+    },
+    {
+        "name": "Card issuing (sandbox)",
+        "destination_url": "https://sandbox-api.marqeta.com/v3/cards",
+        "request_transform": {"code": _ISSUING_REQUEST},
+        "response_transform": {"code": _ISSUING_RESPONSE},
+        "application": "Web checkout (acme.shop)",
+        "configuration": {"CARD_PRODUCT": "acme-virtual-debit", "MARQETA_CREDENTIALS": "…"},
+        "require_auth": True,
+        "age": 40 * DAY,
+        "modified": 2 * DAY,
+    },
+    {
+        "name": "Address verification",
+        "destination_url": "https://us-street.api.smarty.example/street-address",
+        "configuration": {"CANDIDATES": "3", "MATCH": "enhanced"},
+        "require_auth": True,
+        "age": 14 * DAY,
+    },
+]
+
+
+# -- private reactor formulas ------------------------------------------------------------
+
+_PAYOUT_RECIPIENT = """\
+module.exports = async function (req) {
+  const { args, configuration } = req;
+  const { recipient } = args;
+  const iban = recipient.iban.replace(/\\s+/g, '').toUpperCase();
+  if (!iban.startsWith(configuration.PAYOUT_REGION)) {
+    throw new Error(`Payouts are limited to ${configuration.PAYOUT_REGION} accounts`);
+  }
+  return {
+    raw: { country: iban.slice(0, 2), has_email: Boolean(recipient.email) },
+    tokenize: {
+      bank: { type: 'bank', data: { iban, owner_name: recipient.name }, containers: ['/bank/'] },
+      email: recipient.email
+        ? { type: 'token', data: recipient.email, containers: ['/pii/contact/'] }
+        : undefined,
+    },
+  };
+};
+"""
+
+_CRM_FORWARD = """\
+const fetch = require('node-fetch');
+
+module.exports = async function (req) {
+  const { args, configuration } = req;
+  const masked = (value, keep = 2) =>
+    value ? value.slice(0, keep) + '*'.repeat(Math.max(value.length - keep, 0)) : null;
+  const response = await fetch(`${configuration.CRM_URL}/contacts`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      Authorization: `Bearer ${configuration.CRM_API_KEY}`,
+    },
+    body: JSON.stringify({
+      email_hint: masked(args.customer.email),
+      phone_hint: masked(args.customer.phone, 3),
+    }),
+  });
+  return { raw: { crm_status: response.status } };
+};
+"""
+
+_VELOCITY = """\
+module.exports = async function (req) {
+  const { args, configuration } = req;
+  const attempts = (args.history || []).filter(
+    (at) => Date.now() - Date.parse(at) < configuration.WINDOW_MINUTES * 60_000
+  ).length;
+  const blocked = attempts >= configuration.MAX_ATTEMPTS;
+  return {
+    raw: {
+      card_token: args.card_token,
+      attempts,
+      decision: blocked ? 'decline' : args.amount > 100_000 ? 'review' : 'approve',
+    },
+  };
+};
+"""
+
+_PHONE = """\
+module.exports = async function (req) {
+  const { args, configuration } = req;
+  let digits = String(args.phone).replace(/[^\\d+]/g, '');
+  if (!digits.startsWith('+')) {
+    const prefixes = { US: '+1', GB: '+44', DE: '+49', FR: '+33' };
+    digits = (prefixes[configuration.DEFAULT_COUNTRY] || '+1') + digits.replace(/^0+/, '');
+  }
+  return {
+    raw: { e164: digits.length >= 8 },
+    tokenize: { type: 'token', data: digits, containers: ['/pii/contact/'] },
+  };
+};
+"""
+
+_FORMULAS: list[dict[str, Any]] = [
+    {
+        "name": "Tokenize payout recipient",
+        "description": "Checks a recipient's IBAN against the payout region and tokenizes "
+        "the account and the email.",
+        "code": _PAYOUT_RECIPIENT,
+        "configuration": [
+            {"name": "PAYOUT_REGION", "description": "ISO country prefix", "type": "string"}
+        ],
+        "request_parameters": [
+            {"name": "recipient.name", "type": "string", "optional": False},
+            {"name": "recipient.iban", "type": "string", "optional": False},
+            {"name": "recipient.email", "type": "string", "optional": True},
+        ],
+        "age": 70 * DAY,
+        "modified": 6 * DAY,
+    },
+    {
+        "name": "Mask and forward to CRM",
+        "description": "Sends masked contact hints to the CRM, never the values.",
+        "code": _CRM_FORWARD,
+        "configuration": [
+            {"name": "CRM_URL", "type": "string"},
+            {"name": "CRM_API_KEY", "description": "Bearer token of the CRM", "type": "string"},
+        ],
+        "request_parameters": [
+            {"name": "customer.email", "type": "string", "optional": False},
+            {"name": "customer.phone", "type": "string", "optional": True},
+        ],
+        "age": 52 * DAY,
+    },
+    {
+        "name": "Card velocity check",
+        "description": "Declines a card that was tried too often in a short window.",
+        "code": _VELOCITY,
+        "configuration": [
+            {"name": "MAX_ATTEMPTS", "type": "number"},
+            {"name": "WINDOW_MINUTES", "type": "number"},
+        ],
+        "request_parameters": [
+            {"name": "card_token", "type": "string", "optional": False},
+            {"name": "amount", "description": "In minor units", "type": "number"},
+            {
+                "name": "history",
+                "description": "ISO times of earlier attempts",
+                "type": "string",
+                "optional": True,
+            },
+        ],
+        "age": 33 * DAY,
+    },
+    {
+        "name": "Normalize phone numbers",
+        "description": "Turns local phone numbers into E.164 and tokenizes them.",
+        "code": _PHONE,
+        "configuration": [
+            {"name": "DEFAULT_COUNTRY", "description": "US, GB, DE or FR", "type": "string"}
+        ],
+        "request_parameters": [{"name": "phone", "type": "string", "optional": False}],
+        "age": 8 * DAY,
+    },
+]
+
+
+# -- usage ----------------------------------------------------------------------------------
+
+DEMO_INCLUDED_MONTHLY_ACTIVE_TOKENS = 250_000
+DEMO_MONTHLY_ACTIVE_TOKENS = 226_480  # about 91% of the plan: the dashboard's warning zone
+_METRICS: dict[str, tuple[int, timedelta]] = {
+    "card": (184_213, 2 * HOUR),
+    "token": (97_354, 15 * timedelta(minutes=1)),
+    "bank": (22_907, 1 * DAY + 3 * HOUR),
+    "email": (61_442, 40 * timedelta(minutes=1)),
+    "social_security_number": (8_120, 3 * DAY),
+    "card_number": (1_206, 26 * DAY),
+}
+
+
+# -- seeding --------------------------------------------------------------------------------
+
+
+def _touch(conn: sqlite3.Connection, table: str, row_id: str, by: str, at: str) -> None:
+    conn.execute(
+        f"UPDATE {table} SET modified_by = ?, modified_at = ? WHERE id = ?", (by, at, row_id)
+    )
+
+
+def _proxy_key(name: str) -> str | None:
+    """Fixed proxy keys when the clock is frozen (screenshots show them), random otherwise."""
+    if frozen_now() is None:
+        return None
+    return hashlib.sha256(f"demo-proxy/{name}".encode()).hexdigest()[:32]
+
+
+def seed_demo_tenant(store: Store) -> TenantInfo:
+    """Creates the demo tenant with its applications, proxies, formulas and usage."""
+    moment = now()
+    with store.write() as conn:
+        return _seed(conn, moment)
+
+
+def _seed(conn: sqlite3.Connection, moment: datetime) -> TenantInfo:
+    born = moment - 120 * DAY
+    info = bootstrap_tenant(
+        conn,
+        DEMO_TENANT_NAME,
+        at=stamp(born),
+        tenant_id=demo_id("tenant", DEMO_TENANT_NAME),
+        application_id=demo_id("application", "Bootstrap management"),
+    )
+    conn.execute(
+        "UPDATE tenants SET owner_id = ?, created_by = ?, modified_by = ?,"
+        " deduplicate_tokens = 'false' WHERE id = ?",
+        (
+            demo_id("user", "owner"),
+            demo_id("user", "owner"),
+            info.application_id,
+            info.tenant_id,
+        ),
+    )
+    conn.execute(
+        "UPDATE applications SET created_by = ?, modified_by = ? WHERE id = ?",
+        (demo_id("user", "owner"), demo_id("user", "owner"), info.application_id),
+    )
+    _touch(conn, "tenants", info.tenant_id, info.application_id, stamp(moment - 60 * DAY))
+    admin = info.application_id
+    ci = demo_id("application", "CI deploy pipeline")
+
+    for spec in _APPLICATIONS:
+        expires = moment + spec["expires_in"] if "expires_in" in spec else None
+        payload = ApplicationCreate.parse(
+            {
+                "name": spec["name"],
+                "type": spec["type"],
+                "permissions": spec["permissions"],
+                "rules": spec.get("rules", []),
+                "expires_at": expires.isoformat() if expires else None,
+            },
+            now=moment,
+        )
+        row, _ = applications.insert(
+            conn,
+            tenant_id=info.tenant_id,
+            name=payload.name,
+            type=payload.type,
+            permissions=payload.permissions,
+            rules=[r.model_dump(mode="json", exclude_none=True) for r in payload.rules],
+            expires_at=stamp(payload.expires_at) if payload.expires_at else None,
+            by=admin,
+            at=stamp(moment - spec["age"]),
+            app_id=demo_id("application", spec["name"]),
+        )
+        if "modified" in spec:
+            _touch(conn, "applications", row["id"], ci, stamp(moment - spec["modified"]))
+
+    for spec in _PROXIES:
+        body = {k: v for k, v in spec.items() if k not in ("age", "modified", "application")}
+        if "application" in spec:
+            body["application"] = {"id": demo_id("application", spec["application"])}
+        fields = ProxyCreate.parse(body).model_dump(mode="json")
+        row = proxies.insert(
+            conn,
+            info.tenant_id,
+            fields,
+            by=admin,
+            at=stamp(moment - spec["age"]),
+            proxy_id=demo_id("proxy", spec["name"]),
+            key=_proxy_key(spec["name"]),
+        )
+        if "modified" in spec:
+            _touch(conn, "proxies", row["id"], ci, stamp(moment - spec["modified"]))
+
+    for spec in _FORMULAS:
+        body = {k: v for k, v in spec.items() if k not in ("age", "modified")}
+        fields = ReactorFormulaCreate.parse({**body, "type": "private"}).model_dump(mode="json")
+        row = formulas.insert(
+            conn,
+            info.tenant_id,
+            fields,
+            by=admin,
+            at=stamp(moment - spec["age"]),
+            formula_id=demo_id("formula", spec["name"]),
+        )
+        if "modified" in spec:
+            _touch(conn, "reactor_formulas", row["id"], ci, stamp(moment - spec["modified"]))
+
+    tenants.set_usage(
+        conn,
+        info.tenant_id,
+        DEMO_INCLUDED_MONTHLY_ACTIVE_TOKENS,
+        DEMO_MONTHLY_ACTIVE_TOKENS,
+        {kind: (count, stamp(moment - ago)) for kind, (count, ago) in _METRICS.items()},
+    )
+    return info

@@ -1,0 +1,118 @@
+"""The OpenAPI document: real request bodies, problem-details errors, the API key scheme.
+
+FastAPI infers nothing from our handlers (they parse by hand, after authorization), so this
+adds what they declare: request body schemas from the shared models, the ProblemDetails
+schema on every error response, and `SVC-API-KEY` as the security scheme.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.openapi.utils import get_openapi
+from pydantic import BaseModel
+
+from console.models import (
+    PERMISSIONS,
+    ApplicationCreate,
+    ApplicationUpdate,
+    ProblemDetails,
+    ProxyCreate,
+    ReactorFormulaCreate,
+    TenantUpdate,
+)
+
+REQUEST_BODIES: dict[str, type[BaseModel]] = {
+    "ApplicationCreate": ApplicationCreate,
+    "ApplicationUpdate": ApplicationUpdate,
+    "ProxyCreate": ProxyCreate,
+    "ReactorFormulaCreate": ReactorFormulaCreate,
+    "TenantUpdate": TenantUpdate,
+}
+
+_REF = "#/components/schemas/{model}"
+_PERMISSION_TYPES = [p.type for p in PERMISSIONS]
+_HTTPS_URL = r"^https://[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(:[0-9]{1,5})?(/[A-Za-z0-9._~/-]*)?$"
+_ICON = r"^data:image/(png|jpg|jpeg);base64,([A-Za-z0-9+/]{4})+$"
+
+
+def _schema(model: type[BaseModel], mode: str, schemas: dict[str, Any]) -> dict[str, Any]:
+    schema = model.model_json_schema(ref_template=_REF, mode=mode)  # type: ignore[arg-type]
+    for name, definition in schema.pop("$defs", {}).items():
+        schemas.setdefault(name, definition)
+    return schema
+
+
+def _request_schema(name: str, model: type[BaseModel], schemas: dict[str, Any]) -> dict[str, Any]:
+    """The model's schema, plus the rules its validators apply that a schema can express."""
+    schema = _schema(model, "validation", schemas)
+    properties = schema["properties"]
+    if name == "ApplicationUpdate":
+        # `type` is declared only to be refused: a type never changes.
+        properties.pop("type", None)
+    if name in ("ApplicationCreate", "ApplicationUpdate"):
+        properties["permissions"]["items"] = {"type": "string", "enum": _PERMISSION_TYPES}
+    if name == "ProxyCreate":
+        properties["destination_url"]["pattern"] = _HTTPS_URL
+    if name == "ReactorFormulaCreate":
+        # Official formulas belong to the operator: tenants can only send `private`.
+        properties["type"] = {"type": "string", "enum": ["private"], "title": "Type"}
+        properties["icon"] = {
+            "anyOf": [{"type": "string", "pattern": _ICON}, {"type": "null"}],
+            "default": None,
+            "title": "Icon",
+        }
+    schema["title"] = name
+    return schema
+
+
+def _tighten_shared(schemas: dict[str, Any]) -> None:
+    configuration = schemas.get("FormulaConfiguration")
+    if configuration:
+        configuration["properties"]["name"]["pattern"] = r"^[^.]+$"
+
+
+def build_openapi(app: FastAPI) -> dict[str, Any]:
+    document = get_openapi(
+        title=app.title, version=app.version, description=app.description, routes=app.routes
+    )
+    components = document.setdefault("components", {})
+    schemas = components.setdefault("schemas", {})
+    for name, model in REQUEST_BODIES.items():
+        schemas[name] = _request_schema(name, model, schemas)
+    _tighten_shared(schemas)
+    schemas["ProblemDetails"] = _schema(ProblemDetails, "serialization", schemas)
+    components["securitySchemes"] = {
+        "ApiKey": {"type": "apiKey", "in": "header", "name": "SVC-API-KEY"}
+    }
+    problem = {
+        "application/problem+json": {"schema": {"$ref": _REF.format(model="ProblemDetails")}}
+    }
+    for operations in document.get("paths", {}).values():
+        for operation in operations.values():
+            operation["security"] = [{"ApiKey": []}]
+            for status, response in operation.get("responses", {}).items():
+                if str(status).startswith(("4", "5")):
+                    response["content"] = problem
+                    if str(status) == "429":
+                        response["headers"] = {
+                            "Retry-After": {
+                                "description": "Seconds to wait before retrying.",
+                                "schema": {"type": "integer"},
+                            }
+                        }
+                elif str(status) == "204":
+                    response.pop("content", None)
+    return document
+
+
+def install_openapi(app: FastAPI) -> None:
+    """Replaces app.openapi with our builder, computed once."""
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = build_openapi(app)
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]

@@ -1,0 +1,131 @@
+"""The SQLite schema and its migrations, versioned with `PRAGMA user_version`.
+
+Each entry of MIGRATIONS moves a data dir from version i to i + 1. A later release appends
+to the list; an older data dir is brought forward when it is opened, inside one transaction.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+
+_V1 = """
+CREATE TABLE tenants (
+    id TEXT PRIMARY KEY,
+    owner_id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    fingerprint_tokens TEXT NOT NULL DEFAULT 'true',
+    deduplicate_tokens TEXT NOT NULL DEFAULT 'true',
+    included_monthly_active_tokens INTEGER NOT NULL DEFAULT 10000,
+    monthly_active_tokens INTEGER NOT NULL DEFAULT 0,
+    created_by TEXT,
+    created_at TEXT NOT NULL,
+    modified_by TEXT,
+    modified_at TEXT
+);
+
+CREATE TABLE applications (
+    id TEXT PRIMARY KEY,
+    tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    type TEXT NOT NULL,
+    permissions TEXT NOT NULL,
+    rules TEXT NOT NULL,
+    expires_at TEXT,
+    key_hash TEXT NOT NULL UNIQUE,
+    created_by TEXT,
+    created_at TEXT NOT NULL,
+    modified_by TEXT,
+    modified_at TEXT
+);
+CREATE INDEX applications_page ON applications (tenant_id, created_at, id, expires_at);
+CREATE INDEX applications_expiry ON applications (expires_at) WHERE expires_at IS NOT NULL;
+
+CREATE TABLE proxies (
+    id TEXT PRIMARY KEY,
+    tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+    key TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL,
+    name_folded TEXT NOT NULL,
+    destination_url TEXT NOT NULL,
+    request_transform TEXT,
+    response_transform TEXT,
+    application_id TEXT REFERENCES applications(id) ON DELETE SET NULL,
+    configuration TEXT,
+    require_auth INTEGER NOT NULL,
+    created_by TEXT,
+    created_at TEXT NOT NULL,
+    modified_by TEXT,
+    modified_at TEXT
+);
+CREATE INDEX proxies_page ON proxies (tenant_id, created_at, id);
+CREATE INDEX proxies_application ON proxies (application_id);
+
+CREATE TABLE reactor_formulas (
+    id TEXT PRIMARY KEY,
+    tenant_id TEXT REFERENCES tenants(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    name_folded TEXT NOT NULL,
+    description TEXT,
+    type TEXT NOT NULL,
+    status TEXT NOT NULL,
+    icon TEXT,
+    code TEXT NOT NULL,
+    configuration TEXT NOT NULL,
+    request_parameters TEXT NOT NULL,
+    created_by TEXT,
+    created_at TEXT NOT NULL,
+    modified_by TEXT,
+    modified_at TEXT
+);
+CREATE INDEX reactor_formulas_page ON reactor_formulas (tenant_id, created_at, id);
+
+CREATE TABLE token_metrics (
+    tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+    token_type TEXT NOT NULL,
+    count INTEGER NOT NULL,
+    last_created_at TEXT,
+    PRIMARY KEY (tenant_id, token_type)
+);
+"""
+
+
+def _v1(conn: sqlite3.Connection) -> None:
+    for statement in _V1.split(";"):
+        if statement.strip():
+            conn.execute(statement)
+
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1]
+"""MIGRATIONS[i] upgrades a data dir from version i to version i + 1."""
+
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class NewerDataDir(RuntimeError):
+    """The data dir was written by a newer release than this one."""
+
+
+def migrate(conn: sqlite3.Connection) -> int:
+    """Brings the open database to SCHEMA_VERSION; returns the version it found.
+
+    The connection must be in autocommit mode; the upgrade runs in one IMMEDIATE transaction
+    so two processes opening the same fresh data dir do not both create the tables.
+    """
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        found = conn.execute("PRAGMA user_version").fetchone()[0]
+        if found > SCHEMA_VERSION:
+            raise NewerDataDir(
+                f"the data dir has schema version {found}, newer than this release's "
+                f"{SCHEMA_VERSION}"
+            )
+        for version in range(found, SCHEMA_VERSION):
+            MIGRATIONS[version](conn)
+        if found != SCHEMA_VERSION:
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    return found

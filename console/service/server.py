@@ -1,0 +1,85 @@
+"""Runs the app on uvicorn over a socket bound beforehand, and says when it listens.
+
+Binding first lets `serve` report a port in use as one clear line, and lets `--port 0`
+pick a free port whose number the `Listening on` line then tells.
+"""
+
+from __future__ import annotations
+
+import socket
+from typing import Any
+
+import uvicorn
+
+from console.service.app import create_app
+from console.service.store import Store
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on host:port; OSError if the address is taken or unusable."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        # Accepted connections inherit this: without it, a response written in two parts
+        # waits for the client's delayed ACK, about 40 ms on every keep-alive request.
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        sock.bind((host, port))
+        sock.listen(2048)
+    except BaseException:
+        sock.close()
+        raise
+    sock.set_inheritable(True)
+    return sock
+
+
+def url_of(sock: socket.socket) -> str:
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}"
+
+
+class _AnnouncingServer(uvicorn.Server):
+    """A uvicorn server that prints `Listening on URL` once it accepts connections."""
+
+    def __init__(self, config: uvicorn.Config, url: str) -> None:
+        super().__init__(config)
+        self.url = url
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets=sockets)
+        if self.started:
+            print(f"Listening on {self.url}", flush=True)
+
+
+def run(store: Store, sock: socket.socket, *, rate_limit: int | None) -> None:
+    """Serves until interrupted (Ctrl+C or SIGTERM)."""
+    app = create_app(store, rate_limit=rate_limit)
+    host, port = sock.getsockname()[:2]
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level="info",
+        access_log=True,
+        server_header=False,
+        timeout_graceful_shutdown=5,
+        log_config=_log_config(),
+    )
+    _AnnouncingServer(config, url_of(sock)).run(sockets=[sock])
+
+
+def _log_config() -> dict[str, Any]:
+    """Uvicorn's logging, plus the service's own logger; access lines show paths, never headers."""
+    from uvicorn.config import LOGGING_CONFIG
+
+    config: dict[str, Any] = {**LOGGING_CONFIG, "loggers": dict(LOGGING_CONFIG["loggers"])}
+    config["loggers"]["console.service"] = {
+        "handlers": ["default"],
+        "level": "INFO",
+        "propagate": False,
+    }
+    return config
+
+
+__all__ = ["bind", "run"]

@@ -1,0 +1,116 @@
+"""Proxies: rows, views and queries."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import uuid
+from collections.abc import Sequence
+from typing import Any
+
+from console.service.keys import new_proxy_key
+from console.service.store.listing import PageRequest, in_clause, name_pattern, page_of
+from console.service.timestamps import shown
+
+
+def _json(value: Any) -> str | None:
+    return None if value is None else json.dumps(value)
+
+
+def _loads(value: str | None) -> Any:
+    return None if value is None else json.loads(value)
+
+
+def view(row: sqlite3.Row) -> dict[str, Any]:
+    return {
+        "id": row["id"],
+        "tenant_id": row["tenant_id"],
+        "key": row["key"],
+        "name": row["name"],
+        "destination_url": row["destination_url"],
+        "request_transform": _loads(row["request_transform"]),
+        "response_transform": _loads(row["response_transform"]),
+        "application_id": row["application_id"],
+        "configuration": _loads(row["configuration"]),
+        "require_auth": bool(row["require_auth"]),
+        "created_by": row["created_by"],
+        "created_at": shown(row["created_at"]),
+        "modified_by": row["modified_by"],
+        "modified_at": shown(row["modified_at"]),
+    }
+
+
+def get(conn: sqlite3.Connection, tenant_id: str, proxy_id: str) -> sqlite3.Row | None:
+    return conn.execute(
+        "SELECT * FROM proxies WHERE id = ? AND tenant_id = ?", (proxy_id, tenant_id)
+    ).fetchone()
+
+
+def page(
+    conn: sqlite3.Connection,
+    tenant_id: str,
+    ids: Sequence[str],
+    name: str | None,
+    request: PageRequest,
+) -> dict[str, Any]:
+    where = "tenant_id = ?"
+    params: list[Any] = [tenant_id]
+    if ids:
+        where += " AND " + in_clause("id", ids)
+        params += ids
+    if name:
+        where += " AND name_folded LIKE ? ESCAPE '\\'"
+        params.append(name_pattern(name))
+    return page_of(conn, "proxies", where, params, request, view)
+
+
+def _columns(fields: dict[str, Any]) -> tuple[Any, ...]:
+    """The stored form of a validated payload (`ProxyCreate.model_dump()`)."""
+    application = fields.get("application")
+    return (
+        fields["name"],
+        fields["name"].casefold(),
+        fields["destination_url"],
+        _json(fields.get("request_transform")),
+        _json(fields.get("response_transform")),
+        application["id"] if application else None,
+        _json(fields.get("configuration")),
+        1 if fields.get("require_auth", True) else 0,
+    )
+
+
+def insert(
+    conn: sqlite3.Connection,
+    tenant_id: str,
+    fields: dict[str, Any],
+    *,
+    by: str | None,
+    at: str,
+    proxy_id: str | None = None,
+    key: str | None = None,
+) -> sqlite3.Row:
+    proxy_id = proxy_id or str(uuid.uuid4())
+    conn.execute(
+        "INSERT INTO proxies (name, name_folded, destination_url, request_transform,"
+        " response_transform, application_id, configuration, require_auth,"
+        " id, tenant_id, key, created_by, created_at, modified_by, modified_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (*_columns(fields), proxy_id, tenant_id, key or new_proxy_key(), by, at, by, at),
+    )
+    return conn.execute("SELECT * FROM proxies WHERE id = ?", (proxy_id,)).fetchone()
+
+
+def update(
+    conn: sqlite3.Connection, proxy_id: str, fields: dict[str, Any], *, by: str, at: str
+) -> sqlite3.Row:
+    conn.execute(
+        "UPDATE proxies SET name = ?, name_folded = ?, destination_url = ?,"
+        " request_transform = ?, response_transform = ?, application_id = ?,"
+        " configuration = ?, require_auth = ?, modified_by = ?, modified_at = ? WHERE id = ?",
+        (*_columns(fields), by, at, proxy_id),
+    )
+    return conn.execute("SELECT * FROM proxies WHERE id = ?", (proxy_id,)).fetchone()
+
+
+def delete(conn: sqlite3.Connection, proxy_id: str) -> None:
+    conn.execute("DELETE FROM proxies WHERE id = ?", (proxy_id,))

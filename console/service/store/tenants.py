@@ -1,0 +1,140 @@
+"""Tenants, their settings and their usage figures."""
+
+from __future__ import annotations
+
+import sqlite3
+import uuid
+from typing import Any
+
+from console.service.timestamps import shown
+
+DEFAULT_INCLUDED_MONTHLY_ACTIVE_TOKENS = 10_000
+
+
+def view(row: sqlite3.Row) -> dict[str, Any]:
+    return {
+        "id": row["id"],
+        "owner_id": row["owner_id"],
+        "name": row["name"],
+        "settings": {
+            "fingerprint_tokens": row["fingerprint_tokens"],
+            "deduplicate_tokens": row["deduplicate_tokens"],
+        },
+        "created_by": row["created_by"],
+        "created_at": shown(row["created_at"]),
+        "modified_by": row["modified_by"],
+        "modified_at": shown(row["modified_at"]),
+    }
+
+
+def get(conn: sqlite3.Connection, tenant_id: str) -> sqlite3.Row | None:
+    return conn.execute("SELECT * FROM tenants WHERE id = ?", (tenant_id,)).fetchone()
+
+
+def count(conn: sqlite3.Connection) -> int:
+    return conn.execute("SELECT count(*) FROM tenants").fetchone()[0]
+
+
+def insert(
+    conn: sqlite3.Connection,
+    name: str,
+    *,
+    at: str,
+    tenant_id: str | None = None,
+    owner_id: str | None = None,
+) -> sqlite3.Row:
+    """A new tenant; its owner is a user id the local service makes up (it has no users)."""
+    tenant_id = tenant_id or str(uuid.uuid4())
+    owner_id = owner_id or str(uuid.uuid4())
+    conn.execute(
+        "INSERT INTO tenants (id, owner_id, name, created_by, created_at, modified_by,"
+        " modified_at, included_monthly_active_tokens) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            tenant_id,
+            owner_id,
+            name,
+            owner_id,
+            at,
+            owner_id,
+            at,
+            DEFAULT_INCLUDED_MONTHLY_ACTIVE_TOKENS,
+        ),
+    )
+    return get(conn, tenant_id)  # type: ignore[return-value]
+
+
+def update(
+    conn: sqlite3.Connection,
+    tenant_id: str,
+    *,
+    name: str,
+    settings: dict[str, str] | None,
+    by: str,
+    at: str,
+) -> sqlite3.Row:
+    if settings is None:
+        conn.execute(
+            "UPDATE tenants SET name = ?, modified_by = ?, modified_at = ? WHERE id = ?",
+            (name, by, at, tenant_id),
+        )
+    else:
+        conn.execute(
+            "UPDATE tenants SET name = ?, fingerprint_tokens = ?, deduplicate_tokens = ?,"
+            " modified_by = ?, modified_at = ? WHERE id = ?",
+            (
+                name,
+                settings["fingerprint_tokens"],
+                settings["deduplicate_tokens"],
+                by,
+                at,
+                tenant_id,
+            ),
+        )
+    return get(conn, tenant_id)  # type: ignore[return-value]
+
+
+def delete(conn: sqlite3.Connection, tenant_id: str) -> None:
+    """Deletes the tenant; foreign keys cascade to everything it owns."""
+    conn.execute("DELETE FROM tenants WHERE id = ?", (tenant_id,))
+
+
+def usage_report(conn: sqlite3.Connection, tenant: sqlite3.Row) -> dict[str, Any]:
+    rows = conn.execute(
+        "SELECT token_type, count, last_created_at FROM token_metrics WHERE tenant_id = ?"
+        " ORDER BY token_type",
+        (tenant["id"],),
+    ).fetchall()
+    return {
+        "token_report": {
+            "metrics_by_type": {
+                row["token_type"]: {
+                    "count": row["count"],
+                    "last_created_at": shown(row["last_created_at"]),
+                }
+                for row in rows
+            },
+            "included_monthly_active_tokens": tenant["included_monthly_active_tokens"],
+            "monthly_active_tokens": tenant["monthly_active_tokens"],
+        }
+    }
+
+
+def set_usage(
+    conn: sqlite3.Connection,
+    tenant_id: str,
+    included: int,
+    monthly_active: int,
+    metrics: dict[str, tuple[int, str | None]],
+) -> None:
+    """Replaces the tenant's usage figures (the local service has no token endpoints)."""
+    conn.execute(
+        "UPDATE tenants SET included_monthly_active_tokens = ?, monthly_active_tokens = ?"
+        " WHERE id = ?",
+        (included, monthly_active, tenant_id),
+    )
+    conn.execute("DELETE FROM token_metrics WHERE tenant_id = ?", (tenant_id,))
+    conn.executemany(
+        "INSERT INTO token_metrics (tenant_id, token_type, count, last_created_at)"
+        " VALUES (?, ?, ?, ?)",
+        [(tenant_id, kind, count, last) for kind, (count, last) in metrics.items()],
+    )

@@ -1,0 +1,58 @@
+"""Fixtures that run the real local service as a subprocess on a free loopback port.
+
+`service` is shared by the whole session: create a tenant per test (`service.new_tenant()`)
+for isolation, and never regenerate or delete its bootstrap key. `fresh_service` and
+`start_service(...)` give a test its own service (stop/start, rate limits, demo data).
+The class itself lives in tests/local_service.py (`from local_service import RunningService`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from local_service import RunningService, ServiceFailed, TenantInfo
+
+
+@pytest.fixture(scope="session")
+def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningService]:
+    """The session's shared service. Make your own tenant per test: `service.new_tenant()`."""
+    running = RunningService(tmp_path_factory.mktemp("service"))
+    try:
+        running.start()
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.fixture
+def start_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """A factory: `start_service(rate_limit=5)`, `start_service(demo_data=True,
+    frozen_now="2026-11-22T10:00:00+00:00")`; every service it starts is stopped afterwards."""
+    started: list[RunningService] = []
+
+    def start(**options: Any) -> RunningService:
+        running = RunningService(tmp_path_factory.mktemp("own-service"), **options)
+        started.append(running)
+        running.start()
+        return running
+
+    try:
+        yield start
+    finally:
+        for running in started:
+            running.stop()
+
+
+@pytest.fixture
+def fresh_service(start_service: Any) -> RunningService:
+    """A service of the test's own: safe to stop, start or exhaust."""
+    return start_service()
+
+
+def pytest_report_header() -> str:
+    return "tenant-console: services run as `python -m console serve` subprocesses on loopback"
+
+
+__all__ = ["RunningService", "ServiceFailed", "TenantInfo"]

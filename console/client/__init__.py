@@ -1,1 +1,65 @@
-"""Async HTTP client for every endpoint of the tenant administration API."""
+"""Async HTTP client for every endpoint of the tenant administration API.
+
+    from console.client import AdminClient, ApiError
+
+The error classes load at once (they need neither httpx nor pydantic); AdminClient, Page
+and RetryPolicy load on first use, so importing this package costs next to nothing.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from console.client.errors import (
+    ApiError,
+    Forbidden,
+    NotFound,
+    RateLimited,
+    ServerError,
+    ServiceUnreachable,
+    Unauthorized,
+    UnexpectedResponse,
+    ValidationFailed,
+)
+
+if TYPE_CHECKING:
+    from console.client._http import DEFAULT_TIMEOUT, RetryPolicy
+    from console.client.client import AdminClient
+    from console.client.endpoints import required_permission
+    from console.models import Page
+
+_LAZY = {
+    "AdminClient": "console.client.client",
+    "RetryPolicy": "console.client._http",
+    "DEFAULT_TIMEOUT": "console.client._http",
+    "Page": "console.models",
+    "required_permission": "console.client.endpoints",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'console.client' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+__all__ = [
+    "DEFAULT_TIMEOUT",
+    "AdminClient",
+    "ApiError",
+    "Forbidden",
+    "NotFound",
+    "Page",
+    "RateLimited",
+    "RetryPolicy",
+    "ServerError",
+    "ServiceUnreachable",
+    "Unauthorized",
+    "UnexpectedResponse",
+    "ValidationFailed",
+    "required_permission",
+]

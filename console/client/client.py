@@ -1,0 +1,79 @@
+"""AdminClient: the one way the console talks to the service."""
+
+from __future__ import annotations
+
+from types import TracebackType
+from typing import Self
+
+import httpx
+
+from console.client._http import DEFAULT_TIMEOUT, HttpSession, RetryPolicy
+from console.client.resources import (
+    Applications,
+    Permissions,
+    Proxies,
+    ReactorFormulas,
+    TenantResource,
+)
+
+
+class AdminClient:
+    """A typed async client of the tenant administration API, for one base URL and key.
+
+    Use it as `async with AdminClient(url, key) as c:`; resource groups hang off it as
+    `c.permissions`, `c.applications`, `c.proxies`, `c.reactor_formulas` and `c.tenant`.
+    Every failure raises an ApiError subclass. GET, PUT and DELETE are retried on 429,
+    502, 503, 504 and lost connections per `retry`; POST never is.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str,
+        *,
+        timeout: float | httpx.Timeout | None = DEFAULT_TIMEOUT,
+        transport: httpx.AsyncBaseTransport | None = None,
+        retry: RetryPolicy | None = None,
+    ) -> None:
+        self._session = HttpSession(
+            base_url, api_key, timeout=timeout, transport=transport, retry=retry
+        )
+        self.permissions = Permissions(self._session)
+        self.applications = Applications(self._session)
+        self.proxies = Proxies(self._session)
+        self.reactor_formulas = ReactorFormulas(self._session)
+        self.tenant = TenantResource(self._session)
+
+    @property
+    def base_url(self) -> str:
+        return self._session.base_url
+
+    @property
+    def timeout(self) -> httpx.Timeout:
+        return self._session.timeout
+
+    @property
+    def retry(self) -> RetryPolicy:
+        return self._session.retry
+
+    @property
+    def closed(self) -> bool:
+        return self._session.closed
+
+    async def aclose(self) -> None:
+        """Closes the connection pool; the client cannot be used afterwards."""
+        await self._session.aclose()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    def __repr__(self) -> str:
+        return f"AdminClient(base_url={self.base_url!r}, api_key='***')"

@@ -1,0 +1,66 @@
+"""Which permission each endpoint needs, as the specification states it.
+
+The client uses it to say which permission a 403 was about; screens can use it to grey
+out actions a key may not take.
+"""
+
+from __future__ import annotations
+
+# (method, path template) -> permission; None where any valid key will do.
+PERMISSION_BY_ENDPOINT: dict[tuple[str, str], str | None] = {
+    ("GET", "/permissions"): None,
+    ("POST", "/reactor-formulas"): "reactor:create",
+    ("GET", "/reactor-formulas"): "reactor:read",
+    ("GET", "/reactor-formulas/{id}"): "reactor:read",
+    ("PUT", "/reactor-formulas/{id}"): "reactor:update",
+    ("DELETE", "/reactor-formulas/{id}"): "reactor:delete",
+    ("GET", "/tenants/self"): "tenant:read",
+    ("PUT", "/tenants/self"): "tenant:update",
+    ("DELETE", "/tenants/self"): "tenant:delete",
+    ("GET", "/tenants/self/reports/usage"): "report:read",
+    ("POST", "/proxies"): "proxy:create",
+    ("GET", "/proxies"): "proxy:read",
+    ("GET", "/proxies/{id}"): "proxy:read",
+    ("PUT", "/proxies/{id}"): "proxy:update",
+    ("DELETE", "/proxies/{id}"): "proxy:delete",
+    ("POST", "/applications"): "application:create",
+    ("GET", "/applications"): "application:read",
+    ("GET", "/applications/key"): "application:read",
+    ("GET", "/applications/{id}"): "application:read",
+    ("PUT", "/applications/{id}"): "application:update",
+    ("POST", "/applications/{id}/regenerate"): "application:update",
+    ("DELETE", "/applications/{id}"): "application:delete",
+}
+
+# First path segment -> the noun a person would use for one such object.
+_NOUNS = {
+    "applications": "application",
+    "proxies": "proxy",
+    "reactor-formulas": "reactor formula",
+    "tenants": "tenant",
+}
+_LITERAL_SEGMENTS = {"key", "self", "reports", "usage", "regenerate"}
+
+
+def path_template(path: str) -> str:
+    """`/proxies/3f2c.../` -> `/proxies/{id}`: ids become a placeholder, literals stay."""
+    parts = [p for p in path.split("?", 1)[0].split("/") if p]
+    shaped = [p if i == 0 or p in _LITERAL_SEGMENTS else "{id}" for i, p in enumerate(parts)]
+    return "/" + "/".join(shaped)
+
+
+def required_permission(method: str, path: str) -> str | None:
+    """The permission the endpoint at `method path` requires, or None if none or unknown."""
+    return PERMISSION_BY_ENDPOINT.get((method.upper(), path_template(path)))
+
+
+def subject(path: str) -> str | None:
+    """What a 404 on `path` is about, in words: `proxy 3f2c...`, or None for a list or route."""
+    parts = [p for p in path.split("?", 1)[0].split("/") if p]
+    if len(parts) < 2 or parts[0] not in _NOUNS:
+        return None
+    if parts[0] == "tenants":
+        return "tenant"
+    if parts[1] == "key":
+        return "application of this key"
+    return f"{_NOUNS[parts[0]]} {parts[1]}"

@@ -1,0 +1,210 @@
+"""`tenant-console profile add|list|use|remove`: one clear line on failure, never the key.
+
+Exit codes: 0 done, 1 failed (nothing changed), 2 unusable arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import TextIO
+
+from console.profiles.config import Profile, ProfileError, ProfilesFile, validate_name
+from console.profiles.keys import (
+    API_KEY_ENV,
+    KeyStoreError,
+    NoKeyring,
+    backend_name,
+    delete_key,
+    get_key,
+    keyring_problem,
+    set_key,
+)
+from console.profiles.resolve import BASE_URL_ENV, PROFILE_ENV
+
+OK, FAILED, USAGE = 0, 1, 2
+
+
+class CommandFailed(Exception):
+    """Ends a command with one line on stderr and an exit code."""
+
+    def __init__(self, message: str, code: int = FAILED) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the `profile` sub-command in `args.profile_command`."""
+    commands = {"add": _add, "list": _list, "use": _use, "remove": _remove}
+    try:
+        return commands[args.profile_command](args)
+    except CommandFailed as failure:
+        _error(str(failure))
+        return failure.code
+    except (ProfileError, KeyStoreError) as error:
+        _error(str(error))
+        return FAILED
+
+
+def _add(args: argparse.Namespace) -> int:
+    try:
+        profile = Profile(args.name, args.base_url)
+    except ProfileError as error:
+        raise CommandFailed(str(error), USAGE) from None
+    profiles = ProfilesFile.load()  # a damaged file stops everything before a key is asked for
+    problem = keyring_problem()  # don't ask for a key that cannot be stored
+    if problem:
+        raise CommandFailed(problem)
+    key = _read_key(profile.name, from_stdin=args.key_stdin)
+    info = _verify(profile.base_url, key)
+    print(info.describe())
+
+    existed = profile.name in profiles.profiles
+    previous_key = get_key(profile.name) if existed else None
+    set_key(profile.name, key)
+    replaced = profiles.add(profile)
+    try:
+        profiles.save()
+    except ProfileError:
+        _restore_key(profile.name, previous_key)
+        raise
+    store = backend_name()
+    verb = "Updated" if replaced else "Saved"
+    active = " It is the active profile." if profiles.active == profile.name else ""
+    print(f'{verb} profile "{profile.name}" (key stored in the keyring: {store}).{active}')
+    return OK
+
+
+def _restore_key(name: str, previous_key: str | None) -> None:
+    """Undo set_key after the file could not be saved, so profile and key stay in step."""
+    try:
+        if previous_key is None:
+            delete_key(name)
+        else:
+            set_key(name, previous_key)
+    except KeyStoreError:
+        pass
+
+
+def _read_key(name: str, *, from_stdin: bool, stdin: TextIO | None = None) -> str:
+    """The key from one line of stdin, or from a hidden prompt when stdin is a terminal."""
+    stdin = stdin or sys.stdin
+    if from_stdin or not _is_tty(stdin):
+        line = stdin.readline()
+        key = line.strip()
+        if not key:
+            raise CommandFailed("No API key on standard input: nothing was stored.")
+    else:
+        import getpass
+
+        try:
+            key = getpass.getpass(f'API key for profile "{name}" (input hidden): ').strip()
+        except EOFError:
+            key = ""
+        if not key:
+            raise CommandFailed("No API key entered: nothing was stored.")
+    if any(ch.isspace() or ord(ch) < 32 for ch in key):
+        raise CommandFailed("That is not an API key (it contains spaces): nothing was stored.")
+    return key
+
+
+def _is_tty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _verify(base_url: str, key: str):  # -> KeyInfo
+    import asyncio
+
+    from console.client import ApiError, RetryPolicy, Unauthorized
+    from console.profiles.verify import verify_key
+
+    # One quick retry: a person is waiting, and can run the command again.
+    retry = RetryPolicy(max_attempts=2, base_delay=0.3, max_total_wait=1.0)
+    try:
+        return asyncio.run(verify_key(base_url, key, retry=retry))
+    except Unauthorized as error:
+        raise CommandFailed(f"{error}. Nothing was stored.") from None
+    except ApiError as error:
+        raise CommandFailed(f"{error}. The key was not checked, so nothing was stored.") from None
+
+
+def _list(args: argparse.Namespace) -> int:
+    profiles = ProfilesFile.load()
+    if not profiles.profiles:
+        print("No profiles yet. Add one with: tenant-console profile add NAME --base-url URL")
+        _print_env_notes(profiles)
+        return OK
+    env_key = bool(os.environ.get(API_KEY_ENV, "").strip())
+    rows = [("ACTIVE", "NAME", "BASE URL", "KEY")]
+    keyring_error: str | None = None
+    for profile in profiles.profiles.values():
+        status = "unknown"
+        if keyring_error is None:
+            try:
+                status = "stored" if get_key(profile.name) else "missing"
+            except KeyStoreError as error:
+                keyring_error = str(error)  # one message; don't wait on a stuck keyring again
+        if env_key:
+            status = f"env ({status})"
+        marker = "*" if profile.name == profiles.active else ""
+        rows.append((marker, profile.name, profile.base_url, status))
+    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    for row in rows:
+        cells = [cell.ljust(width) for cell, width in zip(row[:3], widths, strict=True)]
+        print("  ".join([*cells, row[3]]).rstrip())
+    _print_env_notes(profiles)
+    if keyring_error:
+        _error(keyring_error)
+    return OK
+
+
+def _print_env_notes(profiles: ProfilesFile) -> None:
+    """Say which environment variables change what the console would use."""
+    chosen = os.environ.get(PROFILE_ENV, "").strip()
+    if chosen:
+        known = "" if chosen in profiles.profiles else " (no such profile)"
+        print(f"{PROFILE_ENV}={chosen} selects that profile for this session{known}.")
+    if os.environ.get(BASE_URL_ENV, "").strip():
+        print(f"{BASE_URL_ENV} is set: it replaces the profile's base URL.")
+    if os.environ.get(API_KEY_ENV, "").strip():
+        print(f"{API_KEY_ENV} is set: it is used instead of any stored key.")
+
+
+def _use(args: argparse.Namespace) -> int:
+    name = _valid_name(args.name)
+    profiles = ProfilesFile.load()
+    profiles.use(name)
+    profiles.save()
+    print(f'Active profile: "{name}" ({profiles.profiles[name].base_url}).')
+    return OK
+
+
+def _remove(args: argparse.Namespace) -> int:
+    name = _valid_name(args.name)
+    profiles = ProfilesFile.load()
+    profiles.get(name)
+    try:
+        what = "and its key" if delete_key(name) else "(it had no stored key)"
+    except NoKeyring:
+        what = "(no usable keyring here, so no key to remove)"
+    except KeyStoreError as error:
+        raise CommandFailed(f"{error} The profile was kept.") from None
+    profiles.remove(name)
+    profiles.save()
+    print(f'Removed profile "{name}" {what}.')
+    return OK
+
+
+def _valid_name(name: str) -> str:
+    try:
+        return validate_name(name)
+    except ProfileError as error:
+        raise CommandFailed(str(error), USAGE) from None
+
+
+def _error(message: str) -> None:
+    print(f"tenant-console: {message}", file=sys.stderr)

@@ -1,0 +1,357 @@
+"""The profiles file: a TOML file of profile names, base URLs and the active profile.
+
+It never holds an API key (those live in the OS keyring, see `console.profiles.keys`). It is
+written atomically with mode 0600, and a damaged file is reported with its line and never
+overwritten.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+import tomllib
+from collections.abc import Mapping
+from contextlib import suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+APP_NAME = "tenant-console"
+CONFIG_DIR_ENV = "TENANT_CONSOLE_CONFIG_DIR"
+CONFIG_FILE_NAME = "config.toml"
+
+NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+_PROFILE_FIELDS = {"base_url"}
+_SECRET_FIELDS = {"key", "api_key", "apikey", "token", "secret", "password"}
+
+
+class ProfileError(Exception):
+    """A problem with a profile that the user can fix; str() is one clear line."""
+
+
+class ConfigError(ProfileError):
+    """The profiles file cannot be used as it is; it names the file and, when known, the line."""
+
+    def __init__(self, path: Path, line: int | None, message: str) -> None:
+        self.path = Path(path)
+        self.line = line
+        self.message = message
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = f"{self.path}, line {self.line}" if self.line else f"{self.path}"
+        return (
+            f"Damaged profiles file {where}: {self.message}. "
+            "Fix or remove the file; it was left unchanged."
+        )
+
+
+@dataclass(frozen=True)
+class Profile:
+    """One tenant to administer: a name and the base URL of its administration API."""
+
+    name: str
+    base_url: str
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "name", validate_name(self.name))
+        object.__setattr__(self, "base_url", normalize_base_url(self.base_url))
+
+
+def validate_name(name: str) -> str:
+    """Return the profile name if it is usable as a file key and a keyring user name."""
+    if not isinstance(name, str) or not NAME_PATTERN.fullmatch(name):
+        raise ProfileError(
+            f"Invalid profile name {name!r}: use 1 to 64 letters, digits, '.', '_' or '-', "
+            "starting with a letter or digit."
+        )
+    return name
+
+
+def normalize_base_url(url: str) -> str:
+    """Check that `url` is an http(s) URL with a host and return it without a trailing slash.
+
+    Credentials, a query or a fragment are refused: a key must never end up in this file.
+    """
+    if not isinstance(url, str):
+        raise ProfileError(f"Invalid base URL {url!r}: it must be text.")
+    url = url.strip()
+    shown = url if len(url) <= 200 else url[:200] + "..."
+
+    def bad(reason: str) -> ProfileError:
+        return ProfileError(f"Invalid base URL {shown!r}: {reason}.")
+
+    if not url:
+        raise bad("it is empty")
+    if any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127 for ch in url):
+        raise bad("it contains spaces or control characters")
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError as error:
+        raise bad(str(error)) from None
+    if parts.scheme.lower() not in ("http", "https"):
+        raise bad("it must start with http:// or https://")
+    if not parts.hostname:
+        raise bad("it has no host")
+    if parts.username is not None or parts.password is not None:
+        raise bad("it must not contain a user name or password")
+    if parts.query or parts.fragment or url.endswith(("?", "#")):
+        raise bad("it must not have a query or fragment")
+    if port == 0:
+        raise bad("port 0 is not a port")
+    return urlunsplit((parts.scheme.lower(), parts.netloc, parts.path.rstrip("/"), "", ""))
+
+
+def config_dir() -> Path:
+    """The directory of the profiles file: $TENANT_CONSOLE_CONFIG_DIR or the user config dir."""
+    override = os.environ.get(CONFIG_DIR_ENV, "").strip()
+    if override:
+        return Path(override).expanduser()
+    from platformdirs import user_config_dir
+
+    return Path(user_config_dir(APP_NAME, appauthor=False))
+
+
+def config_path() -> Path:
+    """The profiles file itself."""
+    return config_dir() / CONFIG_FILE_NAME
+
+
+@dataclass
+class ProfilesFile:
+    """The profiles file in memory: change it with add/use/remove, then save()."""
+
+    path: Path
+    profiles: dict[str, Profile] = field(default_factory=dict)
+    active: str | None = None
+
+    @classmethod
+    def load(cls, path: Path | None = None) -> ProfilesFile:
+        """Read the file; a missing file is an empty one. Raises ConfigError if it is damaged."""
+        path = Path(path) if path is not None else config_path()
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            return cls(path=path)
+        except IsADirectoryError:
+            raise ConfigError(path, None, "a directory, not a file") from None
+        except OSError as error:
+            raise ConfigError(path, None, f"cannot read it ({error.strerror})") from None
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as error:
+            line = data[: error.start].count(b"\n") + 1
+            raise ConfigError(path, line, "not UTF-8 text") from None
+        try:
+            document = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as error:
+            line, message = _decode_error_position(error, text)
+            raise ConfigError(path, line, f"not valid TOML ({message})") from None
+        profiles, active = _parse_document(document, text, path)
+        return cls(path=path, profiles=profiles, active=active)
+
+    def get(self, name: str) -> Profile:
+        """The profile called `name`, or a ProfileError listing the known ones."""
+        try:
+            return self.profiles[name]
+        except KeyError:
+            raise ProfileError(unknown_profile_message(name, self.profiles)) from None
+
+    def add(self, profile: Profile) -> bool:
+        """Add or replace a profile; the first one becomes active. True if it replaced one."""
+        replaced = profile.name in self.profiles
+        self.profiles[profile.name] = profile
+        if self.active is None:
+            self.active = profile.name
+        return replaced
+
+    def use(self, name: str) -> None:
+        """Make `name` the active profile."""
+        self.get(name)
+        self.active = name
+
+    def remove(self, name: str) -> Profile:
+        """Remove a profile (not its key: see keys.delete_key); the active one leaves no active."""
+        profile = self.get(name)
+        del self.profiles[name]
+        if self.active == name:
+            self.active = None
+        return profile
+
+    def render(self) -> str:
+        """The file's TOML text."""
+        lines = [
+            "# tenant-console profiles: a name and a base URL each.",
+            "# API keys are never stored here: they live in the OS keyring,",
+            '# service "tenant-console", user = profile name.',
+        ]
+        if self.active is not None:
+            lines.append(f"active = {_toml_string(self.active)}")
+        for profile in self.profiles.values():
+            lines += ["", f"[profiles.{_toml_key(profile.name)}]"]
+            lines.append(f"base_url = {_toml_string(profile.base_url)}")
+        return "\n".join(lines) + "\n"
+
+    def save(self) -> None:
+        """Write the file atomically (temp file + replace), mode 0600, in a 0700 directory."""
+        try:
+            _write_atomically(self.path, self.render())
+        except OSError as error:
+            reason = error.strerror or str(error)
+            raise ProfileError(f"Cannot save the profiles file {self.path}: {reason}.") from None
+
+
+def unknown_profile_message(name: str, profiles: Mapping[str, Profile], origin: str = "") -> str:
+    """One line saying the profile does not exist and which ones do."""
+    known = ", ".join(sorted(profiles)) if profiles else "none yet"
+    return (
+        f'Unknown profile "{name}"{origin}. Known profiles: {known}. '
+        "Add one with: tenant-console profile add NAME --base-url URL"
+    )
+
+
+def _decode_error_position(error: tomllib.TOMLDecodeError, text: str) -> tuple[int, str]:
+    """Line number and message of a TOML syntax error (tomllib puts them in the message)."""
+    message = str(error)
+    lineno = getattr(error, "lineno", None)
+    match = re.search(r"\s*\(at line (\d+), column \d+\)$", message)
+    if match:
+        lineno = lineno or int(match.group(1))
+        message = message[: match.start()]
+    elif message.endswith("(at end of document)"):
+        message = message.removesuffix("(at end of document)").rstrip()
+        lineno = lineno or max(1, len(text.splitlines()))
+    return int(lineno or 1), message
+
+
+def _parse_document(
+    document: dict[str, Any], text: str, path: Path
+) -> tuple[dict[str, Profile], str | None]:
+    """Turn the parsed TOML into profiles, with the line of anything wrong in it."""
+    for key in document:
+        if key not in ("active", "profiles"):
+            raise ConfigError(path, _locate(text, key=key), f"unknown setting {key!r}")
+    tables = document.get("profiles", {})
+    if not isinstance(tables, dict):
+        raise ConfigError(path, _locate(text, key="profiles"), "'profiles' must be a table")
+    profiles: dict[str, Profile] = {}
+    for name, table in tables.items():
+        line = _locate(text, profile=name)
+        if not isinstance(table, dict):
+            raise ConfigError(path, line, f"profile {name!r} must be a table")
+        for key in table:
+            if key.lower() in _SECRET_FIELDS:
+                raise ConfigError(
+                    path,
+                    _locate(text, profile=name, key=key),
+                    f"profile {name!r} has a {key!r}: keys are never read from this file; "
+                    "store it with `tenant-console profile add` or set TENANT_CONSOLE_API_KEY",
+                )
+            if key not in _PROFILE_FIELDS:
+                raise ConfigError(
+                    path,
+                    _locate(text, profile=name, key=key),
+                    f"profile {name!r} has an unknown setting {key!r}",
+                )
+        if "base_url" not in table:
+            raise ConfigError(path, line, f"profile {name!r} has no base_url")
+        try:
+            profiles[name] = Profile(name, table["base_url"])
+        except ProfileError as error:
+            at = _locate(text, profile=name, key="base_url") if "URL" in str(error) else line
+            raise ConfigError(path, at, str(error).rstrip(".")) from None
+    active = document.get("active")
+    if active is not None and (not isinstance(active, str) or active not in profiles):
+        raise ConfigError(
+            path,
+            _locate(text, key="active"),
+            f"the active profile {active!r} is not one of the profiles",
+        )
+    return profiles, active
+
+
+def _locate(text: str, *, profile: str | None = None, key: str | None = None) -> int | None:
+    """Best-effort line number of a profile's table, or of a key (inside that profile)."""
+    lines = text.splitlines()
+    start = 0
+    if profile is not None:
+        name = re.escape(profile)
+        header = re.compile(rf"""profiles\s*\.\s*(?:{name}|"{name}"|'{name}')\s*(?:[\].=]|$)""")
+        inline = re.compile(rf"""\s*(?:{name}|"{name}"|'{name}')\s*[.=]""")
+        found = None
+        for index, line in enumerate(lines):
+            code = line.split("#", 1)[0]
+            if header.search(code) or inline.match(code):
+                found = index
+                break
+        if found is None:
+            return None
+        start = found
+        if key is None:
+            return start + 1
+    if key is None:
+        return None
+    pattern = re.compile(rf"""(^|[.\s{{,])["']?{re.escape(key)}["']?\s*=""")
+    for index in range(start, len(lines)):
+        code = lines[index].split("#", 1)[0]
+        if index > start and profile is not None and code.lstrip().startswith("["):
+            break
+        if pattern.search(code) or (profile is None and code.strip() == f"[{key}]"):
+            return index + 1
+    return start + 1 if profile is not None else None
+
+
+def _toml_key(name: str) -> str:
+    return name if _BARE_KEY.fullmatch(name) else _toml_string(name)
+
+
+def _toml_string(value: str) -> str:
+    """A TOML basic string: quotes, backslashes and control characters escaped."""
+    escaped = []
+    for ch in value:
+        if ch == '"':
+            escaped.append('\\"')
+        elif ch == "\\":
+            escaped.append("\\\\")
+        elif ord(ch) < 32 or ord(ch) == 127:
+            escaped.append(f"\\u{ord(ch):04x}")
+        else:
+            escaped.append(ch)
+    return '"' + "".join(escaped) + '"'
+
+
+def _ensure_private_dir(directory: Path) -> None:
+    """Create the directory with mode 0700; an existing one is left as it is."""
+    if directory.is_dir():
+        return
+    directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+    with suppress(OSError):
+        os.chmod(directory, 0o700)  # mkdir's mode is filtered by the umask
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """Write to a temp file beside `path`, then replace: readers see the old or the new file."""
+    _ensure_private_dir(path.parent)
+    fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            os.chmod(temp_name, 0o600)
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp_name, path)
+    except BaseException:
+        with suppress(OSError):
+            os.unlink(temp_name)
+        raise
+    if hasattr(os, "O_DIRECTORY"):
+        with suppress(OSError):
+            dir_fd = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
+            try:
+                os.fsync(dir_fd)
+            finally:
+                os.close(dir_fd)

@@ -1,0 +1,141 @@
+"""Which base URL and key the console uses: profile, environment and keyring combined.
+
+Precedence, as gh does with GH_TOKEN: TENANT_CONSOLE_API_KEY beats the keyring and
+TENANT_CONSOLE_BASE_URL beats the profile's URL; with both set, no profile file or keyring is
+read at all. Blocking (it may wait on the keyring): call it off the console's UI thread.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from console.profiles.config import (
+    ProfileError,
+    ProfilesFile,
+    normalize_base_url,
+    unknown_profile_message,
+)
+
+PROFILE_ENV = "TENANT_CONSOLE_PROFILE"
+BASE_URL_ENV = "TENANT_CONSOLE_BASE_URL"
+API_KEY_ENV = "TENANT_CONSOLE_API_KEY"
+
+KeySource = Literal["env", "keyring", "none"]
+
+ADD_HINT = (
+    "Add one with: tenant-console profile add NAME --base-url URL "
+    f"(or set {BASE_URL_ENV} and {API_KEY_ENV} for this session)."
+)
+
+
+@dataclass(frozen=True)
+class Connection:
+    """Where the console connects and with which key; the key never shows in repr()."""
+
+    profile: str | None
+    base_url: str
+    key: str | None = field(repr=False)
+    key_source: KeySource
+    # Why there is no key (no keyring, keyring locked, nothing stored): a sentence to show.
+    key_problem: str | None = None
+
+
+def resolve_connection(
+    profile_name: str | None = None,
+    *,
+    env: Mapping[str, str] = os.environ,
+    path: Path | None = None,
+    keyring_timeout: float | None = None,
+) -> Connection:
+    """The connection for `profile_name`, else $TENANT_CONSOLE_PROFILE, else the active one.
+
+    Raises ProfileError (ConfigError for a damaged file) with one clear line. A key that
+    cannot come from the keyring is reported in `key_problem`, not raised.
+    """
+    env_url = env.get(BASE_URL_ENV, "").strip() or None
+    env_key = env.get(API_KEY_ENV, "").strip() or None
+    if env_url is not None:
+        try:
+            env_url = normalize_base_url(env_url)
+        except ProfileError as error:
+            raise ProfileError(f"{BASE_URL_ENV} is not usable. {error}") from None
+    if env_url and env_key:
+        return Connection(profile=None, base_url=env_url, key=env_key, key_source="env")
+
+    origin = ""
+    name = profile_name
+    if name is None:
+        name = env.get(PROFILE_ENV, "").strip() or None
+        origin = f" (from {PROFILE_ENV})" if name else ""
+
+    profiles = ProfilesFile.load(path)
+    if name is None:
+        name = profiles.active
+    if name is None:
+        raise ProfileError(_no_profile_message(profiles, env_url, env_key))
+    if name not in profiles.profiles:
+        raise ProfileError(unknown_profile_message(name, profiles.profiles, origin))
+    profile = profiles.profiles[name]
+    base_url = env_url or profile.base_url
+
+    if env_key:
+        return Connection(profile=name, base_url=base_url, key=env_key, key_source="env")
+    from console.profiles.keys import KeyStoreError, get_key
+
+    try:
+        key = get_key(name, timeout=keyring_timeout)
+    except KeyStoreError as error:
+        return Connection(name, base_url, None, "none", key_problem=str(error))
+    if key is None:
+        problem = (
+            f'No key is stored for profile "{name}". Store one with: '
+            f"tenant-console profile add {name} --base-url {profile.base_url} "
+            f"(or set {API_KEY_ENV} for this session)."
+        )
+        return Connection(name, base_url, None, "none", key_problem=problem)
+    return Connection(profile=name, base_url=base_url, key=key, key_source="keyring")
+
+
+def check_profile(
+    profile_name: str | None = None,
+    *,
+    env: Mapping[str, str] = os.environ,
+    path: Path | None = None,
+) -> None:
+    """Fail fast, before any screen opens, on a named profile that does not exist.
+
+    Reads only the profile file (no keyring): `tenant-console --profile NAME` can end with one
+    line and a non-zero exit. No name (and no $TENANT_CONSOLE_PROFILE) is not an error here.
+    """
+    if env.get(BASE_URL_ENV, "").strip() and env.get(API_KEY_ENV, "").strip():
+        return
+    origin = ""
+    name = profile_name
+    if name is None:
+        name = env.get(PROFILE_ENV, "").strip() or None
+        origin = f" (from {PROFILE_ENV})" if name else ""
+    profiles = ProfilesFile.load(path)
+    if name is not None and name not in profiles.profiles:
+        raise ProfileError(unknown_profile_message(name, profiles.profiles, origin))
+
+
+def _no_profile_message(profiles: ProfilesFile, env_url: str | None, env_key: str | None) -> str:
+    if env_url:
+        return f"{BASE_URL_ENV} is set but {API_KEY_ENV} is not, and there is no profile. " + (
+            "Set the key too, or pick a profile with --profile NAME."
+        )
+    if env_key:
+        return f"{API_KEY_ENV} is set but {BASE_URL_ENV} is not, and there is no profile. " + (
+            "Set the base URL too, or pick a profile with --profile NAME."
+        )
+    if profiles.profiles:
+        known = ", ".join(sorted(profiles.profiles))
+        return (
+            f"No active profile. Pick one with: tenant-console profile use NAME "
+            f"(known: {known}), or --profile NAME."
+        )
+    return f"No profile yet. {ADD_HINT}"

@@ -1,0 +1,104 @@
+"""Every profiles test runs on a temp config dir and an in-memory keyring, never the user's."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import keyring.core
+import pytest
+from memory_keyring import TEST_KEYRING_FILE_ENV, MemoryKeyring
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+ENV_VARS = (
+    "TENANT_CONSOLE_PROFILE",
+    "TENANT_CONSOLE_BASE_URL",
+    "TENANT_CONSOLE_API_KEY",
+    "TENANT_CONSOLE_KEYRING_TIMEOUT",
+    "PYTHON_KEYRING_BACKEND",
+)
+
+
+@pytest.fixture(autouse=True)
+def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A config dir that does not exist yet, and no TENANT_CONSOLE_* from the developer's shell."""
+    for name in ENV_VARS:
+        monkeypatch.delenv(name, raising=False)
+    directory = tmp_path / "config" / "tenant-console"
+    monkeypatch.setenv("TENANT_CONSOLE_CONFIG_DIR", str(directory))
+    return directory
+
+
+@pytest.fixture(autouse=True)
+def memory_keyring(monkeypatch: pytest.MonkeyPatch) -> MemoryKeyring:
+    """The keyring backend every in-process test uses (restored after the test)."""
+    backend = MemoryKeyring()
+    monkeypatch.setattr(keyring.core, "_keyring_backend", backend)
+    return backend
+
+
+@pytest.fixture
+def use_keyring(monkeypatch: pytest.MonkeyPatch) -> Callable[[object], None]:
+    """Switch the in-process keyring backend (fail, null, plaintext, chainer ...)."""
+
+    def use(backend: object) -> None:
+        monkeypatch.setattr(keyring.core, "_keyring_backend", backend)
+
+    return use
+
+
+@dataclass
+class CliResult:
+    code: int
+    stdout: str
+    stderr: str
+
+
+@dataclass
+class CliSandbox:
+    """`python -m console` in a subprocess with a temp HOME, config dir and test keyring."""
+
+    root: Path
+    config_dir: Path
+    keyring_file: Path
+    backend: str = "memory_keyring.JsonFileTestKeyring"
+
+    def env(self, **extra: str) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("TENANT_CONSOLE_")}
+        home = self.root / "home"
+        env.update(
+            HOME=str(home),
+            XDG_CONFIG_HOME=str(home / ".config"),
+            XDG_DATA_HOME=str(home / ".local" / "share"),
+            TENANT_CONSOLE_CONFIG_DIR=str(self.config_dir),
+            PYTHON_KEYRING_BACKEND=self.backend,
+            PYTHONPATH=os.pathsep.join(
+                [str(HERE), str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]
+            ),
+            **{TEST_KEYRING_FILE_ENV: str(self.keyring_file)},
+        )
+        env.update(extra)
+        return env
+
+    def run(self, *args: str, stdin: str = "", **extra_env: str) -> CliResult:
+        done = subprocess.run(
+            [sys.executable, "-m", "console", *args],
+            input=stdin,
+            capture_output=True,
+            text=True,
+            env=self.env(**extra_env),
+            cwd=self.root,
+            timeout=60,
+        )
+        return CliResult(done.returncode, done.stdout, done.stderr)
+
+
+@pytest.fixture
+def sandbox(tmp_path: Path, config_dir: Path) -> CliSandbox:
+    (tmp_path / "home").mkdir()
+    return CliSandbox(root=tmp_path, config_dir=config_dir, keyring_file=tmp_path / "keyring.json")

@@ -1,0 +1,189 @@
+"""The numbers behind the usage dashboard, kept free of Textual so they are cheap to test.
+
+Percentages, plan thresholds, shares by token type and the local / relative times the
+dashboard and the header summary show. "Now" always comes from `console.clock.now()`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal
+
+from console.models.tenants import TokenReport, UsageReport
+from console.tui.formatting import relative, short_date
+
+GaugeState = Literal["normal", "warning", "over"]
+
+STATE_LABELS: dict[str, str] = {
+    "normal": "Within plan",
+    "warning": "Nearing plan limit",
+    "over": "Over plan",
+}
+
+
+def _token_report(report: UsageReport | TokenReport) -> TokenReport:
+    return report.token_report if isinstance(report, UsageReport) else report
+
+
+def gauge_state(used: int, included: int) -> GaugeState:
+    """normal below 80% of the plan, warning from 80% up to the plan, over past it."""
+    if used > included:
+        return "over"
+    # Integer arithmetic: 80% exactly is a warning, with no float rounding at the edge.
+    if included and used * 5 >= included * 4:
+        return "warning"
+    return "normal"
+
+
+def usage_state(report: UsageReport | TokenReport) -> GaugeState:
+    """The report's gauge state: "normal", "warning" (from 80%) or "over" (past 100%)."""
+    tokens = _token_report(report)
+    return gauge_state(tokens.monthly_active_tokens, tokens.included_monthly_active_tokens)
+
+
+def over_by(report: UsageReport | TokenReport) -> int:
+    """How many monthly active tokens lie past the plan's included amount (0 within plan)."""
+    tokens = _token_report(report)
+    return max(0, tokens.monthly_active_tokens - tokens.included_monthly_active_tokens)
+
+
+def format_count(value: int) -> str:
+    """A count with thousands separators: 12,345."""
+    return f"{value:,}"
+
+
+def format_plan_percent(report: UsageReport | TokenReport) -> str:
+    """The share of the plan as a whole percentage that never misstates which side of 100% it is.
+
+    Within plan it rounds down (99.7% shows 99%, not a misleading 100%); over plan it rounds up
+    (100.2% shows 101%). A tiny non-zero use shows "<1%". Without an included amount, "n/a".
+    """
+    tokens = _token_report(report)
+    used, included = tokens.monthly_active_tokens, tokens.included_monthly_active_tokens
+    if not included:
+        return "n/a"
+    if used == 0:
+        return "0%"
+    if used < included:
+        percent = (used * 100) // included
+        return f"{percent}%" if percent else "<1%"
+    if used == included:
+        return "100%"
+    return f"{-((-used * 100) // included)}%"
+
+
+def usage_summary(report: UsageReport | TokenReport) -> str:
+    """One short line for the header or the Tenant section: "MAT 8,712 / 10,000 (87%)"."""
+    tokens = _token_report(report)
+    used = format_count(tokens.monthly_active_tokens)
+    included = format_count(tokens.included_monthly_active_tokens)
+    return f"MAT {used} / {included} ({format_plan_percent(tokens)})"
+
+
+STATE_VARIABLES: dict[str, str] = {"normal": "$success", "warning": "$warning", "over": "$error"}
+"""The theme variable that colours each gauge state."""
+
+
+def usage_summary_markup(report: UsageReport | TokenReport) -> str:
+    """The summary as Textual content markup, coloured by state with theme variables."""
+    state = usage_state(report)
+    return f"[{STATE_VARIABLES[state]}]{usage_summary(report)}[/]"
+
+
+def plan_status_text(report: UsageReport | TokenReport) -> str:
+    """The sentence beside the gauge: "87% of plan — warning", "130% — 3,000 over plan"."""
+    tokens = _token_report(report)
+    percent = format_plan_percent(tokens)
+    state = usage_state(tokens)
+    if not tokens.included_monthly_active_tokens:
+        if state == "over":
+            return f"No tokens included in plan — {format_count(over_by(tokens))} over plan"
+        return "No tokens included in plan"
+    if state == "over":
+        return f"{percent} — {format_count(over_by(tokens))} over plan"
+    left = tokens.included_monthly_active_tokens - tokens.monthly_active_tokens
+    return f"{percent} of plan — {format_count(left)} left"
+
+
+@dataclass(frozen=True)
+class TokenTypeRow:
+    """One token type as the table and the bar chart show it."""
+
+    name: str
+    count: int
+    share: float
+    """Fraction of all tokens, 0..1."""
+    last_created_at: datetime | None
+
+
+def token_type_rows(report: UsageReport | TokenReport) -> list[TokenTypeRow]:
+    """Token types by count, largest first (ties by name), with each one's share of all tokens."""
+    tokens = _token_report(report)
+    total = tokens.total_tokens
+    rows = [
+        TokenTypeRow(
+            name=name,
+            count=metrics.count,
+            share=metrics.count / total if total else 0.0,
+            last_created_at=metrics.last_created_at,
+        )
+        for name, metrics in tokens.metrics_by_type.items()
+    ]
+    rows.sort(key=lambda row: (-row.count, row.name))
+    return rows
+
+
+def is_empty(report: UsageReport | TokenReport) -> bool:
+    """No tokens yet: no token types, or only types that count zero."""
+    return _token_report(report).total_tokens == 0
+
+
+def format_share(share: float) -> str:
+    """A share with one decimal: 48.1%; a tiny non-zero share shows "<0.1%"."""
+    if share <= 0:
+        return "0.0%"
+    if share < 0.001:
+        return "<0.1%"
+    return f"{share * 100:.1f}%"
+
+
+def local_time(moment: datetime, *, seconds: bool = False) -> str:
+    """The moment in the machine's local time zone (TZ), as "2026-11-19 10:00"."""
+    if not seconds:
+        return short_date(moment)
+    return moment.astimezone().strftime("%Y-%m-%d %H:%M:%S")
+
+
+def relative_time(moment: datetime, now: datetime | None = None) -> str:
+    """ "3 days ago", "in 2 hours", "just now": the console's one wording (tui.formatting)."""
+    return relative(moment, reference=now)
+
+
+def local_and_relative(moment: datetime | None, now: datetime | None = None) -> str:
+    """ "2026-11-19 10:00 (3 days ago)", or "never" for a type with no creation time."""
+    if moment is None:
+        return "never"
+    return f"{local_time(moment)} ({relative_time(moment, now)})"
+
+
+__all__ = [
+    "STATE_LABELS",
+    "STATE_VARIABLES",
+    "GaugeState",
+    "TokenTypeRow",
+    "format_count",
+    "format_plan_percent",
+    "format_share",
+    "gauge_state",
+    "is_empty",
+    "local_and_relative",
+    "local_time",
+    "over_by",
+    "plan_status_text",
+    "relative_time",
+    "token_type_rows",
+    "usage_state",
+    "usage_summary",
+    "usage_summary_markup",
+]

@@ -98,3 +98,20 @@ def test_unknown_profile_and_bad_url(sandbox) -> None:
     bad = sandbox.run("profile", "add", "x", "--base-url", "not a url", stdin="k")
     assert (bad.code, bad.stdout) == (2, "")
     assert bad.stderr.startswith("tenant-console: Invalid base URL 'not a url'")
+
+
+def test_console_on_an_unknown_profile_ends_with_one_line(sandbox) -> None:
+    result = sandbox.run("--profile", "nope")
+    assert (result.code, result.stdout) == (1, "")
+    assert result.stderr.startswith('tenant-console: Unknown profile "nope".')
+    assert len(result.stderr.splitlines()) == 1
+
+
+def test_console_on_a_damaged_file_ends_with_one_line(sandbox) -> None:
+    sandbox.config_dir.mkdir(parents=True)
+    config = sandbox.config_dir / "config.toml"
+    config.write_text("[profiles.dev\n")
+    result = sandbox.run()
+    assert result.code == 1
+    assert result.stderr.startswith(f"tenant-console: Damaged profiles file {config}, line 1:")
+    assert len(result.stderr.splitlines()) == 1

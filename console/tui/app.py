@@ -1,0 +1,350 @@
+"""The Textual application: one connection (profile) at a time, browsed section by section.
+
+Its dependencies come in through the constructor, so tests and the demo drive it with a
+connection held in memory, and the real console with the saved profiles and the keyring.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable, Iterable
+from contextlib import AsyncExitStack
+from typing import Any
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+
+from console.tui.commands import ObjectProvider
+from console.tui.connection import Connection, MemoryProfiles, ProfileSource, SavedProfiles
+from console.tui.problems import Problem
+from console.tui.resources import ResourceKind
+from console.tui.screens.console import ConsoleScreen
+from console.tui.screens.detail import DetailScreen
+from console.tui.screens.help import HelpScreen
+from console.tui.screens.profiles import KeyPrompt, ProfilePicker
+from console.tui.screens.welcome import WelcomeScreen
+from console.tui.sections import SECTIONS
+from console.tui.widgets.console_header import ConsoleHeader
+from console.tui.widgets.usage_dashboard import UsageCommands
+
+ClientFactory = Callable[[str, str], Any]
+
+
+def default_client(base_url: str, key: str) -> Any:
+    """A client that gives up quickly: a person is waiting, and `r` retries."""
+    from console.client import AdminClient, RetryPolicy
+
+    return AdminClient(base_url, key, retry=RetryPolicy(max_attempts=3, max_total_wait=4.0))
+
+
+class TenantConsoleApp(App[int]):
+    """k9s-like browser of one tenant's Applications, Proxies, Formulas, Permissions and more."""
+
+    CSS_PATH = "console.tcss"
+    TITLE = "tenant-console"
+    COMMANDS = App.COMMANDS | {ObjectProvider, UsageCommands}
+    BINDINGS = [
+        Binding("p", "switch_profile", "Profile"),
+        Binding("question_mark", "help", "Help", key_display="?"),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    def __init__(
+        self,
+        *,
+        connection: Connection | None = None,
+        profiles: ProfileSource | None = None,
+        profile_name: str | None = None,
+        read_only: bool = False,
+        client_factory: ClientFactory = default_client,
+        start_demo: Callable[[], Any] | None = None,
+    ) -> None:
+        super().__init__()
+        if profiles is None:
+            profiles = MemoryProfiles([connection]) if connection else SavedProfiles()
+        self.profiles: ProfileSource = profiles
+        self.initial_connection = connection
+        self.profile_name = profile_name
+        self.read_only = read_only
+        self.client_factory = client_factory
+        self._start_demo = start_demo
+        self.client: Any = None
+        self.connection: Connection | None = None
+        self.tenant_name = ""
+        self.usage_line = ""
+        self.key_rejected = False
+        self.profile_names: list[str] = []
+        self.demo_services: list[Any] = []
+        self._client_stack: AsyncExitStack | None = None
+
+    # ---- start and stop ----------------------------------------------------------------
+
+    async def on_mount(self) -> None:
+        if self.initial_connection is not None:
+            await self.connect(self.initial_connection)
+        else:
+            self.run_worker(self._start_from_profiles(), exit_on_error=False)
+
+    async def _start_from_profiles(self) -> None:
+        try:
+            connection = await asyncio.to_thread(self.profiles.resolve, self.profile_name)
+        except Exception as exc:
+            names = await self._names()
+            await self.push_screen(WelcomeScreen())
+            if names or self.profile_name:
+                self.notify(str(exc), title="Profile", severity="error")
+            return
+        await self.connect(connection)
+
+    async def _names(self) -> list[str]:
+        try:
+            self.profile_names = await asyncio.to_thread(self.profiles.names)
+        except Exception:
+            self.profile_names = []
+        return self.profile_names
+
+    async def on_unmount(self) -> None:
+        await self._close_client()
+        for service in self.demo_services:
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(service.stop)
+
+    async def _close_client(self) -> None:
+        stack, self._client_stack, self.client = self._client_stack, None, None
+        if stack is not None:
+            with contextlib.suppress(Exception):
+                await stack.aclose()
+
+    def _handle_exception(self, error: Exception) -> None:
+        """The last net: a bug becomes a notification, never a traceback on the admin's screen.
+
+        Headless runs (tests, snapshots) keep Textual's behaviour, so bugs fail loudly there.
+        """
+        if self.is_headless or not isinstance(error, Exception) or not self.is_running:
+            super()._handle_exception(error)
+            return
+        with contextlib.suppress(Exception):
+            self.notify(
+                f"{type(error).__name__}: {error}",
+                title="Unexpected error (the console carries on)",
+                severity="error",
+            )
+
+    # ---- connection --------------------------------------------------------------------
+
+    @property
+    def console_screen(self) -> ConsoleScreen | None:
+        for screen in self.screen_stack:
+            if isinstance(screen, ConsoleScreen):
+                return screen
+        return None
+
+    async def connect(self, connection: Connection) -> None:
+        """Talks to this tenant from now on: a new client, every section reloaded."""
+        if not connection.key:
+            reason = connection.problem or f"No key is stored for profile {connection.label}."
+            self.prompt_new_key(connection, reason)
+            return
+        await self._close_client()
+        stack = AsyncExitStack()
+        client = self.client_factory(connection.base_url, connection.key)
+        if hasattr(client, "__aenter__"):
+            client = await stack.enter_async_context(client)
+        self._client_stack, self.client = stack, client
+        self.connection = connection
+        self.tenant_name, self.usage_line, self.key_rejected = "", "", False
+        screen = self.console_screen
+        if screen is None:
+            screen = ConsoleScreen()
+            if isinstance(self.screen, WelcomeScreen):
+                await self.switch_screen(screen)
+            else:
+                await self.push_screen(screen)
+        else:
+            while self.screen is not screen:
+                await self.pop_screen()
+            screen.reset()
+        self.refresh_header_info()
+        self.run_worker(self._names(), group="names", exit_on_error=False)
+
+    def refresh_header_info(self) -> None:
+        self.run_worker(self._header_info(), group="header", exclusive=True, exit_on_error=False)
+
+    async def _header_info(self) -> None:
+        """The tenant's name and a usage line for the header; failures stay quiet here
+        because the sections report them where they happen."""
+        client = self.client
+        if client is None:
+            return
+        try:
+            tenant = await client.tenant.get()
+            self.tenant_name = tenant.name
+        except Exception:
+            self.tenant_name = "—"
+        self.update_headers()
+        try:
+            report = await client.tenant.usage()
+        except Exception:
+            return
+        self.set_usage(report)
+
+    def set_usage(self, report: Any) -> None:
+        from console.tui.widgets.usage_dashboard import usage_summary
+
+        try:
+            self.usage_line = usage_summary(report)
+        except Exception:
+            self.usage_line = ""
+        self.update_headers()
+        screen = self.console_screen
+        if screen is not None:
+            screen.query_one("#tenant").refresh_fields()
+
+    def sync_header(self, header: ConsoleHeader) -> None:
+        connection = self.connection
+        header.profile = connection.label if connection else ""
+        header.base_url = (connection.display_url or connection.base_url) if connection else ""
+        header.tenant = self.tenant_name
+        header.summary = self.usage_line
+        header.read_only = self.read_only
+
+    def update_headers(self) -> None:
+        for screen in self.screen_stack:
+            for header in screen.query(ConsoleHeader):
+                self.sync_header(header)
+
+    # ---- problems ----------------------------------------------------------------------
+
+    def report_problem(self, problem: Problem) -> None:
+        """A notification for a failure that a section also shows in place."""
+        self.notify(problem.message, title=problem.title, severity="error")
+        if problem.unauthorized and not self.key_rejected:
+            self.key_rejected = True
+            self.screen.refresh_bindings()
+
+    def prompt_new_key(self, connection: Connection | None = None, reason: str = "") -> None:
+        connection = connection or self.connection
+        if connection is None:
+            return
+        reason = reason or f"The service rejected the key of {connection.label}."
+
+        def use_key(key: str | None) -> None:
+            if key:
+                self.run_worker(self._store_and_connect(connection, key), exit_on_error=False)
+
+        self.push_screen(KeyPrompt(connection.profile, reason), use_key)
+
+    async def _store_and_connect(self, connection: Connection, key: str) -> None:
+        if connection.profile is not None:
+            try:
+                await asyncio.to_thread(self.profiles.store_key, connection.profile, key)
+            except Exception as exc:
+                self.notify(
+                    f"The key is used for this session only: {exc}",
+                    title="Key not stored",
+                    severity="warning",
+                )
+        new = Connection(connection.profile, connection.base_url, key, connection.key_source)
+        await self.connect(new)
+
+    # ---- actions -----------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "switch_profile":
+            return not isinstance(self.screen, WelcomeScreen)
+        return True
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def action_switch_profile(self) -> None:
+        self.run_worker(self._pick_profile(), group="profiles", exclusive=True, exit_on_error=False)
+
+    async def _pick_profile(self) -> None:
+        names = await self._names()
+        active = self.connection.profile if self.connection else None
+
+        def chosen(name: str | None) -> None:
+            if name and name != active:
+                self.switch_profile(name)
+            elif name:
+                self.notify(f"Already on profile {name}.")
+
+        await self.push_screen(ProfilePicker(names, active), chosen)
+
+    def switch_profile(self, name: str) -> None:
+        self.run_worker(self._switch(name), group="profiles", exclusive=True, exit_on_error=False)
+
+    async def _switch(self, name: str) -> None:
+        try:
+            connection = await asyncio.to_thread(self.profiles.resolve, name)
+        except Exception as exc:
+            self.notify(str(exc), title=f"Profile {name}", severity="error")
+            return
+        await self.connect(connection)
+        self.notify(f"Switched to profile {name}.", title="Profile")
+
+    async def go_to_section(self, key: str) -> None:
+        screen = self.console_screen
+        if screen is None:
+            return
+        while self.screen is not screen and len(self.screen_stack) > 1:
+            await self.pop_screen()
+        screen.show_section(key)
+
+    def open_detail(self, kind: ResourceKind, item: Any) -> None:
+        self.run_worker(self._open_detail(kind, item), exit_on_error=False)
+
+    async def _open_detail(self, kind: ResourceKind, item: Any) -> None:
+        screen = self.console_screen
+        if screen is None:
+            return
+        while self.screen is not screen and len(self.screen_stack) > 1:
+            await self.pop_screen()
+        labels = screen.resource_list(kind.key).labels
+        await self.push_screen(DetailScreen(kind, item, labels=labels))
+
+    def copy_id(self, value: str) -> None:
+        self.copy_to_clipboard(value)
+        self.notify(f"Copied {value}", title="Copied")
+
+    async def start_demo_service(self) -> Connection:
+        """From the welcome screen: a local service with demo data for this session."""
+        if self._start_demo is not None:
+            service = await asyncio.to_thread(self._start_demo)
+        else:
+            from console.tui.demo import DemoService
+
+            service = await asyncio.to_thread(DemoService().start)
+        self.demo_services.append(service)
+        connection = Connection("demo", service.base_url, service.key, "memory")
+        self.profiles = MemoryProfiles([connection])
+        return connection
+
+    # ---- command palette ---------------------------------------------------------------
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        if self.console_screen is not None:
+            for section in SECTIONS:
+                yield SystemCommand(
+                    f"Go to {section.title}",
+                    f"Section {section.number}",
+                    lambda key=section.key: self.run_worker(self.go_to_section(key)),
+                )
+            yield SystemCommand(
+                "Switch profile", "Pick another profile (tenant)", self.action_switch_profile
+            )
+            active = self.connection.profile if self.connection else None
+            for name in self.profile_names:
+                if name != active:
+                    yield SystemCommand(
+                        f"Switch to profile {name}",
+                        "Reload everything for that tenant",
+                        lambda name=name: self.switch_profile(name),
+                    )
+        yield SystemCommand("Change theme", "Pick a colour theme", self.action_change_theme)
+        yield SystemCommand("Help", "Every key of the console", self.action_help)
+        yield SystemCommand("Quit", "Leave the console", self.exit)

@@ -1,0 +1,176 @@
+"""The local service run as a child process, for `tenant-console demo`, screenshots and snapshots.
+
+The console never imports console.service: it starts `python -m console serve` and reads the
+bootstrap key from the service's start-up block, holding it in memory only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import queue
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+KEY_PREFIX = "API key:"
+LISTENING_PREFIX = "Listening on"
+
+
+class DemoServiceError(RuntimeError):
+    """The service did not start; the message is one line for a person."""
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A loopback port nobody listens on right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((host, 0))
+        return int(sock.getsockname()[1])
+
+
+def port_is_free(port: int, host: str = "127.0.0.1") -> bool:
+    """Whether the service could listen there (a port in TIME_WAIT counts as free, as it
+    does for uvicorn, which binds with SO_REUSEADDR)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, port))
+        except OSError:
+            return False
+        return True
+
+
+class DemoService:
+    """A seeded local service in a temporary data dir; `stop()` ends it and removes the dir."""
+
+    def __init__(
+        self,
+        *,
+        port: int | None = None,
+        frozen_now: str | None = None,
+        demo_data: bool = True,
+        startup_timeout: float = 30.0,
+    ) -> None:
+        self.host = "127.0.0.1"
+        self.port = port
+        self.frozen_now = frozen_now
+        self.demo_data = demo_data
+        self.startup_timeout = startup_timeout
+        self.key: str | None = None
+        self.data_dir: Path | None = None
+        self._process: subprocess.Popen[str] | None = None
+        self._own_dir = False
+
+    @property
+    def base_url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    def __repr__(self) -> str:  # never the key
+        return f"DemoService(base_url={self.base_url!r}, running={self.running})"
+
+    @property
+    def running(self) -> bool:
+        return self._process is not None and self._process.poll() is None
+
+    def start(self) -> DemoService:
+        """Starts the service and waits until it listens; raises DemoServiceError otherwise."""
+        if self.port is None or not port_is_free(self.port, self.host):
+            self.port = free_port(self.host)
+        self.data_dir = Path(tempfile.mkdtemp(prefix="tenant-console-demo-"))
+        self._own_dir = True
+        command = [sys.executable, "-m", "console", "serve", "--host", self.host]
+        command += ["--port", str(self.port), "--data-dir", str(self.data_dir)]
+        if self.demo_data:
+            command.append("--demo-data")
+        env = dict(os.environ)
+        env["PYTHONUNBUFFERED"] = "1"
+        if self.frozen_now:
+            env["TENANT_CONSOLE_FROZEN_NOW"] = self.frozen_now
+        try:
+            self._process = subprocess.Popen(
+                command,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                env=env,
+            )
+        except OSError as exc:
+            self.stop()
+            raise DemoServiceError(f"Could not start the local service: {exc}.") from None
+        try:
+            self._wait_until_listening()
+        except DemoServiceError:
+            self.stop()
+            raise
+        return self
+
+    def _wait_until_listening(self) -> None:
+        assert self._process is not None and self._process.stdout is not None
+        lines: queue.Queue[str | None] = queue.Queue()
+
+        def pump(stream) -> None:  # type: ignore[no-untyped-def]
+            for line in stream:
+                lines.put(line)
+            lines.put(None)
+
+        threading.Thread(target=pump, args=(self._process.stdout,), daemon=True).start()
+        errors: list[str] = []
+        threading.Thread(
+            target=lambda: errors.extend(self._process.stderr or []),  # type: ignore[union-attr]
+            daemon=True,
+        ).start()
+        deadline = time.monotonic() + self.startup_timeout
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise DemoServiceError(
+                    f"The local service did not start within {self.startup_timeout:.0f} s."
+                )
+            try:
+                line = lines.get(timeout=remaining)
+            except queue.Empty:
+                continue
+            if line is None:
+                self._process.wait(timeout=5)
+                last = next((e.strip() for e in reversed(errors) if e.strip()), "")
+                reason = f": {last}" if last else ""
+                raise DemoServiceError(
+                    f"The local service exited with code {self._process.returncode}{reason}"
+                )
+            stripped = line.strip()
+            if stripped.startswith(KEY_PREFIX):
+                self.key = stripped[len(KEY_PREFIX) :].strip()
+            elif stripped.startswith(LISTENING_PREFIX):
+                if not self.key:
+                    raise DemoServiceError("The local service started without printing a key.")
+                return
+
+    def stop(self) -> None:
+        """Ends the service (politely, then firmly) and removes its data dir."""
+        process, self._process = self._process, None
+        if process is not None and process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(timeout=5)
+        if process is not None:
+            for stream in (process.stdout, process.stderr):
+                with contextlib.suppress(Exception):
+                    stream.close()  # type: ignore[union-attr]
+        if self._own_dir and self.data_dir is not None:
+            shutil.rmtree(self.data_dir, ignore_errors=True)
+            self.data_dir = None
+
+    def __enter__(self) -> DemoService:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

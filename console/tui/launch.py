@@ -1,0 +1,55 @@
+"""Entry points of `tenant-console` and `tenant-console demo`; kept light so start-up is fast.
+
+Textual and the app are imported inside the functions, after the arguments are known.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def open_console(args: argparse.Namespace) -> int:
+    """The console on the active (or `--profile`) profile; the welcome screen if there is none."""
+    from console.profiles.config import ProfileError
+    from console.profiles.resolve import check_profile
+
+    try:
+        check_profile(getattr(args, "profile", None))
+    except ProfileError as exc:  # an unknown profile or a damaged file: one line, no screen
+        print(f"tenant-console: {exc}", file=sys.stderr)
+        return 1
+
+    from console.tui.app import TenantConsoleApp
+
+    app = TenantConsoleApp(
+        profile_name=getattr(args, "profile", None),
+        read_only=bool(getattr(args, "read_only", False)),
+    )
+    app.run()
+    return 0 if app.return_code in (None, 0) else int(app.return_code or 1)
+
+
+def open_demo(args: argparse.Namespace) -> int:
+    """A local service with demo data in a temporary dir, the console on it, and clean-up."""
+    from console.tui.demo import DemoService, DemoServiceError
+
+    service = DemoService()
+    try:
+        print("Starting the local service with demo data…", file=sys.stderr, flush=True)
+        service.start()
+    except DemoServiceError as exc:
+        print(f"tenant-console demo: {exc}", file=sys.stderr)
+        return 1
+    try:
+        from console.tui.app import TenantConsoleApp
+        from console.tui.connection import Connection
+
+        connection = Connection("demo", service.base_url, service.key, "memory")
+        app = TenantConsoleApp(
+            connection=connection, read_only=bool(getattr(args, "read_only", False))
+        )
+        app.run()
+        return 0 if app.return_code in (None, 0) else int(app.return_code or 1)
+    finally:
+        service.stop()

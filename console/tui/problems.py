@@ -1,0 +1,78 @@
+"""Turns any failure into a short, human message for an error panel; never a traceback."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Problem:
+    """What went wrong, said for a person, and what they can do about it."""
+
+    title: str
+    message: str
+    status: int | None = None
+    unauthorized: bool = False
+    hint: str = "Press r to retry."
+
+
+def _client_errors() -> dict[str, type[BaseException]]:
+    try:
+        import console.client as client
+    except Exception:
+        return {}
+    names = ("Unauthorized", "Forbidden", "NotFound", "RateLimited", "ServerError")
+    names += ("ServiceUnreachable", "ValidationFailed", "ApiError")
+    return {n: getattr(client, n) for n in names if hasattr(client, n)}
+
+
+def _is(exc: BaseException, name: str, errors: dict[str, type[BaseException]]) -> bool:
+    kind = errors.get(name)
+    return kind is not None and isinstance(exc, kind)
+
+
+def describe(exc: BaseException, *, permission: str | None = None, what: str = "") -> Problem:
+    """A Problem for `exc`, naming the permission a 403 is about when known."""
+    errors = _client_errors()
+    status = getattr(exc, "status", None)
+    text = _sentence(exc)
+    if _is(exc, "Unauthorized", errors) or status == 401:
+        return Problem(
+            "The service rejected this key (401)",
+            text,
+            401,
+            unauthorized=True,
+            hint="Press k to enter a new key for this profile, r to retry.",
+        )
+    if _is(exc, "Forbidden", errors) or status == 403:
+        named = getattr(exc, "permission", None)
+        if named and named in text:
+            message = text
+        else:
+            lacks = f"This key lacks {permission}." if permission else "This key lacks a grant."
+            message = f"{lacks} {text}".strip()
+        return Problem(f"Not permitted (403){_for(what)}", message, 403)
+    if _is(exc, "NotFound", errors) or status == 404:
+        return Problem(f"Not found (404){_for(what)}", text, 404)
+    if _is(exc, "RateLimited", errors) or status == 429:
+        after = getattr(exc, "retry_after", None)
+        wait = f" Try again in {after:g} s." if isinstance(after, int | float) else ""
+        return Problem("Rate limited (429)", f"{text}{wait}", 429)
+    if _is(exc, "ServerError", errors) or (isinstance(status, int) and status >= 500):
+        return Problem(f"The service failed ({status or '5xx'})", text, status)
+    if _is(exc, "ServiceUnreachable", errors):
+        return Problem("The service is unreachable", text)
+    if _is(exc, "ApiError", errors):
+        return Problem(f"Request failed{f' ({status})' if status else ''}", text, status)
+    if isinstance(exc, OSError | TimeoutError):
+        return Problem("The service is unreachable", text)
+    return Problem("Something went wrong", f"{type(exc).__name__}: {text}")
+
+
+def _for(what: str) -> str:
+    return f": {what}" if what else ""
+
+
+def _sentence(exc: BaseException) -> str:
+    text = str(exc).strip() or type(exc).__name__
+    return text if text.endswith((".", "!", "?")) else f"{text}."

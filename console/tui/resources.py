@@ -1,0 +1,386 @@
+"""One definition per browsable resource: its columns, filter, fetching and detail fields.
+
+A ResourceList widget shows any of them; forms (issue 6) attach to the same definitions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from uuid import UUID
+
+from rich.text import Text
+
+from console.tui import formatting as fmt
+
+Renderable = str | Text
+
+
+Labels = dict[str, str]
+"""Names of objects a row refers to by id (a proxy's application), looked up per page."""
+
+
+@dataclass(frozen=True)
+class Column:
+    """A DataTable column: its header and how a row's cell is drawn (with the labels known)."""
+
+    key: str
+    label: str
+    render: Callable[[Any], Renderable] | Callable[[Any, Labels], Renderable]
+    width: int | None = None
+    uses_labels: bool = False
+
+    def cell(self, item: Any, labels: Labels) -> Renderable:
+        if self.uses_labels:
+            return self.render(item, labels)  # type: ignore[call-arg]
+        return self.render(item)  # type: ignore[call-arg]
+
+
+@dataclass(frozen=True)
+class Fetched:
+    """One page as the list needs it."""
+
+    items: list[Any]
+    total: int
+    page: int
+    has_more: bool
+    labels: Labels = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class CodeBlock:
+    title: str
+    code: str
+    language: str = "javascript"
+
+
+class FilterInvalid(ValueError):
+    """The filter text cannot become a server filter for this resource; one sentence."""
+
+
+def _uuids(text: str) -> list[str] | None:
+    parts = [p for p in text.replace(",", " ").split() if p]
+    try:
+        return [str(UUID(p)) for p in parts] if parts else None
+    except ValueError:
+        return None
+
+
+def _count(items: Sequence[Any] | None, word: str) -> str:
+    n = len(items or ())
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _expiry_cell(moment: Any) -> Renderable:
+    if moment is None:
+        return Text("never", style="dim")
+    return Text(fmt.short_date(moment), style=fmt.expiry_style(moment))
+
+
+def _id_text(value: Any) -> Renderable:
+    return str(value) if value else Text("—", style="dim")
+
+
+class ResourceKind:
+    """Base of the four list sections."""
+
+    key: str = ""
+    title: str = ""
+    singular: str = ""
+    permission: str | None = None
+    paged: bool = True
+    filter_placeholder: str = ""
+    columns: tuple[Column, ...] = ()
+
+    def parse_filter(self, text: str) -> dict[str, Any]:
+        """Server filter parameters for the text typed after `/`."""
+        return {}
+
+    async def fetch(self, client: Any, page: int, size: int, query: dict[str, Any]) -> Fetched:
+        raise NotImplementedError
+
+    async def get(self, client: Any, item_id: str) -> Any:
+        raise NotImplementedError
+
+    def item_id(self, item: Any) -> str:
+        return str(item.id)
+
+    def item_name(self, item: Any) -> str:
+        return str(getattr(item, "name", self.item_id(item)))
+
+    def fields(self, item: Any, labels: Labels | None = None) -> list[tuple[str, Renderable]]:
+        return []
+
+    def code_blocks(self, item: Any) -> list[CodeBlock]:
+        return []
+
+    def empty_message(self, filter_text: str) -> str:
+        if filter_text:
+            return f"No {self.title.lower()} match “{filter_text}”. Press escape to clear."
+        return f"This tenant has no {self.title.lower()} yet."
+
+
+def _page(result: Any) -> Fetched:
+    pagination = result.pagination
+    return Fetched(
+        list(result.data), pagination.total_items, pagination.page_number, result.has_more
+    )
+
+
+async def _application_names(client: Any, ids: list[str]) -> Labels:
+    """The names of these applications, in one request; none if the key may not read them."""
+    try:
+        found = await client.applications.list(page=1, size=100, ids=ids)
+    except Exception:
+        return {}
+    return {str(a.id): a.name for a in found.data}
+
+
+def _audit(item: Any) -> list[tuple[str, Renderable]]:
+    return [
+        ("Created", fmt.when(item.created_at)),
+        ("Created by", _id_text(item.created_by)),
+        ("Modified", fmt.when(item.modified_at)),
+        ("Modified by", _id_text(item.modified_by)),
+    ]
+
+
+class Applications(ResourceKind):
+    key = "applications"
+    title = "Applications"
+    singular = "application"
+    permission = "application:read"
+    filter_placeholder = "application id (the service filters applications by id)"
+    columns = (
+        Column("name", "Name", lambda a: a.name),
+        Column("type", "Type", lambda a: a.type, 12),
+        Column(
+            "grants",
+            "Permissions / rules",
+            lambda a: f"{_count(a.permissions, 'permission')}, {_count(a.rules, 'rule')}",
+            26,
+        ),
+        Column("expires", "Expires", lambda a: _expiry_cell(a.expires_at), 16),
+        Column("created", "Created", lambda a: fmt.short_date(a.created_at), 16),
+    )
+
+    def parse_filter(self, text: str) -> dict[str, Any]:
+        ids = _uuids(text)
+        if ids is None:
+            raise FilterInvalid("Applications are filtered by id: enter a full application id.")
+        return {"ids": tuple(ids)}
+
+    async def fetch(self, client: Any, page: int, size: int, query: dict[str, Any]) -> Fetched:
+        return _page(await client.applications.list(page=page, size=size, **query))
+
+    async def get(self, client: Any, item_id: str) -> Any:
+        return await client.applications.get(item_id)
+
+    def fields(self, item: Any, labels: Labels | None = None) -> list[tuple[str, Renderable]]:
+        expires: Renderable = Text("never", style="dim")
+        if item.expires_at is not None:
+            expires = Text(fmt.when(item.expires_at), style=fmt.expiry_style(item.expires_at))
+        rules = Text()
+        for rule in item.rules:
+            if rules:
+                rules.append("\n")
+            rules.append(f"#{rule.priority} ", style="bold")
+            rules.append(f"{rule.description} — {rule.transform}")
+            if rule.container:
+                rules.append(f" in {rule.container}")
+            rules.append(f": {', '.join(rule.permissions)}", style="dim")
+        return [
+            ("Id", str(item.id)),
+            ("Name", item.name),
+            ("Type", item.type),
+            ("Permissions", ", ".join(item.permissions) or Text("none", style="dim")),
+            ("Rules", rules or Text("none", style="dim")),
+            ("Expires", expires),
+            ("Tenant", str(item.tenant_id)),
+            *_audit(item),
+        ]
+
+
+def _application_cell(proxy: Any, labels: Labels) -> Renderable:
+    if proxy.application_id is None:
+        return Text("—", style="dim")
+    key = str(proxy.application_id)
+    return labels.get(key) or Text(key[:8] + "…", style="dim")
+
+
+class Proxies(ResourceKind):
+    key = "proxies"
+    title = "Proxies"
+    singular = "proxy"
+    permission = "proxy:read"
+    filter_placeholder = "name (* wildcard) or proxy id"
+    columns = (
+        Column("name", "Name", lambda p: p.name),
+        Column("destination", "Destination", lambda p: p.destination_url, 40),
+        Column("auth", "Auth", lambda p: fmt.yes_no(p.require_auth), 5),
+        Column("application", "Application", _application_cell, 22, uses_labels=True),
+        Column("created", "Created", lambda p: fmt.short_date(p.created_at), 16),
+    )
+
+    def parse_filter(self, text: str) -> dict[str, Any]:
+        ids = _uuids(text)
+        return {"ids": tuple(ids)} if ids else {"name": text}
+
+    async def fetch(self, client: Any, page: int, size: int, query: dict[str, Any]) -> Fetched:
+        fetched = _page(await client.proxies.list(page=page, size=size, **query))
+        ids = sorted({str(p.application_id) for p in fetched.items if p.application_id})
+        if ids:
+            fetched.labels.update(await _application_names(client, ids))
+        return fetched
+
+    async def get(self, client: Any, item_id: str) -> Any:
+        return await client.proxies.get(item_id)
+
+    def fields(self, item: Any, labels: Labels | None = None) -> list[tuple[str, Renderable]]:
+        configuration = item.configuration or {}
+        application: Renderable = _id_text(item.application_id)
+        name = (labels or {}).get(str(item.application_id))
+        if name:
+            application = Text.assemble(name, (f"  {item.application_id}", "dim"))
+        config_text = "\n".join(f"{k} = {v}" for k, v in configuration.items())
+        return [
+            ("Id", str(item.id)),
+            ("Name", item.name),
+            ("Destination", item.destination_url),
+            ("Requires auth", fmt.yes_no(item.require_auth)),
+            ("Application", application),
+            ("Proxy key", fmt.mask_key(item.key)),
+            ("Configuration", config_text or Text("none", style="dim")),
+            ("Request transform", "yes" if item.request_transform else "none"),
+            ("Response transform", "yes" if item.response_transform else "none"),
+            ("Tenant", str(item.tenant_id)),
+            *_audit(item),
+        ]
+
+    def code_blocks(self, item: Any) -> list[CodeBlock]:
+        blocks = []
+        if item.request_transform is not None:
+            blocks.append(CodeBlock("Request transform", item.request_transform.code))
+        if item.response_transform is not None:
+            blocks.append(CodeBlock("Response transform", item.response_transform.code))
+        return blocks
+
+
+def _contract(items: Sequence[Any], optional: bool) -> Renderable:
+    if not items:
+        return Text("none", style="dim")
+    text = Text()
+    for item in items:
+        if text:
+            text.append("\n")
+        text.append(item.name, style="bold")
+        text.append(f": {item.type}")
+        if optional and getattr(item, "optional", False):
+            text.append(" (optional)", style="dim")
+        if item.description:
+            text.append(f" — {item.description}", style="dim")
+    return text
+
+
+class ReactorFormulas(ResourceKind):
+    key = "reactor_formulas"
+    title = "Reactor formulas"
+    singular = "reactor formula"
+    permission = "reactor:read"
+    filter_placeholder = "name (* wildcard)"
+    columns = (
+        Column("name", "Name", lambda f: f.name),
+        Column("type", "Type", lambda f: f.type, 10),
+        Column("status", "Status", lambda f: f.status.replace("_", " "), 12),
+        Column(
+            "parameters",
+            "Parameters",
+            lambda f: f"{len(f.configuration)} config, {len(f.request_parameters)} request",
+            22,
+        ),
+        Column("modified", "Modified", lambda f: fmt.short_date(f.modified_at or f.created_at), 16),
+    )
+
+    def parse_filter(self, text: str) -> dict[str, Any]:
+        return {"name": text}
+
+    async def fetch(self, client: Any, page: int, size: int, query: dict[str, Any]) -> Fetched:
+        return _page(await client.reactor_formulas.list(page=page, size=size, **query))
+
+    async def get(self, client: Any, item_id: str) -> Any:
+        return await client.reactor_formulas.get(item_id)
+
+    def fields(self, item: Any, labels: Labels | None = None) -> list[tuple[str, Renderable]]:
+        icon: Renderable = Text("none", style="dim")
+        if item.icon:
+            media = item.icon.split(";", 1)[0].removeprefix("data:")
+            icon = f"{media}, {len(item.icon)} characters"
+        return [
+            ("Id", str(item.id)),
+            ("Name", item.name),
+            ("Type", item.type),
+            ("Status", item.status.replace("_", " ")),
+            ("Description", item.description or Text("none", style="dim")),
+            ("Icon", icon),
+            ("Configuration", _contract(item.configuration, optional=False)),
+            ("Request parameters", _contract(item.request_parameters, optional=True)),
+            *_audit(item),
+        ]
+
+    def code_blocks(self, item: Any) -> list[CodeBlock]:
+        return [CodeBlock("Code", item.code)]
+
+
+class Permissions(ResourceKind):
+    key = "permissions"
+    title = "Permissions"
+    singular = "permission"
+    permission = None
+    paged = False
+    filter_placeholder = "application type: private, public or management"
+    columns = (
+        Column("type", "Type", lambda p: p.type, 26),
+        Column("description", "Description", lambda p: p.description),
+        Column("types", "Application types", lambda p: ", ".join(p.application_types), 22),
+    )
+
+    def parse_filter(self, text: str) -> dict[str, Any]:
+        value = text.strip().lower()
+        if value not in ("private", "public", "management"):
+            raise FilterInvalid(
+                "Permissions are filtered by application type: private, public or management."
+            )
+        return {"application_type": value}
+
+    async def fetch(self, client: Any, page: int, size: int, query: dict[str, Any]) -> Fetched:
+        items = list(await client.permissions.list(**query))
+        return Fetched(items, len(items), 1, False)
+
+    async def get(self, client: Any, item_id: str) -> Any:
+        for item in await client.permissions.list():
+            if item.type == item_id:
+                return item
+        raise LookupError(f"There is no permission {item_id}.")
+
+    def item_id(self, item: Any) -> str:
+        return str(item.type)
+
+    def item_name(self, item: Any) -> str:
+        return str(item.type)
+
+    def fields(self, item: Any, labels: Labels | None = None) -> list[tuple[str, Renderable]]:
+        return [
+            ("Type", item.type),
+            ("Description", item.description),
+            ("Application types", ", ".join(item.application_types)),
+        ]
+
+
+APPLICATIONS = Applications()
+PROXIES = Proxies()
+REACTOR_FORMULAS = ReactorFormulas()
+PERMISSIONS = Permissions()
+
+LIST_KINDS: tuple[ResourceKind, ...] = (APPLICATIONS, PROXIES, REACTOR_FORMULAS, PERMISSIONS)
+KINDS_BY_KEY: dict[str, ResourceKind] = {k.key: k for k in LIST_KINDS}

@@ -1,0 +1,188 @@
+"""The main screen: header, the six sections in a switcher, and a footer with keys and status."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import ContentSwitcher, Footer, Static
+
+from console.tui.resources import LIST_KINDS
+from console.tui.sections import SECTIONS, SECTIONS_BY_KEY
+from console.tui.widgets.console_header import ConsoleHeader
+from console.tui.widgets.resource_list import ResourceList
+from console.tui.widgets.section_messages import SectionFailed, StatusChanged
+from console.tui.widgets.tenant_view import TenantView
+from console.tui.widgets.usage_view import UsageView
+
+
+class FooterBar(Horizontal):
+    """The footer's keys on the left and the current section's "loaded of total" on the right."""
+
+    DEFAULT_CSS = """
+    FooterBar { dock: bottom; height: 1; background: $footer-background; }
+    FooterBar > Footer { dock: none; width: 1fr; }
+    FooterBar > #status { width: auto; padding: 0 1; color: $footer-description-foreground;
+                          background: $footer-background; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Footer()
+        yield Static("", id="status")
+
+    def set_status(self, text: str) -> None:
+        self.query_one("#status", Static).update(text)
+
+
+class ConsoleScreen(Screen[None]):
+    """Browses one tenant; the app resets it when the profile changes."""
+
+    BINDINGS = [
+        Binding("1", "section(1)", "Sections", key_display="1-6"),
+        *(Binding(str(n), f"section({n})", SECTIONS[n - 1].title, show=False) for n in range(2, 7)),
+        Binding("r", "refresh", "Refresh"),
+        Binding("y", "copy_id", "Copy id"),
+        Binding("k", "new_key", "New key"),
+    ]
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.current = SECTIONS[0].key
+        self._bindings_pending = False
+        self._bindings_state: tuple[str, bool] | None = None
+
+    def refresh_bindings(self) -> None:
+        """At most one footer rebuild per refresh: each publish recomposes the whole footer
+        (tens of ms), and a focus change alone asks twice."""
+        if not self._bindings_pending:
+            self._bindings_pending = True
+            self.call_after_refresh(self._publish_bindings)
+
+    def _publish_bindings(self) -> None:
+        self._bindings_pending = False
+        super().refresh_bindings()
+
+    def compose(self) -> ComposeResult:
+        yield ConsoleHeader()
+        with ContentSwitcher(initial=self.current, id="sections"):
+            for kind in LIST_KINDS:
+                yield ResourceList(kind, id=kind.key)
+            yield TenantView(id="tenant")
+            yield UsageView(id="usage")
+        yield FooterBar()
+
+    def on_mount(self) -> None:
+        self.app.sync_header(self.header)  # type: ignore[attr-defined]
+        self.show_section(self.current)
+
+    # ---- parts -------------------------------------------------------------------------
+
+    @property
+    def header(self) -> ConsoleHeader:
+        return self.query_one(ConsoleHeader)
+
+    def section_widget(self, key: str | None = None) -> Any:
+        return self.query_one(f"#{key or self.current}")
+
+    def resource_list(self, key: str) -> ResourceList:
+        return self.query_one(f"#{key}", ResourceList)
+
+    @property
+    def current_list(self) -> ResourceList | None:
+        widget = self.section_widget()
+        return widget if isinstance(widget, ResourceList) else None
+
+    # ---- navigation --------------------------------------------------------------------
+
+    def show_section(self, key: str) -> None:
+        self.current = key
+        self.query_one(ContentSwitcher).current = key
+        self.header.section = key
+        self.header.trail = ""
+        widget = self.section_widget()
+        widget.ensure_loaded()
+        if isinstance(widget, ResourceList):
+            widget.focus_table()
+        else:
+            widget.focus()
+        self._status(widget.status_text)
+        self.refresh_bindings()
+
+    def reset(self) -> None:
+        """A new connection: every section forgets its data; the current one reloads."""
+        for widget in self.query_one(ContentSwitcher).children:
+            widget.reset()  # type: ignore[attr-defined]
+        self.app.sync_header(self.header)  # type: ignore[attr-defined]
+        self.show_section(self.current)
+
+    def action_section(self, number: int) -> None:
+        self.show_section(SECTIONS[number - 1].key)
+
+    def action_refresh(self) -> None:
+        self.section_widget().reload()
+        self.app.refresh_header_info()  # type: ignore[attr-defined]
+
+    def action_open(self) -> None:
+        current = self.current_list
+        if current is not None and current.current_item is not None:
+            self.app.open_detail(current.kind, current.current_item)  # type: ignore[attr-defined]
+
+    def action_copy_id(self) -> None:
+        current = self.current_list
+        if current is not None and current.current_item is not None:
+            self.app.copy_id(current.kind.item_id(current.current_item))  # type: ignore[attr-defined]
+        elif self.current == "tenant":
+            tenant = self.query_one(TenantView).tenant
+            if tenant is not None:
+                self.app.copy_id(str(tenant.id))  # type: ignore[attr-defined]
+
+    def action_new_key(self) -> None:
+        self.app.prompt_new_key()  # type: ignore[attr-defined]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "new_key":
+            return bool(getattr(self.app, "key_rejected", False))
+        if action in ("copy_id", "open"):
+            current = self.current_list
+            if current is not None:
+                return current.current_item is not None
+            return action == "copy_id" and self.current == "tenant"
+        return True
+
+    # ---- messages from sections --------------------------------------------------------
+
+    def _status(self, text: str) -> None:
+        self.query_one(FooterBar).set_status(text)
+
+    @on(StatusChanged)
+    def _section_status(self, event: StatusChanged) -> None:
+        if event.section.id == self.current:
+            self._status(event.text)
+            # The footer's actions depend on the section and on whether it has a current
+            # item, not on the status text, which changes with every page loaded.
+            current = self.current_list
+            state = (self.current, current is not None and current.current_item is not None)
+            if state != self._bindings_state:
+                self._bindings_state = state
+                self.refresh_bindings()
+
+    @on(ResourceList.Opened)
+    def _opened(self, event: ResourceList.Opened) -> None:
+        self.app.open_detail(event.kind, event.item)  # type: ignore[attr-defined]
+
+    @on(SectionFailed)
+    def _failed(self, event: SectionFailed) -> None:
+        self.app.report_problem(event.problem)  # type: ignore[attr-defined]
+        if event.section.id == self.current:
+            self._status(event.section.status_text)
+
+    @on(UsageView.Loaded)
+    def _usage_loaded(self, event: UsageView.Loaded) -> None:
+        self.app.set_usage(event.report)  # type: ignore[attr-defined]
+
+    def title_of(self, key: str) -> str:
+        return SECTIONS_BY_KEY[key].title

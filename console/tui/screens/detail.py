@@ -1,0 +1,154 @@
+"""One object in full: every field formatted, code highlighted read-only, a raw JSON toggle."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from console.tui.formatting import mask_secrets
+from console.tui.problems import describe
+from console.tui.resources import CodeBlock, ResourceKind
+from console.tui.widgets.console_header import ConsoleHeader
+from console.tui.widgets.fields_view import FieldsView
+from console.tui.widgets.state_panel import StatePanel
+
+
+def _syntax(code: str, language: str, app: Any) -> Any:
+    """Pygments, through rich, only when a detail actually shows code."""
+    from rich.syntax import Syntax
+
+    theme = "monokai" if app.current_theme.dark else "default"
+    return Syntax(
+        code, language, theme=theme, line_numbers=True, word_wrap=True, background_color="default"
+    )
+
+
+def raw_json(item: Any) -> str:
+    data = item.model_dump(mode="json", exclude_unset=True) if hasattr(item, "model_dump") else item
+    return json.dumps(mask_secrets(data), indent=2, ensure_ascii=False)
+
+
+class CodeView(Static):
+    """A block of code, highlighted and read-only."""
+
+    DEFAULT_CSS = "CodeView { height: auto; border: round $primary-muted; padding: 0 1; }"
+
+    def __init__(self, block: CodeBlock, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.block = block
+        self.border_title = block.title
+
+    def on_mount(self) -> None:
+        self.update(_syntax(self.block.code, self.block.language, self.app))
+
+
+class DetailScreen(Screen[None]):
+    """Opened with enter on a list row or from the palette; escape goes back."""
+
+    BINDINGS = [
+        Binding("escape", "back", "Back"),
+        Binding("j", "toggle_json", "Raw JSON"),
+        Binding("y", "copy_id", "Copy id"),
+        Binding("r", "refresh", "Refresh"),
+    ]
+
+    def __init__(
+        self,
+        kind: ResourceKind,
+        item: Any = None,
+        *,
+        item_id: str | None = None,
+        labels: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__()
+        self.kind = kind
+        self.labels = labels or {}
+        self.item = item
+        self.item_id = item_id or (kind.item_id(item) if item is not None else "")
+        self.show_json = False
+
+    def compose(self) -> ComposeResult:
+        yield ConsoleHeader()
+        with VerticalScroll(id="detail-body"):
+            yield Static("", id="detail-title", classes="section-title")
+            with Vertical(id="detail-fields"):
+                yield FieldsView()
+                yield Vertical(id="detail-code")
+            yield Static("", id="detail-json")
+        yield StatePanel()
+        yield Footer()
+
+    def on_mount(self) -> None:
+        header = self.query_one(ConsoleHeader)
+        self.app.sync_header(header)  # type: ignore[attr-defined]
+        header.section = self.kind.key
+        self.query_one("#detail-json").display = False
+        if self.item is not None:
+            self.call_after_refresh(self._render_item)
+        else:
+            self.action_refresh()
+
+    async def _render_item(self) -> None:
+        item = self.item
+        header = self.query_one(ConsoleHeader)
+        header.trail = self.kind.item_name(item)
+        self.query_one("#detail-title", Static).update(
+            f"{self.kind.singular.capitalize()} · {self.kind.item_name(item)}"
+        )
+        self.query_one(FieldsView).show(self.kind.fields(item, self.labels))
+        code = self.query_one("#detail-code")
+        await code.remove_children()
+        blocks = self.kind.code_blocks(item)
+        if blocks:
+            await code.mount_all(CodeView(block) for block in blocks)
+        if self.show_json:
+            self._render_json()
+        self.query_one(StatePanel).hide()
+        self.query_one("#detail-body").display = True
+        self.query_one("#detail-body").focus()
+
+    def _render_json(self) -> None:
+        code = _syntax(raw_json(self.item), "json", self.app)
+        self.query_one("#detail-json", Static).update(code)
+
+    @property
+    def fields_view(self) -> FieldsView:
+        return self.query_one(FieldsView)
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    def action_toggle_json(self) -> None:
+        if self.item is None:
+            return
+        self.show_json = not self.show_json
+        if self.show_json:
+            self._render_json()
+        self.query_one("#detail-json").display = self.show_json
+        self.query_one("#detail-fields").display = not self.show_json
+
+    def action_copy_id(self) -> None:
+        if self.item_id:
+            self.app.copy_id(self.item_id)  # type: ignore[attr-defined]
+
+    def action_refresh(self) -> None:
+        self.query_one("#detail-body").display = False
+        self.query_one(StatePanel).show_loading(self.kind.singular)
+        self.run_worker(self._load(), group="detail", exclusive=True, exit_on_error=False)
+
+    async def _load(self) -> None:
+        try:
+            item = await self.kind.get(self.app.client, self.item_id)  # type: ignore[attr-defined]
+        except Exception as exc:
+            problem = describe(exc, permission=self.kind.permission, what=self.kind.singular)
+            self.query_one(StatePanel).show_problem(problem)
+            self.app.report_problem(problem)  # type: ignore[attr-defined]
+            return
+        self.item = item
+        await self._render_item()

@@ -1,0 +1,38 @@
+"""`?`: every key of the console in one modal."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from console.tui.sections import KEYS
+
+
+def keys_table() -> Table:
+    table = Table.grid(padding=(0, 3))
+    table.add_column(style="bold", justify="right", no_wrap=True)
+    table.add_column()
+    for key, what in KEYS:
+        table.add_row(key, what)
+    return table
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS = [
+        Binding("escape", "dismiss", "Close"),
+        Binding("question_mark", "dismiss", "Close", show=False),
+        Binding("q", "dismiss", "Close", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="help-dialog", classes="dialog"):
+            yield Static("Keys", classes="dialog-title")
+            yield Static(keys_table(), id="help-keys")
+            yield Static("escape closes this help", classes="muted")
+
+    async def action_dismiss(self, result: None = None) -> None:
+        self.dismiss(None)

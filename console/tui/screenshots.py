@@ -1,0 +1,156 @@
+"""Screenshots of every screen, from the deterministic demo: `python -m console.tui.screenshots`.
+
+The same scenes drive the snapshot tests (tests/tui/test_console_snapshots.py), so what the
+README shows is what the tests check. Time is frozen, the zone is UTC, the header shows one
+base URL whatever port was free, and nothing secret is on screen (keys are never shown).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+FROZEN_NOW = "2026-11-22T10:00:00+00:00"
+SNAPSHOT_PORT = 58400
+SIZE = (120, 40)
+REJECTED_KEY = "not-a-key-of-this-service-000000"
+
+
+@dataclass(frozen=True)
+class Scene:
+    """One screen: which app to build and which keys lead to it."""
+
+    name: str
+    title: str
+    keys: tuple[str, ...] = ()
+    start: str = "demo"  # "demo", "welcome" or "rejected" (a key the service refuses)
+
+
+SCENES: tuple[Scene, ...] = (
+    Scene("applications", "Applications"),
+    Scene("proxies", "Proxies", ("2",)),
+    Scene("reactor-formulas", "Reactor formulas", ("3",)),
+    Scene("permissions", "Permissions", ("4",)),
+    Scene("tenant", "Tenant", ("5",)),
+    Scene("usage", "Usage", ("6",)),
+    Scene("proxy-detail", "A proxy, with its transform code", ("2", "enter")),
+    Scene("formula-detail", "A reactor formula, with its code", ("3", *["down"] * 4, "enter")),
+    Scene("detail-json", "The raw JSON view of an application", ("enter", "j")),
+    Scene("filter", "Proxies filtered on the server", ("2", "slash", *"pay", "enter")),
+    Scene("help", "Help: every key", ("question_mark",)),
+    Scene("error-401", "A key the service rejects", (), "rejected"),
+    Scene("welcome", "Welcome: no profile yet", (), "welcome"),
+)
+
+
+@contextmanager
+def deterministic_env() -> Iterator[None]:
+    """Frozen time and UTC for this process (the console) and the service it starts."""
+    saved = {name: os.environ.get(name) for name in ("TZ", "TENANT_CONSOLE_FROZEN_NOW")}
+    os.environ["TZ"] = "UTC"
+    os.environ["TENANT_CONSOLE_FROZEN_NOW"] = FROZEN_NOW
+    time.tzset()
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        time.tzset()
+
+
+def start_demo_service() -> Any:
+    """The seeded service on the fixed port, or a free one if another process holds it."""
+    from console.tui.demo import DemoService, DemoServiceError
+
+    try:
+        return DemoService(port=SNAPSHOT_PORT, frozen_now=FROZEN_NOW).start()
+    except DemoServiceError:
+        return DemoService(port=None, frozen_now=FROZEN_NOW).start()
+
+
+def build_app(scene: Scene, base_url: str, key: str) -> Any:
+    from console.tui.app import TenantConsoleApp
+    from console.tui.connection import Connection, MemoryProfiles
+
+    if scene.start == "welcome":
+        return TenantConsoleApp(profiles=MemoryProfiles([]))
+    if scene.start == "rejected":
+        key = REJECTED_KEY
+    shown = f"http://127.0.0.1:{SNAPSHOT_PORT}"  # the same picture whichever port was free
+    return TenantConsoleApp(connection=Connection("demo", base_url, key, display_url=shown))
+
+
+async def settle(pilot: Any, rounds: int = 10) -> None:
+    """Until no worker runs and what they caused is drawn."""
+    app = pilot.app
+    for _ in range(rounds):
+        await pilot.pause()
+        busy = [w for w in app.workers if w.is_running or w.state.name == "PENDING"]
+        if not busy:
+            await pilot.pause()
+            if not any(w.is_running or w.state.name == "PENDING" for w in app.workers):
+                break
+        await app.workers.wait_for_complete()
+    await pilot.wait_for_scheduled_animations()
+    await pilot.pause()
+
+
+async def play(scene: Scene, pilot: Any) -> None:
+    """Presses the scene's keys, letting each one's fetches finish."""
+    from textual.widgets import Input
+
+    await settle(pilot)
+    for key in scene.keys:
+        await pilot.press(key)
+        await settle(pilot)
+    pilot.app.clear_notifications()
+    for field in pilot.app.screen.query(Input):
+        field.cursor_blink = False  # a blinking cursor would make each picture differ
+    await pilot.pause()
+
+
+async def _shoot(scene: Scene, base_url: str, key: str, out: Path) -> Path:
+    app = build_app(scene, base_url, key)
+    path = out / f"{scene.name}.svg"
+    async with app.run_test(size=SIZE) as pilot:
+        await play(scene, pilot)
+        path.write_text(app.export_screenshot(title=f"tenant-console · {scene.title}"))
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default="screenshots", help="directory for the SVG files")
+    args = parser.parse_args(argv)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    from console.tui.demo import DemoServiceError
+
+    with deterministic_env():
+        try:
+            service = start_demo_service()
+        except DemoServiceError as exc:
+            print(f"screenshots: {exc}", file=sys.stderr)
+            return 1
+        try:
+            for scene in SCENES:
+                path = asyncio.run(_shoot(scene, service.base_url, service.key, out))
+                print(f"wrote {path}")
+        finally:
+            service.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,39 @@
+"""The six sections of the console, in the order of their number keys."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Section:
+    number: int
+    key: str
+    title: str
+
+
+SECTIONS: tuple[Section, ...] = (
+    Section(1, "applications", "Applications"),
+    Section(2, "proxies", "Proxies"),
+    Section(3, "reactor_formulas", "Reactor formulas"),
+    Section(4, "permissions", "Permissions"),
+    Section(5, "tenant", "Tenant"),
+    Section(6, "usage", "Usage"),
+)
+SECTIONS_BY_KEY = {s.key: s for s in SECTIONS}
+
+KEYS: tuple[tuple[str, str], ...] = (
+    ("1-6", "Sections: " + ", ".join(f"{s.number} {s.title}" for s in SECTIONS)),
+    ("/", "Filter the list on the server (escape clears)"),
+    ("enter", "Open the highlighted object"),
+    ("escape", "Back (or clear the filter)"),
+    ("r", "Refresh / retry"),
+    ("y", "Copy the id of the object"),
+    ("j", "Raw JSON view on a detail (toggle)"),
+    ("k", "Enter a new key when the service rejects the profile's key"),
+    ("p", "Switch profile"),
+    ("?", "This help"),
+    ("q", "Quit"),
+    ("ctrl+p", "Command palette: sections, profiles, open by name or id, theme, quit"),
+)
+"""Every key of the console, for the help screen."""

@@ -1,0 +1,311 @@
+"""A paginated browser of one resource: server-side pages, server-side filter, k9s-style.
+
+Only the pages the cursor reaches are fetched: the first shows as soon as it arrives, the next
+when the cursor comes within PREFETCH_MARGIN rows of the end of what is loaded.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.cache import LRUCache
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widgets import DataTable, Input
+from textual.worker import Worker, WorkerState
+
+from console.tui.problems import Problem, describe
+from console.tui.resources import Fetched, FilterInvalid, ResourceKind
+from console.tui.widgets.section_messages import SectionFailed, StatusChanged
+from console.tui.widgets.state_panel import StatePanel
+
+PAGE_SIZE = 50
+PREFETCH_MARGIN = 10
+
+
+class FilterInput(Input):
+    """The `/` filter: enter applies it on the server, escape clears it."""
+
+    BINDINGS = [Binding("escape", "cancel", "Clear filter", show=True)]
+
+    class Cancelled(Message):
+        pass
+
+    def action_cancel(self) -> None:
+        self.post_message(self.Cancelled())
+
+
+class ResourceTable(DataTable[Any]):
+    """The list's table; enter opens the highlighted row and says so in the footer."""
+
+    BINDINGS = [
+        Binding("enter", "select_cursor", "Open"),
+        Binding("end,G", "scroll_bottom", "Last loaded row", show=False),
+        Binding("home,g", "scroll_top", "First row", show=False),
+    ]
+
+    RENDER_CACHE_ROWS = 200
+    """Rendered rows kept for scrolling back: a few screens, not DataTable's 1,000 rows and
+    10,000 cells, which a list scrolled through thousands of rows would otherwise hold."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        rows = self.RENDER_CACHE_ROWS  # DataTable's caches (textual is pinned to 8.2.x)
+        self._row_render_cache = LRUCache(rows)
+        self._line_cache = LRUCache(rows)
+        self._cell_render_cache = LRUCache(rows * 8)
+
+
+class ResourceList(Vertical):
+    """The list section of one ResourceKind, with its paging state."""
+
+    BINDINGS = [
+        Binding("slash", "filter", "Filter"),
+        Binding("escape", "clear_filter", "Clear filter", show=False),
+    ]
+
+    class Opened(Message):
+        """The admin asked to open an item (enter)."""
+
+        def __init__(self, kind: ResourceKind, item: Any) -> None:
+            super().__init__()
+            self.kind = kind
+            self.item = item
+
+    can_focus = True
+
+    def __init__(self, kind: ResourceKind, *, page_size: int = PAGE_SIZE, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.kind = kind
+        self.page_size = page_size
+        self.items: list[Any] = []
+        self.total: int | None = None
+        self.has_more = False
+        self.pages_fetched: list[int] = []
+        self.filter_text = ""
+        self.query_params: dict[str, Any] = {}
+        self.loaded = False
+        self.problem: Problem | None = None
+        self.loading = False
+        self._generation = 0
+        self._seen: set[str] = set()
+        self.labels: dict[str, str] = {}
+
+    def compose(self) -> ComposeResult:
+        placeholder = f"/ filter {self.kind.title.lower()} by {self.kind.filter_placeholder}"
+        yield FilterInput(placeholder=placeholder, classes="filter")
+        table = ResourceTable(cursor_type="row", zebra_stripes=True)
+        for column in self.kind.columns:
+            table.add_column(column.label, key=column.key, width=column.width)
+        yield table
+        yield StatePanel()
+
+    @property
+    def table(self) -> DataTable[Any]:
+        return self.query_one(DataTable)
+
+    @property
+    def state_panel(self) -> StatePanel:
+        return self.query_one(StatePanel)
+
+    @property
+    def filter_input(self) -> FilterInput:
+        return self.query_one(FilterInput)
+
+    @property
+    def current_item(self) -> Any | None:
+        row = self.table.cursor_row
+        return self.items[row] if self.items and 0 <= row < len(self.items) else None
+
+    @property
+    def status_text(self) -> str:
+        if self.problem is not None:
+            return f"{self.kind.title}: failed"
+        if not self.loaded and self.loading:
+            return f"{self.kind.title}: loading…"
+        if self.total is None:
+            return ""
+        text = f"{len(self.items)} of {self.total} loaded"
+        if self.loading:
+            text += " · loading more…"
+        return text
+
+    def focus_table(self) -> None:
+        """The table when it shows, else the list itself, so its keys keep working."""
+        if self.table.display:
+            self.table.focus()
+        else:
+            self.focus()
+
+    # ---- loading -------------------------------------------------------------------------
+
+    def ensure_loaded(self) -> None:
+        """Loads the first page unless it is already loaded or loading."""
+        if not self.loaded and not self.loading and self.problem is None:
+            self.reload()
+
+    def reset(self) -> None:
+        """Forgets everything (a new profile): the next ensure_loaded starts over."""
+        self._generation += 1
+        self.workers.cancel_group(self, "pages")
+        self.items, self.total, self.has_more, self.pages_fetched = [], None, False, []
+        self._seen, self.labels = set(), {}
+        self.loaded, self.loading, self.problem = False, False, None
+        self.filter_text, self.query_params = "", {}
+        if self.is_mounted:
+            self.table.clear()
+            self.filter_input.value = ""
+            self.filter_input.remove_class("-visible")
+            self.state_panel.hide()
+            self._status()
+
+    def reload(self) -> None:
+        """Starts over from page 1 with the current filter."""
+        filter_text, query = self.filter_text, self.query_params
+        self.reset()
+        self.filter_text, self.query_params = filter_text, query
+        if filter_text:
+            self.filter_input.value = filter_text
+            self.filter_input.add_class("-visible")
+        refocus = self.table.has_focus
+        self.table.display = False
+        if refocus:
+            self.focus()
+        self.state_panel.show_loading(self.kind.title.lower())
+        self._fetch(1)
+
+    def _fetch(self, page: int) -> None:
+        self.loading = True
+        self._status()
+        self.run_worker(
+            self._load_page(page, self._generation),
+            group="pages",
+            name=f"{self.kind.key}-page-{page}",
+            exit_on_error=False,
+        )
+
+    async def _load_page(self, page: int, generation: int) -> None:
+        try:
+            client = self.app.client  # type: ignore[attr-defined]
+            fetched = await self.kind.fetch(client, page, self.page_size, self.query_params)
+        except Exception as exc:
+            if generation == self._generation:
+                self._failed(exc, page)
+            return
+        if generation == self._generation:
+            self._show_page(page, fetched)
+
+    def _show_page(self, page: int, fetched: Fetched) -> None:
+        self.loading = False
+        self.loaded = True
+        self.problem = None
+        self.pages_fetched.append(page)
+        self.total = fetched.total
+        self.labels.update(fetched.labels)
+        self.has_more = fetched.has_more and bool(fetched.items)
+        table = self.table
+        for item in fetched.items:
+            item_id = self.kind.item_id(item)
+            if item_id in self._seen:  # the list shifted between pages
+                continue
+            self._seen.add(item_id)
+            self.items.append(item)
+            table.add_row(*(c.cell(item, self.labels) for c in self.kind.columns), key=item_id)
+        if self.items:
+            self.state_panel.hide()
+            table.display = True
+            if page == 1 and self.display and self.screen.focused in (None, self):
+                table.focus()
+        else:
+            table.display = False
+            if self.screen.focused is None and self.display:
+                self.focus()
+            hint = "Press r to refresh."
+            if self.filter_text:
+                hint = "Press escape to clear the filter."
+            self.state_panel.show_empty(self.kind.empty_message(self.filter_text), hint)
+        self._status()
+        self._maybe_fetch_more()
+
+    def _failed(self, exc: BaseException, page: int) -> None:
+        self.loading = False
+        problem = describe(exc, permission=self.kind.permission, what=self.kind.title.lower())
+        if page == 1 or not self.items:
+            self.problem = problem
+            refocus = self.table.has_focus
+            self.table.display = False
+            if refocus or self.screen.focused is None:
+                self.focus()
+            self.state_panel.show_problem(problem)
+        self._status()
+        self.post_message(SectionFailed(self, problem))
+
+    def _status(self) -> None:
+        self.post_message(StatusChanged(self, self.status_text))
+
+    def _maybe_fetch_more(self) -> None:
+        if not self.has_more or self.loading or self.problem is not None:
+            return
+        if self.table.cursor_row >= len(self.items) - PREFETCH_MARGIN:
+            self._fetch(len(self.pages_fetched) + 1)
+
+    @on(DataTable.RowHighlighted)
+    def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        self._maybe_fetch_more()
+
+    @on(DataTable.RowSelected)
+    def _row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        item = self.current_item
+        if item is not None:
+            self.post_message(self.Opened(self.kind, item))
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.state == WorkerState.CANCELLED and event.worker.group == "pages":
+            event.stop()
+
+    # ---- filter --------------------------------------------------------------------------
+
+    def action_filter(self) -> None:
+        field = self.filter_input
+        field.add_class("-visible")
+        field.value = self.filter_text
+        field.focus()
+
+    def action_clear_filter(self) -> None:
+        self._apply_filter("")
+
+    @on(Input.Submitted, "FilterInput")
+    def _filter_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self._apply_filter(event.value.strip())
+
+    @on(FilterInput.Cancelled)
+    def _filter_cancelled(self, event: FilterInput.Cancelled) -> None:
+        event.stop()
+        self._apply_filter("")
+
+    def _apply_filter(self, text: str) -> None:
+        if text:
+            try:
+                query = self.kind.parse_filter(text)
+            except FilterInvalid as exc:
+                self.notify(str(exc), title="Filter", severity="warning")
+                return
+        else:
+            query = {}
+            self.filter_input.remove_class("-visible")
+        changed = text != self.filter_text
+        self.filter_text, self.query_params = text, query
+        self.focus_table()
+        if changed or self.problem is not None:
+            self.reload()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "clear_filter":
+            return bool(self.filter_text)
+        return True

@@ -1,0 +1,109 @@
+"""The Tenant section: the tenant's fields and settings, read-only (editing is issue 6)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from console.tui import formatting as fmt
+from console.tui.problems import Problem, describe
+from console.tui.resources import Renderable
+from console.tui.widgets.fields_view import FieldsView
+from console.tui.widgets.section_messages import SectionFailed, StatusChanged
+from console.tui.widgets.state_panel import StatePanel
+
+
+def _setting(value: str) -> Renderable:
+    return Text("on", style="bold green") if value == "true" else Text("off", style="dim")
+
+
+def tenant_fields(tenant: Any, usage: str | None = None) -> list[tuple[str, Renderable]]:
+    fields: list[tuple[str, Renderable]] = [
+        ("Id", str(tenant.id)),
+        ("Name", tenant.name),
+        ("Owner", str(tenant.owner_id)),
+        ("Fingerprint tokens", _setting(tenant.settings.fingerprint_tokens)),
+        ("Deduplicate tokens", _setting(tenant.settings.deduplicate_tokens)),
+        ("Created", fmt.when(tenant.created_at)),
+        ("Created by", str(tenant.created_by or "—")),
+        ("Modified", fmt.when(tenant.modified_at)),
+        ("Modified by", str(tenant.modified_by or "—")),
+    ]
+    if usage:
+        fields.append(("Usage", usage))
+    return fields
+
+
+class TenantView(VerticalScroll):
+    """Fetches GET /tenants/self when shown; r refreshes."""
+
+    title = "Tenant"
+    permission = "tenant:read"
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.tenant: Any = None
+        self.loaded = False
+        self.loading = False
+        self.problem: Problem | None = None
+        self._generation = 0
+
+    def compose(self) -> ComposeResult:
+        yield Static("Tenant", classes="section-title")
+        yield FieldsView(id="tenant-fields")
+        yield Static("Read-only here: the tenant is edited with the forms.", classes="muted")
+        yield StatePanel()
+
+    @property
+    def status_text(self) -> str:
+        if self.problem is not None:
+            return "Tenant: failed"
+        return "Tenant: loading…" if self.loading else ""
+
+    def ensure_loaded(self) -> None:
+        if not self.loaded and not self.loading and self.problem is None:
+            self.reload()
+
+    def reset(self) -> None:
+        self._generation += 1
+        self.tenant, self.loaded, self.loading, self.problem = None, False, False, None
+
+    def reload(self) -> None:
+        self.reset()
+        self.loading = True
+        self._content(False)
+        self.query_one(StatePanel).show_loading("the tenant")
+        self.run_worker(self._load(self._generation), group="tenant", exit_on_error=False)
+        self.post_message(StatusChanged(self, self.status_text))
+
+    def _content(self, visible: bool) -> None:
+        for widget in self.query("FieldsView, .muted, .section-title"):
+            widget.display = visible
+
+    async def _load(self, generation: int) -> None:
+        try:
+            tenant = await self.app.client.tenant.get()  # type: ignore[attr-defined]
+        except Exception as exc:
+            if generation == self._generation:
+                self.loading = False
+                self.problem = describe(exc, permission=self.permission, what="tenant")
+                self.query_one(StatePanel).show_problem(self.problem)
+                self.post_message(SectionFailed(self, self.problem))
+                self.post_message(StatusChanged(self, self.status_text))
+            return
+        if generation != self._generation:
+            return
+        self.tenant, self.loaded, self.loading = tenant, True, False
+        self.refresh_fields()
+        self.query_one(StatePanel).hide()
+        self._content(True)
+        self.post_message(StatusChanged(self, self.status_text))
+
+    def refresh_fields(self) -> None:
+        if self.tenant is not None:
+            usage = getattr(self.app, "usage_line", "") or None
+            self.query_one(FieldsView).show(tenant_fields(self.tenant, usage))

@@ -1,0 +1,124 @@
+"""Helpers for the console's Pilot tests: build the app on a real local service, let it
+settle, and seed data over HTTP."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+from keyring.backend import KeyringBackend
+from textual.pilot import Pilot
+
+from console.tui.app import TenantConsoleApp
+from console.tui.connection import Connection, MemoryProfiles
+from console.tui.screens.console import ConsoleScreen
+from console.tui.widgets.resource_list import ResourceList
+
+SIZE = (120, 40)
+
+JS = "module.exports = async function (req) {\n  return { raw: req.args };\n};\n"
+
+
+def make_app(base_url: str, key: str, **options: Any) -> TenantConsoleApp:
+    return TenantConsoleApp(connection=Connection("test", base_url, key), **options)
+
+
+def two_profile_app(first: tuple[str, str, str], second: tuple[str, str, str]) -> TenantConsoleApp:
+    """An app whose profiles (name, base_url, key) live in memory."""
+    connections = [Connection(name, url, key) for name, url, key in (first, second)]
+    return TenantConsoleApp(profiles=MemoryProfiles(connections, active=first[0]))
+
+
+async def settle(pilot: Pilot[Any], rounds: int = 10) -> None:
+    """Until no worker runs and the messages they caused are handled (bounded rounds)."""
+    app = pilot.app
+    for _ in range(rounds):
+        await pilot.pause()
+        if not any(w.is_running or w.state.name == "PENDING" for w in app.workers):
+            await pilot.pause()
+            if not any(w.is_running or w.state.name == "PENDING" for w in app.workers):
+                return
+        await app.workers.wait_for_complete()
+
+
+class MemoryKeyring(KeyringBackend):
+    """Keys in a dict: the tests never touch a real keyring."""
+
+    priority = 1  # type: ignore[assignment]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entries: dict[tuple[str, str], str] = {}
+
+    def get_password(self, service: str, username: str) -> str | None:
+        return self.entries.get((service, username))
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        self.entries[(service, username)] = password
+
+    def delete_password(self, service: str, username: str) -> None:
+        self.entries.pop((service, username), None)
+
+
+async def type_into(pilot: Pilot[Any], text: str) -> None:
+    """Puts text in the focused input and presses enter (one key per character is slow)."""
+    focused = pilot.app.focused
+    assert focused is not None and hasattr(focused, "value"), f"focused: {focused}"
+    focused.value = text  # type: ignore[attr-defined]
+    await pilot.press("enter")
+
+
+async def filter_list(pilot: Pilot[Any], text: str) -> None:
+    """`/`, the text, enter; then wait for the server's answer."""
+    await pilot.press("slash")
+    await type_into(pilot, text)
+    await settle(pilot)
+
+
+def console(app: TenantConsoleApp) -> ConsoleScreen:
+    screen = app.console_screen
+    assert screen is not None, f"no console screen, stack: {app.screen_stack}"
+    return screen
+
+
+def resource_list(app: TenantConsoleApp, key: str) -> ResourceList:
+    return console(app).resource_list(key)
+
+
+def footer_status(app: TenantConsoleApp) -> str:
+    return str(console(app).query_one("FooterBar #status").content)  # type: ignore[attr-defined]
+
+
+def notifications(app: TenantConsoleApp) -> list[str]:
+    return [f"{n.title}: {n.message}" for n in app._notifications]
+
+
+class Seeder:
+    """Creates objects over HTTP with a tenant's key."""
+
+    def __init__(self, base_url: str, key: str) -> None:
+        self.http = httpx.Client(base_url=base_url, headers={"SVC-API-KEY": key}, timeout=30)
+
+    def close(self) -> None:
+        self.http.close()
+
+    def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        response = self.http.post(path, json=body)
+        assert response.status_code == 201, response.text
+        return response.json()
+
+    def application(self, name: str, **extra: Any) -> dict[str, Any]:
+        body = {"name": name, "type": "private", "permissions": ["token:read"], **extra}
+        return self.post("/applications", body)
+
+    def proxy(self, name: str, **extra: Any) -> dict[str, Any]:
+        body = {"name": name, "destination_url": "https://example.com/hook", **extra}
+        return self.post("/proxies", body)
+
+    def formula(self, name: str, **extra: Any) -> dict[str, Any]:
+        body = {"name": name, "type": "private", "code": JS, **extra}
+        return self.post("/reactor-formulas", body)
+
+    def delete(self, path: str) -> None:
+        response = self.http.delete(path)
+        assert response.status_code == 204, response.text

@@ -1,0 +1,119 @@
+"""The shell around the sections: help, palette commands, copying ids, the demo launcher."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+import pytest
+from console_support import SIZE, Seeder, console, make_app, settle, two_profile_app
+from textual.command import CommandPalette
+
+from console.tui.commands import ObjectProvider
+from console.tui.demo import DemoService, DemoServiceError
+from console.tui.launch import open_demo
+from console.tui.screens.detail import DetailScreen
+from console.tui.screens.help import HelpScreen
+from console.tui.sections import KEYS
+
+
+async def test_help_lists_every_key(service: Any) -> None:
+    info = service.new_tenant("Help Corp")
+    app = make_app(service.base_url, info.key)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        listed = {key for key, _ in KEYS}
+        assert {"1-6", "/", "enter", "escape", "r", "y", "p", "?", "q", "ctrl+p"} <= listed
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is console(app)
+
+
+async def test_palette_commands(service: Any) -> None:
+    first = service.new_tenant("Palette One")
+    second = service.new_tenant("Palette Two")
+    seed = Seeder(service.base_url, first.key)
+    proxy = seed.proxy("Palette target proxy")
+    seed.close()
+    app = two_profile_app(
+        ("one", service.base_url, first.key), ("two", service.base_url, second.key)
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        for wanted in ("Go to Usage", "Switch profile", "Switch to profile two", "Change theme"):
+            assert wanted in titles
+        assert "Quit" in titles
+
+        go = next(c for c in app.get_system_commands(app.screen) if c.title == "Go to Tenant")
+        go.callback()
+        await settle(pilot)
+        assert console(app).current == "tenant"
+
+        provider = ObjectProvider(app.screen)
+        hits = [hit async for hit in provider.search("target")]
+        assert [str(h.text) for h in hits] == ["Open proxy: Palette target proxy"]
+        by_id = [hit async for hit in provider.search(proxy["id"])]
+        assert len(by_id) == 1
+        by_id[0].command()
+        await settle(pilot)
+        assert isinstance(app.screen, DetailScreen)
+        assert app.screen.fields_view.value_of("Name") == "Palette target proxy"
+
+        switch = next(
+            c for c in app.get_system_commands(app.screen) if c.title == "Switch to profile two"
+        )
+        switch.callback()
+        await settle(pilot)
+        assert console(app).header.tenant == "Palette Two"
+        assert app.screen is console(app)
+
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        assert isinstance(app.screen, CommandPalette)
+
+
+async def test_copy_id_from_the_list(service: Any) -> None:
+    info = service.new_tenant("Copy Corp")
+    app = make_app(service.base_url, info.key)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("y")
+        await pilot.pause()
+        assert app.clipboard == info.application_id
+
+
+async def test_read_only_is_shown(service: Any) -> None:
+    info = service.new_tenant("Read Only Corp")
+    app = make_app(service.base_url, info.key, read_only=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.read_only and console(app).header.read_only
+        assert "READ-ONLY" in console(app).header.render().plain
+
+
+def test_demo_service_starts_and_cleans_up() -> None:
+    service = DemoService(demo_data=False).start()
+    data_dir = service.data_dir
+    assert data_dir is not None and data_dir.exists()
+    assert service.key and service.base_url.startswith("http://127.0.0.1:")
+    assert service.key not in repr(service)
+    service.stop()
+    assert not data_dir.exists()
+    assert not service.running
+
+
+def test_demo_that_cannot_start_says_so(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "executable", sys.executable + "-missing")
+    with pytest.raises(DemoServiceError):
+        DemoService().start()
+    assert open_demo(argparse.Namespace(read_only=False)) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith("tenant-console demo: ")
+    assert "Traceback" not in "\n".join(err)

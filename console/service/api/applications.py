@@ -9,9 +9,9 @@ from console.models import Application, ApplicationCreate, ApplicationUpdate, Pa
 from console.service.api.common import (
     Clock,
     authenticate,
+    found_or_404,
     id_filter,
     json_body,
-    not_found,
     page_request,
     parse,
     path_id,
@@ -104,9 +104,9 @@ def get_application(request: Request) -> JSONResponse:
     clock = Clock()
     with store_of(request).read() as conn:
         caller = authenticate(conn, request, clock, "application:read")
-        row = rows.get(conn, caller.tenant_id, path_id(request), clock.text)
-        if row is None:
-            raise not_found("application")
+        row = found_or_404(
+            rows.get(conn, caller.tenant_id, path_id(request), clock.text), "application"
+        )
         return JSONResponse(rows.view(row))
 
 
@@ -125,9 +125,9 @@ def update_application(request: Request, raw: bytes = Depends(raw_body)) -> JSON
     clock = Clock()
     with store_of(request).write() as conn:
         caller = authenticate(conn, request, clock, "application:update")
-        stored = rows.get(conn, caller.tenant_id, path_id(request), clock.text)
-        if stored is None:
-            raise not_found("application")
+        stored = found_or_404(
+            rows.get(conn, caller.tenant_id, path_id(request), clock.text), "application"
+        )
         payload = parse(
             ApplicationUpdate, json_body(request, raw), raw, application_type=stored["type"]
         )
@@ -157,9 +157,9 @@ def regenerate_key(request: Request) -> JSONResponse:
     clock = Clock()
     with store_of(request).write() as conn:
         caller = authenticate(conn, request, clock, "application:update")
-        stored = rows.get(conn, caller.tenant_id, path_id(request), clock.text)
-        if stored is None:
-            raise not_found("application")
+        stored = found_or_404(
+            rows.get(conn, caller.tenant_id, path_id(request), clock.text), "application"
+        )
         row, key = rows.regenerate(conn, stored["id"], by=caller.application_id, at=clock.text)
         return JSONResponse(rows.view(row, key=key))
 
@@ -172,8 +172,8 @@ def delete_application(request: Request) -> Response:
     clock = Clock()
     with store_of(request).write() as conn:
         caller = authenticate(conn, request, clock, "application:delete")
-        stored = rows.get(conn, caller.tenant_id, path_id(request), clock.text)
-        if stored is None:
-            raise not_found("application")
+        stored = found_or_404(
+            rows.get(conn, caller.tenant_id, path_id(request), clock.text), "application"
+        )
         rows.delete(conn, stored["id"])
         return Response(status_code=204)

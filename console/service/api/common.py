@@ -176,3 +176,10 @@ def application_type_filter(request: Request) -> str | None:
 
 def not_found(kind: str) -> Problem:
     return Problem(404, f"No {kind} with that id exists.")
+
+
+def found_or_404(row: sqlite3.Row | None, kind: str) -> sqlite3.Row:
+    """The stored row, or the 404 that unknown and other tenants' ids alike get."""
+    if row is None:
+        raise not_found(kind)
+    return row

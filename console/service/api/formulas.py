@@ -11,9 +11,9 @@ from console.models import Page, ReactorFormula, ReactorFormulaCreate
 from console.service.api.common import (
     Clock,
     authenticate,
+    found_or_404,
     json_body,
     name_filter,
-    not_found,
     page_request,
     parse,
     path_id,
@@ -82,9 +82,7 @@ def get_formula(request: Request) -> JSONResponse:
     clock = Clock()
     with store_of(request).read() as conn:
         caller = authenticate(conn, request, clock, "reactor:read")
-        row = rows.get(conn, caller.tenant_id, path_id(request))
-        if row is None:
-            raise not_found("reactor formula")
+        row = found_or_404(rows.get(conn, caller.tenant_id, path_id(request)), "reactor formula")
         return JSONResponse(rows.view(row))
 
 
@@ -103,9 +101,7 @@ def update_formula(request: Request, raw: bytes = Depends(raw_body)) -> JSONResp
     clock = Clock()
     with store_of(request).write() as conn:
         caller = authenticate(conn, request, clock, "reactor:update")
-        stored = rows.get(conn, caller.tenant_id, path_id(request))
-        if stored is None:
-            raise not_found("reactor formula")
+        stored = found_or_404(rows.get(conn, caller.tenant_id, path_id(request)), "reactor formula")
         if stored["tenant_id"] is None:
             raise Problem(403, _OFFICIAL_READ_ONLY)
         body = json_body(request, raw)
@@ -129,9 +125,7 @@ def delete_formula(request: Request) -> Response:
     clock = Clock()
     with store_of(request).write() as conn:
         caller = authenticate(conn, request, clock, "reactor:delete")
-        stored = rows.get(conn, caller.tenant_id, path_id(request))
-        if stored is None:
-            raise not_found("reactor formula")
+        stored = found_or_404(rows.get(conn, caller.tenant_id, path_id(request)), "reactor formula")
         if stored["tenant_id"] is None:
             raise Problem(403, _OFFICIAL_READ_ONLY)
         rows.delete(conn, stored["id"])

@@ -12,10 +12,10 @@ from console.models import Page, Proxy, ProxyCreate
 from console.service.api.common import (
     Clock,
     authenticate,
+    found_or_404,
     id_filter,
     json_body,
     name_filter,
-    not_found,
     page_request,
     parse,
     path_id,
@@ -83,9 +83,7 @@ def get_proxy(request: Request) -> JSONResponse:
     clock = Clock()
     with store_of(request).read() as conn:
         caller = authenticate(conn, request, clock, "proxy:read")
-        row = rows.get(conn, caller.tenant_id, path_id(request))
-        if row is None:
-            raise not_found("proxy")
+        row = found_or_404(rows.get(conn, caller.tenant_id, path_id(request)), "proxy")
         return JSONResponse(rows.view(row))
 
 
@@ -104,9 +102,7 @@ def update_proxy(request: Request, raw: bytes = Depends(raw_body)) -> JSONRespon
     clock = Clock()
     with store_of(request).write() as conn:
         caller = authenticate(conn, request, clock, "proxy:update")
-        stored = rows.get(conn, caller.tenant_id, path_id(request))
-        if stored is None:
-            raise not_found("proxy")
+        stored = found_or_404(rows.get(conn, caller.tenant_id, path_id(request)), "proxy")
         fields = _fields(conn, caller.tenant_id, json_body(request, raw), raw, clock)
         row = rows.update(conn, stored["id"], fields, by=caller.application_id, at=clock.text)
         return JSONResponse(rows.view(row))
@@ -120,8 +116,6 @@ def delete_proxy(request: Request) -> Response:
     clock = Clock()
     with store_of(request).write() as conn:
         caller = authenticate(conn, request, clock, "proxy:delete")
-        stored = rows.get(conn, caller.tenant_id, path_id(request))
-        if stored is None:
-            raise not_found("proxy")
+        stored = found_or_404(rows.get(conn, caller.tenant_id, path_id(request)), "proxy")
         rows.delete(conn, stored["id"])
         return Response(status_code=204)

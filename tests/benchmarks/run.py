@@ -1,0 +1,189 @@
+"""Runs every benchmark and prints one table: `python -m tests.benchmarks` (or this file).
+
+Each figure is the median of several runs, beside a baseline measured in the same run. The
+services, data and temporary config live in a temporary directory removed at the end.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a file: make `tests.benchmarks` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import tempfile
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from tests.benchmarks import cold_start, throughput
+from tests.benchmarks.results import REPO_ROOT, Row, median, table
+from tests.benchmarks.services import seeded_service
+
+APPLICATIONS = 10_000
+FIRST_ROW = "Application 00001"
+
+
+def _say(message: str) -> None:
+    print(f"[bench {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+def _json_from(module: str, *args: str, env: dict[str, str] | None = None) -> Any:
+    """Runs `python -m module args` in a process of its own; its last stdout line as JSON."""
+    result = subprocess.run(
+        [sys.executable, "-m", module, *args],
+        cwd=REPO_ROOT,
+        env={**os.environ, **(env or {})},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    if result.returncode != 0:
+        raise RuntimeError(f"{module} failed:\n{result.stderr[-3000:]}")
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def _machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    cpuinfo = Path("/proc/cpuinfo")
+    for line in cpuinfo.read_text().splitlines() if cpuinfo.exists() else []:
+        if line.startswith("model name"):
+            cpu = line.split(":", 1)[1].strip()
+            break
+    return (
+        f"{os.cpu_count()} cores ({cpu}), {platform.system()} {platform.release()}, "
+        f"Python {platform.python_version()}, load average "
+        f"{', '.join(f'{x:.1f}' for x in os.getloadavg())}"
+    )
+
+
+def cold_start_rows(base_url: str, key: str, runs: int, config_dir: Path) -> list[Row]:
+    _say(f"cold start: {runs} launches of the console and of a minimal Textual app")
+    console, baseline = cold_start.measure(base_url, key, FIRST_ROW, runs, config_dir)
+    return [
+        Row(
+            "Cold start: new process until Applications shows rows",
+            median(console),
+            median(baseline),
+            "s",
+            "≤ 1.5x minimal Textual app",
+            limit=1.5,
+        )
+    ]
+
+
+def large_tenant_rows(base_url: str, key: str, runs: int) -> list[Row]:
+    _say(f"large tenant: {runs} console runs on {APPLICATIONS:,} applications")
+    runs_data = [
+        _json_from("tests.benchmarks.large_tenant", base_url, env={"BENCH_API_KEY": key})
+        for _ in range(runs)
+    ]
+    baseline_rss = [
+        _json_from("tests.benchmarks.minimal_app", "--rss")["rss_kb"] for _ in range(runs)
+    ]
+    last = runs_data[-1]
+    page_size = last["page_size"]
+    needed = -(-1000 // page_size)  # pages that hold row 1,000
+    fetched = [len(run["pages"]) for run in runs_data]
+    in_order = all(run["pages"] == list(range(1, len(run["pages"]) + 1)) for run in runs_data)
+    assert in_order, f"pages fetched out of order or twice: {[r['pages'] for r in runs_data]}"
+    return [
+        Row(
+            "Large tenant: open Applications until first rows (10,000 apps)",
+            median([r["open_s"] for r in runs_data]),
+            median([r["raw_request_s"] for r in runs_data]),
+            "s",
+            "≤ 2x client's raw request",
+            limit=2.0,
+        ),
+        Row(
+            f"Large tenant: pages fetched to reach row 1,000 ({page_size} a page)",
+            float(median([float(n) for n in fetched])),
+            float(needed + 1),
+            "pages",
+            f"only those needed ({needed} + 1 read ahead)",
+            limit=1.0,
+        ),
+        Row(
+            "Large tenant: resident memory after row 1,000",
+            median([r["rss_kb"] / 1024 for r in runs_data]),
+            median([kb / 1024 for kb in baseline_rss]),
+            "MiB",
+            "≤ 2x minimal Textual app",
+            limit=2.0,
+        ),
+    ]
+
+
+def editor_rows() -> list[Row]:
+    _say("editor: keystrokes in a 2,000-line formula, highlighted and plain")
+    data = _json_from("tests.benchmarks.editor_latency")
+    highlighted = median(data["highlighted_s"]) * 1000
+    plain = median(data["plain_s"]) * 1000
+    return [
+        Row(
+            "Editor: keystroke to refreshed view, 2,000-line formula",
+            highlighted,
+            plain,
+            "ms",
+            "≤ 16 ms (one frame); baseline: no highlighting",
+            limit=16.0,
+            absolute=True,
+        )
+    ]
+
+
+def service_rows(base_url: str, key: str, rounds: int) -> list[Row]:
+    _say(f"service: {rounds} rounds of {throughput.REQUESTS} requests per endpoint")
+    listing, catalogue = throughput.measure(base_url, key, APPLICATIONS, rounds)
+    return [
+        Row(
+            "Service: GET /applications?size=20 (any page of 10,000) throughput",
+            median([load.requests_per_second for load in listing]),
+            median([load.requests_per_second for load in catalogue]),
+            "req/s",
+            "reported; baseline GET /permissions",
+        ),
+        Row(
+            "Service: GET /applications?size=20 p99 latency",
+            median([load.p99_s for load in listing]),
+            median([load.p99_s for load in catalogue]),
+            "s",
+            "reported; baseline GET /permissions",
+        ),
+    ]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.benchmarks", description=__doc__)
+    parser.add_argument("--runs", type=int, default=5, help="runs per figure (median shown)")
+    parser.add_argument("--only", choices=("cold", "large", "editor", "service"), nargs="*")
+    args = parser.parse_args(argv)
+    only = set(args.only or ("cold", "large", "editor", "service"))
+    started = time.monotonic()
+    rows: list[Row] = []
+    with tempfile.TemporaryDirectory(prefix="tenant-console-bench-") as root:
+        _say(f"starting a local service and seeding {APPLICATIONS:,} applications")
+        with seeded_service(Path(root) / "service", APPLICATIONS) as service:
+            if "cold" in only:
+                config_dir = Path(root) / "config"
+                rows += cold_start_rows(service.base_url, service.key, args.runs, config_dir)
+            if "large" in only:
+                rows += large_tenant_rows(service.base_url, service.key, max(3, args.runs - 2))
+            if "editor" in only:
+                rows += editor_rows()
+            if "service" in only:
+                rows += service_rows(service.base_url, service.key, 3)
+    print(table(rows))
+    print(f"\nMachine: {_machine()}. Took {time.monotonic() - started:.0f} s.")
+    return 0 if all(row.met is not False for row in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,124 @@
+"""Start-up stays light: `--help` and `serve` never load Textual, the console never loads the
+service. Each check runs in a fresh interpreter, so nothing this test session imported counts.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+from local_service import RunningService
+
+SERVICE_ONLY = ("console.service", "fastapi", "uvicorn", "starlette")
+
+
+def _python(code: str, *, env: dict[str, str] | None = None, timeout: float = 90) -> str:
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        timeout=timeout,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    return result.stdout
+
+
+def _is(module: str, *roots: str) -> bool:
+    return any(module == root or module.startswith(root + ".") for root in roots)
+
+
+def test_help_loads_neither_textual_nor_the_service() -> None:
+    code = (
+        "import contextlib, io, json, sys\n"
+        "from console.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()) as out, contextlib.suppress(SystemExit):\n"
+        "    main(['--help'])\n"
+        "assert 'usage: tenant-console' in out.getvalue()\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    loaded = json.loads(_python(code))
+    assert "console.cli" in loaded
+    assert [m for m in loaded if _is(m, "textual", "console.tui", *SERVICE_ONLY)] == []
+
+
+def test_serve_loads_no_textual_while_it_starts_and_answers(tmp_path: Path) -> None:
+    """`serve` under `-X importtime`: every import it made, up to answering requests."""
+    command = [sys.executable, "-X", "importtime", "-m", "console", "serve", "--port", "0"]
+    command += ["--data-dir", str(tmp_path / "data")]
+    stdout_path, stderr_path = tmp_path / "out.log", tmp_path / "err.log"
+    with open(stdout_path, "wb") as out, open(stderr_path, "wb") as err:
+        process = subprocess.Popen(command, stdout=out, stderr=err, env=os.environ)
+    try:
+        deadline = time.monotonic() + 30
+        while not re.search(r"^Listening on (\S+)$", stdout_path.read_text(), re.MULTILINE):
+            assert process.poll() is None, stderr_path.read_text()[-3000:]
+            assert time.monotonic() < deadline, "the service did not start"
+            time.sleep(0.05)  # polling a log file with a deadline
+        text = stdout_path.read_text()
+        base_url = re.search(r"^Listening on (\S+)$", text, re.MULTILINE).group(1)  # type: ignore[union-attr]
+        key = re.search(r"^  API key: (\S+)$", text, re.MULTILINE).group(1)  # type: ignore[union-attr]
+        for path in ("/permissions", "/applications", "/tenants/self"):
+            response = httpx.get(base_url + path, headers={"SVC-API-KEY": key}, timeout=30)
+            assert response.status_code == 200, response.text
+    finally:
+        process.terminate()
+        process.wait(15)
+    imported = re.findall(
+        r"^import time:\s+\d+ \|\s+\d+ \|\s*(\S+)$", stderr_path.read_text(), re.M
+    )
+    assert "uvicorn" in imported and "console.service.server" in imported
+    assert [m for m in imported if _is(m, "textual", "console.tui")] == []
+
+
+def test_the_console_loads_no_part_of_the_service(service: RunningService, tmp_path: Path) -> None:
+    """The console, opened the way `tenant-console` opens it (profile from the environment),
+    shows its rows and visits every section without importing the service."""
+    tenant = service.new_tenant("Import hygiene")
+    http = httpx.Client(base_url=service.base_url, headers={"SVC-API-KEY": tenant.key})
+    with http:
+        body = {"name": "Hygiene app", "type": "private", "permissions": ["token:read"]}
+        assert http.post("/applications", json=body).status_code == 201
+    code = """
+import asyncio, json, sys, time
+from console.cli import build_parser
+from console.tui import launch
+from console.tui.app import TenantConsoleApp
+
+from console.tui.widgets.resource_list import ResourceList
+
+def shows_rows(app):
+    lists = app.screen.query(ResourceList) if app.console_screen is app.screen else []
+    return any(listing.id == "applications" and listing.items for listing in lists)
+
+async def run():
+    args = build_parser().parse_args([])
+    app = TenantConsoleApp(profile_name=args.profile, read_only=args.read_only)
+    async with app.run_test(size=(120, 40)) as pilot:
+        deadline = time.monotonic() + 30
+        while not shows_rows(app):
+            assert time.monotonic() < deadline, "no rows"
+            await pilot.pause(0.05)
+        for key in "234561":
+            await pilot.press(key)
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+
+asyncio.run(run())
+print(json.dumps(sorted(sys.modules)))
+"""
+    env = {
+        "TENANT_CONSOLE_BASE_URL": service.base_url,
+        "TENANT_CONSOLE_API_KEY": tenant.key,
+        "TENANT_CONSOLE_CONFIG_DIR": str(tmp_path / "config"),
+        "PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring",
+    }
+    loaded = json.loads(_python(code, env=env).strip().splitlines()[-1])
+    assert "textual" in loaded and "console.tui.app" in loaded
+    assert [m for m in loaded if _is(m, *SERVICE_ONLY)] == []

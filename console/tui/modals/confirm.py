@@ -1,0 +1,156 @@
+"""Yes/no questions asked before anything destructive or lossy."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, Input, Static
+
+from console.tui.modals.base import Dialog
+
+
+class ConfirmModal(Dialog[bool]):
+    """Asks one question; dismisses with True only when the confirming button is chosen.
+
+    With `danger=True` the frame is red and the safe answer (cancel) has the focus, so an
+    absent-minded Enter never destroys anything.
+    """
+
+    BINDINGS = [
+        Binding("escape", "answer(False)", "Cancel"),
+        Binding("y", "answer(True)", "Yes", show=False),
+        Binding("n", "answer(False)", "No", show=False),
+    ]
+
+    def __init__(
+        self,
+        title: str,
+        body: str,
+        *,
+        confirm_label: str = "Confirm",
+        cancel_label: str = "Cancel",
+        danger: bool = True,
+        warning: str | None = None,
+    ) -> None:
+        super().__init__(classes="-danger" if danger else None)
+        self.title_text = title
+        self.body_text = body
+        self.warning_text = warning
+        self.confirm_label = confirm_label
+        self.cancel_label = cancel_label
+        self.danger = danger
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(self.title_text, classes="dialog-title", markup=False)
+            yield Static(self.body_text, classes="dialog-body", markup=False)
+            if self.warning_text:
+                yield Static(self.warning_text, classes="dialog-warning", markup=False)
+            with Horizontal(classes="dialog-buttons"):
+                yield Button(self.cancel_label, id="cancel")
+                yield Button(
+                    self.confirm_label,
+                    id="confirm",
+                    variant="error" if self.danger else "primary",
+                )
+
+    def on_mount(self) -> None:
+        self.query_one("#cancel" if self.danger else "#confirm", Button).focus()
+
+    @on(Button.Pressed, "#confirm")
+    def _confirmed(self) -> None:
+        self.dismiss(True)
+
+    @on(Button.Pressed, "#cancel")
+    def _cancelled(self) -> None:
+        self.dismiss(False)
+
+    def action_answer(self, answer: bool) -> None:
+        self.dismiss(answer)
+
+
+class DiscardChangesModal(ConfirmModal):
+    """Asked when a form with unsaved changes is closed."""
+
+    def __init__(self, what: str = "this form") -> None:
+        super().__init__(
+            "Discard changes?",
+            f"You have unsaved changes in {what}. Closing now loses them.",
+            confirm_label="Discard",
+            cancel_label="Keep editing",
+        )
+
+
+class RegenerateConfirm(ConfirmModal):
+    """Asked before a key is regenerated: the old key dies at once, for every user of it."""
+
+    def __init__(self, application_name: str, *, own_key: bool = False) -> None:
+        warning = (
+            "This is the key this console is using: the console switches to the new key."
+            if own_key
+            else None
+        )
+        super().__init__(
+            f'Regenerate the key of "{application_name}"?',
+            "A new API key is generated and shown once. The old key stops working at once: "
+            "every service still using it gets 401 until it is given the new key.",
+            confirm_label="Regenerate",
+            warning=warning,
+        )
+
+
+class TypeToConfirmModal(Dialog[bool]):
+    """For what cannot be undone at all: the person types the object's name to confirm."""
+
+    DEFAULT_CSS = """
+    TypeToConfirmModal Input {
+        margin-bottom: 1;
+    }
+    """
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, title: str, body: str, expected: str, *, confirm_label: str = "Delete"):
+        super().__init__(classes="-danger")
+        self.title_text = title
+        self.body_text = body
+        self.expected = expected
+        self.confirm_label = confirm_label
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(self.title_text, classes="dialog-title", markup=False)
+            yield Static(self.body_text, classes="dialog-body", markup=False)
+            yield Static(
+                f'Type "{self.expected}" to confirm:', classes="dialog-warning", markup=False
+            )
+            yield Input(placeholder=self.expected, id="typed")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Cancel", id="cancel")
+                yield Button(self.confirm_label, id="confirm", variant="error", disabled=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#typed", Input).focus()
+
+    @on(Input.Changed, "#typed")
+    def _typed(self, event: Input.Changed) -> None:
+        self.query_one("#confirm", Button).disabled = event.value != self.expected
+
+    @on(Input.Submitted, "#typed")
+    def _submitted(self, event: Input.Submitted) -> None:
+        if event.value == self.expected:
+            self.dismiss(True)
+
+    @on(Button.Pressed, "#confirm")
+    def _confirmed(self) -> None:
+        if self.query_one("#typed", Input).value == self.expected:
+            self.dismiss(True)
+
+    @on(Button.Pressed, "#cancel")
+    def _cancelled(self) -> None:
+        self.dismiss(False)
+
+    def action_cancel(self) -> None:
+        self.dismiss(False)

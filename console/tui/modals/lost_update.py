@@ -1,0 +1,98 @@
+"""Asked when someone else changed an object while it was open in a form."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich import box
+from rich.table import Table
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Button, Static
+
+from console.tui.modals.base import Dialog
+
+
+@dataclass(frozen=True)
+class FieldChange:
+    """One field changed by someone else: their value now, and the one about to be saved."""
+
+    field: str
+    theirs: str
+    yours: str
+
+
+class LostUpdateModal(Dialog[bool]):
+    """Lists what changed since the form opened; True means overwrite with this form's values."""
+
+    DEFAULT_CSS = """
+    LostUpdateModal > #dialog {
+        width: 96;
+    }
+    LostUpdateModal #changes {
+        height: auto;
+        max-height: 18;
+        margin-bottom: 1;
+    }
+    LostUpdateModal .change {
+        width: 100%;
+        margin-bottom: 1;
+    }
+    """
+
+    BINDINGS = [Binding("escape", "answer(False)", "Keep editing")]
+
+    def __init__(
+        self, what: str, changes: list[FieldChange], *, changed_when: str | None = None
+    ) -> None:
+        super().__init__(classes="-danger")
+        self.what = what
+        self.changes = changes
+        self.changed_when = changed_when
+
+    def compose(self) -> ComposeResult:
+        when = f" ({self.changed_when})" if self.changed_when else ""
+        with Vertical(id="dialog"):
+            yield Static(
+                f"{self.what} was changed by someone else{when}",
+                classes="dialog-title",
+                markup=False,
+            )
+            if self.changes:
+                yield Static("Saving overwrites their changes:", classes="dialog-body")
+                with VerticalScroll(id="changes"):
+                    yield Static(self._table(), classes="change")
+            else:
+                yield Static(
+                    "None of the fields in this form differ from theirs, "
+                    "but saving replaces their version.",
+                    classes="dialog-body",
+                )
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Keep editing", id="cancel")
+                yield Button("Overwrite", id="confirm", variant="error")
+
+    def _table(self) -> Table:
+        table = Table(box=box.SIMPLE_HEAD, expand=True, show_edge=False, pad_edge=False)
+        table.add_column("Field", style="bold", no_wrap=True)
+        table.add_column("Theirs (saved now)", style="yellow", overflow="fold")
+        table.add_column("Yours (this form)", overflow="fold")
+        for change in self.changes:
+            table.add_row(change.field, change.theirs, change.yours)
+        return table
+
+    def on_mount(self) -> None:
+        self.query_one("#cancel", Button).focus()
+
+    @on(Button.Pressed, "#confirm")
+    def _confirmed(self) -> None:
+        self.dismiss(True)
+
+    @on(Button.Pressed, "#cancel")
+    def _cancelled(self) -> None:
+        self.dismiss(False)
+
+    def action_answer(self, answer: bool) -> None:
+        self.dismiss(answer)

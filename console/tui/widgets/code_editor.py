@@ -1,0 +1,428 @@
+"""The JavaScript code editor that forms embed for formula code and proxy transforms.
+
+A toolbar line, a syntax-highlighted TextArea (line numbers, bracket matching, auto-indent) and
+a problems strip fed by the TextArea's own tree-sitter tree: syntax errors with line and column,
+and a warning when nothing is assigned to module.exports. Files can be loaded and saved, and the
+code can be handed to $VISUAL / $EDITOR.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from textual import events, on
+from textual.app import ComposeResult, SuspendNotSupported
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.content import Content
+from textual.message import Message
+from textual.timer import Timer
+from textual.widget import Widget
+from textual.widgets import Static, TextArea
+
+from console.tui.widgets.code_problems import CodeProblem, JavaScriptChecker, check_javascript
+from console.tui.widgets.external_editor import EditorNotFound, edit_text, editor_command
+from console.tui.widgets.javascript_text_area import JavaScriptTextArea
+
+__all__ = ["CodeEditor", "CodeFileError", "CodeProblem"]
+
+MAX_FILE_BYTES = 1_000_000
+"""Larger files are not code a form should hold; refusing them keeps the UI responsive."""
+
+
+class CodeFileError(Exception):
+    """A file could not be loaded or saved; str() is the sentence to show."""
+
+
+class ProblemsStrip(Static):
+    """One line under the code: the first problem (or that there is none); click to jump."""
+
+    class Pressed(Message):
+        """The strip was clicked: jump to the first problem."""
+
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
+        self.post_message(self.Pressed())
+
+
+class CodeEditor(Widget):
+    """JavaScript editor with live problems; forms use `.text`, `.read_only`, `.problems()`."""
+
+    DEFAULT_CSS = """
+    CodeEditor {
+        layout: vertical;
+        height: 1fr;
+        min-height: 8;
+    }
+    CodeEditor > #code-toolbar {
+        height: 1;
+        width: 100%;
+    }
+    CodeEditor > #code-toolbar > #code-label {
+        width: 1fr;
+        text-style: bold;
+    }
+    CodeEditor > #code-toolbar > #code-keys {
+        width: auto;
+        color: $text-muted;
+    }
+    CodeEditor > JavaScriptTextArea {
+        height: 1fr;
+    }
+    CodeEditor > ProblemsStrip {
+        height: 1;
+        width: 100%;
+        padding: 0 1;
+        color: $success;
+    }
+    CodeEditor > ProblemsStrip.-error {
+        color: $error;
+    }
+    CodeEditor > ProblemsStrip.-warning {
+        color: $warning;
+    }
+    """
+
+    BINDINGS = [
+        Binding("f2", "load_file", "Load file", show=False),
+        Binding("f3", "save_file", "Save to file", show=False),
+        Binding("f4", "external_editor", "Open in $EDITOR", show=False),
+        Binding("f8", "next_problem", "Next problem", show=False),
+    ]
+
+    CHECK_DELAY = 0.3
+    """Seconds of quiet after typing before the problems strip is brought up to date."""
+
+    class Changed(Message):
+        """The code changed (typing, loading a file, the external editor, or set in code)."""
+
+        def __init__(self, code_editor: CodeEditor) -> None:
+            super().__init__()
+            self.code_editor = code_editor
+
+        @property
+        def control(self) -> CodeEditor:
+            return self.code_editor
+
+        @property
+        def text(self) -> str:
+            return self.code_editor.text
+
+    def __init__(
+        self,
+        text: str = "",
+        *,
+        label: str = "Code",
+        read_only: bool = False,
+        max_length: int | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        """max_length: the service's limit on the code (50,000 for formulas), an error past it."""
+        super().__init__(id=id, classes=classes)
+        self.label = label
+        self.max_length = max_length
+        self.text_area = JavaScriptTextArea.code_editor(
+            text,
+            language="javascript",
+            show_line_numbers=True,
+            tab_behavior="indent",
+            soft_wrap=False,
+            read_only=read_only,
+            id="code-area",
+        )
+        self.text_area.adapt_indent_width(text)
+        self._checker: JavaScriptChecker | None = None
+        self._check_timer: Timer | None = None
+        self._last_path: Path | None = None
+
+    # -- public interface -------------------------------------------------------------------
+
+    @property
+    def text(self) -> str:
+        return self.text_area.text
+
+    @text.setter
+    def text(self, value: str) -> None:
+        """Replace the code and its undo history (posts Changed)."""
+        self.text_area.adapt_indent_width(value)
+        self.text_area.load_text(value)
+
+    @property
+    def read_only(self) -> bool:
+        return self.text_area.read_only
+
+    @read_only.setter
+    def read_only(self, value: bool) -> None:
+        self.text_area.read_only = value
+        self.set_class(value, "-read-only")
+        if self.is_mounted:
+            self._show_keys()
+
+    def problems(self) -> list[CodeProblem]:
+        """Errors and warnings in the current code, in document order (computed now)."""
+        document = self.text_area.document
+        language = getattr(document, "language", None)
+        # SyntaxAwareDocument keeps its incrementally parsed tree here (no public accessor).
+        tree = getattr(document, "_syntax_tree", None)
+        if language is None or tree is None:  # no tree-sitter tree: parse the text on its own
+            problems = check_javascript(self.text, max_length=self.max_length)
+        else:
+            if self._checker is None or self._checker.language is not language:
+                self._checker = JavaScriptChecker(language)
+            problems = self._checker.check_tree(
+                tree.root_node, document.get_line, document.text, max_length=self.max_length
+            )
+        return sorted(problems, key=lambda problem: (problem.line, problem.column))
+
+    def jump_to(self, problem: CodeProblem) -> None:
+        """Put the cursor on a problem and the focus in the code."""
+        self.text_area.move_cursor((problem.line - 1, problem.column - 1), center=True)
+        self.text_area.focus()
+
+    def focus(self, scroll_visible: bool = True) -> CodeEditor:
+        """Focusing the editor focuses its text area."""
+        self.text_area.focus(scroll_visible)
+        return self
+
+    def load_from(self, path: Path) -> None:
+        """Replace the code with a UTF-8 file's text (undoable); raises CodeFileError."""
+        if self.read_only:
+            raise CodeFileError("This code is read-only; it cannot be replaced from a file.")
+        self._replace_text(read_code_file(path))
+        self._last_path = path
+
+    def save_to(self, path: Path) -> None:
+        """Write the code to a file, whole or not at all; raises CodeFileError."""
+        write_code_file(path, self.text)
+        self._last_path = path
+
+    def edit_externally(self) -> bool:
+        """Hand the code to $VISUAL / $EDITOR / vi in a temp file and take the result back.
+
+        The app is suspended while the editor runs. Where it cannot be (headless, web) the
+        editor still runs, without a terminal. Returns True when the code changed.
+        """
+        if self.read_only:
+            self.notify("This code is read-only.", severity="warning")
+            return False
+        try:
+            command = editor_command()
+        except EditorNotFound as error:
+            self.notify(str(error), title="No editor", severity="error", timeout=8)
+            return False
+        try:
+            with self.app.suspend():
+                outcome = edit_text(command, self.text, attached=True)
+        except SuspendNotSupported:
+            outcome = edit_text(command, self.text, attached=False)
+        if outcome.error is not None or outcome.text is None:
+            self.notify(outcome.error or "The editor failed.", severity="error", timeout=8)
+            return False
+        if outcome.text == self.text:
+            self.notify("No changes from the editor.", timeout=3)
+            return False
+        self._replace_text(outcome.text)
+        return True
+
+    # -- composition and events -----------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="code-toolbar"):
+            yield Static(self.label, id="code-label", markup=False)
+            yield Static(id="code-keys")
+        yield self.text_area
+        yield ProblemsStrip(id="code-problems", markup=False)
+
+    def on_mount(self) -> None:
+        self.set_class(self.read_only, "-read-only")
+        self._show_keys()
+        self._show_problems()
+        self.watch(self.app, "theme", self._follow_app_theme)
+
+    def _follow_app_theme(self) -> None:
+        dark = self.app.current_theme.dark
+        self.text_area.theme = (
+            JavaScriptTextArea.DARK_THEME if dark else JavaScriptTextArea.LIGHT_THEME
+        )
+
+    @on(TextArea.Changed, "#code-area")
+    def _text_changed(self) -> None:
+        # TextArea.Changed bubbles on too: forms that watch every TextArea see code edits.
+        if self._check_timer is not None:
+            self._check_timer.stop()
+        self._check_timer = self.set_timer(self.CHECK_DELAY, self._show_problems)
+        self.post_message(self.Changed(self))
+
+    @on(ProblemsStrip.Pressed)
+    def _strip_pressed(self) -> None:
+        problems = self.problems()
+        self._display(problems)
+        if problems:
+            self.jump_to(problems[0])
+
+    def action_next_problem(self) -> None:
+        problems = self.problems()
+        self._display(problems)
+        if not problems:
+            self.notify("No problems in the code.", timeout=3)
+            return
+        row, column = self.text_area.cursor_location
+        after = [p for p in problems if (p.line - 1, p.column - 1) > (row, column)]
+        self.jump_to(after[0] if after else problems[0])
+
+    def action_load_file(self) -> None:
+        if self.read_only:
+            self.notify("This code is read-only.", severity="warning")
+            return
+        from console.tui.widgets.path_prompt import PathPrompt
+
+        def loaded(path: Path | None) -> None:
+            if path is None:
+                return
+            try:
+                self.load_from(path)
+            except CodeFileError as error:
+                self.notify(str(error), title="Not loaded", severity="error", timeout=8)
+                return
+            self.notify(f"Loaded {path.name} ({self.text_area.document.line_count} lines).")
+
+        self.app.push_screen(
+            PathPrompt(
+                f"Load the {self.label.lower()} from a file",
+                mode="open",
+                initial=self._initial_path(),
+            ),
+            loaded,
+        )
+
+    def action_save_file(self) -> None:
+        from console.tui.widgets.path_prompt import PathPrompt
+
+        def chosen(path: Path | None) -> None:
+            if path is None:
+                return
+            try:
+                self.save_to(path)
+            except CodeFileError as error:
+                self.notify(str(error), title="Not saved", severity="error", timeout=8)
+                return
+            self.notify(f"Saved to {path}.")
+
+        self.app.push_screen(
+            PathPrompt(
+                f"Save the {self.label.lower()} to a file",
+                mode="save",
+                initial=self._initial_path(),
+            ),
+            chosen,
+        )
+
+    def action_external_editor(self) -> None:
+        self.edit_externally()
+
+    # -- helpers --------------------------------------------------------------------------
+
+    def _initial_path(self) -> str:
+        return str(self._last_path) if self._last_path is not None else ""
+
+    def _replace_text(self, text: str) -> None:
+        """Swap the whole code as one undoable edit, keeping the cursor where it was."""
+        area = self.text_area
+        row, column = area.cursor_location
+        area.adapt_indent_width(text)
+        area.replace(text, (0, 0), area.document.end, maintain_selection_offset=False)
+        last_row = area.document.line_count - 1
+        row = min(row, last_row)
+        area.move_cursor((row, min(column, len(area.document.get_line(row)))))
+
+    def _show_problems(self) -> None:
+        self._check_timer = None
+        self._display(self.problems())
+
+    def _display(self, problems: list[CodeProblem]) -> None:
+        marks: dict[int, list[tuple[int, str]]] = {}
+        for problem in problems:
+            if problem.title:  # located problems only; the export warning has no place
+                marks.setdefault(problem.line - 1, []).append(
+                    (problem.column - 1, problem.severity)
+                )
+        self.text_area.mark_problems(marks)
+        strip = self.query_one(ProblemsStrip)
+        errors = [p for p in problems if p.severity == "error"]
+        first = errors[0] if errors else (problems[0] if problems else None)
+        strip.set_class(bool(errors), "-error")
+        strip.set_class(bool(problems) and not errors, "-warning")
+        if first is None:
+            strip.update("✓ No problems")
+            return
+        mark = "✗" if first.severity == "error" else "⚠"
+        more = len(problems) - 1
+        suffix = f"   (+{more} more · F8 next)" if more else "   (F8 to jump)"
+        strip.update(f"{mark} {first.summary}{suffix}")
+
+    def _show_keys(self) -> None:
+        keys = (
+            [("F3", "save as")]
+            if self.read_only
+            else [("F2", "load"), ("F3", "save as"), ("F4", "$EDITOR")]
+        )
+        keys.append(("F8", "next problem"))
+        parts = [Content.from_markup("[b]$key[/b] $what", key=key, what=what) for key, what in keys]
+        line = Content("  ").join(parts)
+        if self.read_only:
+            line = Content.assemble(("read-only", "italic"), "  ", line)
+        self.query_one("#code-keys", Static).update(line)
+
+
+def read_code_file(path: Path) -> str:
+    """A code file's UTF-8 text; CodeFileError with a sentence a person can act on."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise CodeFileError(
+                f"{path} is {size:,} bytes; code files over {MAX_FILE_BYTES:,} bytes are refused."
+            )
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise CodeFileError(f"There is no file at {path}.") from None
+    except IsADirectoryError:
+        raise CodeFileError(f"{path} is a folder, not a file.") from None
+    except PermissionError:
+        raise CodeFileError(f"No permission to read {path}.") from None
+    except OSError as error:
+        raise CodeFileError(f"Could not read {path}: {error.strerror or error}.") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise CodeFileError(
+            f"{path} is not UTF-8 text (invalid byte at offset {error.start}); not loaded."
+        ) from None
+
+
+def write_code_file(path: Path, text: str) -> None:
+    """Write through a temporary file in the same folder, so a failed save keeps the old file."""
+    try:
+        descriptor, temp_name = tempfile.mkstemp(
+            prefix=f".{path.name}.", suffix=".tmp", dir=path.parent
+        )
+    except FileNotFoundError:
+        raise CodeFileError(f"The folder {path.parent} does not exist.") from None
+    except PermissionError:
+        raise CodeFileError(f"No permission to write in {path.parent}.") from None
+    except OSError as error:
+        raise CodeFileError(f"Could not write {path}: {error.strerror or error}.") from None
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+        if path.exists():  # keep the file's mode; a new one stays private (0600, mkstemp's)
+            os.chmod(temp_name, path.stat().st_mode & 0o7777)
+        os.replace(temp_name, path)
+    except IsADirectoryError:
+        Path(temp_name).unlink(missing_ok=True)
+        raise CodeFileError(f"{path} is a folder, not a file.") from None
+    except OSError as error:
+        Path(temp_name).unlink(missing_ok=True)
+        raise CodeFileError(f"Could not write {path}: {error.strerror or error}.") from None

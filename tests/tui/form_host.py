@@ -1,0 +1,86 @@
+"""A tiny app that hosts one form or flow against a real client, for the form, modal and
+action tests. It owns its client (made on mount, closed on unmount), so the same host
+works under Pilot and under snap_compare's own event loop."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from textual.app import App, ComposeResult
+from textual.pilot import Pilot
+from textual.screen import Screen
+from textual.widgets import Static
+
+from console.client import AdminClient
+
+SIZE = (120, 40)
+
+
+class FormHost(App[None]):
+    """Pushes `make_screen(client)` on mount and keeps what it dismissed with in `result`."""
+
+    def __init__(
+        self,
+        make_screen: Callable[[Any], Screen[Any]] | None = None,
+        *,
+        base_url: str | None = None,
+        key: str | None = None,
+        read_only: bool = False,
+        connection: Any = None,
+        profiles: Any = None,
+    ) -> None:
+        super().__init__()
+        self.make_screen = make_screen
+        self.base_url = base_url
+        self.key = key
+        self.read_only = read_only
+        self.connection = connection
+        if profiles is not None:
+            self.profiles = profiles
+        self.client: Any = None
+        self.form: Any = None
+        self.result: Any = None
+        self.dismissed = False
+        self.notes: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static("Host app behind the form.", id="host")
+
+    async def on_mount(self) -> None:
+        if self.base_url is not None:
+            self.client = AdminClient(self.base_url, self.key or "")
+        if self.make_screen is not None:
+            self.form = self.make_screen(self.client)
+            await self.push_screen(self.form, self._done)
+
+    async def on_unmount(self) -> None:
+        if self.client is not None:
+            await self.client.aclose()
+
+    def _done(self, result: Any) -> None:
+        self.result = result
+        self.dismissed = True
+
+    def notify(self, message: str, **kwargs: Any) -> None:  # type: ignore[override]
+        self.notes.append(message)
+        super().notify(message, **kwargs)
+
+
+async def wait_until(
+    pilot: Pilot[Any], predicate: Callable[[], Any], *, timeout: float = 15.0, what: str = ""
+) -> None:
+    """Lets the app run until `predicate()` holds, then one more refresh (so a screen that
+    just appeared is laid out before it is clicked); fails after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what or predicate}")
+        await pilot.pause(0.05)
+    await pilot.pause()
+
+
+def screen_is(app: App[Any], kind: type) -> Callable[[], bool]:
+    """The top screen is a `kind`, mounted and laid out."""
+    return lambda: isinstance(app.screen, kind) and app.screen.is_mounted and app.screen.size.area

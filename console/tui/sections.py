@@ -37,3 +37,12 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("ctrl+p", "Command palette: sections, profiles, open by name or id, theme, quit"),
 )
 """Every key of the console, for the help screen."""
+
+CHANGE_KEYS: tuple[tuple[str, str], ...] = (
+    ("n", "New application, proxy or formula (in its list)"),
+    ("e", "Edit the object (row or detail), or the tenant (Tenant section)"),
+    ("d", "Delete the object, or the tenant (asks first)"),
+    ("R", "Regenerate an application's API key (asks first; shown once)"),
+    ("ctrl+s", "Save a form (escape cancels; asks if there are unsaved changes)"),
+)
+"""Keys that change data: neither shown nor allowed in read-only mode."""

@@ -11,6 +11,13 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Static
 
+from console.tui.actions import (
+    CHANGE_KEYS_GROUP,
+    MUTATING_ACTIONS,
+    console_action_allowed,
+    hide_mutating_bindings,
+    run_console_action,
+)
 from console.tui.resources import LIST_KINDS
 from console.tui.sections import SECTIONS, SECTIONS_BY_KEY
 from console.tui.widgets.console_header import ConsoleHeader
@@ -18,6 +25,30 @@ from console.tui.widgets.resource_list import ResourceList
 from console.tui.widgets.section_messages import SectionFailed, StatusChanged
 from console.tui.widgets.tenant_view import TenantView
 from console.tui.widgets.usage_view import UsageView
+
+
+class ConsoleFooter(Footer):
+    """A Footer that rebuilds only when the keys it would show change.
+
+    Textual recomposes the whole footer (tens of ms) on every bindings refresh, and focus
+    changes, page loads and status lines ask for one far more often than the keys change.
+    """
+
+    _shown: tuple[Any, ...] | None = None
+
+    def _keys(self) -> tuple[Any, ...]:
+        shown = tuple(
+            (key, b.action, b.description, b.show, b.key_display, enabled, tooltip)
+            for key, (_, b, enabled, tooltip) in self.screen.active_bindings.items()
+        )
+        return (self.show_command_palette, self.combine_groups, *shown)
+
+    async def recompose(self) -> None:
+        keys = self._keys()
+        if keys == self._shown:
+            return
+        self._shown = keys
+        await super().recompose()
 
 
 class FooterBar(Horizontal):
@@ -31,7 +62,7 @@ class FooterBar(Horizontal):
     """
 
     def compose(self) -> ComposeResult:
-        yield Footer()
+        yield ConsoleFooter(compact=True)  # room for n, e, d besides the app's keys
         yield Static("", id="status")
 
     def set_status(self, text: str) -> None:
@@ -47,6 +78,11 @@ class ConsoleScreen(Screen[None]):
         Binding("r", "refresh", "Refresh"),
         Binding("y", "copy_id", "Copy id"),
         Binding("k", "new_key", "New key"),
+        Binding("n", "new", "New", group=CHANGE_KEYS_GROUP),
+        Binding("e", "edit", "Edit", group=CHANGE_KEYS_GROUP),
+        Binding("d", "delete", "Delete", group=CHANGE_KEYS_GROUP),
+        # In the help and on an application's detail; the list's footer has no room left.
+        Binding("R", "regenerate", "Regenerate key", show=False),
     ]
 
     def __init__(self, **kwargs: Any) -> None:
@@ -76,6 +112,7 @@ class ConsoleScreen(Screen[None]):
         yield FooterBar()
 
     def on_mount(self) -> None:
+        hide_mutating_bindings(self)
         self.app.sync_header(self.header)  # type: ignore[attr-defined]
         self.show_section(self.current)
 
@@ -143,7 +180,23 @@ class ConsoleScreen(Screen[None]):
     def action_new_key(self) -> None:
         self.app.prompt_new_key()  # type: ignore[attr-defined]
 
+    # n, e, d, R: the flows (forms, confirmations, key reveal) live in console.tui.actions
+
+    def action_new(self) -> None:
+        run_console_action(self, "new")
+
+    def action_edit(self) -> None:
+        run_console_action(self, "edit")
+
+    def action_delete(self) -> None:
+        run_console_action(self, "delete")
+
+    def action_regenerate(self) -> None:
+        run_console_action(self, "regenerate")
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in MUTATING_ACTIONS:
+            return console_action_allowed(self, action)
         if action == "new_key":
             return bool(getattr(self.app, "key_rejected", False))
         if action in ("copy_id", "open"):

@@ -11,6 +11,12 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from console.tui.actions import (
+    MUTATING_ACTIONS,
+    detail_action_allowed,
+    hide_mutating_bindings,
+    run_detail_action,
+)
 from console.tui.formatting import mask_secrets
 from console.tui.problems import describe
 from console.tui.resources import CodeBlock, ResourceKind
@@ -56,6 +62,9 @@ class DetailScreen(Screen[None]):
         Binding("j", "toggle_json", "Raw JSON"),
         Binding("y", "copy_id", "Copy id"),
         Binding("r", "refresh", "Refresh"),
+        Binding("e", "edit", "Edit"),
+        Binding("d", "delete", "Delete"),
+        Binding("R", "regenerate", "Regenerate key"),
     ]
 
     def __init__(
@@ -85,6 +94,7 @@ class DetailScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        hide_mutating_bindings(self)
         header = self.query_one(ConsoleHeader)
         self.app.sync_header(header)  # type: ignore[attr-defined]
         header.section = self.kind.key
@@ -136,6 +146,22 @@ class DetailScreen(Screen[None]):
     def action_copy_id(self) -> None:
         if self.item_id:
             self.app.copy_id(self.item_id)  # type: ignore[attr-defined]
+
+    # e, d, R: the flows (forms, confirmations, key reveal) live in console.tui.actions
+
+    def action_edit(self) -> None:
+        run_detail_action(self, "edit")
+
+    def action_delete(self) -> None:
+        run_detail_action(self, "delete")
+
+    def action_regenerate(self) -> None:
+        run_detail_action(self, "regenerate")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in MUTATING_ACTIONS:
+            return detail_action_allowed(self, action)
+        return True
 
     def action_refresh(self) -> None:
         self.query_one("#detail-body").display = False

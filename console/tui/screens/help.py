@@ -9,14 +9,14 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from console.tui.sections import KEYS
+from console.tui.sections import CHANGE_KEYS, KEYS
 
 
-def keys_table() -> Table:
+def keys_table(read_only: bool = False) -> Table:
     table = Table.grid(padding=(0, 3))
     table.add_column(style="bold", justify="right", no_wrap=True)
     table.add_column()
-    for key, what in KEYS:
+    for key, what in KEYS if read_only else (*KEYS, *CHANGE_KEYS):
         table.add_row(key, what)
     return table
 
@@ -31,7 +31,7 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="help-dialog", classes="dialog"):
             yield Static("Keys", classes="dialog-title")
-            yield Static(keys_table(), id="help-keys")
+            yield Static(keys_table(getattr(self.app, "read_only", False)), id="help-keys")
             yield Static("escape closes this help", classes="muted")
 
     async def action_dismiss(self, result: None = None) -> None:

@@ -47,8 +47,8 @@ class ResourceTable(DataTable[Any]):
         Binding("home,g", "scroll_top", "First row", show=False),
     ]
 
-    RENDER_CACHE_ROWS = 200
-    """Rendered rows kept for scrolling back: a few screens, not DataTable's 1,000 rows and
+    RENDER_CACHE_ROWS = 64
+    """Rendered rows kept for scrolling back: about two screens, not DataTable's 1,000 rows and
     10,000 cells, which a list scrolled through thousands of rows would otherwise hold."""
 
     def __init__(self, **kwargs: Any) -> None:
@@ -217,7 +217,9 @@ class ResourceList(Vertical):
         if self.items:
             self.state_panel.hide()
             table.display = True
-            if page == 1 and self.display and self.screen.focused in (None, self):
+            # reload() moves the focus from the hidden table to the list, but that move may
+            # not have happened yet when a fast first page arrives: the table counts too.
+            if page == 1 and self.display and self.screen.focused in (None, self, table):
                 table.focus()
         else:
             table.display = False

@@ -1,0 +1,470 @@
+"""The flows that change things: open a form, delete, regenerate a key, with the
+confirmations before and the key reveal after. Used by the shell's screens.
+
+Every flow is a coroutine that shows dialogs and waits for them, so it must run in a worker:
+`app.run_worker(delete_object(app, "proxy", proxy))`. Each refuses in read-only mode.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import weakref
+from typing import Any
+
+from textual.app import App
+from textual.binding import Binding
+
+from console.tui.modals import ConfirmModal, KeyRevealModal, RegenerateConfirm, TypeToConfirmModal
+
+_KIND_ALIASES = {
+    "application": "application",
+    "applications": "application",
+    "proxy": "proxy",
+    "proxies": "proxy",
+    "reactor_formula": "reactor_formula",
+    "reactor-formula": "reactor_formula",
+    "reactor_formulas": "reactor_formula",
+    "reactor-formulas": "reactor_formula",
+    "formula": "reactor_formula",
+    "formulas": "reactor_formula",
+    "tenant": "tenant",
+}
+
+NOUNS = {
+    "application": "application",
+    "proxy": "proxy",
+    "reactor_formula": "reactor formula",
+    "tenant": "tenant",
+}
+
+CONSEQUENCES = {
+    "application": "Its API key stops working at once.",
+    "proxy": "Calls to the proxy fail at once, and its key stops working.",
+    "reactor_formula": "Reactors can no longer be made from it.",
+    "tenant": (
+        "Every application, proxy and formula in it is deleted, and every key of the tenant "
+        "stops working at once, including the one this console uses. This cannot be undone."
+    ),
+}
+
+_session_applications: weakref.WeakKeyDictionary[Any, str | None] = weakref.WeakKeyDictionary()
+
+
+def kind_name(kind: Any) -> str:
+    """ "application", "proxy", "reactor_formula" or "tenant", from a name or a ResourceKind."""
+    for candidate in (kind, getattr(kind, "key", None), getattr(kind, "singular", None)):
+        if isinstance(candidate, str):
+            found = _KIND_ALIASES.get(candidate.strip().lower().replace(" ", "_"))
+            if found:
+                return found
+    raise ValueError(f"Unknown kind of object: {kind!r}")
+
+
+def is_read_only(app: App[Any]) -> bool:
+    return bool(getattr(app, "read_only", False))
+
+
+def refuse_if_read_only(app: App[Any], what: str) -> bool:
+    """True (and says so) when the console runs read-only and `what` must not happen."""
+    if is_read_only(app):
+        app.notify(f"Read-only mode: {what} is refused.", title="Read-only", severity="warning")
+        return True
+    return False
+
+
+def _client(app: App[Any], client: Any | None) -> Any:
+    client = client if client is not None else getattr(app, "client", None)
+    if client is None:
+        raise RuntimeError("No connection to a service yet.")
+    return client
+
+
+def _resource(client: Any, kind: str) -> Any:
+    return {
+        "application": client.applications,
+        "proxy": client.proxies,
+        "reactor_formula": client.reactor_formulas,
+        "tenant": client.tenant,
+    }[kind]
+
+
+# ----- forms --------------------------------------------------------------------------------
+
+
+def form_for(app: App[Any], kind: Any, obj: Any | None = None, *, client: Any = None) -> Any:
+    """The form screen for a new (obj None) or existing object; read-only where it must be."""
+    from console.tui.forms import FORMS
+
+    return FORMS[kind_name(kind)](_client(app, client), obj, read_only=is_read_only(app))
+
+
+async def open_form(
+    app: App[Any], kind: Any, obj: Any | None = None, *, client: Any = None
+) -> Any | None:
+    """Shows the create or edit form; returns the saved object, or None if nothing was saved.
+
+    A new application's key is revealed by the form itself before it closes.
+    """
+    name = kind_name(kind)
+    readable = name == "reactor_formula" and getattr(obj, "type", None) == "official"
+    if not readable and refuse_if_read_only(
+        app, f"{'editing' if obj is not None else 'creating'} a {NOUNS[name]}"
+    ):
+        return None
+    form = form_for(app, name, obj, client=client)
+    return await app.push_screen(form, wait_for_dismiss=True)
+
+
+# ----- delete -------------------------------------------------------------------------------
+
+
+async def delete_object(app: App[Any], kind: Any, obj: Any, *, client: Any = None) -> bool:
+    """Asks, then deletes. True when the object is gone (also if someone deleted it first)."""
+    from console.client import ApiError, NotFound
+
+    name = kind_name(kind)
+    noun = NOUNS[name]
+    if refuse_if_read_only(app, f"deleting a {noun}"):
+        return False
+    if name == "reactor_formula" and getattr(obj, "type", None) == "official":
+        app.notify(
+            "Official formulas belong to the service operator: no tenant can delete them.",
+            title="Not deleted",
+            severity="warning",
+        )
+        return False
+    client = _client(app, client)
+    label = str(getattr(obj, "name", "") or getattr(obj, "id", ""))
+    body = CONSEQUENCES[name]
+    if name == "application" and await _is_session_application(app, client, obj):
+        body += " It is the key this console is using: the console loses its access."
+    if name == "tenant":
+        modal: Any = TypeToConfirmModal(
+            f'Delete the tenant "{label}"?', body, label, confirm_label="Delete tenant"
+        )
+    else:
+        modal = ConfirmModal(f'Delete {noun} "{label}"?', body, confirm_label="Delete")
+    if not await app.push_screen(modal, wait_for_dismiss=True):
+        return False
+    try:
+        if name == "tenant":
+            await client.tenant.delete()
+        else:
+            await _resource(client, name).delete(obj.id)
+    except NotFound:
+        app.notify(f'The {noun} "{label}" was already deleted.', title="Deleted")
+        return True
+    except ApiError as error:
+        app.notify(str(error), title=f"The {noun} was not deleted", severity="error")
+        return False
+    if name == "tenant":
+        app.notify(
+            f'Deleted the tenant "{label}". Its keys no longer work: switch to another '
+            "profile (p) or quit.",
+            title="Tenant deleted",
+            severity="warning",
+            timeout=20,
+        )
+    else:
+        app.notify(f'Deleted {noun} "{label}".', title="Deleted")
+    return True
+
+
+# ----- regenerate ---------------------------------------------------------------------------
+
+
+async def session_application_id(app: App[Any], client: Any) -> str | None:
+    """The id of the application whose key the session uses (GET /applications/key, once)."""
+    known = getattr(app, "session_application_id", None)
+    if known:
+        return str(known)
+    if client in _session_applications:
+        return _session_applications[client]
+    try:
+        found: str | None = str((await client.applications.current()).id)
+    except Exception:  # without application:read the console cannot tell; no harm
+        found = None
+    _session_applications[client] = found
+    return found
+
+
+async def _is_session_application(app: App[Any], client: Any, application: Any) -> bool:
+    own = await session_application_id(app, client)
+    return own is not None and own == str(getattr(application, "id", ""))
+
+
+async def regenerate_key(app: App[Any], application: Any, *, client: Any = None) -> Any | None:
+    """Asks, regenerates (once: a POST is never retried), and shows the new key once.
+
+    If it was the session's own key, the live client switches to the new key and the
+    profile's stored key is replaced, so the console keeps working.
+    """
+    from console.client import ApiError
+
+    if refuse_if_read_only(app, "regenerating a key"):
+        return None
+    client = _client(app, client)
+    own = await _is_session_application(app, client, application)
+    if not await app.push_screen(
+        RegenerateConfirm(application.name, own_key=own), wait_for_dismiss=True
+    ):
+        return None
+    try:
+        result = await client.applications.regenerate(application.id)
+    except ApiError as error:
+        app.notify(str(error), title="The key was not regenerated", severity="error")
+        return None
+    if own and result.key:
+        await adopt_session_key(app, client, result.key)
+    if result.key:
+        await app.push_screen(
+            KeyRevealModal(result.key, result.name, regenerated=True), wait_for_dismiss=True
+        )
+    return result
+
+
+def swap_client_key(client: Any, key: str) -> None:
+    """Makes the live client send `key` from its next request on."""
+    setter = getattr(client, "set_api_key", None)
+    if callable(setter):
+        setter(key)
+        return
+    session = getattr(client, "_session", None)
+    if session is None or not hasattr(session, "_key"):
+        raise RuntimeError("This client cannot change its key.")
+    session._key = key  # until the client offers set_api_key
+
+
+async def adopt_session_key(app: App[Any], client: Any, key: str) -> None:
+    """The session's key was regenerated: use the new one now, and store it for next time."""
+    swap_client_key(client, key)
+    connection = getattr(app, "connection", None)
+    if connection is not None and dataclasses.is_dataclass(connection):
+        app.connection = dataclasses.replace(connection, key=key)  # type: ignore[attr-defined]
+    profile = getattr(connection, "profile", None)
+    source = getattr(connection, "key_source", "memory")
+    if profile is None or source == "memory":
+        app.notify("The console now uses the new key (held in memory for this session).")
+        return
+    if source == "env":
+        app.notify(
+            "The console now uses the new key, but TENANT_CONSOLE_API_KEY still holds the old "
+            "one: set it to the new key before the next start.",
+            title="Update TENANT_CONSOLE_API_KEY",
+            severity="warning",
+            timeout=15,
+        )
+        return
+    try:
+        await asyncio.to_thread(_store_key, app, profile, key)
+    except Exception as error:
+        app.notify(
+            f"The console uses the new key for this session, but it could not be stored for "
+            f"profile {profile}: {error} Copy the key now, then set TENANT_CONSOLE_API_KEY or "
+            f"run `tenant-console profile add {profile} --base-url ...` again.",
+            title="New key not stored",
+            severity="error",
+            timeout=30,
+        )
+        return
+    app.notify(f"The new key is stored for profile {profile}.", title="Key stored")
+
+
+def _store_key(app: App[Any], profile: str, key: str) -> None:
+    """Blocking: in a thread. The app's profile source if it has one, else the keyring."""
+    profiles = getattr(app, "profiles", None)
+    if profiles is not None and hasattr(profiles, "store_key"):
+        profiles.store_key(profile, key)
+        return
+    from console.profiles.keys import set_key
+
+    set_key(profile, key)
+
+
+# ----- for the shell's screens ----------------------------------------------------------------
+
+MUTATING_ACTIONS = ("new", "edit", "delete", "regenerate")
+"""The screen actions that change data; read-only mode keeps their keys bound (to say why
+not) but out of the footer and help."""
+
+CHANGE_KEYS_GROUP = Binding.Group("New/Edit/Del")
+"""n, e and d share one footer label: the footer has little room."""
+
+LIST_KEYS = {
+    "application": "applications",
+    "proxy": "proxies",
+    "reactor_formula": "reactor_formulas",
+}
+
+
+def hide_mutating_bindings(node: Any) -> None:
+    """In read-only mode, takes the keys that change data out of the footer of `node`."""
+    if not is_read_only(node.app):
+        return
+    bindings = node._bindings.key_to_bindings
+    for key, found in list(bindings.items()):
+        bindings[key] = [
+            dataclasses.replace(b, show=False) if b.action.split("(")[0] in MUTATING_ACTIONS else b
+            for b in found
+        ]
+    node.refresh_bindings()
+
+
+def refresh_after_change(app: App[Any], kind: Any) -> None:
+    """Reloads what shows this kind of object: its list (or the tenant), and the header."""
+    screen = getattr(app, "console_screen", None)
+    name = kind_name(kind)
+    if screen is not None:
+        key = LIST_KEYS.get(name, "tenant")
+
+        def reload() -> None:
+            with contextlib.suppress(Exception):  # a section not there has nothing to refresh
+                screen.section_widget(key).reload()
+
+        # After the dialog has gone and the screen has its focus back, so that the list
+        # puts the focus on its rows again once they are loaded.
+        screen.call_after_refresh(reload)
+    refresh_header = getattr(app, "refresh_header_info", None)
+    if callable(refresh_header):
+        refresh_header()
+
+
+async def fresh_copy(app: App[Any], kind: Any, obj: Any, *, client: Any = None) -> Any:
+    """The object as the service holds it now, so a form opens on the latest version."""
+    name = kind_name(kind)
+    client = _client(app, client)
+    try:
+        if name == "tenant":
+            return await client.tenant.get()
+        return await _resource(client, name).get(obj.id)
+    except Exception:  # the form still opens on what is shown; saving will tell
+        return obj
+
+
+async def create_flow(app: App[Any], kind: Any) -> Any | None:
+    """`n` on a list: the form, then the list reloaded."""
+    saved = await open_form(app, kind)
+    if saved is not None:
+        refresh_after_change(app, kind)
+    return saved
+
+
+async def edit_flow(app: App[Any], kind: Any, obj: Any) -> Any | None:
+    """`e` on a row, a detail or the tenant: the form on the latest version, then reloads."""
+    name = kind_name(kind)
+    if obj is None:
+        return None
+    official = name == "reactor_formula" and getattr(obj, "type", None) == "official"
+    if not official and refuse_if_read_only(app, f"editing a {NOUNS[name]}"):
+        return None
+    saved = await open_form(app, name, await fresh_copy(app, name, obj))
+    if saved is not None:
+        refresh_after_change(app, name)
+    return saved
+
+
+async def delete_flow(app: App[Any], kind: Any, obj: Any) -> bool:
+    """`d` on a row, a detail or the tenant: confirmation, delete, then reloads."""
+    if obj is None:
+        return False
+    deleted = await delete_object(app, kind, obj)
+    if deleted:
+        refresh_after_change(app, kind)
+    return deleted
+
+
+async def regenerate_flow(app: App[Any], application: Any) -> Any | None:
+    """`R` on an application: confirmation, the new key shown once, then reloads."""
+    if application is None:
+        return None
+    result = await regenerate_key(app, application)
+    if result is not None:
+        refresh_after_change(app, "application")
+    return result
+
+
+def start_flow(app: App[Any], flow: Any) -> None:
+    """Runs a flow coroutine in an app worker: flows wait for dialogs, and a screen that
+    closes meanwhile (a detail whose object was deleted) must not cancel them."""
+    app.run_worker(flow, group="change", exit_on_error=False)
+
+
+# ----- the keys n, e, d, R on the console and detail screens -------------------------------------
+
+
+def changeable(kind: Any) -> bool:
+    """Whether objects of this kind can be created, edited or deleted (permissions cannot)."""
+    try:
+        kind_name(kind)
+    except ValueError:
+        return False
+    return True
+
+
+def _console_target(screen: Any) -> tuple[Any, Any]:
+    """(kind, object) the console screen's change keys act on: the highlighted row of a list,
+    or the tenant on the Tenant section; (None, None) elsewhere (the permissions list)."""
+    current_list = getattr(screen, "current_list", None)
+    if current_list is not None:
+        if not changeable(current_list.kind):
+            return None, None
+        return current_list.kind, current_list.current_item
+    if getattr(screen, "current", None) == "tenant":
+        return "tenant", getattr(screen.section_widget("tenant"), "tenant", None)
+    return None, None
+
+
+def console_action_allowed(screen: Any, action: str) -> bool:
+    """Whether `n`, `e`, `d` or `R` applies where the console screen stands now."""
+    kind, obj = _console_target(screen)
+    if action == "new":
+        return kind is not None and kind != "tenant"
+    if action == "regenerate":
+        return kind is not None and kind_name(kind) == "application" and obj is not None
+    return obj is not None
+
+
+def run_console_action(screen: Any, action: str) -> None:
+    """Starts the flow for `n`, `e`, `d` or `R` on the console screen."""
+    app = screen.app
+    kind, obj = _console_target(screen)
+    if kind is None or (action != "new" and obj is None):
+        return
+    if action == "new":
+        start_flow(app, create_flow(app, kind))
+    elif action == "edit":
+        start_flow(app, edit_flow(app, kind, obj))
+    elif action == "delete":
+        start_flow(app, delete_flow(app, kind, obj))
+    elif action == "regenerate" and kind_name(kind) == "application":
+        start_flow(app, regenerate_flow(app, obj))
+
+
+def detail_action_allowed(screen: Any, action: str) -> bool:
+    """Whether `e`, `d` or `R` applies to the object a detail screen shows."""
+    if screen.item is None or not changeable(screen.kind):
+        return False
+    name = kind_name(screen.kind)
+    if action == "regenerate":
+        return name == "application"
+    return action in ("edit", "delete")
+
+
+def run_detail_action(screen: Any, action: str) -> None:
+    """Starts the flow for `e`, `d` or `R` on a detail screen; it shows the result."""
+    if detail_action_allowed(screen, action):
+        start_flow(screen.app, _detail_flow(screen, action))
+
+
+async def _detail_flow(screen: Any, action: str) -> None:
+    app = screen.app
+    if action == "edit":
+        if await edit_flow(app, screen.kind, screen.item) is not None:
+            screen.action_refresh()
+    elif action == "delete":
+        if await delete_flow(app, screen.kind, screen.item) and app.screen is screen:
+            app.pop_screen()
+    elif action == "regenerate":
+        await regenerate_flow(app, screen.item)

@@ -1,0 +1,26 @@
+"""Forms that create and edit the four resources; each is a modal screen that dismisses
+with the saved object, or None when closed without saving."""
+
+from console.tui.forms.application import ApplicationForm
+from console.tui.forms.base import ResourceForm
+from console.tui.forms.fields import FormField
+from console.tui.forms.formula import FormulaForm
+from console.tui.forms.proxy import ProxyForm
+from console.tui.forms.tenant import TenantForm
+
+FORMS = {
+    "application": ApplicationForm,
+    "proxy": ProxyForm,
+    "reactor_formula": FormulaForm,
+    "tenant": TenantForm,
+}
+
+__all__ = [
+    "FORMS",
+    "ApplicationForm",
+    "FormField",
+    "FormulaForm",
+    "ProxyForm",
+    "ResourceForm",
+    "TenantForm",
+]

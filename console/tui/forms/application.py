@@ -1,0 +1,218 @@
+"""Create or edit an Application: name, type, permissions, access rules and expiry."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.widgets import Input, Select, Static
+
+from console.models import (
+    APPLICATION_TYPES,
+    Application,
+    ApplicationCreate,
+    ApplicationUpdate,
+    permissions_for,
+)
+from console.tui.forms.base import FieldErrors, ResourceForm
+from console.tui.forms.fields import FormField, format_when, parse_when
+from console.tui.forms.permissions import PermissionChecklist
+from console.tui.forms.rules import RulesEditor
+from console.tui.modals import KeyRevealModal
+
+TYPE_LABELS = {
+    "private": "private: backend services that keep the key secret",
+    "public": "public: browser or mobile apps collecting data",
+    "management": "management: administering the tenant",
+}
+
+
+class ApplicationForm(ResourceForm[Application]):
+    """The type is chosen once, on create; permissions offered follow the type."""
+
+    noun = "application"
+    field_labels: ClassVar[dict[str, str]] = {
+        "name": "Name",
+        "permissions": "Permissions",
+        "rules": "Access rules",
+    }
+
+    def __init__(self, client: Any, obj: Application | None = None, **kwargs: Any) -> None:
+        super().__init__(client, obj, **kwargs)
+        self._permission_cache: dict[str, list[Any]] = {}
+
+    @property
+    def application_type(self) -> str:
+        if self.obj is not None:
+            return self.obj.type
+        if not self.is_mounted:
+            return "private"
+        value = self.query_one("#type", Select).value
+        return "private" if value is Select.NULL else str(value)
+
+    def compose_fields(self) -> ComposeResult:
+        app = self.obj
+        yield FormField(
+            "Name",
+            Input(app.name if app else "", placeholder="e.g. Checkout backend", id="name"),
+            path="name",
+        )
+        if app is None:
+            yield FormField(
+                "Type",
+                Select(
+                    [(TYPE_LABELS[t], t) for t in APPLICATION_TYPES],
+                    value="private",
+                    allow_blank=False,
+                    id="type",
+                ),
+                path="type",
+                hint="The type cannot be changed later.",
+            )
+        else:
+            yield FormField(
+                "Type",
+                Static(TYPE_LABELS[app.type], classes="readonly-value", markup=False),
+                path="type",
+            )
+        yield FormField(
+            "Permissions",
+            PermissionChecklist(app.permissions if app else [], id="permissions"),
+            path="permissions",
+            hint="Grant the least the application needs. Permissions or rules: at least one.",
+        )
+        yield FormField(
+            "Access rules",
+            RulesEditor(
+                [r.model_dump(mode="json") for r in app.rules] if app else [],
+                read_only=self.read_only,
+            ),
+            path="rules",
+        )
+        if app is None:
+            yield FormField(
+                "Expires at (optional)",
+                Input(placeholder="2026-12-31 17:00 (UTC) or ISO 8601", id="expires-at"),
+                path="expires_at",
+                hint="The application and its key are deleted at this time.",
+            )
+        else:
+            yield FormField(
+                "Expires at",
+                Static(format_when(app.expires_at), classes="readonly-value", markup=False),
+                path="expires_at",
+                hint="Set only when the application is created.",
+            )
+
+    # ----- permission lists --------------------------------------------------------------
+
+    def start_loading(self) -> None:
+        self._load_permissions(self.application_type)
+
+    @on(Select.Changed, "#type")
+    def _type_changed(self, event: Select.Changed) -> None:
+        if event.value is not Select.NULL and self.is_mounted:
+            self._load_permissions(str(event.value))
+
+    @work(exclusive=True, group="permissions", exit_on_error=False)
+    async def _load_permissions(self, application_type: str) -> None:
+        """Fills every checklist with the permissions this type may hold."""
+        checklist = self.query_one("#permissions", PermissionChecklist)
+        rules = self.query_one(RulesEditor)
+        note = None
+        permissions = self._permission_cache.get(application_type)
+        if permissions is None:
+            checklist.set_loading()
+            rules.set_loading()
+            try:
+                permissions = await self.client.permissions.list(application_type=application_type)
+            except Exception as error:  # the built-in catalogue is the same list
+                permissions = permissions_for(application_type)
+                note = f"Could not load the list from the service ({error}); built-in list shown."
+            else:
+                self._permission_cache[application_type] = permissions
+        if application_type != self.application_type:
+            return  # the type changed again meanwhile; that load fills the lists
+        extras = checklist.set_permissions(
+            permissions, note=note, application_type=application_type
+        )
+        extras += rules.set_permission_options(permissions, note, application_type)
+        if extras:
+            self.notify(
+                f"Not allowed for {application_type} applications: "
+                f"{', '.join(dict.fromkeys(extras))}. Untick them before saving.",
+                severity="warning",
+            )
+
+    @on(RulesEditor.Changed)
+    def _rules_changed(self) -> None:
+        self.refresh_dirty()
+
+    # ----- payload ---------------------------------------------------------------------------
+
+    def build_payload(self) -> tuple[dict[str, Any], FieldErrors]:
+        errors: FieldErrors = {}
+        payload: dict[str, Any] = {
+            "name": self.query_one("#name", Input).value,
+            "permissions": self.query_one("#permissions", PermissionChecklist).selected,
+            "rules": self.query_one(RulesEditor).value(),
+        }
+        if self.obj is None:
+            payload["type"] = self.application_type
+            try:
+                expires_at = parse_when(self.query_one("#expires-at", Input).value)
+            except ValueError as error:
+                errors["expires_at"] = [str(error)]
+            else:
+                if expires_at is not None:
+                    payload["expires_at"] = expires_at.isoformat()
+        return payload, errors
+
+    def validate(self, payload: dict[str, Any]) -> Any:
+        if self.obj is None:
+            return ApplicationCreate.parse(payload)
+        return ApplicationUpdate.parse(payload, application_type=self.obj.type)
+
+    def payload_of(self, obj: Application) -> dict[str, Any]:
+        return {
+            "name": obj.name,
+            "permissions": list(obj.permissions),
+            "rules": [
+                {
+                    "description": r.description,
+                    "priority": r.priority,
+                    "container": r.container,
+                    "transform": r.transform,
+                    "permissions": list(r.permissions),
+                }
+                for r in sorted(obj.rules, key=lambda r: r.priority)
+            ],
+        }
+
+    def form_state(self) -> Any:
+        payload, _ = self.build_payload()
+        payload["expires_text"] = (
+            self.query_one("#expires-at", Input).value if self.obj is None else None
+        )
+        payload.pop("expires_at", None)
+        payload["permissions"] = sorted(payload["permissions"])
+        for rule in payload["rules"]:
+            rule["permissions"] = sorted(rule["permissions"])
+        return payload
+
+    # ----- saving ------------------------------------------------------------------------------
+
+    async def send(self, model: Any) -> Application:
+        if self.obj is None:
+            return await self.client.applications.create(model)
+        return await self.client.applications.update(self.obj.id, model)
+
+    async def fetch_current(self) -> Application:
+        return await self.client.applications.get(self.obj.id)
+
+    async def after_saved(self, result: Application) -> None:
+        if self.obj is None and result.key:
+            await self.app.push_screen(
+                KeyRevealModal(result.key, result.name), wait_for_dismiss=True
+            )

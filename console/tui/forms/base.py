@@ -1,0 +1,470 @@
+"""What every resource form shares: validation before sending, errors at their fields,
+saving in a worker, dirty tracking, and the lost-update guard.
+
+A form is a modal screen that dismisses with the saved object, or None when closed unsaved.
+Nothing typed is ever lost on a failure: the form stays open and says what went wrong.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any, ClassVar, Generic, TypeVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widget import Widget
+from textual.widgets import Button, Footer, Input, Select, SelectionList, Static, Switch, TextArea
+
+from console.models import PayloadInvalid
+from console.tui.forms.code import code_problem_sentences
+from console.tui.forms.diff import describe_changes
+from console.tui.forms.fields import FormField, format_when, nearest_field
+from console.tui.modals import CodeWarningModal, DiscardChangesModal, LostUpdateModal
+
+ResultT = TypeVar("ResultT")
+FieldErrors = dict[str, list[str]]
+
+READ_ONLY_REFUSAL = "Read-only mode: saving is refused."
+
+
+class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
+    """Base of the application, proxy, formula and tenant forms.
+
+    Subclasses provide `compose_fields`, `build_payload` (widgets -> request dict, plus errors
+    no model can see, such as an unparseable date), `validate` (the shared request model's
+    `.parse`), `send`, and for editing `fetch_current` and `payload_of` (object -> request dict).
+    """
+
+    noun: ClassVar[str] = "object"
+    field_labels: ClassVar[dict[str, str]] = {"name": "Name"}
+
+    DEFAULT_CSS = """
+    ResourceForm {
+        align: center middle;
+        background: $background 60%;
+    }
+    ResourceForm > #form-frame {
+        width: 112;
+        max-width: 100%;
+        height: 1fr;
+        border: thick $primary 70%;
+        background: $surface;
+        padding: 0 1;
+    }
+    ResourceForm #form-title {
+        width: 100%;
+        height: 1;
+        text-style: bold;
+        color: $text;
+    }
+    ResourceForm #form-title.-dirty {
+        color: $warning;
+    }
+    ResourceForm #form-banner {
+        width: 100%;
+        height: auto;
+        display: none;
+        background: $error 25%;
+        color: $text;
+        border-left: thick $error;
+        padding: 0 1;
+        margin-top: 1;
+    }
+    ResourceForm #form-banner.-shown {
+        display: block;
+    }
+    ResourceForm #form-body {
+        height: 1fr;
+        margin-top: 1;
+        padding-right: 1;
+    }
+    ResourceForm #form-actions {
+        height: 3;
+        width: 100%;
+        align-horizontal: right;
+    }
+    ResourceForm #form-status {
+        width: 1fr;
+        height: 3;
+        content-align: left middle;
+        color: $text-muted;
+    }
+    ResourceForm #form-status.-saving {
+        color: $accent;
+        text-style: bold;
+    }
+    ResourceForm #form-actions Button {
+        margin-left: 1;
+    }
+    ResourceForm .form-row {
+        height: auto;
+        width: 100%;
+    }
+    ResourceForm .form-row > FormField {
+        width: 1fr;
+        margin-right: 1;
+    }
+    ResourceForm .section-title {
+        text-style: bold;
+        color: $accent;
+        margin-bottom: 1;
+        width: 100%;
+    }
+    ResourceForm .readonly-value {
+        color: $text;
+        padding-left: 1;
+    }
+    """
+
+    BINDINGS = [Binding("escape", "cancel", "Close")]
+
+    def __init__(
+        self,
+        client: Any,
+        obj: Any | None = None,
+        *,
+        read_only: bool = False,
+        name: str | None = None,
+        id: str | None = None,
+    ) -> None:
+        super().__init__(name=name, id=id)
+        self.client = client
+        self.obj = obj
+        self.read_only = read_only or self.forced_read_only(obj)
+        self.saving = False
+        self.saved: ResultT | None = None
+        self._baseline: Any = None
+        self._send_count = 0
+        # In read-only mode ctrl+s stays bound (hidden) so that pressing it says why not.
+        self._bindings.bind("ctrl+s", "save", "Save", show=not self.read_only, priority=True)
+
+    # ----- what subclasses provide ---------------------------------------------------------
+
+    @classmethod
+    def forced_read_only(cls, obj: Any | None) -> bool:
+        """Whether this object may never be edited (an official formula)."""
+        return False
+
+    def compose_fields(self) -> ComposeResult:
+        raise NotImplementedError
+        yield  # pragma: no cover
+
+    def build_payload(self) -> tuple[dict[str, Any], FieldErrors]:
+        """The request body from the widgets, and errors found while reading them."""
+        raise NotImplementedError
+
+    def validate(self, payload: dict[str, Any]) -> Any:
+        """The parsed request model; raises PayloadInvalid like the service would answer 400."""
+        raise NotImplementedError
+
+    async def send(self, model: Any) -> ResultT:
+        raise NotImplementedError
+
+    async def fetch_current(self) -> Any:
+        """The object as the service holds it now (edit only)."""
+        raise NotImplementedError
+
+    def payload_of(self, obj: Any) -> dict[str, Any]:
+        """An object in the shape of `build_payload`'s dict, to compare versions."""
+        raise NotImplementedError
+
+    def code_editors(self) -> Iterable[tuple[str, Widget]]:
+        """(label, editor) for each code field to check before saving."""
+        return ()
+
+    def form_state(self) -> Any:
+        """Everything typed, to tell whether anything changed since the form opened."""
+        return self.build_payload()[0]
+
+    def object_name(self) -> str:
+        return str(getattr(self.obj, "name", "") or "")
+
+    def start_loading(self) -> None:
+        """Starts fetching what the fields need (permission lists, applications)."""
+
+    async def after_saved(self, result: ResultT) -> None:
+        """Runs in the save worker once the service accepted the change."""
+
+    # ----- layout --------------------------------------------------------------------------
+
+    @property
+    def editing(self) -> bool:
+        return self.obj is not None
+
+    @property
+    def title_text(self) -> str:
+        if self.obj is None:
+            return f"New {self.noun}"
+        name = self.object_name()
+        if self.read_only:
+            return f'{self.noun.capitalize()} "{name}" (read-only)'
+        return f'Edit {self.noun} "{name}"'
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="form-frame"):
+            yield Static(self.title_text, id="form-title", markup=False)
+            yield Static("", id="form-banner", markup=False)
+            with VerticalScroll(id="form-body"):
+                yield from self.compose_fields()
+            with Horizontal(id="form-actions"):
+                yield Static(self._idle_status(), id="form-status", markup=False)
+                if not self.read_only:
+                    yield Button("Save  ctrl+s", id="form-save", variant="primary")
+                yield Button("Close  esc" if self.read_only else "Cancel  esc", id="form-cancel")
+        yield Footer()
+
+    def _idle_status(self) -> str:
+        if self.read_only:
+            return "Read-only: nothing here can be changed."
+        if self.obj is not None and getattr(self.obj, "modified_at", None) is not None:
+            return f"Last modified {format_when(self.obj.modified_at)}"
+        return ""
+
+    def on_mount(self) -> None:
+        if self.read_only:
+            for widget in self.query_one("#form-body").query("Input, Select, SelectionList"):
+                widget.disabled = True
+            for widget in self.query_one("#form-body").query("Switch, Button"):
+                widget.disabled = True
+            for widget in self.query_one("#form-body").query(TextArea):
+                widget.read_only = True
+        self.start_loading()
+        self.call_after_refresh(self._take_baseline)
+        self.call_after_refresh(self._focus_first)
+
+    def _focus_first(self) -> None:
+        if self.read_only:  # nothing to type in: keep the top of the form in view
+            self.query_one("#form-cancel", Button).focus(scroll_visible=False)
+            return
+        for widget in self.query_one("#form-body").query("Input, Select, TextArea, Switch"):
+            if widget.focusable:
+                widget.focus()
+                return
+        self.query_one("#form-cancel", Button).focus()
+
+    def _take_baseline(self) -> None:
+        self._baseline = self._safe_state()
+
+    def reset_baseline(self) -> None:
+        """Call after fields were filled asynchronously with the object's own values."""
+        self._take_baseline()
+        self.refresh_dirty()
+
+    def _safe_state(self) -> Any:
+        try:
+            return self.form_state()
+        except Exception:  # a half-built form has no state yet
+            return None
+
+    # ----- dirty tracking --------------------------------------------------------------------
+
+    @property
+    def dirty(self) -> bool:
+        if self.read_only or self._baseline is None:
+            return False
+        return self._safe_state() != self._baseline
+
+    def refresh_dirty(self) -> None:
+        if not self.is_mounted:
+            return
+        title = self.query_one("#form-title", Static)
+        dirty = self.dirty
+        title.update(self.title_text + ("  • unsaved changes" if dirty else ""))
+        title.set_class(dirty, "-dirty")
+
+    @on(Input.Changed)
+    @on(Select.Changed)
+    @on(Switch.Changed)
+    @on(SelectionList.SelectedChanged)
+    @on(TextArea.Changed)
+    def _something_changed(self) -> None:
+        if self._baseline is not None:
+            self.refresh_dirty()
+
+    # ----- errors ----------------------------------------------------------------------------
+
+    def fields_by_path(self) -> dict[str, FormField]:
+        return {field.path: field for field in self.query(FormField)}
+
+    def clear_errors(self) -> None:
+        for field in self.query(FormField):
+            field.show_errors([])
+        self.hide_banner()
+
+    def show_banner(self, text: str) -> None:
+        banner = self.query_one("#form-banner", Static)
+        banner.update(text)
+        banner.add_class("-shown")
+
+    def hide_banner(self) -> None:
+        banner = self.query_one("#form-banner", Static)
+        banner.update("")
+        banner.remove_class("-shown")
+
+    @property
+    def banner_text(self) -> str:
+        banner = self.query_one("#form-banner", Static)
+        return str(banner.content) if banner.has_class("-shown") else ""
+
+    def show_errors(self, errors: FieldErrors, *, headline: str | None = None) -> None:
+        """Puts each error at its field (nearest JSON path), the rest in the banner."""
+        fields = self.fields_by_path()
+        for field in fields.values():
+            field.show_errors([])
+        at_field: dict[str, list[str]] = {}
+        unplaced: list[str] = []
+        for path, sentences in errors.items():
+            field = nearest_field(path, fields)
+            if field is None:
+                unplaced.extend(f"{path}: {s}" if path else s for s in sentences)
+            else:
+                at_field.setdefault(field.path, []).extend(sentences)
+        for path, sentences in at_field.items():
+            fields[path].show_errors(list(dict.fromkeys(sentences)))
+        count = sum(len(s) for s in errors.values())
+        problems = "1 problem" if count == 1 else f"{count} problems"
+        lines = [headline or f"Not saved: {problems}. See the fields marked in red."]
+        lines += unplaced
+        self.show_banner("\n".join(lines))
+        self.notify(lines[0], title="Not saved", severity="error")
+        first = next((fields[p] for p in fields if p in at_field), None)
+        if first is not None:
+            self.call_after_refresh(self._reveal_field, first)
+
+    def _reveal_field(self, field: FormField) -> None:
+        self.query_one("#form-body", VerticalScroll).scroll_to_widget(field, animate=False)
+        focusable = [
+            w for w in field.query("Input, Select, SelectionList, TextArea, Switch") if w.focusable
+        ]
+        if focusable:
+            focusable[0].focus(scroll_visible=False)
+
+    def show_failure(self, error: BaseException) -> None:
+        """Any failure but field errors: banner and notification, the form stays open."""
+        text = f"Not saved: {error}"
+        self.show_banner(text + "\nEverything you typed is still here; try again with ctrl+s.")
+        self.notify(str(error), title="Not saved", severity="error")
+
+    # ----- actions ---------------------------------------------------------------------------
+
+    def action_save(self) -> None:
+        if not self.is_mounted:
+            return
+        if self.read_only:
+            self.notify(READ_ONLY_REFUSAL, severity="warning")
+            return
+        if self.saving:
+            self.notify("Already saving: wait for the answer.")
+            return
+        self.clear_errors()
+        payload, errors = self.build_payload()
+        model = None
+        try:
+            model = self.validate(payload)
+        except PayloadInvalid as invalid:
+            for path, sentences in invalid.errors.items():
+                errors.setdefault(path, []).extend(sentences)
+        if errors:
+            self.show_errors(errors)
+            return
+        warnings: list[str] = []
+        for label, editor in self.code_editors():
+            warnings += code_problem_sentences(label, editor)
+        self._set_saving(True)
+        self._save(model, payload, warnings)
+
+    def _set_saving(self, saving: bool) -> None:
+        self.saving = saving
+        if not self.is_mounted:
+            return
+        status = self.query_one("#form-status", Static)
+        status.update("Saving…" if saving else self._idle_status())
+        status.set_class(saving, "-saving")
+        for button in self.query("#form-save"):
+            button.disabled = saving
+
+    @work(exclusive=True, group="form-save", exit_on_error=False)
+    async def _save(self, model: Any, payload: dict[str, Any], warnings: list[str]) -> None:
+        from console.client import ApiError, NotFound, ValidationFailed
+
+        try:
+            if warnings and not await self.app.push_screen(
+                CodeWarningModal(warnings), wait_for_dismiss=True
+            ):
+                self.notify("Not saved: fix the code, or save anyway.")
+                return
+            if self.editing and not await self._confirm_no_lost_update(payload):
+                return
+            self._send_count += 1
+            result = await self.send(model)
+        except ValidationFailed as error:
+            self.show_errors(error.errors, headline=f"The service refused it: {error}")
+        except NotFound as error:
+            self.show_failure(error)
+        except ApiError as error:
+            self.show_failure(error)
+        except Exception as error:  # a bug must not eat what was typed
+            self.show_failure(error)
+        else:
+            # Saved: whatever happens next, the form closes, so a second ctrl+s cannot
+            # create the object twice.
+            self.saved = result
+            self._baseline = self._safe_state()
+            try:
+                await self.after_saved(result)
+            except Exception as error:  # e.g. the key reveal failed to show
+                self.notify(f"Saved, but: {error}", severity="error")
+            self.notify(f'Saved {self.noun} "{getattr(result, "name", "")}".', title="Saved")
+            self.dismiss(result)
+        finally:
+            self._set_saving(False)
+
+    async def _confirm_no_lost_update(self, payload: dict[str, Any]) -> bool:
+        """Reads the object again; if someone changed it since it was opened, asks first."""
+        current = await self.fetch_current()
+        opened_at: datetime | None = getattr(self.obj, "modified_at", None)
+        now_at: datetime | None = getattr(current, "modified_at", None)
+        theirs = self.payload_of(current)
+        original = self.payload_of(self.obj)
+        if now_at == opened_at and theirs == original:
+            return True
+        changes = describe_changes(self.field_labels, original, theirs, payload)
+        when = f"modified {format_when(now_at)}" if now_at else None
+        what = f'The {self.noun} "{self.object_name()}"'
+        overwrite = await self.app.push_screen(
+            LostUpdateModal(what, changes, changed_when=when), wait_for_dismiss=True
+        )
+        if not overwrite:
+            self.show_banner(
+                f"Not saved: the {self.noun} was changed by someone else. Close this form and "
+                "open it again to see their version, or save again to overwrite it."
+            )
+            # Their version is the new reference: a second save asks no more.
+            self.obj = current
+            return False
+        return True
+
+    def action_cancel(self) -> None:
+        if self.saving:
+            self.notify("Saving: wait for the answer before closing.")
+            return
+        if self.dirty:
+            self.app.push_screen(DiscardChangesModal(f"this {self.noun}"), self._discard_answered)
+        else:
+            self.dismiss(None)
+
+    def _discard_answered(self, discard: bool | None) -> None:
+        if discard:
+            self.dismiss(None)
+
+    @on(Button.Pressed, "#form-save")
+    def _save_pressed(self) -> None:
+        self.action_save()
+
+    @on(Button.Pressed, "#form-cancel")
+    def _cancel_pressed(self) -> None:
+        self.action_cancel()

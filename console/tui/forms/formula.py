@@ -1,0 +1,242 @@
+"""Create or edit a private Reactor Formula; official ones open read-only."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.widgets import Button, Input, Static
+
+from console.models import ReactorFormula, ReactorFormulaCreate
+from console.models.formulas import CODE_MAX
+from console.tui.forms.base import FieldErrors, ResourceForm
+from console.tui.forms.code import make_code_editor
+from console.tui.forms.editors import ContractEditor, ListEditor
+from console.tui.forms.fields import FormField
+from console.tui.forms.icon import IconError, describe_icon, read_icon
+
+CODE_TEMPLATE = """module.exports = async function (req) {
+  const { args, configuration } = req;
+  return { raw: args };
+};
+"""
+
+TYPE_TEXT = {
+    "private": "private: available only to this tenant",
+    "official": "official: maintained by the service operator (read-only)",
+}
+
+
+class FormulaForm(ResourceForm[ReactorFormula]):
+    noun = "reactor formula"
+    field_labels: ClassVar[dict[str, str]] = {
+        "name": "Name",
+        "description": "Description",
+        "icon": "Icon",
+        "code": "Code",
+        "configuration": "Configuration",
+        "request_parameters": "Request parameters",
+    }
+
+    DEFAULT_CSS = """
+    FormulaForm .icon-row {
+        height: auto;
+    }
+    FormulaForm .icon-row Input {
+        width: 1fr;
+    }
+    FormulaForm .icon-row Button {
+        margin-left: 1;
+    }
+    FormulaForm #icon-status {
+        color: $text-muted;
+        padding-left: 1;
+    }
+    FormulaForm #code {
+        height: 16;
+    }
+    """
+
+    def __init__(self, client: Any, obj: ReactorFormula | None = None, **kwargs: Any) -> None:
+        super().__init__(client, obj, **kwargs)
+        self.icon: str | None = obj.icon if obj else None
+        self._loading_icon = False
+
+    @classmethod
+    def forced_read_only(cls, obj: Any | None) -> bool:
+        return obj is not None and getattr(obj, "type", None) == "official"
+
+    @property
+    def formula_type(self) -> str:
+        return self.obj.type if self.obj is not None else "private"
+
+    def compose_fields(self) -> ComposeResult:
+        formula = self.obj
+        yield FormField(
+            "Name",
+            Input(formula.name if formula else "", placeholder="e.g. Card fingerprint", id="name"),
+            path="name",
+        )
+        yield FormField(
+            "Description (optional)",
+            Input(formula.description or "" if formula else "", id="description"),
+            path="description",
+        )
+        yield FormField(
+            "Type",
+            Static(TYPE_TEXT[self.formula_type], classes="readonly-value"),
+            path="type",
+        )
+        path_input = Input(placeholder="path to a .png or .jpg file, then Enter", id="icon-path")
+        status = Static(describe_icon(self.icon), id="icon-status", markup=False)
+        if self.read_only:
+            path_input.display = False
+            yield FormField("Icon", path_input, status, path="icon")
+        else:
+            yield FormField(
+                "Icon (optional)",
+                Horizontal(
+                    path_input,
+                    Button("Load", id="icon-load"),
+                    Button("Remove", id="icon-remove"),
+                    classes="icon-row",
+                ),
+                status,
+                path="icon",
+            )
+        yield FormField(
+            "",
+            make_code_editor(
+                formula.code if formula else CODE_TEMPLATE,
+                label="Code",
+                read_only=self.read_only,
+                max_length=CODE_MAX,
+                id="code",
+            ),
+            path="code",
+            hint="JavaScript for Node.js 16: module.exports = function (req) { ... }",
+        )
+        yield FormField(
+            "Configuration contract",
+            ContractEditor(
+                "configuration",
+                [c.model_dump() for c in formula.configuration] if formula else [],
+                read_only=self.read_only,
+                id="configuration",
+            ),
+            path="configuration",
+            hint="Values set once per reactor. Names cannot contain '.'.",
+        )
+        yield FormField(
+            "Request parameters",
+            ContractEditor(
+                "request_parameters",
+                [p.model_dump() for p in formula.request_parameters] if formula else [],
+                read_only=self.read_only,
+                id="request-parameters",
+            ),
+            path="request_parameters",
+            hint="Arguments of each invocation. Dotted names (parent.child) denote nesting.",
+        )
+
+    # ----- icon ------------------------------------------------------------------------------
+
+    @on(Input.Submitted, "#icon-path")
+    @on(Button.Pressed, "#icon-load")
+    def _load_icon_requested(self, event: Any) -> None:
+        event.stop()
+        path = self.query_one("#icon-path", Input).value
+        if not path.strip():
+            self._icon_error("Type the path of a .png or .jpg file first.")
+            return
+        self.load_icon(path)
+
+    @work(exclusive=True, group="icon", exit_on_error=False)
+    async def load_icon(self, path: str) -> None:
+        """Reads the file in a thread: a slow disk never freezes the screen."""
+        status = self.query_one("#icon-status", Static)
+        status.update("Reading the icon…")
+        self._loading_icon = True
+        try:
+            data_url, description = await asyncio.to_thread(read_icon, path)
+        except IconError as error:
+            status.update(describe_icon(self.icon))
+            self._icon_error(str(error))
+            return
+        finally:
+            self._loading_icon = False
+        self.icon = data_url
+        self._icon_field().show_errors([])
+        status.update(f"New icon: {description}")
+        self.query_one("#icon-path", Input).value = ""
+        self.refresh_dirty()
+
+    @on(Button.Pressed, "#icon-remove")
+    def _remove_icon(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.icon = None
+        self.query_one("#icon-path", Input).value = ""
+        self.query_one("#icon-status", Static).update("No icon.")
+        self.refresh_dirty()
+
+    def _icon_field(self) -> FormField:
+        return self.fields_by_path()["icon"]
+
+    def _icon_error(self, sentence: str) -> None:
+        self._icon_field().show_errors([sentence])
+        self.notify(sentence, title="Icon", severity="error")
+
+    @on(ListEditor.Changed)
+    def _rows_changed(self) -> None:
+        self.refresh_dirty()
+
+    # ----- payload ---------------------------------------------------------------------------
+
+    def build_payload(self) -> tuple[dict[str, Any], FieldErrors]:
+        errors: FieldErrors = {}
+        if self.query_one("#icon-path", Input).value.strip() or self._loading_icon:
+            errors["icon"] = ["Load the icon first (Enter in the path field), or clear the path."]
+        description = self.query_one("#description", Input).value
+        payload = {
+            "name": self.query_one("#name", Input).value,
+            "description": description or None,
+            "type": self.formula_type,
+            "icon": self.icon,
+            "code": self.query_one("#code").text,  # type: ignore[attr-defined]
+            "configuration": self.query_one("#configuration", ContractEditor).value(),
+            "request_parameters": self.query_one("#request-parameters", ContractEditor).value(),
+        }
+        return payload, errors
+
+    def form_state(self) -> Any:
+        payload, _ = self.build_payload()
+        payload["icon-path"] = self.query_one("#icon-path", Input).value
+        return payload
+
+    def validate(self, payload: dict[str, Any]) -> Any:
+        return ReactorFormulaCreate.parse(payload)
+
+    def payload_of(self, obj: ReactorFormula) -> dict[str, Any]:
+        return {
+            "name": obj.name,
+            "description": obj.description,
+            "type": obj.type,
+            "icon": obj.icon,
+            "code": obj.code,
+            "configuration": [c.model_dump() for c in obj.configuration],
+            "request_parameters": [p.model_dump() for p in obj.request_parameters],
+        }
+
+    def code_editors(self) -> list[tuple[str, Any]]:
+        return [("code", self.query_one("#code"))]
+
+    async def send(self, model: Any) -> ReactorFormula:
+        if self.obj is None:
+            return await self.client.reactor_formulas.create(model)
+        return await self.client.reactor_formulas.update(self.obj.id, model)
+
+    async def fetch_current(self) -> ReactorFormula:
+        return await self.client.reactor_formulas.get(self.obj.id)

@@ -1,0 +1,241 @@
+"""Create or edit a Proxy: destination, authentication, application, configuration, transforms."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.widgets import Input, Select, Static, Switch
+
+from console.models import Proxy, ProxyCreate
+from console.tui.forms.base import FieldErrors, ResourceForm
+from console.tui.forms.code import make_code_editor
+from console.tui.forms.editors import KeyValueEditor
+from console.tui.forms.fields import FormField
+
+APPLICATION_CAP = 500
+"""Applications offered in the picker: a proxy's application is chosen among the first
+ones; a larger tenant still sees (and keeps) the current one, fetched by id."""
+
+PROXY_APPLICATION_TYPES = ("public", "private")
+
+
+class ApplicationPicker(Select[str]):
+    """The tenant's public and private applications, or none. Holds its value while loading."""
+
+    def __init__(self, application_id: str | None, *, id: str | None = None) -> None:
+        super().__init__([], prompt="No application", allow_blank=True, id=id)
+        self._pending = application_id
+        self.loaded = False
+
+    @property
+    def application_id(self) -> str | None:
+        if not self.loaded:
+            return self._pending
+        return None if self.value is Select.NULL else str(self.value)
+
+    def set_applications(self, applications: list[Any]) -> None:
+        options = [(_label(a), str(a.id)) for a in applications]
+        known = {value for _, value in options}
+        if self._pending and self._pending not in known:
+            options.append((f"(unknown application {self._pending})", self._pending))
+        self.set_options(options)
+        if self._pending:
+            self.value = self._pending
+        self.loaded = True
+
+    def choose(self, application_id: str, label: str) -> None:
+        """Adds an option and selects it (for an application fetched on demand)."""
+        options = [(label, application_id)]
+        self._pending = application_id
+        self.set_options(options)
+        self.value = application_id
+        self.loaded = True
+
+
+def _label(application: Any) -> str:
+    return f"{application.name} ({application.type}) {str(application.id)[:8]}"
+
+
+class ProxyForm(ResourceForm[Proxy]):
+    noun = "proxy"
+    field_labels: ClassVar[dict[str, str]] = {
+        "name": "Name",
+        "destination_url": "Destination URL",
+        "require_auth": "Require authentication",
+        "application": "Application",
+        "configuration": "Configuration",
+        "request_transform": "Request transform",
+        "response_transform": "Response transform",
+    }
+
+    DEFAULT_CSS = """
+    ProxyForm .auth-row {
+        height: auto;
+    }
+    ProxyForm .auth-row Static {
+        padding: 1 1;
+        width: 1fr;
+        color: $text-muted;
+    }
+    ProxyForm .code-field, ProxyForm CodeEditor {
+        height: 12;
+    }
+    """
+
+    def compose_fields(self) -> ComposeResult:
+        proxy = self.obj
+        yield FormField(
+            "Name",
+            Input(proxy.name if proxy else "", placeholder="e.g. Card collection", id="name"),
+            path="name",
+        )
+        yield FormField(
+            "Destination URL",
+            Input(
+                proxy.destination_url if proxy else "",
+                placeholder="https://api.example.com/v1",
+                id="destination-url",
+            ),
+            path="destination_url",
+            hint="An absolute https:// URL the proxy forwards requests to.",
+        )
+        yield FormField(
+            "Require authentication",
+            Horizontal(
+                Switch(proxy.require_auth if proxy else True, id="require-auth"),
+                Static("Callers must send an API key header to use the proxy."),
+                classes="auth-row",
+            ),
+            path="require_auth",
+        )
+        yield FormField(
+            "Application",
+            ApplicationPicker(
+                str(proxy.application_id) if proxy and proxy.application_id else None,
+                id="application",
+            ),
+            path="application",
+            hint="Its key is given to the transform code as `bt`. Public or private only.",
+        )
+        yield FormField(
+            "Configuration",
+            KeyValueEditor(proxy.configuration if proxy else None, id="configuration"),
+            path="configuration",
+            hint="Name/value pairs the transform code reads.",
+        )
+        yield FormField(
+            "",
+            make_code_editor(
+                proxy.request_transform.code if proxy and proxy.request_transform else "",
+                label="Request transform (optional)",
+                id="request-transform",
+            ),
+            path="request_transform",
+            hint="Runs on each request before it is sent; empty means none.",
+        )
+        yield FormField(
+            "",
+            make_code_editor(
+                proxy.response_transform.code if proxy and proxy.response_transform else "",
+                label="Response transform (optional)",
+                id="response-transform",
+            ),
+            path="response_transform",
+            hint="Runs on the destination's response; empty means none.",
+        )
+
+    # ----- applications -------------------------------------------------------------------
+
+    def start_loading(self) -> None:
+        self._load_applications()
+
+    @work(exclusive=True, group="applications", exit_on_error=False)
+    async def _load_applications(self) -> None:
+        picker = self.query_one("#application", ApplicationPicker)
+        picker.loading = True
+        found: list[Any] = []
+        try:
+            seen = 0
+            async for application in self.client.applications.iterate():
+                seen += 1
+                if application.type in PROXY_APPLICATION_TYPES:
+                    found.append(application)
+                if seen >= APPLICATION_CAP:
+                    break
+            current = picker.application_id
+            if current and all(str(a.id) != current for a in found):
+                page = await self.client.applications.list(ids=[current])
+                found += [a for a in page.data if a.type in PROXY_APPLICATION_TYPES]
+        except Exception as error:
+            self.notify(
+                f"Could not load the applications: {error}", title="Applications", severity="error"
+            )
+        picker.set_applications(found)
+        picker.loading = False
+
+    @on(KeyValueEditor.Changed)
+    def _rows_changed(self) -> None:
+        self.refresh_dirty()
+
+    # ----- payload --------------------------------------------------------------------------
+
+    def _code(self, selector: str) -> dict[str, str] | None:
+        text = self.query_one(selector).text  # type: ignore[attr-defined]
+        return {"code": text} if text.strip() else None
+
+    def build_payload(self) -> tuple[dict[str, Any], FieldErrors]:
+        errors: FieldErrors = {}
+        configuration, problems = self.query_one(KeyValueEditor).value()
+        if problems:
+            errors["configuration"] = problems
+        application_id = self.query_one("#application", ApplicationPicker).application_id
+        payload = {
+            "name": self.query_one("#name", Input).value,
+            "destination_url": self.query_one("#destination-url", Input).value.strip(),
+            "require_auth": self.query_one("#require-auth", Switch).value,
+            "application": {"id": application_id} if application_id else None,
+            "configuration": configuration,
+            "request_transform": self._code("#request-transform"),
+            "response_transform": self._code("#response-transform"),
+        }
+        return payload, errors
+
+    def form_state(self) -> Any:
+        payload, _ = self.build_payload()
+        payload["configuration"] = self.query_one(KeyValueEditor).pairs()
+        return payload
+
+    def validate(self, payload: dict[str, Any]) -> Any:
+        return ProxyCreate.parse(payload)
+
+    def payload_of(self, obj: Proxy) -> dict[str, Any]:
+        return {
+            "name": obj.name,
+            "destination_url": obj.destination_url,
+            "require_auth": obj.require_auth,
+            "application": {"id": str(obj.application_id)} if obj.application_id else None,
+            "configuration": obj.configuration or None,
+            "request_transform": obj.request_transform.model_dump()
+            if obj.request_transform
+            else None,
+            "response_transform": obj.response_transform.model_dump()
+            if obj.response_transform
+            else None,
+        }
+
+    def code_editors(self) -> list[tuple[str, Any]]:
+        return [
+            ("request transform", self.query_one("#request-transform")),
+            ("response transform", self.query_one("#response-transform")),
+        ]
+
+    async def send(self, model: Any) -> Proxy:
+        if self.obj is None:
+            return await self.client.proxies.create(model)
+        return await self.client.proxies.update(self.obj.id, model)
+
+    async def fetch_current(self) -> Proxy:
+        return await self.client.proxies.get(self.obj.id)

@@ -1,0 +1,459 @@
+"""The flows that change things: delete with confirmation, regenerate a key (the session's own
+included), and read-only mode refusing every one of them. Against the real local service.
+
+The last tests go end to end through the real console: n, e, d and R from the lists, the
+detail and the Tenant section, the list refreshed after each change, read-only refusing them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import keyring
+import pytest
+from console_support import console, make_app, notifications, resource_list, settle
+from form_host import SIZE, FormHost, screen_is, wait_until
+from keyring.backend import KeyringBackend
+from keyring.backends import fail
+from textual.widgets import Input, Static
+
+from console.client import AdminClient, NotFound, Unauthorized
+from console.tui.actions import delete_object, open_form, regenerate_key
+from console.tui.connection import Connection
+from console.tui.forms import ApplicationForm, ProxyForm, TenantForm
+from console.tui.forms.permissions import PermissionChecklist
+from console.tui.modals import (
+    MASK,
+    ConfirmModal,
+    KeyRevealModal,
+    RegenerateConfirm,
+    TypeToConfirmModal,
+)
+from console.tui.screens.console import ConsoleScreen
+from console.tui.screens.detail import DetailScreen
+
+
+class MemoryKeyring(KeyringBackend):
+    """Keys in a dict: never the user's keyring."""
+
+    priority = 1  # type: ignore[assignment]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.keys: dict[tuple[str, str], str] = {}
+
+    def get_password(self, service: str, username: str) -> str | None:
+        return self.keys.get((service, username))
+
+    def set_password(self, service: str, username: str, password: str) -> None:
+        self.keys[(service, username)] = password
+
+    def delete_password(self, service: str, username: str) -> None:
+        self.keys.pop((service, username), None)
+
+
+@pytest.fixture
+def memory_keyring() -> Any:
+    previous = keyring.get_keyring()
+    backend = MemoryKeyring()
+    keyring.set_keyring(backend)
+    yield backend
+    keyring.set_keyring(previous)
+
+
+@pytest.fixture
+def tenant(service: Any) -> Any:
+    return service.new_tenant("Actions tenant")
+
+
+@pytest.fixture
+async def client(service: Any, tenant: Any) -> Any:
+    async with AdminClient(service.base_url, tenant.key) as c:
+        yield c
+
+
+def host(service: Any, tenant: Any, **kwargs: Any) -> FormHost:
+    return FormHost(base_url=service.base_url, key=tenant.key, **kwargs)
+
+
+@pytest.mark.parametrize("kind", ["application", "proxy", "reactor_formula"])
+async def test_delete_asks_then_deletes(service, tenant, client, kind):
+    resource = {
+        "application": client.applications,
+        "proxy": client.proxies,
+        "reactor_formula": client.reactor_formulas,
+    }[kind]
+    payload = {
+        "application": {"name": "Doomed", "type": "private", "permissions": ["token:read"]},
+        "proxy": {"name": "Doomed", "destination_url": "https://x.example.com"},
+        "reactor_formula": {"name": "Doomed", "type": "private", "code": "module.exports=()=>1"},
+    }[kind]
+    obj = await resource.create(payload)
+    app = host(service, tenant)
+    async with app.run_test(size=SIZE) as pilot:
+        worker = app.run_worker(delete_object(app, kind, obj))
+        await wait_until(pilot, screen_is(app, ConfirmModal))
+        assert '"Doomed"' in app.screen.title_text
+        if kind == "application":
+            assert "API key stops working at once" in app.screen.body_text
+        await pilot.click("#confirm")
+        assert await worker.wait() is True
+    with pytest.raises(NotFound):
+        await resource.get(obj.id)
+
+
+async def test_delete_cancelled_keeps_the_object(service, tenant, client):
+    proxy = await client.proxies.create(
+        {"name": "Kept", "destination_url": "https://k.example.com"}
+    )
+    app = host(service, tenant)
+    async with app.run_test(size=SIZE) as pilot:
+        worker = app.run_worker(delete_object(app, "proxies", proxy))
+        await wait_until(pilot, screen_is(app, ConfirmModal))
+        assert app.screen.focused.id == "cancel"  # the safe answer has the focus
+        await pilot.press("enter")
+        assert await worker.wait() is False
+    assert (await client.proxies.get(proxy.id)).name == "Kept"
+
+
+async def test_delete_tenant_needs_its_name_typed(service):
+    tenant = service.new_tenant("Tenant to delete")
+    app = host(service, tenant)
+    async with app.run_test(size=SIZE) as pilot:
+        current = await app.client.tenant.get()
+        worker = app.run_worker(delete_object(app, "tenant", current))
+        await wait_until(pilot, screen_is(app, TypeToConfirmModal))
+        modal = app.screen
+        await pilot.press(*"Tenant to")
+        await pilot.pause()
+        assert modal.query_one("#confirm").disabled
+        await pilot.press("enter")  # not the name yet: nothing happens
+        assert app.screen is modal
+        await pilot.press(*" delete")
+        await pilot.pause()
+        assert not modal.query_one("#confirm").disabled
+        await pilot.press("enter")
+        assert await worker.wait() is True
+    async with AdminClient(service.base_url, tenant.key) as old:
+        with pytest.raises(Unauthorized):
+            await old.tenant.get()
+
+
+async def test_regenerate_another_application_shows_the_new_key_once(service, tenant, client):
+    other = await client.applications.create(
+        {"name": "Worker", "type": "private", "permissions": ["token:read"]}
+    )
+    app = host(service, tenant)
+    async with app.run_test(size=SIZE) as pilot:
+        worker = app.run_worker(regenerate_key(app, other))
+        await wait_until(pilot, screen_is(app, RegenerateConfirm))
+        assert "stops working at once" in app.screen.body_text
+        assert app.screen.warning_text is None  # not the console's own key
+        await pilot.click("#confirm")
+        await wait_until(pilot, screen_is(app, KeyRevealModal))
+        reveal = app.screen
+        key_widget = reveal.query_one("#key", Static)
+        assert str(key_widget.content) == MASK
+        await pilot.press("s")
+        new_key = str(key_widget.content)
+        assert new_key != MASK and len(new_key) > 20
+        await pilot.press("c")
+        assert app.clipboard == new_key
+        await pilot.press("s")
+        assert str(key_widget.content) == MASK
+        await pilot.click("#done")
+        result = await worker.wait()
+    assert result.key == new_key
+    async with AdminClient(service.base_url, new_key) as fresh:
+        assert await fresh.permissions.list()  # the new key is accepted
+
+
+async def test_regenerating_the_sessions_own_key_keeps_the_session_working(service, memory_keyring):
+    tenant = service.new_tenant("Own key tenant")
+    connection = Connection("work", service.base_url, tenant.key, "keyring")
+    app = host(service, tenant, connection=connection)
+    async with app.run_test(size=SIZE) as pilot:
+        own = await app.client.applications.current()
+        worker = app.run_worker(regenerate_key(app, own))
+        await wait_until(pilot, screen_is(app, RegenerateConfirm))
+        assert "the key this console is using" in (app.screen.warning_text or "")
+        await pilot.click("#confirm")
+        await wait_until(pilot, screen_is(app, KeyRevealModal))
+        await pilot.click("#done")
+        result = await worker.wait()
+        # The live client switched: the session keeps working.
+        assert (await app.client.tenant.get()).name == "Own key tenant"
+        assert app.connection.key == result.key
+        assert any("stored for profile work" in n for n in app.notes)
+    assert memory_keyring.keys[("tenant-console", "work")] == result.key
+    async with AdminClient(service.base_url, tenant.key) as old:
+        with pytest.raises(Unauthorized):
+            await old.tenant.get()
+
+
+async def test_own_key_regenerated_without_a_keyring_says_what_to_do(service):
+    tenant = service.new_tenant("No keyring tenant")
+    previous = keyring.get_keyring()
+    keyring.set_keyring(fail.Keyring())
+    try:
+        connection = Connection("work", service.base_url, tenant.key, "keyring")
+        app = host(service, tenant, connection=connection)
+        async with app.run_test(size=SIZE) as pilot:
+            own = await app.client.applications.current()
+            worker = app.run_worker(regenerate_key(app, own))
+            await wait_until(pilot, screen_is(app, RegenerateConfirm))
+            await pilot.click("#confirm")
+            await wait_until(pilot, screen_is(app, KeyRevealModal))
+            await pilot.click("#done")
+            await worker.wait()
+            assert (await app.client.tenant.get()).name == "No keyring tenant"
+            advice = [n for n in app.notes if "could not be stored" in n]
+            assert advice and "TENANT_CONSOLE_API_KEY" in advice[0]
+            assert "tenant-console profile add work" in advice[0]
+    finally:
+        keyring.set_keyring(previous)
+
+
+async def test_own_key_in_demo_mode_is_swapped_in_memory(service):
+    tenant = service.new_tenant("Demo tenant")
+    connection = Connection(None, service.base_url, tenant.key, "memory")
+    app = host(service, tenant, connection=connection)
+    async with app.run_test(size=SIZE) as pilot:
+        own = await app.client.applications.current()
+        worker = app.run_worker(regenerate_key(app, own))
+        await wait_until(pilot, screen_is(app, RegenerateConfirm))
+        await pilot.click("#confirm")
+        await wait_until(pilot, screen_is(app, KeyRevealModal))
+        await pilot.click("#done")
+        await worker.wait()
+        assert (await app.client.tenant.get()).name == "Demo tenant"
+        assert any("held in memory" in n for n in app.notes)
+
+
+async def test_read_only_mode_refuses_every_change(service, tenant, client):
+    proxy = await client.proxies.create(
+        {"name": "Safe", "destination_url": "https://s.example.com"}
+    )
+    application = await client.applications.current()
+    app = host(service, tenant, read_only=True)
+    async with app.run_test(size=SIZE) as pilot:
+        assert await app.run_worker(delete_object(app, "proxy", proxy)).wait() is False
+        assert await app.run_worker(regenerate_key(app, application)).wait() is None
+        assert await app.run_worker(open_form(app, "proxy")).wait() is None
+        assert await app.run_worker(open_form(app, "proxy", proxy)).wait() is None
+        current = await app.client.tenant.get()
+        assert await app.run_worker(delete_object(app, "tenant", current)).wait() is False
+        await pilot.pause()
+        assert app.screen_stack[-1].query("#host")  # no dialog was ever shown
+        refusals = [n for n in app.notes if n.startswith("Read-only mode:")]
+        assert len(refusals) == 5
+        assert "refused" in refusals[0]
+    assert (await client.proxies.get(proxy.id)).name == "Safe"
+    assert (await client.tenant.get()).name == "Actions tenant"
+
+
+async def test_open_form_returns_the_saved_object(service, tenant, client):
+    app = host(service, tenant)
+    async with app.run_test(size=SIZE) as pilot:
+        worker = app.run_worker(open_form(app, "proxy"))
+        await wait_until(pilot, screen_is(app, ProxyForm))
+        form = app.screen
+        form.query_one("#name", Input).value = "Via flow"
+        form.query_one("#destination-url", Input).value = "https://flow.example.com"
+        await pilot.press("ctrl+s")
+        saved = await worker.wait()
+    assert saved is not None and saved.name == "Via flow"
+    assert (await client.proxies.get(saved.id)).destination_url == "https://flow.example.com"
+
+
+async def test_official_formulas_cannot_be_deleted(service, tenant, client):
+    page = await client.reactor_formulas.list(size=100)
+    official = next(f for f in page.data if f.type == "official")
+    app = host(service, tenant)
+    async with app.run_test(size=SIZE):
+        assert (
+            await app.run_worker(delete_object(app, "reactor_formulas", official)).wait() is False
+        )
+        assert any("Official formulas" in n for n in app.notes)
+    assert (await client.reactor_formulas.get(official.id)).type == "official"
+
+
+# ----- end to end through the console -----
+
+
+def names(app: Any, key: str) -> list[str]:
+    return [item.name for item in resource_list(app, key).items]
+
+
+async def back_on_console(pilot: Any, app: Any) -> None:
+    await wait_until(pilot, lambda: isinstance(app.screen, ConsoleScreen), what="console")
+    await settle(pilot)
+
+
+async def test_create_edit_delete_a_proxy_from_its_list(service, tenant, client):
+    app = make_app(service.base_url, tenant.key)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("2")
+        await settle(pilot)
+        assert names(app, "proxies") == []
+
+        await pilot.press("n")
+        await wait_until(pilot, screen_is(app, ProxyForm), what="proxy form")
+        form = app.screen
+        await pilot.click("#name")
+        await pilot.press(*"Card intake")
+        form.query_one("#destination-url", Input).value = "https://cards.example.com"
+        await pilot.press("ctrl+s")
+        await back_on_console(pilot, app)
+        assert names(app, "proxies") == ["Card intake"]  # the list was reloaded
+
+        await pilot.press("e")
+        await wait_until(pilot, screen_is(app, ProxyForm))
+        form = app.screen
+        assert form.query_one("#name", Input).value == "Card intake"
+        form.query_one("#name", Input).value = "Card intake v2"
+        await pilot.press("ctrl+s")
+        await back_on_console(pilot, app)
+        assert names(app, "proxies") == ["Card intake v2"]
+
+        await pilot.press("d")
+        await wait_until(pilot, screen_is(app, ConfirmModal))
+        assert "Card intake v2" in app.screen.title_text
+        await pilot.click("#confirm")
+        await back_on_console(pilot, app)
+        assert names(app, "proxies") == []
+    assert (await client.proxies.list()).pagination.total_items == 0
+
+
+async def test_new_application_key_is_revealed_then_listed_and_regenerated_from_detail(
+    service, tenant, client
+):
+    app = make_app(service.base_url, tenant.key)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("n")
+        await wait_until(pilot, screen_is(app, ApplicationForm))
+        form = app.screen
+        await wait_until(pilot, lambda: form.query_one("#permissions", PermissionChecklist).loaded)
+        form.query_one("#name", Input).value = "Checkout backend"
+        form.query_one("#permissions", PermissionChecklist).selection_list.select("token:create")
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, screen_is(app, KeyRevealModal))
+        await pilot.click("#done")
+        await back_on_console(pilot, app)
+        assert names(app, "applications") == ["Bootstrap management", "Checkout backend"]
+
+        await pilot.press("down", "enter")
+        await wait_until(pilot, screen_is(app, DetailScreen))
+        await settle(pilot)
+        await pilot.press("R")
+        await wait_until(pilot, screen_is(app, RegenerateConfirm))
+        await pilot.click("#confirm")
+        await wait_until(pilot, screen_is(app, KeyRevealModal))
+        await pilot.press("s")
+        new_key = str(app.screen.query_one("#key").content)
+        await pilot.click("#done")
+        await wait_until(pilot, screen_is(app, DetailScreen))
+    async with AdminClient(service.base_url, new_key) as fresh:
+        assert await fresh.permissions.list()
+
+
+async def test_edit_and_delete_from_a_detail(service, tenant, client):
+    created = await client.proxies.create(
+        {"name": "Detail proxy", "destination_url": "https://d.example.com"}
+    )
+    app = make_app(service.base_url, tenant.key)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("2")
+        await settle(pilot)
+        await pilot.press("enter")
+        await wait_until(pilot, screen_is(app, DetailScreen))
+        await settle(pilot)
+        await pilot.press("e")
+        await wait_until(pilot, screen_is(app, ProxyForm))
+        app.screen.query_one("#destination-url", Input).value = "https://e.example.com"
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, screen_is(app, DetailScreen))
+        await settle(pilot)
+        assert app.screen.item.destination_url == "https://e.example.com"
+
+        await pilot.press("d")
+        await wait_until(pilot, screen_is(app, ConfirmModal))
+        await pilot.click("#confirm")
+        await back_on_console(pilot, app)  # the detail of a deleted object closes
+        assert names(app, "proxies") == []
+    with pytest.raises(NotFound):
+        await client.proxies.get(created.id)
+
+
+async def test_tenant_section_edit_and_type_to_confirm_delete(service, tenant, client):
+    app = make_app(service.base_url, tenant.key)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("5")
+        await settle(pilot)
+        await pilot.press("e")
+        await wait_until(pilot, screen_is(app, TenantForm))
+        app.screen.query_one("#name", Input).value = "Renamed in the console"
+        await pilot.press("ctrl+s")
+        await back_on_console(pilot, app)
+        assert console(app).section_widget("tenant").tenant.name == "Renamed in the console"
+        assert console(app).header.tenant == "Renamed in the console"
+
+        await pilot.press("d")
+        await wait_until(pilot, screen_is(app, TypeToConfirmModal))
+        assert app.screen.expected == "Renamed in the console"
+        await pilot.press("escape")
+        await back_on_console(pilot, app)
+    assert (await client.tenant.get()).name == "Renamed in the console"
+
+
+async def test_read_only_console_hides_and_refuses_every_change(service, tenant, client):
+    await client.proxies.create({"name": "Untouchable", "destination_url": "https://u.example.com"})
+    app = make_app(service.base_url, tenant.key, read_only=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        shown = {b.binding.action for b in app.screen.active_bindings.values() if b.binding.show}
+        assert not shown & {"new", "edit", "delete", "regenerate"}
+        for key in ("n", "e", "d", "R"):
+            await pilot.press(key)
+            await settle(pilot)
+            assert isinstance(app.screen, ConsoleScreen)
+        await pilot.press("2")
+        await settle(pilot)
+        await pilot.press("enter")
+        await wait_until(pilot, screen_is(app, DetailScreen))
+        await settle(pilot)
+        shown = {b.binding.action for b in app.screen.active_bindings.values() if b.binding.show}
+        assert not shown & {"edit", "delete", "regenerate"}
+        await pilot.press("d")
+        await settle(pilot)
+        assert isinstance(app.screen, DetailScreen)
+        refusals = [n for n in notifications(app) if "Read-only mode" in n]
+        assert len(refusals) >= 4
+    assert [p.name for p in (await client.proxies.list()).data] == ["Untouchable"]
+
+
+async def test_regenerating_the_consoles_own_key_in_the_shell_keeps_it_working(service):
+    tenant = service.new_tenant("Own key in the shell")
+    app = make_app(service.base_url, tenant.key)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert names(app, "applications") == ["Bootstrap management"]
+        await pilot.press("R")
+        await wait_until(pilot, screen_is(app, RegenerateConfirm))
+        assert "the key this console is using" in (app.screen.warning_text or "")
+        await pilot.click("#confirm")
+        await wait_until(pilot, screen_is(app, KeyRevealModal))
+        await pilot.click("#done")
+        await back_on_console(pilot, app)
+        await pilot.press("r")
+        await settle(pilot)
+        assert resource_list(app, "applications").problem is None
+        assert names(app, "applications") == ["Bootstrap management"]
+        assert app.connection.key != tenant.key
+        assert not app.key_rejected
+    async with AdminClient(service.base_url, tenant.key) as old:
+        with pytest.raises(Unauthorized):
+            await old.tenant.get()

@@ -1,0 +1,801 @@
+"""The resource forms against the real local service: create, edit, validation before
+sending, the service's 400 at its field, failures that keep the form, unsaved changes,
+the lost-update guard, code warnings and read-only forms."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from form_host import SIZE, FormHost, screen_is, wait_until
+from textual.widgets import Button, Input, Select, Static, Switch
+
+from console.client import AdminClient
+from console.models import Application, Proxy, ReactorFormula, Tenant
+from console.tui.forms import ApplicationForm, FormulaForm, ProxyForm, TenantForm
+from console.tui.forms.editors import ContractEditor, KeyValueEditor
+from console.tui.forms.permissions import PermissionChecklist
+from console.tui.forms.proxy import ApplicationPicker
+from console.tui.forms.rules import RulesEditor
+from console.tui.modals import (
+    MASK,
+    CodeWarningModal,
+    DiscardChangesModal,
+    KeyRevealModal,
+    LostUpdateModal,
+)
+
+BROKEN_CODE = "module.exports = function (req) {\n  return { raw: req.args ;\n};\n"
+PNG_1X1 = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082"
+)
+
+
+@pytest.fixture
+def tenant(service: Any) -> Any:
+    return service.new_tenant("Forms tenant")
+
+
+@pytest.fixture
+async def client(service: Any, tenant: Any) -> Any:
+    async with AdminClient(service.base_url, tenant.key) as c:
+        yield c
+
+
+def host(service: Any, tenant: Any, make: Any, **kwargs: Any) -> FormHost:
+    return FormHost(make, base_url=service.base_url, key=tenant.key, **kwargs)
+
+
+def field(form: Any, path: str) -> Any:
+    return form.fields_by_path()[path]
+
+
+def type_into(form: Any, selector: str, text: str) -> None:
+    form.query_one(selector, Input).value = text
+
+
+async def checklists_loaded(pilot: Any, form: Any) -> None:
+    await wait_until(
+        pilot,
+        lambda: all(c.loaded for c in form.query(PermissionChecklist)),
+        what="permission lists",
+    )
+
+
+async def save_and_wait(pilot: Any, app: FormHost) -> None:
+    await pilot.press("ctrl+s")
+    await wait_until(pilot, lambda: app.dismissed or not app.form.saving, what="save")
+
+
+# ----- applications -----
+
+
+async def test_create_application_with_a_rule_reveals_its_key_masked(service, tenant, client):
+    app = host(service, tenant, lambda c: ApplicationForm(c))
+    async with app.run_test(size=SIZE) as pilot:
+        form = app.form
+        await checklists_loaded(pilot, form)
+        await pilot.click("#name")
+        await pilot.press(*"Checkout backend")
+        form.query_one("#permissions", PermissionChecklist).selection_list.select("token:create")
+        rules = form.query_one(RulesEditor)
+        row = await rules.add_rule()
+        await pilot.pause()
+        row.query_one(".rule-description", Input).value = "Cards, masked"
+        row.query_one(".rule-container", Input).value = "/pci/"
+        row.query_one(".rule-transform", Select).value = "mask"
+        await wait_until(pilot, lambda: row.checklist.loaded)
+        row.checklist.selection_list.select("token:read")
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, screen_is(app, KeyRevealModal), what="key reveal")
+        reveal = app.screen
+        assert str(reveal.query_one("#key", Static).content) == MASK
+        await pilot.press("escape")  # refused: the key must be dismissed on purpose
+        assert isinstance(app.screen, KeyRevealModal)
+        await pilot.click("#done")
+        await wait_until(pilot, lambda: app.dismissed)
+    created = app.result
+    assert created is not None and created.key
+    stored = await client.applications.get(created.id)
+    assert stored.name == "Checkout backend"
+    assert stored.type == "private"
+    assert stored.permissions == ["token:create"]
+    assert [
+        (r.description, r.priority, r.container, r.transform, r.permissions) for r in stored.rules
+    ] == [("Cards, masked", 1, "/pci/", "mask", ["token:read"])]
+
+
+async def test_edit_application_changes_name_and_reorders_rules(service, tenant, client):
+    original = await client.applications.create(
+        {
+            "name": "Collector",
+            "type": "public",
+            "permissions": ["token:create"],
+            "rules": [
+                {
+                    "description": "first",
+                    "priority": 1,
+                    "container": "/a/",
+                    "transform": "mask",
+                    "permissions": ["token:create"],
+                },
+                {
+                    "description": "second",
+                    "priority": 2,
+                    "container": "/b/",
+                    "transform": "redact",
+                    "permissions": ["token:update"],
+                },
+            ],
+        }
+    )
+    app = host(service, tenant, lambda c: ApplicationForm(c, original))
+    async with app.run_test(size=SIZE) as pilot:
+        form = app.form
+        await checklists_loaded(pilot, form)
+        assert not form.dirty
+        type_into(form, "#name", "Collector v2")
+        rules = form.query_one(RulesEditor)
+        rules.move_rule(rules.rows[1], -1)  # "second" first: priorities swap
+        await pilot.pause()
+        assert form.dirty
+        await save_and_wait(pilot, app)
+        assert app.dismissed, form.banner_text
+    stored = await client.applications.get(original.id)
+    assert stored.name == "Collector v2"
+    assert sorted((r.priority, r.description) for r in stored.rules) == [
+        (1, "second"),
+        (2, "first"),
+    ]
+    assert stored.type == "public"
+
+
+async def test_invalid_name_is_flagged_at_its_field_and_nothing_is_sent(service, tenant, client):
+    before = (await client.applications.list()).pagination.total_items
+    app = host(service, tenant, lambda c: ApplicationForm(c))
+    async with app.run_test(size=SIZE) as pilot:
+        form = app.form
+        await checklists_loaded(pilot, form)
+        type_into(form, "#name", "x" * 201)
+        form.query_one("#permissions", PermissionChecklist).selection_list.select("token:create")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert field(form, "name").invalid
+        assert "at most 200 characters" in field(form, "name").errors
+        assert "Not saved" in form.banner_text
+        assert form._send_count == 0
+        assert not app.dismissed
+    assert (await client.applications.list()).pagination.total_items == before
+
+
+async def test_management_application_with_token_read_is_refused_before_sending(
+    service, tenant, client
+):
+    before = (await client.applications.list()).pagination.total_items
+    app = host(service, tenant, lambda c: ApplicationForm(c))
+    async with app.run_test(size=SIZE) as pilot:
+        form = app.form
+        await checklists_loaded(pilot, form)
+        type_into(form, "#name", "Admin tool")
+        checklist = form.query_one("#permissions", PermissionChecklist)
+        checklist.selection_list.select("token:read")
+        form.query_one("#type", Select).value = "management"
+        await wait_until(
+            pilot, lambda: "tenant:read" in checklist._options if checklist.loaded else False
+        )
+        assert "token:read" in checklist.selected  # kept, marked, not silently dropped
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "token:read is not allowed for management" in field(form, "permissions").errors
+        assert form._send_count == 0
+    assert (await client.applications.list()).pagination.total_items == before
+
+
+async def test_unparseable_expiry_is_flagged(service, tenant):
+    app = host(service, tenant, lambda c: ApplicationForm(c))
+    async with app.run_test(size=SIZE) as pilot:
+        form = app.form
+        await checklists_loaded(pilot, form)
+        type_into(form, "#name", "Temp")
+        type_into(form, "#expires-at", "next tuesday")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "2026-12-31 17:00" in field(form, "expires_at").errors
+        assert form._send_count == 0
+
+
+async def test_application_created_with_expiry(service, tenant, client):
+    app = host(service, tenant, lambda c: ApplicationForm(c))
+    async with app.run_test(size=SIZE) as pilot:
+        form = app.form
+        await checklists_loaded(pilot, form)
+        type_into(form, "#name", "Short lived")
+        form.query_one("#permissions", PermissionChecklist).selection_list.select("token:create")
+        type_into(form, "#expires-at", "2099-12-31 17:00")
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, screen_is(app, KeyRevealModal))
+        await pilot.click("#done")
+        await wait_until(pilot, lambda: app.dismissed)
+    stored = await client.applications.get(app.result.id)
+    assert stored.expires_at.isoformat() == "2099-12-31T17:00:00+00:00"
+
+
+# ----- proxies -----
+
+
+async def test_create_proxy_with_application_configuration_and_transform(service, tenant, client):
+    backend = await client.applications.create(
+        {"name": "Proxy backend", "type": "private", "permissions": ["token:use"]}
+    )
+    app = host(service, tenant, lambda c: ProxyForm(c))
+    async with app.run_test(size=SIZE) as pilot:
+        form = app.form
+        picker = form.query_one("#application", ApplicationPicker)
+        await wait_until(pilot, lambda: picker.loaded, what="applications")
+        type_into(form, "#name", "Card collection")
+        type_into(form, "#destination-url", "https://api.example.com/v1")
+        form.query_one("#require-auth", Switch).value = False
+        picker.value = str(backend.id)
+        editor = form.query_one(KeyValueEditor)
+        row = await editor.add_row()
+        row.query_one(".kv-key", Input).value = "region"
+        row.query_one(".kv-value", Input).value = "eu"
+        form.query_one(
+            "#request-transform"
+        ).text = "module.exports = async function (req) { return req.args; };\n"
+        await save_and_wait(pilot, app)
+        assert app.dismissed, form.banner_text
+    stored = await client.proxies.get(app.result.id)
+    assert stored.name == "Card collection"
+    assert stored.require_auth is False
+    assert str(stored.application_id) == str(backend.id)
+    assert stored.configuration == {"region": "eu"}
+    assert (
+        stored.request_transform is not None and "module.exports" in stored.request_transform.code
+    )
+    assert stored.response_transform is None
+
+
+async def test_picker_offers_only_public_and_private_applications(service, tenant, client):
+    await client.applications.create(
+        {"name": "Pub", "type": "public", "permissions": ["token:create"]}
+    )
+    app = host(service, tenant, lambda c: ProxyForm(c))
+    async with app.run_test(size=SIZE) as pilot:
+        picker = app.form.query_one("#application", ApplicationPicker)
+        await wait_until(pilot, lambda: picker.loaded)
+        labels = [str(prompt) for prompt, _ in picker._options]
+    assert any(label.startswith("Pub (public)") for label in labels)
+    assert not any("management" in label for label in labels)
+
+
+async def test_http_destination_is_refused_before_sending(service, tenant, client):
+    app = host(service, tenant, lambda c: ProxyForm(c))
+    async with app.run_test(size=SIZE) as pilot:
+        form = app.form
+        type_into(form, "#name", "Plain")
+        type_into(form, "#destination-url", "http://api.example.com")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "https://" in field(form, "destination_url").errors
+        assert form._send_count == 0
+    assert (await client.proxies.list()).pagination.total_items == 0
+
+
+async def test_server_400_on_the_application_lands_at_the_picker(service, tenant, client):
+    """An application deleted after it was picked: only the service can tell."""
+    doomed = await client.applications.create(
+        {"name": "Soon gone", "type": "private", "permissions": ["token:use"]}
+    )
+    app = host(service, tenant, lambda c: ProxyForm(c))
+    async with app.run_test(size=SIZE) as pilot:
+        form = app.form
+        picker = form.query_one("#application", ApplicationPicker)
+        await wait_until(pilot, lambda: picker.loaded)
+        type_into(form, "#name", "Orphan")
+        type_into(form, "#destination-url", "https://example.com")
+        picker.value = str(doomed.id)
+        await client.applications.delete(doomed.id)
+        await save_and_wait(pilot, app)
+        assert not app.dismissed
+        assert form._send_count == 1
+        assert field(form, "application").invalid
+        assert "refused" in form.banner_text
+        assert form.query_one("#name", Input).value == "Orphan"
+    assert (await client.proxies.list()).pagination.total_items == 0
+
+
+async def test_service_stopped_during_save_keeps_the_form_and_its_content(fresh_service):
+    tenant = fresh_service.new_tenant("Unreachable tenant")
+    app = host(fresh_service, tenant, lambda c: ProxyForm(c))
+    async with app.run_test(size=SIZE) as pilot:
+        form = app.form
+        picker = form.query_one("#application", ApplicationPicker)
+        await wait_until(pilot, lambda: picker.loaded)
+        type_into(form, "#name", "Kept")
+        type_into(form, "#destination-url", "https://kept.example.com")
+        fresh_service.stop()
+        await save_and_wait(pilot, app)
+        assert not app.dismissed
+        assert app.screen is form
+        assert form.query_one("#name", Input).value == "Kept"
+        assert form.query_one("#destination-url", Input).value == "https://kept.example.com"
+        assert "Not saved" in form.banner_text
+        assert "Cannot reach the service" in form.banner_text
+        assert any("Cannot reach the service" in n for n in app.notes)
+        # Once the service is back, the very same form saves.
+        fresh_service.start()
+        await save_and_wait(pilot, app)
+        assert app.dismissed, form.banner_text
+    assert app.result.name == "Kept"
+
+
+async def test_forbidden_save_keeps_the_form_and_names_the_permission(service, tenant, client):
+    reader = service.new_key(["proxy:read", "application:read"], tenant_key=tenant.key)
+    app = FormHost(lambda c: ProxyForm(c), base_url=service.base_url, key=reader)
+    async with app.run_test(size=SIZE) as pilot:
+        form = app.form
+        type_into(form, "#name", "Not allowed")
+        type_into(form, "#destination-url", "https://no.example.com")
+        await save_and_wait(pilot, app)
+        assert not app.dismissed
+        assert "proxy:create" in form.banner_text
+        assert form.query_one("#name", Input).value == "Not allowed"
+    assert (await client.proxies.list()).pagination.total_items == 0
+
+
+async def test_edit_proxy_and_the_lost_update_guard(service, tenant, client):
+    proxy = await client.proxies.create(
+        {"name": "Shared", "destination_url": "https://one.example.com"}
+    )
+    app = host(service, tenant, lambda c: ProxyForm(c, proxy))
+    async with app.run_test(size=SIZE) as pilot:
+        form = app.form
+        await wait_until(pilot, lambda: form.query_one(ApplicationPicker).loaded)
+        # Someone else renames it while the form is open.
+        await client.proxies.update(
+            proxy.id, {"name": "Theirs", "destination_url": "https://one.example.com"}
+        )
+        type_into(form, "#destination-url", "https://two.example.com")
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, screen_is(app, LostUpdateModal), what="lost-update modal")
+        modal = app.screen
+        changes = {c.field: (c.theirs, c.yours) for c in modal.changes}
+        assert changes == {"Name": ("Theirs", "Shared")}
+        await pilot.click("#cancel")
+        await wait_until(pilot, lambda: not form.saving)
+        assert app.screen is form
+        assert "changed by someone else" in form.banner_text
+        assert (await client.proxies.get(proxy.id)).destination_url == "https://one.example.com"
+        # Saving again overwrites, knowingly.
+        await save_and_wait(pilot, app)
+        assert app.dismissed, form.banner_text
+    stored = await client.proxies.get(proxy.id)
+    assert (stored.name, stored.destination_url) == ("Shared", "https://two.example.com")
+
+
+async def test_lost_update_guard_allows_overwrite_from_the_modal(service, tenant, client):
+    proxy = await client.proxies.create({"name": "P", "destination_url": "https://a.example.com"})
+    app = host(service, tenant, lambda c: ProxyForm(c, proxy))
+    async with app.run_test(size=SIZE) as pilot:
+        form = app.form
+        await client.proxies.update(
+            proxy.id, {"name": "P", "destination_url": "https://theirs.example.com"}
+        )
+        type_into(form, "#name", "Mine")
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, screen_is(app, LostUpdateModal))
+        fields = [c.field for c in app.screen.changes]
+        assert fields == ["Destination URL"]
+        await pilot.click("#confirm")
+        await wait_until(pilot, lambda: app.dismissed)
+    stored = await client.proxies.get(proxy.id)
+    assert (stored.name, stored.destination_url) == ("Mine", "https://a.example.com")
+
+
+async def test_a_second_save_while_saving_sends_nothing(service, tenant, client):
+    app = host(service, tenant, lambda c: ProxyForm(c))
+    async with app.run_test(size=SIZE) as pilot:
+        form = app.form
+        type_into(form, "#name", "Once")
+        type_into(form, "#destination-url", "https://once.example.com")
+        form.action_save()
+        form.action_save()  # a second ctrl+s while the first request is on its way
+        await wait_until(pilot, lambda: app.dismissed)
+        assert form._send_count == 1
+        assert any("Already saving" in n for n in app.notes)
+    assert (await client.proxies.list(name="Once")).pagination.total_items == 1
+
+
+# ----- unsaved changes -----
+
+
+async def test_escape_with_unsaved_changes_asks_first(service, tenant):
+    app = host(service, tenant, lambda c: ProxyForm(c))
+    async with app.run_test(size=SIZE) as pilot:
+        form = app.form
+        await pilot.pause()
+        assert not form.dirty
+        type_into(form, "#name", "Draft")
+        await pilot.pause()
+        assert form.dirty
+        await pilot.press("escape")
+        await wait_until(pilot, screen_is(app, DiscardChangesModal))
+        await pilot.click("#cancel")  # keep editing
+        await wait_until(pilot, lambda: app.screen is form)
+        assert form.query_one("#name", Input).value == "Draft"
+        await pilot.press("escape")
+        await wait_until(pilot, screen_is(app, DiscardChangesModal))
+        await pilot.click("#confirm")
+        await wait_until(pilot, lambda: app.dismissed)
+    assert app.result is None
+
+
+async def test_escape_without_changes_closes_at_once(service, tenant):
+    app = host(service, tenant, lambda c: ApplicationForm(c))
+    async with app.run_test(size=SIZE) as pilot:
+        await checklists_loaded(pilot, app.form)
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.dismissed)
+    assert app.result is None
+
+
+# ----- formulas -----
+
+
+async def test_create_formula_with_icon_and_contracts(service, tenant, client, tmp_path):
+    icon = tmp_path / "logo.png"
+    icon.write_bytes(PNG_1X1)
+    app = host(service, tenant, lambda c: FormulaForm(c))
+    async with app.run_test(size=SIZE) as pilot:
+        form = app.form
+        type_into(form, "#name", "Card fingerprint")
+        type_into(form, "#description", "Hashes a card number")
+        type_into(form, "#icon-path", str(icon))
+        form.load_icon(str(icon))
+        await wait_until(pilot, lambda: form.icon is not None, what="icon")
+        status = str(form.query_one("#icon-status", Static).content)
+        assert f"logo.png ({len(PNG_1X1)} B)" in status
+        configuration = form.query_one("#configuration", ContractEditor)
+        row = await configuration.add_row()
+        row.query_one(".contract-name", Input).value = "salt"
+        row.query_one(".contract-type", Select).value = "string"
+        parameters = form.query_one("#request-parameters", ContractEditor)
+        row = await parameters.add_row()
+        row.query_one(".contract-name", Input).value = "card.number"
+        row.query_one(".contract-type", Select).value = "string"
+        row.query_one(".contract-optional", Switch).value = True
+        await save_and_wait(pilot, app)
+        assert app.dismissed, form.banner_text
+    stored = await client.reactor_formulas.get(app.result.id)
+    assert stored.type == "private"
+    assert stored.icon is not None and stored.icon.startswith("data:image/png;base64,")
+    assert [(c.name, c.type) for c in stored.configuration] == [("salt", "string")]
+    assert [(p.name, p.optional) for p in stored.request_parameters] == [("card.number", True)]
+
+
+async def test_icon_that_is_not_an_image_is_refused_clearly(service, tenant, tmp_path):
+    fake = tmp_path / "fake.png"
+    fake.write_text("not an image")
+    gif = tmp_path / "anim.gif"
+    gif.write_bytes(b"GIF89a")
+    app = host(service, tenant, lambda c: FormulaForm(c))
+    async with app.run_test(size=SIZE) as pilot:
+        form = app.form
+        form.load_icon(str(fake))
+        await wait_until(pilot, lambda: field(form, "icon").invalid)
+        assert "not a PNG or JPEG" in field(form, "icon").errors
+        form.load_icon(str(gif))
+        await wait_until(pilot, lambda: "must be a .png" in field(form, "icon").errors)
+        form.load_icon(str(tmp_path / "missing.png"))
+        await wait_until(pilot, lambda: "There is no file" in field(form, "icon").errors)
+        assert form.icon is None
+
+
+async def test_syntax_error_is_flagged_before_saving(service, tenant, client):
+    app = host(service, tenant, lambda c: FormulaForm(c))
+    async with app.run_test(size=SIZE) as pilot:
+        form = app.form
+        type_into(form, "#name", "Broken")
+        form.query_one("#code").text = BROKEN_CODE
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, screen_is(app, CodeWarningModal), what="code warning")
+        body = str(app.screen.body_text)
+        assert "syntax error" in body and "(first at 2:" in body
+        await pilot.click("#cancel")
+        await wait_until(pilot, lambda: app.screen is form and not form.saving)
+        assert form._send_count == 0
+        assert (await client.reactor_formulas.list(name="Broken")).pagination.total_items == 0
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, screen_is(app, CodeWarningModal))
+        await pilot.click("#confirm")  # save anyway
+        await wait_until(pilot, lambda: app.dismissed)
+    assert app.result.code == BROKEN_CODE
+
+
+async def test_missing_module_exports_is_a_warning_in_the_same_modal(service, tenant):
+    app = host(service, tenant, lambda c: FormulaForm(c))
+    async with app.run_test(size=SIZE) as pilot:
+        form = app.form
+        type_into(form, "#name", "No export")
+        form.query_one("#code").text = "function run(req) { return req; }\n"
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, screen_is(app, CodeWarningModal))
+        assert "module.exports" in app.screen.body_text
+        assert "syntax error" not in app.screen.body_text
+
+
+async def test_edit_formula(service, tenant, client):
+    formula = await client.reactor_formulas.create(
+        {
+            "name": "F",
+            "type": "private",
+            "code": "module.exports = () => ({});",
+            "configuration": [{"name": "a", "type": "number"}],
+            "request_parameters": [],
+        }
+    )
+    app = host(service, tenant, lambda c: FormulaForm(c, formula))
+    async with app.run_test(size=SIZE) as pilot:
+        form = app.form
+        await pilot.pause()
+        assert not form.dirty
+        type_into(form, "#name", "F2")
+        configuration = form.query_one("#configuration", ContractEditor)
+        configuration.rows[0].query_one(".row-remove", Button).press()
+        await wait_until(pilot, lambda: not configuration.rows)
+        await save_and_wait(pilot, app)
+        assert app.dismissed, form.banner_text
+    stored = await client.reactor_formulas.get(formula.id)
+    assert (stored.name, stored.configuration) == ("F2", [])
+
+
+async def test_official_formula_opens_read_only(service, tenant, client):
+    page = await client.reactor_formulas.list(size=100)
+    official = next(f for f in page.data if f.type == "official")
+    app = host(service, tenant, lambda c: FormulaForm(c, official))
+    async with app.run_test(size=SIZE) as pilot:
+        form = app.form
+        await pilot.pause()
+        assert form.read_only
+        assert not form.query("#form-save")
+        assert form.query_one("#name", Input).disabled
+        assert form.query_one("#code").read_only
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert any("Read-only" in n for n in app.notes)
+        assert form._send_count == 0
+
+
+# ----- tenant -----
+
+
+async def test_edit_tenant_name_and_settings(service, tenant, client):
+    current = await client.tenant.get()
+    app = host(service, tenant, lambda c: TenantForm(c, current))
+    async with app.run_test(size=SIZE) as pilot:
+        form = app.form
+        type_into(form, "#name", "Renamed tenant")
+        form.query_one("#deduplicate-tokens", Switch).value = False
+        await save_and_wait(pilot, app)
+        assert app.dismissed, form.banner_text
+    stored = await client.tenant.get()
+    assert stored.name == "Renamed tenant"
+    assert stored.settings.deduplicate_tokens == "false"
+    assert stored.settings.fingerprint_tokens == current.settings.fingerprint_tokens
+
+
+# ----- read-only mode -----
+
+
+async def test_read_only_form_refuses_to_save(service, tenant, client):
+    current = await client.tenant.get()
+    app = host(service, tenant, lambda c: TenantForm(c, current, read_only=True), read_only=True)
+    async with app.run_test(size=SIZE) as pilot:
+        form = app.form
+        await pilot.pause()
+        assert not form.query("#form-save")
+        assert form.query_one("#name", Input).disabled
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert any("Read-only mode" in n for n in app.notes)
+        assert form._send_count == 0
+        assert not [
+            b
+            for b in app.screen.active_bindings.values()
+            if b.binding.show and b.binding.action == "save"
+        ]
+
+
+# ----- looks (120x40) -----
+
+AT = "2026-11-20T09:30:00+00:00"
+IDS = {
+    "tenant": "11111111-1111-4111-8111-111111111111",
+    "app": "22222222-2222-4222-8222-222222222222",
+    "proxy": "33333333-3333-4333-8333-333333333333",
+    "formula": "44444444-4444-4444-8444-444444444444",
+}
+
+
+def stamp() -> dict[str, Any]:
+    return {"created_at": AT, "modified_at": AT}
+
+
+def sample_application() -> Application:
+    return Application.model_validate(
+        {
+            "id": IDS["app"],
+            "tenant_id": IDS["tenant"],
+            "name": "Checkout backend",
+            "type": "private",
+            "permissions": ["token:create", "token:read"],
+            "rules": [
+                {
+                    "description": "Cards, masked",
+                    "priority": 1,
+                    "container": "/pci/",
+                    "transform": "mask",
+                    "permissions": ["token:read"],
+                },
+                {
+                    "description": "Everything else, redacted",
+                    "priority": 2,
+                    "container": "/",
+                    "transform": "redact",
+                    "permissions": ["token:read", "token:search"],
+                },
+            ],
+            "expires_at": "2027-01-31T17:00:00+00:00",
+            **stamp(),
+        }
+    )
+
+
+def sample_proxy() -> Proxy:
+    return Proxy.model_validate(
+        {
+            "id": IDS["proxy"],
+            "tenant_id": IDS["tenant"],
+            "key": "proxykey",
+            "name": "Card collection",
+            "destination_url": "https://api.example.com/v1/cards",
+            "require_auth": True,
+            "configuration": {"region": "eu-west", "timeout_ms": "3000"},
+            "request_transform": {"code": "module.exports = async (req) => req.args;\n"},
+            **stamp(),
+        }
+    )
+
+
+def sample_formula(code: str, *, official: bool = False) -> ReactorFormula:
+    return ReactorFormula.model_validate(
+        {
+            "id": IDS["formula"],
+            "name": "Card fingerprint",
+            "description": "Hashes a card number with a tenant salt",
+            "type": "official" if official else "private",
+            "code": code,
+            "configuration": [{"name": "salt", "description": "Secret salt", "type": "string"}],
+            "request_parameters": [
+                {"name": "card.number", "description": "PAN", "type": "string", "optional": False}
+            ],
+            **stamp(),
+        }
+    )
+
+
+def sample_tenant() -> Tenant:
+    return Tenant.model_validate(
+        {
+            "id": IDS["tenant"],
+            "owner_id": IDS["tenant"],
+            "name": "Acme Payments",
+            "settings": {"fingerprint_tokens": "true", "deduplicate_tokens": "false"},
+            **stamp(),
+        }
+    )
+
+
+def snapshot_host(service: Any, make: Any) -> FormHost:
+    tenant = service.new_tenant("Snapshot tenant")
+    return FormHost(make, base_url=service.base_url, key=tenant.key)
+
+
+async def settle(pilot: Any) -> None:
+    """Waits for what forms fetch on opening, so the picture is complete."""
+    app = pilot.app
+    await wait_until(pilot, lambda: app.form is not None and app.form.is_mounted)
+    await wait_until(pilot, lambda: all(c.loaded for c in app.form.query(PermissionChecklist)))
+    await wait_until(pilot, lambda: all(p.loaded for p in app.form.query(ApplicationPicker)))
+    steady_cursors(pilot)
+
+
+def steady_cursors(pilot: Any) -> None:
+    """A blinking cursor would make a picture depend on the moment it is taken."""
+    for widget in pilot.app.screen.query("Input, TextArea"):
+        widget.cursor_blink = False
+
+
+def test_snapshot_new_application(service, snap_compare):
+    app = snapshot_host(service, lambda c: ApplicationForm(c))
+    assert snap_compare(app, terminal_size=SIZE, run_before=settle)
+
+
+def test_snapshot_edit_application_rules(service, snap_compare):
+    app = snapshot_host(service, lambda c: ApplicationForm(c, sample_application()))
+
+    async def scrolled(pilot: Any) -> None:
+        await settle(pilot)
+        pilot.app.form.query_one(RulesEditor).scroll_visible(animate=False, top=True)
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=scrolled)
+
+
+def test_snapshot_application_errors_at_their_fields(service, snap_compare):
+    app = snapshot_host(service, lambda c: ApplicationForm(c))
+
+    async def invalid(pilot: Any) -> None:
+        await settle(pilot)
+        form = pilot.app.form
+        type_into(form, "#name", "x" * 201)
+        form.query_one("#permissions", PermissionChecklist).selection_list.select("token:read")
+        form.query_one("#type", Select).value = "management"
+        await wait_until(
+            pilot, lambda: "tenant:read" in (form.query_one("#permissions")._options or [])
+        )
+        type_into(form, "#name", "Admin tool")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        pilot.app.clear_notifications()
+        steady_cursors(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=invalid)
+
+
+def test_snapshot_new_proxy(service, snap_compare):
+    app = snapshot_host(service, lambda c: ProxyForm(c))
+    assert snap_compare(app, terminal_size=SIZE, run_before=settle)
+
+
+def test_snapshot_edit_proxy(service, snap_compare):
+    app = snapshot_host(service, lambda c: ProxyForm(c, sample_proxy()))
+
+    async def scrolled(pilot: Any) -> None:
+        await settle(pilot)
+        pilot.app.form.query_one(KeyValueEditor).scroll_visible(animate=False, top=True)
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=scrolled)
+
+
+def test_snapshot_new_formula(service, snap_compare):
+    app = snapshot_host(service, lambda c: FormulaForm(c))
+    assert snap_compare(app, terminal_size=SIZE, run_before=settle)
+
+
+def test_snapshot_formula_editor_with_a_syntax_error(service, snap_compare):
+    app = snapshot_host(service, lambda c: FormulaForm(c, sample_formula(BROKEN_CODE)))
+
+    async def at_the_code(pilot: Any) -> None:
+        await settle(pilot)
+        form = pilot.app.form
+        editor = form.query_one("#code")
+        await wait_until(pilot, lambda: editor.query_one("ProblemsStrip").has_class("-error"))
+        form.query_one("#form-body").scroll_to_widget(editor, animate=False, top=True)
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=at_the_code)
+
+
+def test_snapshot_official_formula_read_only(service, snap_compare):
+    formula = sample_formula("module.exports = (req) => ({ raw: req.args });\n", official=True)
+    app = snapshot_host(service, lambda c: FormulaForm(c, formula))
+    assert snap_compare(app, terminal_size=SIZE, run_before=settle)
+
+
+def test_snapshot_edit_tenant(service, snap_compare):
+    app = snapshot_host(service, lambda c: TenantForm(c, sample_tenant()))
+    assert snap_compare(app, terminal_size=SIZE, run_before=settle)

@@ -120,6 +120,10 @@ class HttpSession:
             verify=_tls_verification(self.base_url),
         )
 
+    def set_key(self, api_key: str) -> None:
+        """Sends `api_key` from the next request on (after a regenerate of the caller's own key)."""
+        self._key = _checked_key(api_key)
+
     async def aclose(self) -> None:
         await self._client.aclose()
 

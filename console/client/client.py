@@ -60,6 +60,10 @@ class AdminClient:
     def closed(self) -> bool:
         return self._session.closed
 
+    def set_api_key(self, api_key: str) -> None:
+        """Uses `api_key` from the next request on: the caller regenerated its own key."""
+        self._session.set_key(api_key)
+
     async def aclose(self) -> None:
         """Closes the connection pool; the client cannot be used afterwards."""
         await self._session.aclose()

@@ -11,12 +11,15 @@ import asyncio
 import contextlib
 import dataclasses
 import weakref
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 from textual.binding import Binding
 
 from console.tui.modals import ConfirmModal, KeyRevealModal, RegenerateConfirm, TypeToConfirmModal
+
+if TYPE_CHECKING:
+    from console.client import AdminClient
 
 _KIND_ALIASES = {
     "application": "application",
@@ -225,16 +228,9 @@ async def regenerate_key(app: App[Any], application: Any, *, client: Any = None)
     return result
 
 
-def swap_client_key(client: Any, key: str) -> None:
+def swap_client_key(client: AdminClient, key: str) -> None:
     """Makes the live client send `key` from its next request on."""
-    setter = getattr(client, "set_api_key", None)
-    if callable(setter):
-        setter(key)
-        return
-    session = getattr(client, "_session", None)
-    if session is None or not hasattr(session, "_key"):
-        raise RuntimeError("This client cannot change its key.")
-    session._key = key  # until the client offers set_api_key
+    client.set_api_key(key)
 
 
 async def adopt_session_key(app: App[Any], client: Any, key: str) -> None:

@@ -334,3 +334,14 @@ async def test_tenant_delete_ends_its_keys(client: AdminClient) -> None:
     assert await client.tenant.delete() is None
     with pytest.raises(Unauthorized):
         await client.tenant.get()
+
+
+async def test_set_api_key_switches_the_key_for_later_requests(service) -> None:
+    tenant = service.new_tenant("Key switch")
+    async with AdminClient(service.base_url, tenant.key) as client:
+        own = await client.applications.current()
+        fresh = await client.applications.regenerate(own.id)
+        with pytest.raises(Unauthorized):
+            await client.applications.current()
+        client.set_api_key(fresh.key)
+        assert (await client.applications.current()).id == own.id

@@ -16,6 +16,22 @@ import httpx
 from local_service import RunningService
 
 SERVICE_ONLY = ("console.service", "fastapi", "uvicorn", "starlette")
+NOT_AT_START = (
+    "console.tui.screens.detail",
+    "console.tui.screens.help",
+    "console.tui.screens.profiles",
+    "console.tui.screens.welcome",
+    "console.tui.forms",
+    "console.tui.modals",
+    "console.tui.widgets.tenant_view",
+    "console.tui.widgets.usage_view",
+    "console.tui.widgets.usage_dashboard",
+    "console.tui.widgets.code_editor",
+    "pygments",
+    "tree_sitter",
+    "rich.syntax",
+)
+"""What the console needs only once the admin opens it: not imported before the first rows."""
 
 
 def _python(code: str, *, env: dict[str, str] | None = None, timeout: float = 90) -> str:
@@ -79,7 +95,8 @@ def test_serve_loads_no_textual_while_it_starts_and_answers(tmp_path: Path) -> N
 
 def test_the_console_loads_no_part_of_the_service(service: RunningService, tmp_path: Path) -> None:
     """The console, opened the way `tenant-console` opens it (profile from the environment),
-    shows its rows and visits every section without importing the service."""
+    shows its rows and visits every section without importing the service; up to its first
+    rows it imports none of the screens, sections and editors it has not shown yet."""
     tenant = service.new_tenant("Import hygiene")
     http = httpx.Client(base_url=service.base_url, headers={"SVC-API-KEY": tenant.key})
     with http:
@@ -105,6 +122,7 @@ async def run():
         while not shows_rows(app):
             assert time.monotonic() < deadline, "no rows"
             await pilot.pause(0.05)
+        print(json.dumps(sorted(sys.modules)))
         for key in "234561":
             await pilot.press(key)
             await app.workers.wait_for_complete()
@@ -119,6 +137,11 @@ print(json.dumps(sorted(sys.modules)))
         "TENANT_CONSOLE_CONFIG_DIR": str(tmp_path / "config"),
         "PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring",
     }
-    loaded = json.loads(_python(code, env=env).strip().splitlines()[-1])
+    *_, at_first_rows, at_end = _python(code, env=env).strip().splitlines()
+    loaded = json.loads(at_end)
     assert "textual" in loaded and "console.tui.app" in loaded
     assert [m for m in loaded if _is(m, *SERVICE_ONLY)] == []
+    assert "console.tui.widgets.usage_view" in loaded  # the sections were visited
+    at_start = json.loads(at_first_rows)
+    assert "console.tui.widgets.resource_list" in at_start and "console.models" in at_start
+    assert [m for m in at_start if _is(m, *NOT_AT_START)] == []

@@ -19,7 +19,7 @@ TRANSFORMS: tuple[str, ...] = ("redact", "mask", "reveal")
 class AccessRuleCondition(BaseModel):
     """A session-only condition on a token attribute."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
     attribute: Literal["id", "container"]
     operator: Literal["starts_with", "equals"]
@@ -29,7 +29,7 @@ class AccessRuleCondition(BaseModel):
 class AccessRule(BaseModel):
     """A scoped grant: permissions on a container's tokens, with a transform."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
     description: str = Field(min_length=1, max_length=1000)
     priority: int = Field(ge=1)

@@ -17,7 +17,7 @@ FieldErrors = dict[str, list[str]]
 class ProblemDetails(BaseModel):
     """An RFC 7807 error body; `errors` is present only on 400 validation failures."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
     type: str = "about:blank"
     title: str

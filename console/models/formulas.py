@@ -27,7 +27,7 @@ _DATA_URL = re.compile(r"^data:(image/(?:png|jpg|jpeg));base64,(.+)$", re.DOTALL
 class FormulaConfiguration(BaseModel):
     """A setting every Reactor made from the formula defines once."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
     name: str = Field(min_length=1, max_length=NAME_MAX)
     description: str | None = Field(default=None, max_length=DESCRIPTION_MAX)
@@ -44,7 +44,7 @@ class FormulaConfiguration(BaseModel):
 class FormulaRequestParameter(BaseModel):
     """An argument supplied on each invocation; dotted names denote nested objects."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
     name: str = Field(min_length=1, max_length=NAME_MAX)
     description: str | None = Field(default=None, max_length=DESCRIPTION_MAX)

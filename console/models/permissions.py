@@ -17,7 +17,7 @@ APPLICATION_TYPES: tuple[ApplicationType, ...] = ("private", "public", "manageme
 class Permission(BaseModel):
     """A grant an endpoint requires, and the application types it may be given to."""
 
-    model_config = ConfigDict(extra="ignore", frozen=True)
+    model_config = ConfigDict(extra="ignore", frozen=True, defer_build=True)
 
     type: str
     description: str

@@ -17,7 +17,7 @@ CODE_MAX = 50_000
 class ProxyTransform(BaseModel):
     """Transform code run on a proxy's request or response."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
     code: str = Field(min_length=1, max_length=CODE_MAX)
 
@@ -25,7 +25,7 @@ class ProxyTransform(BaseModel):
 class ApplicationRef(BaseModel):
     """How a proxy payload names its application: `{"id": ...}`."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
     id: UUID
 

@@ -15,7 +15,7 @@ BoolString = Literal["true", "false"]
 class TenantSettings(BaseModel):
     """Both settings are the strings "true" or "false", as the API carries them."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     fingerprint_tokens: BoolString = "true"
     deduplicate_tokens: BoolString = "true"

@@ -16,8 +16,6 @@ from typing import TYPE_CHECKING, Any
 from textual.app import App
 from textual.binding import Binding
 
-from console.tui.modals import ConfirmModal, KeyRevealModal, RegenerateConfirm, TypeToConfirmModal
-
 if TYPE_CHECKING:
     from console.client import AdminClient
 
@@ -126,6 +124,7 @@ async def open_form(
 async def delete_object(app: App[Any], kind: Any, obj: Any, *, client: Any = None) -> bool:
     """Asks, then deletes. True when the object is gone (also if someone deleted it first)."""
     from console.client import ApiError, NotFound
+    from console.tui.modals import ConfirmModal, TypeToConfirmModal
 
     name = kind_name(kind)
     noun = NOUNS[name]
@@ -205,6 +204,7 @@ async def regenerate_key(app: App[Any], application: Any, *, client: Any = None)
     profile's stored key is replaced, so the console keeps working.
     """
     from console.client import ApiError
+    from console.tui.modals import KeyRevealModal, RegenerateConfirm
 
     if refuse_if_read_only(app, "regenerating a key"):
         return None

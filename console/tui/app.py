@@ -2,12 +2,16 @@
 
 Its dependencies come in through the constructor, so tests and the demo drive it with a
 connection held in memory, and the real console with the saved profiles and the keyring.
+
+Screens other than the console's own (detail, help, profiles, welcome) are imported when
+first opened: the first rows reach the screen sooner.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import sys
 from collections.abc import Callable, Iterable
 from contextlib import AsyncExitStack
 from typing import Any
@@ -19,17 +23,35 @@ from textual.screen import Screen
 from console.tui.commands import ObjectProvider
 from console.tui.connection import Connection, MemoryProfiles, ProfileSource, SavedProfiles
 from console.tui.problems import Problem
-from console.tui.resources import ResourceKind
+from console.tui.resources import KINDS_BY_KEY, ResourceKind
 from console.tui.screens.console import ConsoleScreen
-from console.tui.screens.detail import DetailScreen
-from console.tui.screens.help import HelpScreen
-from console.tui.screens.profiles import KeyPrompt, ProfilePicker
-from console.tui.screens.welcome import WelcomeScreen
 from console.tui.sections import SECTIONS
 from console.tui.widgets.console_header import ConsoleHeader
-from console.tui.widgets.usage_dashboard import UsageCommands
+from console.tui.widgets.resource_list import PAGE_SIZE
 
 ClientFactory = Callable[[str, str], Any]
+
+
+def usage_commands() -> Any:
+    """The usage dashboard's palette commands, imported when the palette first opens."""
+    from console.tui.widgets.usage_dashboard import UsageCommands
+
+    return UsageCommands
+
+
+def showing_welcome(app: App[Any]) -> bool:
+    """Whether the welcome screen is on top (never imported, it was never shown)."""
+    welcome = sys.modules.get("console.tui.screens.welcome")
+    return welcome is not None and isinstance(app.screen, welcome.WelcomeScreen)
+
+
+def request_first_page(client: Any) -> asyncio.Task[Any]:
+    """Page 1 of the first section, asked for at once so the request overlaps the composing."""
+    kind = KINDS_BY_KEY[SECTIONS[0].key]
+    task = asyncio.ensure_future(kind.fetch(client, 1, PAGE_SIZE, {}))
+    # Never "exception never retrieved" if the list is gone before it reads the answer.
+    task.add_done_callback(lambda t: t.cancelled() or t.exception())
+    return task
 
 
 def default_client(base_url: str, key: str) -> Any:
@@ -44,7 +66,7 @@ class TenantConsoleApp(App[int]):
 
     CSS_PATH = "console.tcss"
     TITLE = "tenant-console"
-    COMMANDS = App.COMMANDS | {ObjectProvider, UsageCommands}
+    COMMANDS = App.COMMANDS | {ObjectProvider, usage_commands}
     BINDINGS = [
         Binding("p", "switch_profile", "Profile"),
         Binding("question_mark", "help", "Help", key_display="?"),
@@ -91,6 +113,8 @@ class TenantConsoleApp(App[int]):
         try:
             connection = await asyncio.to_thread(self.profiles.resolve, self.profile_name)
         except Exception as exc:
+            from console.tui.screens.welcome import WelcomeScreen
+
             names = await self._names()
             await self.push_screen(WelcomeScreen())
             if names or self.profile_name:
@@ -157,8 +181,8 @@ class TenantConsoleApp(App[int]):
         self.tenant_name, self.usage_line, self.key_rejected = "", "", False
         screen = self.console_screen
         if screen is None:
-            screen = ConsoleScreen()
-            if isinstance(self.screen, WelcomeScreen):
+            screen = ConsoleScreen(first_page=request_first_page(client))
+            if showing_welcome(self):
                 await self.switch_screen(screen)
             else:
                 await self.push_screen(screen)
@@ -191,7 +215,7 @@ class TenantConsoleApp(App[int]):
         self.set_usage(report)
 
     def set_usage(self, report: Any) -> None:
-        from console.tui.widgets.usage_dashboard import usage_summary
+        from console.tui.widgets.usage_math import usage_summary  # not the dashboard: -1.5 MiB
 
         try:
             self.usage_line = usage_summary(report)
@@ -199,8 +223,9 @@ class TenantConsoleApp(App[int]):
             self.usage_line = ""
         self.update_headers()
         screen = self.console_screen
-        if screen is not None:
-            screen.query_one("#tenant").refresh_fields()
+        tenant = screen.find_section("tenant") if screen is not None else None
+        if tenant is not None:
+            tenant.refresh_fields()
 
     def sync_header(self, header: ConsoleHeader) -> None:
         connection = self.connection
@@ -234,6 +259,8 @@ class TenantConsoleApp(App[int]):
             if key:
                 self.run_worker(self._store_and_connect(connection, key), exit_on_error=False)
 
+        from console.tui.screens.profiles import KeyPrompt
+
         self.push_screen(KeyPrompt(connection.profile, reason), use_key)
 
     async def _store_and_connect(self, connection: Connection, key: str) -> None:
@@ -253,10 +280,12 @@ class TenantConsoleApp(App[int]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "switch_profile":
-            return not isinstance(self.screen, WelcomeScreen)
+            return not showing_welcome(self)
         return True
 
     def action_help(self) -> None:
+        from console.tui.screens.help import HelpScreen
+
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
 
@@ -264,6 +293,8 @@ class TenantConsoleApp(App[int]):
         self.run_worker(self._pick_profile(), group="profiles", exclusive=True, exit_on_error=False)
 
     async def _pick_profile(self) -> None:
+        from console.tui.screens.profiles import ProfilePicker
+
         names = await self._names()
         active = self.connection.profile if self.connection else None
 
@@ -299,12 +330,14 @@ class TenantConsoleApp(App[int]):
         self.run_worker(self._open_detail(kind, item), exit_on_error=False)
 
     async def _open_detail(self, kind: ResourceKind, item: Any) -> None:
+        from console.tui.screens.detail import DetailScreen
+
         screen = self.console_screen
         if screen is None:
             return
         while self.screen is not screen and len(self.screen_stack) > 1:
             await self.pop_screen()
-        labels = screen.resource_list(kind.key).labels
+        labels = getattr(screen.find_section(kind.key), "labels", {})
         await self.push_screen(DetailScreen(kind, item, labels=labels))
 
     def copy_id(self, value: str) -> None:

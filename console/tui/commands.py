@@ -87,5 +87,5 @@ class ObjectProvider(Provider):
         for kind in LIST_KINDS:
             if kind in (PROXIES, REACTOR_FORMULAS):
                 continue
-            found += [(kind, item) for item in screen.resource_list(kind.key).items]
+            found += [(kind, item) for item in getattr(screen.find_section(kind.key), "items", [])]
         return found

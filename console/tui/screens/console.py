@@ -1,4 +1,8 @@
-"""The main screen: header, the six sections in a switcher, and a footer with keys and status."""
+"""The main screen: header, the six sections in a switcher, and a footer with keys and status.
+
+A section is composed on its first visit, not at start: the first rows reach the screen
+sooner, and a tenant browsed in one or two sections never pays for the other four.
+"""
 
 from __future__ import annotations
 
@@ -18,13 +22,24 @@ from console.tui.actions import (
     hide_mutating_bindings,
     run_console_action,
 )
-from console.tui.resources import LIST_KINDS
+from console.tui.resources import KINDS_BY_KEY
 from console.tui.sections import SECTIONS, SECTIONS_BY_KEY
 from console.tui.widgets.console_header import ConsoleHeader
 from console.tui.widgets.resource_list import ResourceList
 from console.tui.widgets.section_messages import SectionFailed, StatusChanged
-from console.tui.widgets.tenant_view import TenantView
-from console.tui.widgets.usage_view import UsageView
+
+
+def make_section(key: str, **options: Any) -> Any:
+    """The widget of one section; the Tenant and Usage views are imported on first use."""
+    if key == "tenant":
+        from console.tui.widgets.tenant_view import TenantView
+
+        return TenantView(id=key)
+    if key == "usage":
+        from console.tui.widgets.usage_view import UsageView
+
+        return UsageView(id=key)
+    return ResourceList(KINDS_BY_KEY[key], id=key, **options)
 
 
 class ConsoleFooter(Footer):
@@ -85,9 +100,11 @@ class ConsoleScreen(Screen[None]):
         Binding("R", "regenerate", "Regenerate key", show=False),
     ]
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, *, first_page: Any = None, **kwargs: Any) -> None:
+        """`first_page`: the first section's page 1, already requested (see ResourceList)."""
         super().__init__(**kwargs)
         self.current = SECTIONS[0].key
+        self._first_page = first_page
         self._bindings_pending = False
         self._bindings_state: tuple[str, bool] | None = None
 
@@ -105,10 +122,8 @@ class ConsoleScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield ConsoleHeader()
         with ContentSwitcher(initial=self.current, id="sections"):
-            for kind in LIST_KINDS:
-                yield ResourceList(kind, id=kind.key)
-            yield TenantView(id="tenant")
-            yield UsageView(id="usage")
+            yield make_section(self.current, first_page=self._first_page)
+        self._first_page = None
         yield FooterBar()
 
     def on_mount(self) -> None:
@@ -123,24 +138,49 @@ class ConsoleScreen(Screen[None]):
         return self.query_one(ConsoleHeader)
 
     def section_widget(self, key: str | None = None) -> Any:
+        """The section's widget; NoMatches if it was never visited."""
         return self.query_one(f"#{key or self.current}")
+
+    def find_section(self, key: str) -> Any | None:
+        """The section's widget once it is composed and mounted, else None."""
+        for widget in self.query_one(ContentSwitcher).children:
+            if widget.id == key:
+                return widget if widget.is_mounted else None
+        return None
 
     def resource_list(self, key: str) -> ResourceList:
         return self.query_one(f"#{key}", ResourceList)
 
     @property
     def current_list(self) -> ResourceList | None:
-        widget = self.section_widget()
+        widget = self.find_section(self.current)
         return widget if isinstance(widget, ResourceList) else None
 
     # ---- navigation --------------------------------------------------------------------
 
     def show_section(self, key: str) -> None:
         self.current = key
-        self.query_one(ContentSwitcher).current = key
         self.header.section = key
         self.header.trail = ""
-        widget = self.section_widget()
+        switcher = self.query_one(ContentSwitcher)
+        widget = next((w for w in switcher.children if w.id == key), None)
+        if widget is None:  # the first visit: compose it now, open it once mounted
+            widget = make_section(key)
+            mounting = switcher.mount(widget)
+            switcher.current = key
+            self._status(widget.status_text)
+            self.call_next(self._open_when_mounted, mounting, key)
+            return
+        switcher.current = key
+        if widget.is_mounted:
+            self._open(widget)
+
+    async def _open_when_mounted(self, mounting: Any, key: str) -> None:
+        await mounting
+        if self.current == key:
+            self._open(self.section_widget(key))
+
+    def _open(self, widget: Any) -> None:
         widget.ensure_loaded()
         if isinstance(widget, ResourceList):
             widget.focus_table()
@@ -160,7 +200,9 @@ class ConsoleScreen(Screen[None]):
         self.show_section(SECTIONS[number - 1].key)
 
     def action_refresh(self) -> None:
-        self.section_widget().reload()
+        widget = self.find_section(self.current)
+        if widget is not None:  # else it is being composed, and loads once it is
+            widget.reload()
         self.app.refresh_header_info()  # type: ignore[attr-defined]
 
     def action_open(self) -> None:
@@ -173,7 +215,7 @@ class ConsoleScreen(Screen[None]):
         if current is not None and current.current_item is not None:
             self.app.copy_id(current.kind.item_id(current.current_item))  # type: ignore[attr-defined]
         elif self.current == "tenant":
-            tenant = self.query_one(TenantView).tenant
+            tenant = self.section_widget("tenant").tenant
             if tenant is not None:
                 self.app.copy_id(str(tenant.id))  # type: ignore[attr-defined]
 
@@ -233,8 +275,8 @@ class ConsoleScreen(Screen[None]):
         if event.section.id == self.current:
             self._status(event.section.status_text)
 
-    @on(UsageView.Loaded)
-    def _usage_loaded(self, event: UsageView.Loaded) -> None:
+    def on_usage_view_loaded(self, event: Any) -> None:
+        """UsageView.Loaded (by name: the Usage view is imported on its first visit)."""
         self.app.set_usage(event.report)  # type: ignore[attr-defined]
 
     def title_of(self, key: str) -> str:

@@ -6,6 +6,7 @@ when the cursor comes within PREFETCH_MARGIN rows of the end of what is loaded.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from textual import on
@@ -77,9 +78,19 @@ class ResourceList(Vertical):
 
     can_focus = True
 
-    def __init__(self, kind: ResourceKind, *, page_size: int = PAGE_SIZE, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        kind: ResourceKind,
+        *,
+        page_size: int = PAGE_SIZE,
+        first_page: asyncio.Future[Fetched] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        """`first_page`: page 1 (unfiltered, `page_size` rows), requested before the list was
+        composed so that the request and the composing overlap; the first load uses it."""
         super().__init__(**kwargs)
         self.kind = kind
+        self._first_page = first_page
         self.page_size = page_size
         self.items: list[Any] = []
         self.total: int | None = None
@@ -150,6 +161,9 @@ class ResourceList(Vertical):
     def reset(self) -> None:
         """Forgets everything (a new profile): the next ensure_loaded starts over."""
         self._generation += 1
+        if self._first_page is not None:
+            self._first_page.cancel()
+            self._first_page = None
         self.workers.cancel_group(self, "pages")
         self.items, self.total, self.has_more, self.pages_fetched = [], None, False, []
         self._seen, self.labels = set(), {}
@@ -164,6 +178,7 @@ class ResourceList(Vertical):
 
     def reload(self) -> None:
         """Starts over from page 1 with the current filter."""
+        first_page, self._first_page = self._first_page, None
         filter_text, query = self.filter_text, self.query_params
         self.reset()
         self.filter_text, self.query_params = filter_text, query
@@ -175,22 +190,30 @@ class ResourceList(Vertical):
         if refocus:
             self.focus()
         self.state_panel.show_loading(self.kind.title.lower())
-        self._fetch(1)
+        if first_page is not None and query:
+            first_page.cancel()
+            first_page = None
+        self._fetch(1, first_page)
 
-    def _fetch(self, page: int) -> None:
+    def _fetch(self, page: int, requested: asyncio.Future[Fetched] | None = None) -> None:
         self.loading = True
         self._status()
         self.run_worker(
-            self._load_page(page, self._generation),
+            self._load_page(page, self._generation, requested),
             group="pages",
             name=f"{self.kind.key}-page-{page}",
             exit_on_error=False,
         )
 
-    async def _load_page(self, page: int, generation: int) -> None:
+    async def _load_page(
+        self, page: int, generation: int, requested: asyncio.Future[Fetched] | None = None
+    ) -> None:
         try:
-            client = self.app.client  # type: ignore[attr-defined]
-            fetched = await self.kind.fetch(client, page, self.page_size, self.query_params)
+            if requested is not None:
+                fetched = await requested
+            else:
+                client = self.app.client  # type: ignore[attr-defined]
+                fetched = await self.kind.fetch(client, page, self.page_size, self.query_params)
         except Exception as exc:
             if generation == self._generation:
                 self._failed(exc, page)

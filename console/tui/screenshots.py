@@ -46,6 +46,12 @@ SCENES: tuple[Scene, ...] = (
     Scene("detail-json", "The raw JSON view of an application", ("enter", "j")),
     Scene("filter", "Proxies filtered on the server", ("2", "slash", *"pay", "enter")),
     Scene("help", "Help: every key", ("question_mark",)),
+    Scene("new-application", "A new application: type, permissions, rules", ("n",)),
+    Scene("edit-proxy", "Editing a proxy, with its transform code", ("2", "e")),
+    Scene("new-formula", "A new reactor formula", ("3", "n")),
+    Scene("edit-tenant", "Editing the tenant", ("5", "e")),
+    Scene("delete-confirm", "Deleting asks first, naming what breaks", ("down", "d")),
+    Scene("regenerate-confirm", "Regenerating a key asks first", ("down", "R")),
     Scene("error-401", "A key the service rejects", (), "rejected"),
     Scene("welcome", "Welcome: no profile yet", (), "welcome"),
 )
@@ -91,17 +97,28 @@ def build_app(scene: Scene, base_url: str, key: str) -> Any:
     return TenantConsoleApp(connection=Connection("demo", base_url, key, display_url=shown))
 
 
+def _busy(app: Any) -> list[Any]:
+    """Workers still fetching. A change flow ("change" group) waits on its open dialog or form
+    until a person answers, so it never counts."""
+    return [
+        w
+        for w in app.workers
+        if (w.is_running or w.state.name == "PENDING") and w.group != "change"
+    ]
+
+
 async def settle(pilot: Any, rounds: int = 10) -> None:
-    """Until no worker runs and what they caused is drawn."""
+    """Until no fetching worker runs and what they caused is drawn."""
     app = pilot.app
     for _ in range(rounds):
         await pilot.pause()
-        busy = [w for w in app.workers if w.is_running or w.state.name == "PENDING"]
+        busy = _busy(app)
         if not busy:
             await pilot.pause()
-            if not any(w.is_running or w.state.name == "PENDING" for w in app.workers):
+            if not _busy(app):
                 break
-        await app.workers.wait_for_complete()
+            continue
+        await app.workers.wait_for_complete(busy)
     await pilot.wait_for_scheduled_animations()
     await pilot.pause()
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from console.models import decode_icon, icon_data_url
+from console.tui.files import read_small_file
 from console.tui.forms.fields import format_size
 
 ICON_MAX_BYTES = 1024 * 1024
@@ -22,22 +23,7 @@ def read_icon(path_text: str) -> tuple[str, str]:
     media_type = _SUFFIXES.get(path.suffix.lower())
     if media_type is None:
         raise IconError(f"{path.name or path_text}: the icon must be a .png, .jpg or .jpeg file.")
-    try:
-        size = path.stat().st_size
-        if size > ICON_MAX_BYTES:
-            raise IconError(
-                f"{path.name} is {format_size(size)}; an icon may be at most "
-                f"{format_size(ICON_MAX_BYTES)}."
-            )
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise IconError(f"There is no file {path}.") from None
-    except IsADirectoryError:
-        raise IconError(f"{path} is a folder, not an image file.") from None
-    except PermissionError:
-        raise IconError(f"{path} cannot be read: permission denied.") from None
-    except OSError as error:
-        raise IconError(f"{path} cannot be read: {error.strerror or error}.") from None
+    data = read_small_file(path, ICON_MAX_BYTES, IconError)
     if not data:
         raise IconError(f"{path.name} is empty.")
     actual = next((t for t, sig in _SIGNATURES.items() if data.startswith(sig)), None)

@@ -22,6 +22,7 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Static, TextArea
 
+from console.tui.files import read_small_file
 from console.tui.widgets.code_problems import CodeProblem, JavaScriptChecker, check_javascript
 from console.tui.widgets.external_editor import EditorNotFound, edit_text, editor_command
 from console.tui.widgets.javascript_text_area import JavaScriptTextArea
@@ -379,21 +380,7 @@ class CodeEditor(Widget):
 
 def read_code_file(path: Path) -> str:
     """A code file's UTF-8 text; CodeFileError with a sentence a person can act on."""
-    try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise CodeFileError(
-                f"{path} is {size:,} bytes; code files over {MAX_FILE_BYTES:,} bytes are refused."
-            )
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise CodeFileError(f"There is no file at {path}.") from None
-    except IsADirectoryError:
-        raise CodeFileError(f"{path} is a folder, not a file.") from None
-    except PermissionError:
-        raise CodeFileError(f"No permission to read {path}.") from None
-    except OSError as error:
-        raise CodeFileError(f"Could not read {path}: {error.strerror or error}.") from None
+    data = read_small_file(path, MAX_FILE_BYTES, CodeFileError)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:

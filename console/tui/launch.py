@@ -6,6 +6,7 @@ Textual and the app are imported inside the functions, after the arguments are k
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 
 
@@ -30,18 +31,30 @@ def open_console(args: argparse.Namespace) -> int:
     return 0 if app.return_code in (None, 0) else int(app.return_code or 1)
 
 
+def _exit_on_hangup() -> None:
+    """A closed terminal (SIGHUP) or a kill (SIGTERM) ends the demo like `q` does, so the
+    service is stopped and its temporary directory removed."""
+
+    def leave(signum: int, _frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGHUP, leave)
+    signal.signal(signal.SIGTERM, leave)
+
+
 def open_demo(args: argparse.Namespace) -> int:
     """A local service with demo data in a temporary dir, the console on it, and clean-up."""
     from console.tui.demo import DemoService, DemoServiceError
 
+    _exit_on_hangup()
     service = DemoService()
     try:
         print("Starting the local service with demo data…", file=sys.stderr, flush=True)
-        service.start()
-    except DemoServiceError as exc:
-        print(f"tenant-console demo: {exc}", file=sys.stderr)
-        return 1
-    try:
+        try:
+            service.start()
+        except DemoServiceError as exc:
+            print(f"tenant-console demo: {exc}", file=sys.stderr)
+            return 1
         from console.tui.app import TenantConsoleApp
         from console.tui.connection import Connection
 
@@ -52,4 +65,4 @@ def open_demo(args: argparse.Namespace) -> int:
         app.run()
         return 0 if app.return_code in (None, 0) else int(app.return_code or 1)
     finally:
-        service.stop()
+        service.stop()  # also after a failed start, a kill or a hang-up: no service, no dir left

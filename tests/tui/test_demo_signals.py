@@ -1,0 +1,62 @@
+"""`tenant-console demo` killed or hung up still stops its service and removes its data dir."""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+
+def wait_for(condition, deadline_s: float = 60.0) -> bool:
+    deadline = time.monotonic() + deadline_s
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)  # polling with a deadline, not synchronisation by sleep
+    return False
+
+
+def read_until(fd: int, marker: bytes, deadline_s: float = 60.0) -> bool:
+    """Drains the terminal's output until `marker` shows up on it."""
+    seen = b""
+    deadline = time.monotonic() + deadline_s
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.2)
+        if ready:
+            try:
+                seen += os.read(fd, 65536)
+            except OSError:
+                return False
+            if marker in seen:
+                return True
+    return False
+
+
+def test_sigterm_while_on_screen_cleans_up_like_quit(tmp_path: Path) -> None:
+    leader, follower = os.openpty()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TENANT_CONSOLE_")}
+    env.update(TMPDIR=str(tmp_path), TERM="xterm-256color", COLUMNS="120", LINES="40")
+    demo = subprocess.Popen(
+        [sys.executable, "-m", "console", "demo"],
+        stdin=follower,
+        stdout=follower,
+        stderr=follower,
+        env=env,
+        start_new_session=True,
+    )
+    os.close(follower)
+    try:
+        data_dirs = lambda: list(tmp_path.glob("tenant-console-demo-*"))  # noqa: E731
+        assert read_until(leader, b"Bootstrap management"), "the console never showed rows"
+        assert len(data_dirs()) == 1
+        demo.send_signal(signal.SIGTERM)
+        demo.wait(timeout=60)
+        assert wait_for(lambda: data_dirs() == [])
+    finally:
+        if demo.poll() is None:
+            os.killpg(demo.pid, signal.SIGKILL)
+        os.close(leader)

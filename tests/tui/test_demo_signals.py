@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import signal
@@ -57,6 +58,8 @@ def test_sigterm_while_on_screen_cleans_up_like_quit(tmp_path: Path) -> None:
         demo.wait(timeout=60)
         assert wait_for(lambda: data_dirs() == [])
     finally:
-        if demo.poll() is None:
+        # The demo leads its own process group: whatever it left running goes with it.
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(demo.pid, signal.SIGKILL)
+        demo.wait(timeout=10)
         os.close(leader)

@@ -98,10 +98,11 @@ class ResourceKind:
         return {}
 
     async def fetch(self, client: Any, page: int, size: int, query: dict[str, Any]) -> Fetched:
-        raise NotImplementedError
+        """One page from the client's resource group of the same name as `key`."""
+        return _page(await getattr(client, self.key).list(page=page, size=size, **query))
 
     async def get(self, client: Any, item_id: str) -> Any:
-        raise NotImplementedError
+        return await getattr(client, self.key).get(item_id)
 
     def item_id(self, item: Any) -> str:
         return str(item.id)
@@ -171,12 +172,6 @@ class Applications(ResourceKind):
             raise FilterInvalid("Applications are filtered by id: enter a full application id.")
         return {"ids": tuple(ids)}
 
-    async def fetch(self, client: Any, page: int, size: int, query: dict[str, Any]) -> Fetched:
-        return _page(await client.applications.list(page=page, size=size, **query))
-
-    async def get(self, client: Any, item_id: str) -> Any:
-        return await client.applications.get(item_id)
-
     def fields(self, item: Any, labels: Labels | None = None) -> list[tuple[str, Renderable]]:
         expires: Renderable = Text("never", style="dim")
         if item.expires_at is not None:
@@ -228,14 +223,11 @@ class Proxies(ResourceKind):
         return {"ids": tuple(ids)} if ids else {"name": text}
 
     async def fetch(self, client: Any, page: int, size: int, query: dict[str, Any]) -> Fetched:
-        fetched = _page(await client.proxies.list(page=page, size=size, **query))
+        fetched = await super().fetch(client, page, size, query)
         ids = sorted({str(p.application_id) for p in fetched.items if p.application_id})
         if ids:
             fetched.labels.update(await _application_names(client, ids))
         return fetched
-
-    async def get(self, client: Any, item_id: str) -> Any:
-        return await client.proxies.get(item_id)
 
     def fields(self, item: Any, labels: Labels | None = None) -> list[tuple[str, Renderable]]:
         configuration = item.configuration or {}
@@ -304,12 +296,6 @@ class ReactorFormulas(ResourceKind):
 
     def parse_filter(self, text: str) -> dict[str, Any]:
         return {"name": text}
-
-    async def fetch(self, client: Any, page: int, size: int, query: dict[str, Any]) -> Fetched:
-        return _page(await client.reactor_formulas.list(page=page, size=size, **query))
-
-    async def get(self, client: Any, item_id: str) -> Any:
-        return await client.reactor_formulas.get(item_id)
 
     def fields(self, item: Any, labels: Labels | None = None) -> list[tuple[str, Renderable]]:
         icon: Renderable = Text("none", style="dim")

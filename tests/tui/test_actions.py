@@ -101,6 +101,19 @@ async def test_delete_asks_then_deletes(service, tenant, client, kind):
         await resource.get(obj.id)
 
 
+async def regenerate_through_dialogs(pilot: Any, app: Any, application: Any) -> tuple[str, Any]:
+    """Runs the regenerate flow: confirms it and closes the key reveal.
+
+    Returns the confirmation's warning and the flow's result."""
+    worker = app.run_worker(regenerate_key(app, application))
+    await wait_until(pilot, screen_is(app, RegenerateConfirm))
+    warning = app.screen.warning_text or ""
+    await pilot.click("#confirm")
+    await wait_until(pilot, screen_is(app, KeyRevealModal))
+    await pilot.click("#done")
+    return warning, await worker.wait()
+
+
 async def test_delete_cancelled_keeps_the_object(service, tenant, client):
     proxy = await client.proxies.create(
         {"name": "Kept", "destination_url": "https://k.example.com"}
@@ -173,13 +186,8 @@ async def test_regenerating_the_sessions_own_key_keeps_the_session_working(servi
     app = host(service, tenant, connection=connection)
     async with app.run_test(size=SIZE) as pilot:
         own = await app.client.applications.current()
-        worker = app.run_worker(regenerate_key(app, own))
-        await wait_until(pilot, screen_is(app, RegenerateConfirm))
-        assert "the key this console is using" in (app.screen.warning_text or "")
-        await pilot.click("#confirm")
-        await wait_until(pilot, screen_is(app, KeyRevealModal))
-        await pilot.click("#done")
-        result = await worker.wait()
+        warning, result = await regenerate_through_dialogs(pilot, app, own)
+        assert "the key this console is using" in warning
         # The live client switched: the session keeps working.
         assert (await app.client.tenant.get()).name == "Own key tenant"
         assert app.connection.key == result.key
@@ -199,12 +207,7 @@ async def test_own_key_regenerated_without_a_keyring_says_what_to_do(service):
         app = host(service, tenant, connection=connection)
         async with app.run_test(size=SIZE) as pilot:
             own = await app.client.applications.current()
-            worker = app.run_worker(regenerate_key(app, own))
-            await wait_until(pilot, screen_is(app, RegenerateConfirm))
-            await pilot.click("#confirm")
-            await wait_until(pilot, screen_is(app, KeyRevealModal))
-            await pilot.click("#done")
-            await worker.wait()
+            await regenerate_through_dialogs(pilot, app, own)
             assert (await app.client.tenant.get()).name == "No keyring tenant"
             advice = [n for n in app.notes if "could not be stored" in n]
             assert advice and "TENANT_CONSOLE_API_KEY" in advice[0]
@@ -219,12 +222,7 @@ async def test_own_key_in_demo_mode_is_swapped_in_memory(service):
     app = host(service, tenant, connection=connection)
     async with app.run_test(size=SIZE) as pilot:
         own = await app.client.applications.current()
-        worker = app.run_worker(regenerate_key(app, own))
-        await wait_until(pilot, screen_is(app, RegenerateConfirm))
-        await pilot.click("#confirm")
-        await wait_until(pilot, screen_is(app, KeyRevealModal))
-        await pilot.click("#done")
-        await worker.wait()
+        await regenerate_through_dialogs(pilot, app, own)
         assert (await app.client.tenant.get()).name == "Demo tenant"
         assert any("held in memory" in n for n in app.notes)
 

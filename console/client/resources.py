@@ -14,6 +14,7 @@ from uuid import UUID
 from pydantic import BaseModel, ValidationError
 
 from console.client._http import HttpSession, Params
+from console.client.envelope import checked_envelope, page_params
 from console.client.errors import UnexpectedResponse
 from console.models import (
     Application,
@@ -112,9 +113,13 @@ class _Collection(_Resource, Generic[M]):
     model: ClassVar[type[BaseModel]]
 
     async def _list(self, page: int, size: int, filters: Params) -> Page[M]:
-        params: list[tuple[str, str]] = [("page", str(page)), ("size", str(size))]
-        params.extend(filters)
+        params = page_params(page, size, filters)
         return await self._call("GET", self.path, Page[self.model], params=params)  # type: ignore[name-defined]
+
+    async def _page_json(self, page: int, size: int, filters: Params) -> dict[str, Any]:
+        params = page_params(page, size, filters)
+        data = await self._session.request("GET", self.path, params=params)
+        return checked_envelope(data, method="GET", path=self.path)
 
     async def _iterate(self, filters: Params, size: int) -> AsyncIterator[M]:
         page = 1
@@ -150,9 +155,14 @@ class Permissions(_Resource):
     """`GET /permissions`: the catalogue, optionally for one application type."""
 
     async def list(self, application_type: str | None = None) -> builtins.list[Permission]:
+        data = await self.list_json(application_type)
+        return [parse(Permission, item, method="GET", path="/permissions") for item in data]
+
+    async def list_json(self, application_type: str | None = None) -> builtins.list[dict[str, Any]]:
+        """As `list`, but the objects as sent."""
         params = [("application_type", application_type)] if application_type else None
         data = await self._session.request("GET", "/permissions", params=params)
-        if not isinstance(data, list):
+        if not isinstance(data, list) or not all(isinstance(item, dict) for item in data):
             raise UnexpectedResponse(
                 200,
                 "Unexpected answer",
@@ -160,7 +170,7 @@ class Permissions(_Resource):
                 method="GET",
                 path="/permissions",
             )
-        return [parse(Permission, item, method="GET", path="/permissions") for item in data]
+        return data
 
 
 class Applications(_Collection[Application]):
@@ -171,6 +181,12 @@ class Applications(_Collection[Application]):
         self, page: int = 1, size: int = 20, ids: Iterable[Id] = ()
     ) -> Page[Application]:
         return await self._list(page, size, _ids(ids))
+
+    async def page_json(
+        self, page: int = 1, size: int = 20, ids: Iterable[Id] = ()
+    ) -> dict[str, Any]:
+        """As `list`, but the page as sent: for views that only show rows (see _page_json)."""
+        return await self._page_json(page, size, _ids(ids))
 
     def iterate(
         self, ids: Iterable[Id] = (), *, size: int = ITERATE_PAGE_SIZE
@@ -208,6 +224,16 @@ class Proxies(_Collection[Proxy]):
         """`name` matches names containing it, case-insensitively; `*` matches any run."""
         return await self._list(page, size, [*_ids(ids), *_name(name)])
 
+    async def page_json(
+        self,
+        page: int = 1,
+        size: int = 20,
+        ids: Iterable[Id] = (),
+        name: str | None = None,
+    ) -> dict[str, Any]:
+        """As `list`, but the page as sent."""
+        return await self._page_json(page, size, [*_ids(ids), *_name(name)])
+
     def iterate(
         self,
         ids: Iterable[Id] = (),
@@ -233,6 +259,12 @@ class ReactorFormulas(_Collection[ReactorFormula]):
     ) -> Page[ReactorFormula]:
         """Official formulas and this tenant's private ones; `name` filters as for proxies."""
         return await self._list(page, size, _name(name))
+
+    async def page_json(
+        self, page: int = 1, size: int = 20, name: str | None = None
+    ) -> dict[str, Any]:
+        """As `list`, but the page as sent."""
+        return await self._page_json(page, size, _name(name))
 
     def iterate(
         self, name: str | None = None, *, size: int = ITERATE_PAGE_SIZE

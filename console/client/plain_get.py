@@ -1,4 +1,4 @@
-"""A GET of JSON over a bare asyncio connection: the console's first page, before httpx loads.
+"""A GET of JSON over a bare socket: the console's first page, before httpx loads.
 
 Importing httpx and pydantic costs the console more start-up time than Textual itself, and
 the first rows need neither. This reader takes the happy path only: one request, `200` with
@@ -13,8 +13,11 @@ import asyncio
 import contextlib
 import json
 import os
-from collections.abc import Sequence
-from typing import Any
+import socket
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future
+from typing import Any, BinaryIO, TypeVar
 from urllib.parse import quote, urlsplit
 
 from console import __version__
@@ -23,8 +26,44 @@ from console.client.envelope import is_envelope, page_params
 KEY_HEADER = "SVC-API-KEY"
 MAX_BODY = 16 * 1024 * 1024
 """A list page is a few kilobytes; anything near this is not an answer to read here."""
+MAX_LINE = 64 * 1024
 
 _PROXY_VARIABLES = ("http_proxy", "https_proxy", "all_proxy")
+
+T = TypeVar("T")
+
+
+def start_json(
+    base_url: str,
+    api_key: str,
+    path: str,
+    params: Sequence[tuple[str, str]] = (),
+    *,
+    timeout: float = 5.0,
+) -> Future[Any | None]:
+    """Starts `GET base_url + path?params`; the future holds its decoded JSON, or None if this
+    reader cannot tell."""
+    return in_thread(lambda: read_json(base_url, api_key, path, params, timeout=timeout))
+
+
+def start_page(
+    base_url: str, api_key: str, path: str, page: int, size: int, *, timeout: float = 5.0
+) -> Future[dict[str, Any] | None]:
+    """Starts read_page in a thread."""
+    return in_thread(lambda: read_page(base_url, api_key, path, page, size, timeout=timeout))
+
+
+def in_thread(read: Callable[[], T]) -> Future[T]:
+    """`read()` in a thread of its own, with blocking sockets: the request goes on while the
+    event loop is busy composing the screen, and the future is done the moment the answer is
+    read (the loop need not run for that). A daemon thread: quitting never waits for a
+    service that does not answer. `read` must not raise."""
+    future: Future[T] = Future()
+    thread = threading.Thread(
+        target=lambda: future.set_result(read()), name="plain-get", daemon=True
+    )
+    thread.start()
+    return future
 
 
 async def get_json(
@@ -35,21 +74,40 @@ async def get_json(
     *,
     timeout: float = 5.0,
 ) -> Any | None:
-    """The decoded JSON of `GET base_url + path?params`, or None if this reader cannot tell."""
-    try:
-        return await asyncio.wait_for(_get(base_url, api_key, path, params), timeout)
-    except asyncio.CancelledError:
-        raise
-    except Exception:  # any failure: AdminClient will ask again and say what went wrong
-        return None
+    """start_json, awaited."""
+    return await asyncio.wrap_future(start_json(base_url, api_key, path, params, timeout=timeout))
 
 
 async def get_page(
     base_url: str, api_key: str, path: str, page: int, size: int, *, timeout: float = 5.0
 ) -> dict[str, Any] | None:
+    """start_page, awaited."""
+    return await asyncio.wrap_future(
+        start_page(base_url, api_key, path, page, size, timeout=timeout)
+    )
+
+
+def read_page(
+    base_url: str, api_key: str, path: str, page: int, size: int, *, timeout: float = 5.0
+) -> dict[str, Any] | None:
     """One page of a list endpoint, as sent, if its envelope has the API's shape; else None."""
-    data = await get_json(base_url, api_key, path, page_params(page, size), timeout=timeout)
+    data = read_json(base_url, api_key, path, page_params(page, size), timeout=timeout)
     return data if is_envelope(data) else None
+
+
+def read_json(
+    base_url: str,
+    api_key: str,
+    path: str,
+    params: Sequence[tuple[str, str]] = (),
+    *,
+    timeout: float = 5.0,
+) -> Any | None:
+    """get_json's blocking body; `timeout` bounds each network step."""
+    try:
+        return _get(base_url, api_key, path, params, timeout)
+    except Exception:  # any failure: AdminClient will ask again and say what went wrong
+        return None
 
 
 def _uses_proxy() -> bool:
@@ -58,8 +116,8 @@ def _uses_proxy() -> bool:
     return any(name in names for name in _PROXY_VARIABLES)
 
 
-async def _get(
-    base_url: str, api_key: str, path: str, params: Sequence[tuple[str, str]]
+def _get(
+    base_url: str, api_key: str, path: str, params: Sequence[tuple[str, str]], timeout: float
 ) -> Any | None:
     parts = urlsplit(base_url)
     if parts.scheme not in ("http", "https") or not parts.hostname or _uses_proxy():
@@ -68,37 +126,34 @@ async def _get(
         return None
     tls = parts.scheme == "https"
     port = parts.port or (443 if tls else 80)
-    ssl_context = _verified_context() if tls else None
     target = parts.path.rstrip("/") + path
     if params:
         target += "?" + "&".join(f"{quote(k, safe='')}={quote(v, safe='')}" for k, v in params)
-    host = parts.hostname if parts.port is None else f"{parts.hostname}:{parts.port}"
-    if ":" in parts.hostname and not host.startswith("["):  # a bare IPv6 literal
-        host = f"[{parts.hostname}]" if parts.port is None else f"[{parts.hostname}]:{port}"
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    if parts.port is not None:
+        host += f":{parts.port}"
     request = (
         f"GET {target} HTTP/1.1\r\nHost: {host}\r\nAccept: application/json\r\n"
         f"Accept-Encoding: identity\r\nUser-Agent: tenant-console/{__version__}\r\n"
         f"{KEY_HEADER}: {api_key}\r\nConnection: close\r\n\r\n"
     ).encode("ascii")
-    reader, writer = await asyncio.open_connection(parts.hostname, port, ssl=ssl_context)
-    try:
-        writer.write(request)
-        await writer.drain()
-        return await _read_response(reader)
-    finally:
-        writer.close()
-        with contextlib.suppress(Exception):
-            await writer.wait_closed()
+    with contextlib.ExitStack() as closing:
+        sock = closing.enter_context(socket.create_connection((parts.hostname, port), timeout))
+        if tls:
+            sock = closing.enter_context(
+                _verified_context().wrap_socket(sock, server_hostname=parts.hostname)
+            )
+        sock.sendall(request)
+        return _read_response(closing.enter_context(sock.makefile("rb")))
 
 
-async def _read_response(reader: asyncio.StreamReader) -> Any | None:
-    status_line = await reader.readline()
-    fields = status_line.split(None, 2)
+def _read_response(stream: BinaryIO) -> Any | None:
+    fields = stream.readline(MAX_LINE).split(None, 2)
     if len(fields) < 2 or not fields[0].startswith(b"HTTP/1.") or fields[1] != b"200":
         return None
     headers: dict[str, str] = {}
     while True:
-        line = await reader.readline()
+        line = stream.readline(MAX_LINE)
         if line in (b"\r\n", b"\n", b""):
             break
         name, _, value = line.decode("latin-1").partition(":")
@@ -109,27 +164,32 @@ async def _read_response(reader: asyncio.StreamReader) -> Any | None:
     if headers.get("content-encoding", "identity").lower() != "identity":
         return None
     if headers.get("transfer-encoding", "").lower() == "chunked":
-        body = await _read_chunked(reader)
+        body = _read_chunked(stream)
     elif "content-length" in headers:
         length = int(headers["content-length"])
-        if not 0 <= length <= MAX_BODY:
-            return None
-        body = await reader.readexactly(length)
+        body = _read_exactly(stream, length) if 0 <= length <= MAX_BODY else None
     else:
         return None
     return json.loads(body) if body is not None else None
 
 
-async def _read_chunked(reader: asyncio.StreamReader) -> bytes | None:
+def _read_chunked(stream: BinaryIO) -> bytes | None:
     body = bytearray()
     while True:
-        size = int((await reader.readline()).split(b";", 1)[0].strip(), 16)
+        size = int(stream.readline(MAX_LINE).split(b";", 1)[0].strip(), 16)
         if size == 0:
             return bytes(body)
         if len(body) + size > MAX_BODY:
             return None
-        body += await reader.readexactly(size)
-        await reader.readexactly(2)  # the CRLF after each chunk
+        chunk = _read_exactly(stream, size + 2)  # with the CRLF after each chunk
+        if chunk is None:
+            return None
+        body += chunk[:-2]
+
+
+def _read_exactly(stream: BinaryIO, length: int) -> bytes | None:
+    data = stream.read(length)
+    return data if len(data) == length else None
 
 
 def _verified_context() -> Any:

@@ -406,7 +406,7 @@ def _console_target(screen: Any) -> tuple[Any, Any]:
     if current_list is not None:
         if not changeable(current_list.kind):
             return None, None
-        return current_list.kind, current_list.current_item
+        return current_list.kind, current_list.current_row
     if getattr(screen, "current", None) == "tenant":
         return "tenant", getattr(screen.section_widget("tenant"), "tenant", None)
     return None, None
@@ -428,6 +428,12 @@ def run_console_action(screen: Any, action: str) -> None:
     kind, obj = _console_target(screen)
     if kind is None or (action != "new" and obj is None):
         return
+    if obj is not None and kind != "tenant":
+        try:
+            obj = kind.model_of(obj)  # the row as sent becomes the model the flows work on
+        except Exception as exc:  # an object that does not match the API
+            app.notify(str(exc), title=f"Cannot change this {kind.singular}", severity="error")
+            return
     if action == "new":
         start_flow(app, create_flow(app, kind))
     elif action == "edit":

@@ -4,7 +4,8 @@ Its dependencies come in through the constructor, so tests and the demo drive it
 connection held in memory, and the real console with the saved profiles and the keyring.
 
 Screens other than the console's own (detail, help, profiles, welcome) are imported when
-first opened: the first rows reach the screen sooner.
+first opened, and the client (httpx, pydantic) once the first rows are on screen: the first
+page comes through console.client.plain_get, so the rows reach the screen sooner.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ import asyncio
 import contextlib
 import sys
 from collections.abc import Callable, Iterable
-from contextlib import AsyncExitStack
 from typing import Any
 
 from textual.app import App, SystemCommand
@@ -22,12 +22,12 @@ from textual.screen import Screen
 
 from console.tui.commands import ObjectProvider
 from console.tui.connection import Connection, MemoryProfiles, ProfileSource, SavedProfiles
+from console.tui.early_start import EarlyStart, request_first_page
 from console.tui.problems import Problem
-from console.tui.resources import KINDS_BY_KEY, ResourceKind
+from console.tui.resources import ResourceKind
 from console.tui.screens.console import ConsoleScreen
 from console.tui.sections import SECTIONS
 from console.tui.widgets.console_header import ConsoleHeader
-from console.tui.widgets.resource_list import PAGE_SIZE
 
 ClientFactory = Callable[[str, str], Any]
 
@@ -45,13 +45,19 @@ def showing_welcome(app: App[Any]) -> bool:
     return welcome is not None and isinstance(app.screen, welcome.WelcomeScreen)
 
 
-def request_first_page(client: Any) -> asyncio.Task[Any]:
-    """Page 1 of the first section, asked for at once so the request overlaps the composing."""
-    kind = KINDS_BY_KEY[SECTIONS[0].key]
-    task = asyncio.ensure_future(kind.fetch(client, 1, PAGE_SIZE, {}))
-    # Never "exception never retrieved" if the list is gone before it reads the answer.
-    task.add_done_callback(lambda t: t.cancelled() or t.exception())
-    return task
+async def load_client_modules() -> None:
+    """Imports the client (httpx, pydantic, the models) in a thread, so the screen stays
+    responsive while they load after the first rows."""
+    import console.client
+
+    await asyncio.to_thread(getattr, console.client, "AdminClient")
+
+
+async def _close(client: Any) -> None:
+    """Closes a client that is done with, quietly: it may have never been used."""
+    if client is not None and hasattr(client, "aclose"):
+        with contextlib.suppress(Exception):
+            await client.aclose()
 
 
 def default_client(base_url: str, key: str) -> Any:
@@ -82,7 +88,10 @@ class TenantConsoleApp(App[int]):
         read_only: bool = False,
         client_factory: ClientFactory = default_client,
         start_demo: Callable[[], Any] | None = None,
+        early_start: EarlyStart | None = None,
     ) -> None:
+        """`early_start`: the profile's connection and first page, already on their way
+        (see console.tui.early_start); used if it is for `profile_name`."""
         super().__init__()
         if profiles is None:
             profiles = MemoryProfiles([connection]) if connection else SavedProfiles()
@@ -92,14 +101,14 @@ class TenantConsoleApp(App[int]):
         self.read_only = read_only
         self.client_factory = client_factory
         self._start_demo = start_demo
-        self.client: Any = None
+        self._early_start = early_start
+        self._client: Any = None
         self.connection: Connection | None = None
         self.tenant_name = ""
         self.usage_line = ""
         self.key_rejected = False
         self.profile_names: list[str] = []
         self.demo_services: list[Any] = []
-        self._client_stack: AsyncExitStack | None = None
 
     # ---- start and stop ----------------------------------------------------------------
 
@@ -110,8 +119,14 @@ class TenantConsoleApp(App[int]):
             self.run_worker(self._start_from_profiles(), exit_on_error=False)
 
     async def _start_from_profiles(self) -> None:
+        early, self._early_start = self._early_start, None
+        if early is not None and early.profile_name != self.profile_name:
+            early = None
         try:
-            connection = await asyncio.to_thread(self.profiles.resolve, self.profile_name)
+            if early is not None:
+                connection = await asyncio.wrap_future(early.connection)
+            else:
+                connection = await asyncio.to_thread(self.profiles.resolve, self.profile_name)
         except Exception as exc:
             from console.tui.screens.welcome import WelcomeScreen
 
@@ -120,7 +135,7 @@ class TenantConsoleApp(App[int]):
             if names or self.profile_name:
                 self.notify(str(exc), title="Profile", severity="error")
             return
-        await self.connect(connection)
+        await self.connect(connection, first_page=early.first_page if early else None)
 
     async def _names(self) -> list[str]:
         try:
@@ -136,10 +151,8 @@ class TenantConsoleApp(App[int]):
                 await asyncio.to_thread(service.stop)
 
     async def _close_client(self) -> None:
-        stack, self._client_stack, self.client = self._client_stack, None, None
-        if stack is not None:
-            with contextlib.suppress(Exception):
-                await stack.aclose()
+        client, self._client = self._client, None
+        await _close(client)
 
     def _handle_exception(self, error: Exception) -> None:
         """The last net: a bug becomes a notification, never a traceback on the admin's screen.
@@ -165,31 +178,43 @@ class TenantConsoleApp(App[int]):
                 return screen
         return None
 
-    async def connect(self, connection: Connection) -> None:
-        """Talks to this tenant from now on: a new client, every section reloaded."""
+    @property
+    def client(self) -> Any:
+        """The connection's client, made on first use: until the first rows show, nothing
+        needs it (see request_first_page), so httpx and pydantic load after them."""
+        connection = self.connection
+        if self._client is None and connection is not None and connection.key:
+            self._client = self.client_factory(connection.base_url, connection.key)
+        return self._client
+
+    async def connect(self, connection: Connection, *, first_page: Any = None) -> None:
+        """Talks to this tenant from now on: a new client, every section reloaded.
+
+        `first_page`: a future of the first section's page 1 for this connection, if one was
+        asked for already (see request_first_page)."""
         if not connection.key:
             reason = connection.problem or f"No key is stored for profile {connection.label}."
             self.prompt_new_key(connection, reason)
             return
-        await self._close_client()
-        stack = AsyncExitStack()
-        client = self.client_factory(connection.base_url, connection.key)
-        if hasattr(client, "__aenter__"):
-            client = await stack.enter_async_context(client)
-        self._client_stack, self.client = stack, client
-        self.connection = connection
+        old_client, self._client = self._client, None
+        self.connection = connection  # before any await: `client` is for this one from now
+        await _close(old_client)
         self.tenant_name, self.usage_line, self.key_rejected = "", "", False
         screen = self.console_screen
-        if screen is None:
-            screen = ConsoleScreen(first_page=request_first_page(client))
+        if screen is None:  # the header and profile names wait for the first rows
+            screen = ConsoleScreen(first_page=first_page or request_first_page(connection))
             if showing_welcome(self):
                 await self.switch_screen(screen)
             else:
                 await self.push_screen(screen)
-        else:
-            while self.screen is not screen:
-                await self.pop_screen()
-            screen.reset()
+            return
+        while self.screen is not screen:
+            await self.pop_screen()
+        screen.reset()
+        self.after_first_rows()
+
+    def after_first_rows(self) -> None:
+        """What the header and the profile palette need, once the first rows are on screen."""
         self.refresh_header_info()
         self.run_worker(self._names(), group="names", exit_on_error=False)
 
@@ -199,6 +224,7 @@ class TenantConsoleApp(App[int]):
     async def _header_info(self) -> None:
         """The tenant's name and a usage line for the header; failures stay quiet here
         because the sections report them where they happen."""
+        await load_client_modules()
         client = self.client
         if client is None:
             return
@@ -327,6 +353,7 @@ class TenantConsoleApp(App[int]):
         screen.show_section(key)
 
     def open_detail(self, kind: ResourceKind, item: Any) -> None:
+        """The detail screen of `item`: a model, or an object as sent (a list's row)."""
         self.run_worker(self._open_detail(kind, item), exit_on_error=False)
 
     async def _open_detail(self, kind: ResourceKind, item: Any) -> None:
@@ -337,6 +364,11 @@ class TenantConsoleApp(App[int]):
             return
         while self.screen is not screen and len(self.screen_stack) > 1:
             await self.pop_screen()
+        try:
+            item = kind.model_of(item)
+        except Exception as exc:  # an object that does not match the API
+            self.notify(str(exc), title=f"Cannot open this {kind.singular}", severity="error")
+            return
         labels = getattr(screen.find_section(kind.key), "labels", {})
         await self.push_screen(DetailScreen(kind, item, labels=labels))
 

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from console.clock import now
 
 NEAR_EXPIRY = timedelta(days=7)
 MASK = "••••••••"
+
+
+def wire_time(value: str | datetime | None) -> datetime | None:
+    """A timestamp as the service sends it (ISO 8601; naive means UTC), as an aware datetime."""
+    if value is None or isinstance(value, datetime):
+        return value
+    moment = datetime.fromisoformat(value)
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def local_time(moment: datetime | None) -> str:

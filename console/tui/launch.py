@@ -21,11 +21,20 @@ def open_console(args: argparse.Namespace) -> int:
         print(f"tenant-console: {exc}", file=sys.stderr)
         return 1
 
+    from console.tui.connection import SavedProfiles
+    from console.tui.early_start import begin
+
+    profile_name = getattr(args, "profile", None)
+    profiles = SavedProfiles()
+    early_start = begin(profiles, profile_name)  # while Textual imports
+
     from console.tui.app import TenantConsoleApp
 
     app = TenantConsoleApp(
-        profile_name=getattr(args, "profile", None),
+        profiles=profiles,
+        profile_name=profile_name,
         read_only=bool(getattr(args, "read_only", False)),
+        early_start=early_start,
     )
     app.run()
     return 0 if app.return_code in (None, 0) else int(app.return_code or 1)

@@ -1,10 +1,13 @@
 """One definition per browsable resource: its columns, filter, fetching and detail fields.
 
 A ResourceList widget shows any of them; forms (issue 6) attach to the same definitions.
+Lists hold objects as the service sent them (JSON dicts: rows need no pydantic, so the first
+page shows before the models load); `model_of` makes the typed object a detail or form needs.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,6 +19,9 @@ from console.tui import formatting as fmt
 
 Renderable = str | Text
 
+PAGE_SIZE = 50
+"""Rows a list asks for at a time."""
+
 
 Labels = dict[str, str]
 """Names of objects a row refers to by id (a proxy's application), looked up per page."""
@@ -23,7 +29,8 @@ Labels = dict[str, str]
 
 @dataclass(frozen=True)
 class Column:
-    """A DataTable column: its header and how a row's cell is drawn (with the labels known)."""
+    """A list column: its header and how a row's cell is drawn from the object as sent (a
+    dict), with the labels known."""
 
     key: str
     label: str
@@ -41,7 +48,8 @@ class Column:
 class Fetched:
     """One page as the list needs it."""
 
-    items: list[Any]
+    items: list[dict[str, Any]]
+    """The objects as the service sent them."""
     total: int
     page: int
     has_more: bool
@@ -72,10 +80,20 @@ def _count(items: Sequence[Any] | None, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
-def _expiry_cell(moment: Any) -> Renderable:
+def _expiry_cell(value: str | None) -> Renderable:
+    moment = fmt.wire_time(value)
     if moment is None:
         return Text("never", style="dim")
     return Text(fmt.short_date(moment), style=fmt.expiry_style(moment))
+
+
+def _date_cell(value: str | None) -> str:
+    return fmt.short_date(fmt.wire_time(value))
+
+
+def _field(item: Any, name: str) -> Any:
+    """A field of an object as sent (a dict) or of its model."""
+    return item.get(name) if isinstance(item, dict) else getattr(item, name)
 
 
 def _id_text(value: Any) -> Renderable:
@@ -90,6 +108,10 @@ class ResourceKind:
     singular: str = ""
     permission: str | None = None
     paged: bool = True
+    path: str = ""
+    """The list endpoint, for the console's first page (console.client.plain_get)."""
+    model_name: str = ""
+    """The class in console.models of one object."""
     filter_placeholder: str = ""
     columns: tuple[Column, ...] = ()
 
@@ -98,17 +120,29 @@ class ResourceKind:
         return {}
 
     async def fetch(self, client: Any, page: int, size: int, query: dict[str, Any]) -> Fetched:
-        """One page from the client's resource group of the same name as `key`."""
-        return _page(await getattr(client, self.key).list(page=page, size=size, **query))
+        """One page, as sent, from the client's resource group of the same name as `key`."""
+        return page_of(await getattr(client, self.key).page_json(page=page, size=size, **query))
 
     async def get(self, client: Any, item_id: str) -> Any:
         return await getattr(client, self.key).get(item_id)
 
+    def model_of(self, item: Any) -> Any:
+        """The typed object (console.models) for an object as sent; a model stays as it is.
+
+        An object that does not match the API raises the client's UnexpectedResponse."""
+        if not isinstance(item, dict):
+            return item
+        from console.client.resources import parse
+
+        model = getattr(importlib.import_module("console.models"), self.model_name)
+        return parse(model, item, method="GET", path=self.path)
+
     def item_id(self, item: Any) -> str:
-        return str(item.id)
+        return str(_field(item, "id"))
 
     def item_name(self, item: Any) -> str:
-        return str(getattr(item, "name", self.item_id(item)))
+        name = item.get("name") if isinstance(item, dict) else getattr(item, "name", None)
+        return str(name if name is not None else self.item_id(item))
 
     def fields(self, item: Any, labels: Labels | None = None) -> list[tuple[str, Renderable]]:
         return []
@@ -122,20 +156,22 @@ class ResourceKind:
         return f"This tenant has no {self.title.lower()} yet."
 
 
-def _page(result: Any) -> Fetched:
-    pagination = result.pagination
+def page_of(envelope: dict[str, Any]) -> Fetched:
+    """A list page as sent (its envelope checked by the client) as the list needs it."""
+    pagination = envelope["pagination"]
+    number = pagination["page_number"]
     return Fetched(
-        list(result.data), pagination.total_items, pagination.page_number, result.has_more
+        envelope["data"], pagination["total_items"], number, number < pagination["total_pages"]
     )
 
 
 async def _application_names(client: Any, ids: list[str]) -> Labels:
     """The names of these applications, in one request; none if the key may not read them."""
     try:
-        found = await client.applications.list(page=1, size=100, ids=ids)
+        found = await client.applications.page_json(page=1, size=100, ids=ids)
     except Exception:
         return {}
-    return {str(a.id): a.name for a in found.data}
+    return {str(a["id"]): str(a.get("name")) for a in found["data"]}
 
 
 def _audit(item: Any) -> list[tuple[str, Renderable]]:
@@ -152,18 +188,22 @@ class Applications(ResourceKind):
     title = "Applications"
     singular = "application"
     permission = "application:read"
+    path = "/applications"
+    model_name = "Application"
     filter_placeholder = "application id (the service filters applications by id)"
     columns = (
-        Column("name", "Name", lambda a: a.name),
-        Column("type", "Type", lambda a: a.type, 12),
+        Column("name", "Name", lambda a: a["name"]),
+        Column("type", "Type", lambda a: a["type"], 12),
         Column(
             "grants",
             "Permissions / rules",
-            lambda a: f"{_count(a.permissions, 'permission')}, {_count(a.rules, 'rule')}",
+            lambda a: (
+                f"{_count(a.get('permissions'), 'permission')}, {_count(a.get('rules'), 'rule')}"
+            ),
             26,
         ),
-        Column("expires", "Expires", lambda a: _expiry_cell(a.expires_at), 16),
-        Column("created", "Created", lambda a: fmt.short_date(a.created_at), 16),
+        Column("expires", "Expires", lambda a: _expiry_cell(a.get("expires_at")), 16),
+        Column("created", "Created", lambda a: _date_cell(a.get("created_at")), 16),
     )
 
     def parse_filter(self, text: str) -> dict[str, Any]:
@@ -197,10 +237,10 @@ class Applications(ResourceKind):
         ]
 
 
-def _application_cell(proxy: Any, labels: Labels) -> Renderable:
-    if proxy.application_id is None:
+def _application_cell(proxy: dict[str, Any], labels: Labels) -> Renderable:
+    if proxy.get("application_id") is None:
         return Text("—", style="dim")
-    key = str(proxy.application_id)
+    key = str(proxy["application_id"])
     return labels.get(key) or Text(key[:8] + "…", style="dim")
 
 
@@ -209,13 +249,15 @@ class Proxies(ResourceKind):
     title = "Proxies"
     singular = "proxy"
     permission = "proxy:read"
+    path = "/proxies"
+    model_name = "Proxy"
     filter_placeholder = "name (* wildcard) or proxy id"
     columns = (
-        Column("name", "Name", lambda p: p.name),
-        Column("destination", "Destination", lambda p: p.destination_url, 40),
-        Column("auth", "Auth", lambda p: fmt.yes_no(p.require_auth), 5),
+        Column("name", "Name", lambda p: p["name"]),
+        Column("destination", "Destination", lambda p: p["destination_url"], 40),
+        Column("auth", "Auth", lambda p: fmt.yes_no(p.get("require_auth")), 5),
         Column("application", "Application", _application_cell, 22, uses_labels=True),
-        Column("created", "Created", lambda p: fmt.short_date(p.created_at), 16),
+        Column("created", "Created", lambda p: _date_cell(p.get("created_at")), 16),
     )
 
     def parse_filter(self, text: str) -> dict[str, Any]:
@@ -224,7 +266,7 @@ class Proxies(ResourceKind):
 
     async def fetch(self, client: Any, page: int, size: int, query: dict[str, Any]) -> Fetched:
         fetched = await super().fetch(client, page, size, query)
-        ids = sorted({str(p.application_id) for p in fetched.items if p.application_id})
+        ids = sorted({str(p["application_id"]) for p in fetched.items if p.get("application_id")})
         if ids:
             fetched.labels.update(await _application_names(client, ids))
         return fetched
@@ -280,18 +322,28 @@ class ReactorFormulas(ResourceKind):
     title = "Reactor formulas"
     singular = "reactor formula"
     permission = "reactor:read"
+    path = "/reactor-formulas"
+    model_name = "ReactorFormula"
     filter_placeholder = "name (* wildcard)"
     columns = (
-        Column("name", "Name", lambda f: f.name),
-        Column("type", "Type", lambda f: f.type, 10),
-        Column("status", "Status", lambda f: f.status.replace("_", " "), 12),
+        Column("name", "Name", lambda f: f["name"]),
+        Column("type", "Type", lambda f: f["type"], 10),
+        Column("status", "Status", lambda f: str(f["status"]).replace("_", " "), 12),
         Column(
             "parameters",
             "Parameters",
-            lambda f: f"{len(f.configuration)} config, {len(f.request_parameters)} request",
+            lambda f: (
+                f"{len(f.get('configuration') or ())} config, "
+                f"{len(f.get('request_parameters') or ())} request"
+            ),
             22,
         ),
-        Column("modified", "Modified", lambda f: fmt.short_date(f.modified_at or f.created_at), 16),
+        Column(
+            "modified",
+            "Modified",
+            lambda f: _date_cell(f.get("modified_at") or f.get("created_at")),
+            16,
+        ),
     )
 
     def parse_filter(self, text: str) -> dict[str, Any]:
@@ -324,11 +376,15 @@ class Permissions(ResourceKind):
     singular = "permission"
     permission = None
     paged = False
+    path = "/permissions"
+    model_name = "Permission"
     filter_placeholder = "application type: private, public or management"
     columns = (
-        Column("type", "Type", lambda p: p.type, 26),
-        Column("description", "Description", lambda p: p.description),
-        Column("types", "Application types", lambda p: ", ".join(p.application_types), 22),
+        Column("type", "Type", lambda p: p["type"], 26),
+        Column("description", "Description", lambda p: p["description"]),
+        Column(
+            "types", "Application types", lambda p: ", ".join(p.get("application_types", ())), 22
+        ),
     )
 
     def parse_filter(self, text: str) -> dict[str, Any]:
@@ -340,7 +396,7 @@ class Permissions(ResourceKind):
         return {"application_type": value}
 
     async def fetch(self, client: Any, page: int, size: int, query: dict[str, Any]) -> Fetched:
-        items = list(await client.permissions.list(**query))
+        items = await client.permissions.list_json(**query)
         return Fetched(items, len(items), 1, False)
 
     async def get(self, client: Any, item_id: str) -> Any:
@@ -350,10 +406,10 @@ class Permissions(ResourceKind):
         raise LookupError(f"There is no permission {item_id}.")
 
     def item_id(self, item: Any) -> str:
-        return str(item.type)
+        return str(_field(item, "type"))
 
     def item_name(self, item: Any) -> str:
-        return str(item.type)
+        return self.item_id(item)
 
     def fields(self, item: Any, labels: Labels | None = None) -> list[tuple[str, Renderable]]:
         return [

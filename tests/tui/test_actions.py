@@ -279,7 +279,7 @@ async def test_official_formulas_cannot_be_deleted(service, tenant, client):
 
 
 def names(app: Any, key: str) -> list[str]:
-    return [item.name for item in resource_list(app, key).items]
+    return [item["name"] for item in resource_list(app, key).items]
 
 
 async def back_on_console(pilot: Any, app: Any) -> None:

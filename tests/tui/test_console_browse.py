@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -20,6 +22,8 @@ from console_support import (
     type_into,
 )
 
+from console.models import Application
+from console.tui.app import default_client
 from console.tui.screens.detail import DetailScreen
 from console.tui.sections import SECTIONS
 from console.tui.widgets.fields_view import FieldsView
@@ -49,19 +53,19 @@ async def test_every_section_shows_its_data(service: Any, tenant: Any) -> None:
         assert screen.header.tenant == "Browse Corp"
         assert screen.header.base_url == service.base_url
         apps = resource_list(app, "applications")
-        names = [item.name for item in apps.items]
+        names = [item["name"] for item in apps.items]
         assert names == ["Bootstrap management", "Checkout backend"]
         assert footer_status(app) == "2 of 2 loaded"
 
         await pilot.press("2")
         await settle(pilot)
         assert screen.current == "proxies"
-        assert [p.name for p in resource_list(app, "proxies").items] == ["Card intake"]
+        assert [p["name"] for p in resource_list(app, "proxies").items] == ["Card intake"]
 
         await pilot.press("3")
         await settle(pilot)
         formulas = resource_list(app, "reactor_formulas")
-        assert "Risk score" in [f.name for f in formulas.items]
+        assert "Risk score" in [f["name"] for f in formulas.items]
 
         await pilot.press("4")
         await settle(pilot)
@@ -130,8 +134,90 @@ async def test_only_the_pages_the_cursor_reaches_are_fetched(service: Any, tenan
         await pilot.press("end")
         await settle(pilot)
         assert apps.pages_fetched == [1, 2, 3]
-        assert [a.name for a in apps.items[-2:]] == ["App 147", "App 148"]
-        assert len({a.id for a in apps.items}) == len(apps.items) == 150
+        assert [a["name"] for a in apps.items[-2:]] == ["App 147", "App 148"]
+        assert len({a["id"] for a in apps.items}) == len(apps.items) == 150
+
+
+def held_pages(release: asyncio.Event, held: set[str]) -> Any:
+    """The real client, whose `page_json` for the resource groups in `held` waits for
+    `release`: a slow service, without sleeping."""
+
+    def factory(base_url: str, key: str) -> Any:
+        client = default_client(base_url, key)
+        for name in held:
+            group = getattr(client, name)
+            original = group.page_json
+
+            async def page_json(*args: Any, _original: Any = original, **kwargs: Any) -> Any:
+                await release.wait()
+                return await _original(*args, **kwargs)
+
+            group.page_json = page_json
+        return client
+
+    return factory
+
+
+async def until(condition: Any, pilot: Any, deadline_s: float = 10) -> None:
+    """Polls the app with a deadline (Textual's timers, not sleeps, move it on)."""
+    deadline = time.monotonic() + deadline_s
+    while not condition():
+        assert time.monotonic() < deadline, "the condition never held"
+        await pilot.pause(0.02)
+
+
+async def test_a_slow_page_says_loading_a_quick_one_never_does(service: Any, tenant: Any) -> None:
+    info, seed = tenant
+    seed.proxy("Edge proxy")
+    release = asyncio.Event()
+    app = make_app(service.base_url, info.key, client_factory=held_pages(release, {"proxies"}))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        apps = resource_list(app, "applications")
+        assert apps.items and apps.state_panel.kind is None  # quick: no loading state shown
+        await pilot.press("2")
+        proxies = resource_list(app, "proxies")
+        await until(lambda: proxies.is_mounted and proxies.fetching, pilot)
+        assert proxies.state_panel.kind is None and proxies.table.display  # not yet
+        await until(lambda: proxies.state_panel.kind == "loading", pilot)
+        assert not proxies.table.display and footer_status(app) == "loading…"
+        release.set()
+        await settle(pilot)
+        assert [p["name"] for p in proxies.items] == ["Edge proxy"]
+        assert proxies.state_panel.kind is None and proxies.table.display
+
+
+async def test_loading_more_keeps_the_rows_on_screen(service: Any, tenant: Any) -> None:
+    """The next page loads behind the rows: they stay visible and the cursor keeps moving."""
+    info, seed = tenant
+    for n in range(59):
+        seed.application(f"App {n:03d}")
+    release = asyncio.Event()
+    app = make_app(service.base_url, info.key, client_factory=held_pages(release, {"applications"}))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        apps = resource_list(app, "applications")
+        apps.table.move_cursor(row=45)
+        await until(lambda: apps.fetching, pilot)
+        assert footer_status(app) == "50 of 60 loaded · loading more…"
+        assert not apps.loading and apps.table.display  # no spinner over the list
+        await pilot.press("up")
+        assert apps.table.cursor_row == 44
+        release.set()
+        await settle(pilot)
+        assert len(apps.items) == 60 and apps.pages_fetched == [1, 2]
+
+
+async def test_the_highlighted_row_becomes_a_model(service: Any, tenant: Any) -> None:
+    info, _ = tenant
+    app = make_app(service.base_url, info.key)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        apps = resource_list(app, "applications")
+        row = apps.current_row
+        item = apps.current_item
+        assert isinstance(item, Application) and str(item.id) == row["id"]
+        assert apps.current_item is item  # made once per row
 
 
 async def test_filters_go_to_the_server(service: Any, tenant: Any) -> None:
@@ -149,7 +235,7 @@ async def test_filters_go_to_the_server(service: Any, tenant: Any) -> None:
         assert apps.filter_input.has_focus
         await type_into(pilot, target["id"])
         await settle(pilot)
-        assert [a.name for a in apps.items] == ["Target app"]
+        assert [a["name"] for a in apps.items] == ["Target app"]
         assert apps.query_params == {"ids": (target["id"],)}
         assert "1 of 1 loaded" in footer_status(app)
 
@@ -164,7 +250,7 @@ async def test_filters_go_to_the_server(service: Any, tenant: Any) -> None:
         await settle(pilot)
         proxies = resource_list(app, "proxies")
         await filter_list(pilot, "orders*u")
-        assert sorted(p.name for p in proxies.items) == ["Orders EU", "Orders US"]
+        assert sorted(p["name"] for p in proxies.items) == ["Orders EU", "Orders US"]
         assert proxies.query_params == {"name": "orders*u"}
         await filter_list(pilot, "zzz")
         assert proxies.state_panel.kind == "empty"
@@ -177,13 +263,13 @@ async def test_filters_go_to_the_server(service: Any, tenant: Any) -> None:
         await settle(pilot)
         await filter_list(pilot, "scoring")
         formulas = resource_list(app, "reactor_formulas")
-        assert [f.name for f in formulas.items] == ["Orders scoring"]
+        assert [f["name"] for f in formulas.items] == ["Orders scoring"]
 
         await pilot.press("4")
         await settle(pilot)
         await filter_list(pilot, "public")
         permissions = resource_list(app, "permissions")
-        assert {p.type for p in permissions.items} == {"token:create", "token:update"}
+        assert {p["type"] for p in permissions.items} == {"token:create", "token:update"}
 
 
 async def test_detail_shows_fields_code_and_json(service: Any, tenant: Any) -> None:

@@ -46,7 +46,7 @@ async def test_rejected_key_offers_a_new_one(service: Any) -> None:
         await type_into(pilot, info.key)
         await settle(pilot)
         assert not app.key_rejected
-        assert [a.name for a in resource_list(app, "applications").items]
+        assert [a["name"] for a in resource_list(app, "applications").items]
         assert console(app).header.tenant == "Rejected Key"
         assert app.connection is not None and app.connection.key == info.key
 

@@ -73,11 +73,11 @@ async def test_switching_profile_shows_the_other_tenant(service: Any) -> None:
         assert screen.header.profile == "two"
         assert screen.header.tenant == "Second Tenant"
         assert screen.current == "proxies"
-        assert [p.name for p in resource_list(app, "proxies").items] == ["Only in second"]
+        assert [p["name"] for p in resource_list(app, "proxies").items] == ["Only in second"]
         # the other sections forgot the first tenant and reload when shown
         await pilot.press("1")
         await settle(pilot)
-        assert str(resource_list(app, "applications").items[0].tenant_id) == second.tenant_id
+        assert str(resource_list(app, "applications").items[0]["tenant_id"]) == second.tenant_id
 
 
 async def test_saved_profiles_switch_and_store_a_new_key(

@@ -1,57 +1,122 @@
-"""How the console starts: the first page is asked for before the list is composed, and the
-five hidden sections are composed on their first visit, not at start."""
+"""How the console starts: the first page is asked for before the list is composed, without
+the client, and the five hidden sections are composed on their first visit, not at start."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from console_support import SIZE, Seeder, console, make_app, resource_list, settle
 
+from console.client import plain_get
 from console.tui.app import default_client
 from console.tui.widgets.resource_list import ResourceList
 
+Calls = list[tuple[str, int, bool]]
 
-def recording_client(calls: list[tuple[int, bool]], app_box: list[Any]) -> Any:
-    """The real client, noting for each `applications.list` its page and whether the
+
+def composed(app_box: list[Any]) -> bool:
+    screen = app_box[0].console_screen
+    return screen is not None and bool(screen.query(ResourceList))
+
+
+def recording_client(calls: Calls, app_box: list[Any]) -> Any:
+    """The real client, noting for each `applications.page_json` its page and whether the
     Applications list was already composed when the request started."""
 
     def factory(base_url: str, key: str) -> Any:
         client = default_client(base_url, key)
-        original = client.applications.list
+        original = client.applications.page_json
 
-        async def list_(*args: Any, **kwargs: Any) -> Any:
-            screen = app_box[0].console_screen
-            composed = screen is not None and bool(screen.query(ResourceList))
-            calls.append((kwargs.get("page", args[0] if args else 1), composed))
+        async def page_json(*args: Any, **kwargs: Any) -> Any:
+            calls.append(("client", kwargs.get("page", args[0] if args else 1), composed(app_box)))
             return await original(*args, **kwargs)
 
-        client.applications.list = list_
+        client.applications.page_json = page_json
         return client
 
     return factory
 
 
-async def test_the_first_page_is_requested_before_the_list_is_composed(service: Any) -> None:
+def record_plain_reader(
+    calls: Calls, app_box: list[Any], monkeypatch: pytest.MonkeyPatch, *, works: bool = True
+) -> None:
+    """Notes each page plain_get reads (in its thread); with `works=False` it gets no answer."""
+    original = plain_get.read_page
+
+    def read_page(base_url: str, key: str, path: str, page: int, size: int) -> Any:
+        calls.append(("plain", page, composed(app_box)))
+        return original(base_url, key, path, page, size) if works else None
+
+    monkeypatch.setattr(plain_get, "read_page", read_page)
+
+
+async def test_the_first_page_is_requested_before_the_list_is_composed(
+    service: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     info = service.new_tenant("Startup Corp")
     seed = Seeder(service.base_url, info.key)
     try:
         seed.application("Early bird")
     finally:
         seed.close()
-    calls: list[tuple[int, bool]] = []
+    calls: Calls = []
     box: list[Any] = []
+    record_plain_reader(calls, box, monkeypatch)
     app = make_app(service.base_url, info.key, client_factory=recording_client(calls, box))
     box.append(app)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         applications = resource_list(app, "applications")
-        assert "Early bird" in [a.name for a in applications.items]
+        assert "Early bird" in [a["name"] for a in applications.items]
         assert applications.pages_fetched == [1]
-        assert calls == [(1, False)]  # one request, made before the list existed
-        await pilot.press("r")  # a refresh asks again, with the list on screen
+        assert calls == [("plain", 1, False)]  # one request, before the list, no client
+        await pilot.press("r")  # a refresh asks the client, with the list on screen
         await settle(pilot)
-        assert calls == [(1, False), (1, True)]
+        assert calls == [("plain", 1, False), ("client", 1, True)]
         assert applications.pages_fetched == [1]
+
+
+async def test_the_client_asks_when_the_plain_reader_gets_no_answer(
+    service: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    info = service.new_tenant("Fallback Corp")
+    calls: Calls = []
+    box: list[Any] = []
+    record_plain_reader(calls, box, monkeypatch, works=False)
+    app = make_app(service.base_url, info.key, client_factory=recording_client(calls, box))
+    box.append(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        applications = resource_list(app, "applications")
+        assert [a["name"] for a in applications.items]  # the bootstrap application
+        assert calls == [("plain", 1, False), ("client", 1, True)]
+        assert app.console_screen is not None and app.console_screen.header.tenant
+
+
+async def test_the_header_waits_for_the_first_rows(service: Any) -> None:
+    """The tenant's name is asked for once the rows are on screen, and fills the header."""
+    info = service.new_tenant("Header Corp")
+    rows_shown_when_asked: list[bool] = []
+    box: list[Any] = []
+
+    def factory(base_url: str, key: str) -> Any:
+        client = default_client(base_url, key)
+        original = client.tenant.get
+
+        async def get() -> Any:
+            rows_shown_when_asked.append(bool(resource_list(box[0], "applications").items))
+            return await original()
+
+        client.tenant.get = get
+        return client
+
+    app = make_app(service.base_url, info.key, client_factory=factory)
+    box.append(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert rows_shown_when_asked == [True]
+        assert console(app).header.tenant == "Header Corp"
 
 
 async def test_hidden_sections_are_composed_on_their_first_visit(service: Any) -> None:

@@ -13,7 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer, Static
+from textual.widgets import ContentSwitcher, Static
 
 from console.tui.actions import (
     CHANGE_KEYS_GROUP,
@@ -25,6 +25,7 @@ from console.tui.actions import (
 from console.tui.resources import KINDS_BY_KEY
 from console.tui.sections import SECTIONS, SECTIONS_BY_KEY
 from console.tui.widgets.console_header import ConsoleHeader
+from console.tui.widgets.key_bar import KeyBar
 from console.tui.widgets.resource_list import ResourceList
 from console.tui.widgets.section_messages import SectionFailed, StatusChanged
 
@@ -42,46 +43,28 @@ def make_section(key: str, **options: Any) -> Any:
     return ResourceList(KINDS_BY_KEY[key], id=key, **options)
 
 
-class ConsoleFooter(Footer):
-    """A Footer that rebuilds only when the keys it would show change.
-
-    Textual recomposes the whole footer (tens of ms) on every bindings refresh, and focus
-    changes, page loads and status lines ask for one far more often than the keys change.
-    """
-
-    _shown: tuple[Any, ...] | None = None
-
-    def _keys(self) -> tuple[Any, ...]:
-        shown = tuple(
-            (key, b.action, b.description, b.show, b.key_display, enabled, tooltip)
-            for key, (_, b, enabled, tooltip) in self.screen.active_bindings.items()
-        )
-        return (self.show_command_palette, self.combine_groups, *shown)
-
-    async def recompose(self) -> None:
-        keys = self._keys()
-        if keys == self._shown:
-            return
-        self._shown = keys
-        await super().recompose()
-
-
 class FooterBar(Horizontal):
     """The footer's keys on the left and the current section's "loaded of total" on the right."""
 
     DEFAULT_CSS = """
     FooterBar { dock: bottom; height: 1; background: $footer-background; }
-    FooterBar > Footer { dock: none; width: 1fr; }
-    FooterBar > #status { width: auto; padding: 0 1; color: $footer-description-foreground;
-                          background: $footer-background; }
+    FooterBar > KeyBar { dock: none; width: 1fr; }
+    FooterBar > #status { width: 2; padding: 0 1; text-align: right;
+                          color: $footer-description-foreground; background: $footer-background; }
     """
 
     def compose(self) -> ComposeResult:
-        yield ConsoleFooter(compact=True)  # room for n, e, d besides the app's keys
+        yield KeyBar()
         yield Static("", id="status")
 
     def set_status(self, text: str) -> None:
-        self.query_one("#status", Static).update(text)
+        """The status area only ever widens: a status of another length (every page loaded
+        changes it) then costs a redraw of this line, not a new layout of the footer."""
+        status = self.query_one("#status", Static)
+        needed = len(text) + 2  # the padding
+        if status.styles.width is None or needed > status.styles.width.value:
+            status.styles.width = needed
+        status.update(text)
 
 
 class ConsoleScreen(Screen[None]):
@@ -105,19 +88,8 @@ class ConsoleScreen(Screen[None]):
         super().__init__(**kwargs)
         self.current = SECTIONS[0].key
         self._first_page = first_page
-        self._bindings_pending = False
+        self._first_rows_reported = first_page is None
         self._bindings_state: tuple[str, bool] | None = None
-
-    def refresh_bindings(self) -> None:
-        """At most one footer rebuild per refresh: each publish recomposes the whole footer
-        (tens of ms), and a focus change alone asks twice."""
-        if not self._bindings_pending:
-            self._bindings_pending = True
-            self.call_after_refresh(self._publish_bindings)
-
-    def _publish_bindings(self) -> None:
-        self._bindings_pending = False
-        super().refresh_bindings()
 
     def compose(self) -> ComposeResult:
         yield ConsoleHeader()
@@ -159,11 +131,15 @@ class ConsoleScreen(Screen[None]):
     # ---- navigation --------------------------------------------------------------------
 
     def show_section(self, key: str) -> None:
+        switcher = self.query_one(ContentSwitcher)
+        widget = next((w for w in switcher.children if w.id == key), None)
+        if widget is not None and widget.is_mounted:
+            # Its request goes out before anything on screen changes: the frame that shows
+            # the switch is then drawn while the service answers, not before it is asked.
+            widget.ensure_loaded()
         self.current = key
         self.header.section = key
         self.header.trail = ""
-        switcher = self.query_one(ContentSwitcher)
-        widget = next((w for w in switcher.children if w.id == key), None)
         if widget is None:  # the first visit: compose it now, open it once mounted
             widget = make_section(key)
             mounting = switcher.mount(widget)
@@ -207,13 +183,13 @@ class ConsoleScreen(Screen[None]):
 
     def action_open(self) -> None:
         current = self.current_list
-        if current is not None and current.current_item is not None:
-            self.app.open_detail(current.kind, current.current_item)  # type: ignore[attr-defined]
+        if current is not None and current.current_row is not None:
+            self.app.open_detail(current.kind, current.current_row)  # type: ignore[attr-defined]
 
     def action_copy_id(self) -> None:
         current = self.current_list
-        if current is not None and current.current_item is not None:
-            self.app.copy_id(current.kind.item_id(current.current_item))  # type: ignore[attr-defined]
+        if current is not None and current.current_row is not None:
+            self.app.copy_id(current.kind.item_id(current.current_row))  # type: ignore[attr-defined]
         elif self.current == "tenant":
             tenant = self.section_widget("tenant").tenant
             if tenant is not None:
@@ -244,7 +220,7 @@ class ConsoleScreen(Screen[None]):
         if action in ("copy_id", "open"):
             current = self.current_list
             if current is not None:
-                return current.current_item is not None
+                return current.current_row is not None
             return action == "copy_id" and self.current == "tenant"
         return True
 
@@ -253,14 +229,24 @@ class ConsoleScreen(Screen[None]):
     def _status(self, text: str) -> None:
         self.query_one(FooterBar).set_status(text)
 
+    def _report_first_rows(self, section: Any) -> None:
+        """Once the first section has shown its rows (or its failure), the app does what
+        start-up put off until then; after this frame, so the rows reach the screen first."""
+        settled = getattr(section, "loaded", False) or getattr(section, "problem", None)
+        if self._first_rows_reported or not settled:
+            return
+        self._first_rows_reported = True
+        self.call_after_refresh(self.app.after_first_rows)  # type: ignore[attr-defined]
+
     @on(StatusChanged)
     def _section_status(self, event: StatusChanged) -> None:
+        self._report_first_rows(event.section)
         if event.section.id == self.current:
             self._status(event.text)
             # The footer's actions depend on the section and on whether it has a current
             # item, not on the status text, which changes with every page loaded.
             current = self.current_list
-            state = (self.current, current is not None and current.current_item is not None)
+            state = (self.current, current is not None and current.current_row is not None)
             if state != self._bindings_state:
                 self._bindings_state = state
                 self.refresh_bindings()

@@ -1,30 +1,42 @@
 """A paginated browser of one resource: server-side pages, server-side filter, k9s-style.
 
 Only the pages the cursor reaches are fetched: the first shows as soon as it arrives, the next
-when the cursor comes within PREFETCH_MARGIN rows of the end of what is loaded.
+when the cursor comes within PREFETCH_MARGIN rows of the end of what is loaded. Rows are the
+objects as the service sent them (dicts); `current_item` makes the model of the highlighted one.
 """
 
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import Future
 from typing import Any
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.cache import LRUCache
 from textual.containers import Vertical
 from textual.message import Message
-from textual.widgets import DataTable, Input
+from textual.timer import Timer
+from textual.widgets import Input
 from textual.worker import Worker, WorkerState
 
 from console.tui.problems import Problem, describe
-from console.tui.resources import Fetched, FilterInvalid, ResourceKind
+from console.tui.resources import PAGE_SIZE, Fetched, FilterInvalid, ResourceKind, page_of
+from console.tui.widgets.row_table import RowTable, TableColumn
 from console.tui.widgets.section_messages import SectionFailed, StatusChanged
 from console.tui.widgets.state_panel import StatePanel
 
-PAGE_SIZE = 50
 PREFETCH_MARGIN = 10
+LOADING_DELAY = 0.25
+"""Seconds a first page may take before "Loading…" replaces the empty table: a quick answer
+never flashes it (nor pays for drawing it)."""
+
+
+def _answered(requested: Future[Any] | None) -> bool:
+    """Whether an early page request has already brought a page (not None, no error)."""
+    if requested is None or not requested.done() or requested.cancelled():
+        return False
+    return requested.exception() is None and requested.result() is not None
 
 
 class FilterInput(Input):
@@ -39,27 +51,6 @@ class FilterInput(Input):
         self.post_message(self.Cancelled())
 
 
-class ResourceTable(DataTable[Any]):
-    """The list's table; enter opens the highlighted row and says so in the footer."""
-
-    BINDINGS = [
-        Binding("enter", "select_cursor", "Open"),
-        Binding("end,G", "scroll_bottom", "Last loaded row", show=False),
-        Binding("home,g", "scroll_top", "First row", show=False),
-    ]
-
-    RENDER_CACHE_ROWS = 64
-    """Rendered rows kept for scrolling back: about two screens, not DataTable's 1,000 rows and
-    10,000 cells, which a list scrolled through thousands of rows would otherwise hold."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        rows = self.RENDER_CACHE_ROWS  # DataTable's caches (textual is pinned to 8.2.x)
-        self._row_render_cache = LRUCache(rows)
-        self._line_cache = LRUCache(rows)
-        self._cell_render_cache = LRUCache(rows * 8)
-
-
 class ResourceList(Vertical):
     """The list section of one ResourceKind, with its paging state."""
 
@@ -69,7 +60,7 @@ class ResourceList(Vertical):
     ]
 
     class Opened(Message):
-        """The admin asked to open an item (enter)."""
+        """The admin asked to open an item (enter); `item` is the row as sent."""
 
         def __init__(self, kind: ResourceKind, item: Any) -> None:
             super().__init__()
@@ -83,7 +74,7 @@ class ResourceList(Vertical):
         kind: ResourceKind,
         *,
         page_size: int = PAGE_SIZE,
-        first_page: asyncio.Future[Fetched] | None = None,
+        first_page: Future[dict[str, Any] | None] | None = None,
         **kwargs: Any,
     ) -> None:
         """`first_page`: page 1 (unfiltered, `page_size` rows), requested before the list was
@@ -92,7 +83,8 @@ class ResourceList(Vertical):
         self.kind = kind
         self._first_page = first_page
         self.page_size = page_size
-        self.items: list[Any] = []
+        self.items: list[dict[str, Any]] = []
+        """The loaded objects, as the service sent them, in row order."""
         self.total: int | None = None
         self.has_more = False
         self.pages_fetched: list[int] = []
@@ -100,23 +92,28 @@ class ResourceList(Vertical):
         self.query_params: dict[str, Any] = {}
         self.loaded = False
         self.problem: Problem | None = None
-        self.loading = False
+        self.fetching = False
+        """A request is under way. (Not Widget.loading: that covers the widget with a spinner.)"""
         self._generation = 0
         self._seen: set[str] = set()
         self.labels: dict[str, str] = {}
+        self._typed: tuple[dict[str, Any], Any] | None = None
+        self._loading_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
         placeholder = f"/ filter {self.kind.title.lower()} by {self.kind.filter_placeholder}"
         yield FilterInput(placeholder=placeholder, classes="filter")
-        table = ResourceTable(cursor_type="row", zebra_stripes=True)
-        for column in self.kind.columns:
-            table.add_column(column.label, key=column.key, width=column.width)
-        yield table
+        columns = [TableColumn(c.key, c.label, c.width) for c in self.kind.columns]
+        yield RowTable(columns, zebra_stripes=True)
         yield StatePanel()
 
+    def on_mount(self) -> None:
+        if _answered(self._first_page):  # the early page is here: show it in the first frame
+            self.ensure_loaded()
+
     @property
-    def table(self) -> DataTable[Any]:
-        return self.query_one(DataTable)
+    def table(self) -> RowTable:
+        return self.query_one(RowTable)
 
     @property
     def state_panel(self) -> StatePanel:
@@ -127,20 +124,31 @@ class ResourceList(Vertical):
         return self.query_one(FilterInput)
 
     @property
-    def current_item(self) -> Any | None:
+    def current_row(self) -> dict[str, Any] | None:
+        """The highlighted object as the service sent it."""
         row = self.table.cursor_row
         return self.items[row] if self.items and 0 <= row < len(self.items) else None
 
     @property
+    def current_item(self) -> Any | None:
+        """The highlighted object as a model (console.models), made when first asked for."""
+        row = self.current_row
+        if row is None:
+            return None
+        if self._typed is None or self._typed[0] is not row:
+            self._typed = (row, self.kind.model_of(row))
+        return self._typed[1]
+
+    @property
     def status_text(self) -> str:
         if self.problem is not None:
-            return f"{self.kind.title}: failed"
-        if not self.loaded and self.loading:
-            return f"{self.kind.title}: loading…"
+            return "failed"
+        if not self.loaded and self.fetching:
+            return "loading…"
         if self.total is None:
             return ""
         text = f"{len(self.items)} of {self.total} loaded"
-        if self.loading:
+        if self.fetching:
             text += " · loading more…"
         return text
 
@@ -155,7 +163,7 @@ class ResourceList(Vertical):
 
     def ensure_loaded(self) -> None:
         """Loads the first page unless it is already loaded or loading."""
-        if not self.loaded and not self.loading and self.problem is None:
+        if not self.loaded and not self.fetching and self.problem is None:
             self.reload()
 
     def reset(self) -> None:
@@ -165,9 +173,10 @@ class ResourceList(Vertical):
             self._first_page.cancel()
             self._first_page = None
         self.workers.cancel_group(self, "pages")
+        self._stop_loading_timer()
         self.items, self.total, self.has_more, self.pages_fetched = [], None, False, []
-        self._seen, self.labels = set(), {}
-        self.loaded, self.loading, self.problem = False, False, None
+        self._seen, self.labels, self._typed = set(), {}, None
+        self.loaded, self.fetching, self.problem = False, False, None
         self.filter_text, self.query_params = "", {}
         if self.is_mounted:
             self.table.clear()
@@ -185,18 +194,36 @@ class ResourceList(Vertical):
         if filter_text:
             self.filter_input.value = filter_text
             self.filter_input.add_class("-visible")
-        refocus = self.table.has_focus
-        self.table.display = False
-        if refocus:
-            self.focus()
-        self.state_panel.show_loading(self.kind.title.lower())
+        if not self.table.display:  # after a failure or an empty answer
+            self.state_panel.hide()
+            self.table.display = True
+        self._loading_timer = self.set_timer(LOADING_DELAY, self._show_loading)
         if first_page is not None and query:
             first_page.cancel()
             first_page = None
         self._fetch(1, first_page)
 
-    def _fetch(self, page: int, requested: asyncio.Future[Fetched] | None = None) -> None:
-        self.loading = True
+    def _show_loading(self) -> None:
+        """The first page is slow: say so in place of the empty table."""
+        self._loading_timer = None
+        if self.loaded or self.problem is not None:
+            return
+        refocus = self.table.has_focus
+        self.table.display = False
+        if refocus:
+            self.focus()
+        self.state_panel.show_loading(self.kind.title.lower())
+
+    def _stop_loading_timer(self) -> None:
+        if self._loading_timer is not None:
+            self._loading_timer.stop()
+            self._loading_timer = None
+
+    def _fetch(self, page: int, requested: Future[Any] | None = None) -> None:
+        if _answered(requested):  # the early page is here already: into the first frame
+            self._show_page(page, page_of(requested.result()))  # type: ignore[union-attr]
+            return
+        self.fetching = True
         self._status()
         self.run_worker(
             self._load_page(page, self._generation, requested),
@@ -206,11 +233,14 @@ class ResourceList(Vertical):
         )
 
     async def _load_page(
-        self, page: int, generation: int, requested: asyncio.Future[Fetched] | None = None
+        self, page: int, generation: int, requested: Future[Any] | None = None
     ) -> None:
+        """One page; `requested` is page 1 asked for early through plain_get (None there
+        means the client has to ask, and explain any failure)."""
         try:
-            if requested is not None:
-                fetched = await requested
+            envelope = await asyncio.wrap_future(requested) if requested is not None else None
+            if envelope is not None:
+                fetched = page_of(envelope)
             else:
                 client = self.app.client  # type: ignore[attr-defined]
                 fetched = await self.kind.fetch(client, page, self.page_size, self.query_params)
@@ -222,7 +252,8 @@ class ResourceList(Vertical):
             self._show_page(page, fetched)
 
     def _show_page(self, page: int, fetched: Fetched) -> None:
-        self.loading = False
+        self._stop_loading_timer()
+        self.fetching = False
         self.loaded = True
         self.problem = None
         self.pages_fetched.append(page)
@@ -230,23 +261,28 @@ class ResourceList(Vertical):
         self.labels.update(fetched.labels)
         self.has_more = fetched.has_more and bool(fetched.items)
         table = self.table
+        new = []
         for item in fetched.items:
             item_id = self.kind.item_id(item)
             if item_id in self._seen:  # the list shifted between pages
                 continue
             self._seen.add(item_id)
-            self.items.append(item)
-            table.add_row(*(c.cell(item, self.labels) for c in self.kind.columns), key=item_id)
+            new.append(item)
+        self.items.extend(new)
+        columns, labels = self.kind.columns, self.labels
+        table.add_rows([tuple(c.cell(item, labels) for c in columns) for item in new])
         if self.items:
-            self.state_panel.hide()
+            if self.state_panel.kind is not None:
+                self.state_panel.hide()
             table.display = True
             # reload() moves the focus from the hidden table to the list, but that move may
             # not have happened yet when a fast first page arrives: the table counts too.
             if page == 1 and self.display and self.screen.focused in (None, self, table):
                 table.focus()
         else:
+            refocus = table.has_focus or self.screen.focused is None
             table.display = False
-            if self.screen.focused is None and self.display:
+            if refocus and self.display:
                 self.focus()
             hint = "Press r to refresh."
             if self.filter_text:
@@ -256,7 +292,8 @@ class ResourceList(Vertical):
         self._maybe_fetch_more()
 
     def _failed(self, exc: BaseException, page: int) -> None:
-        self.loading = False
+        self._stop_loading_timer()
+        self.fetching = False
         problem = describe(exc, permission=self.kind.permission, what=self.kind.title.lower())
         if page == 1 or not self.items:
             self.problem = problem
@@ -272,20 +309,20 @@ class ResourceList(Vertical):
         self.post_message(StatusChanged(self, self.status_text))
 
     def _maybe_fetch_more(self) -> None:
-        if not self.has_more or self.loading or self.problem is not None:
+        if not self.has_more or self.fetching or self.problem is not None:
             return
         if self.table.cursor_row >= len(self.items) - PREFETCH_MARGIN:
             self._fetch(len(self.pages_fetched) + 1)
 
-    @on(DataTable.RowHighlighted)
-    def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+    @on(RowTable.RowHighlighted)
+    def _row_highlighted(self, event: RowTable.RowHighlighted) -> None:
         event.stop()
         self._maybe_fetch_more()
 
-    @on(DataTable.RowSelected)
-    def _row_selected(self, event: DataTable.RowSelected) -> None:
+    @on(RowTable.RowSelected)
+    def _row_selected(self, event: RowTable.RowSelected) -> None:
         event.stop()
-        item = self.current_item
+        item = self.current_row
         if item is not None:
             self.post_message(self.Opened(self.kind, item))
 

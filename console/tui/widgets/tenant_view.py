@@ -48,7 +48,8 @@ class TenantView(VerticalScroll):
         super().__init__(**kwargs)
         self.tenant: Any = None
         self.loaded = False
-        self.loading = False
+        self.fetching = False
+        """A request is under way. (Not Widget.loading: that covers the widget with a spinner.)"""
         self.problem: Problem | None = None
         self._generation = 0
 
@@ -61,20 +62,20 @@ class TenantView(VerticalScroll):
     @property
     def status_text(self) -> str:
         if self.problem is not None:
-            return "Tenant: failed"
-        return "Tenant: loading…" if self.loading else ""
+            return "failed"
+        return "loading…" if self.fetching else ""
 
     def ensure_loaded(self) -> None:
-        if not self.loaded and not self.loading and self.problem is None:
+        if not self.loaded and not self.fetching and self.problem is None:
             self.reload()
 
     def reset(self) -> None:
         self._generation += 1
-        self.tenant, self.loaded, self.loading, self.problem = None, False, False, None
+        self.tenant, self.loaded, self.fetching, self.problem = None, False, False, None
 
     def reload(self) -> None:
         self.reset()
-        self.loading = True
+        self.fetching = True
         self._content(False)
         self.query_one(StatePanel).show_loading("the tenant")
         self.run_worker(self._load(self._generation), group="tenant", exit_on_error=False)
@@ -89,7 +90,7 @@ class TenantView(VerticalScroll):
             tenant = await self.app.client.tenant.get()  # type: ignore[attr-defined]
         except Exception as exc:
             if generation == self._generation:
-                self.loading = False
+                self.fetching = False
                 self.problem = describe(exc, permission=self.permission, what="tenant")
                 self.query_one(StatePanel).show_problem(self.problem)
                 self.post_message(SectionFailed(self, self.problem))
@@ -97,7 +98,7 @@ class TenantView(VerticalScroll):
             return
         if generation != self._generation:
             return
-        self.tenant, self.loaded, self.loading = tenant, True, False
+        self.tenant, self.loaded, self.fetching = tenant, True, False
         self.refresh_fields()
         self.query_one(StatePanel).hide()
         self._content(True)

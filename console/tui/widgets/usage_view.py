@@ -30,7 +30,8 @@ class UsageView(Vertical):
         super().__init__(**kwargs)
         self.report: Any = None
         self.loaded = False
-        self.loading = False
+        self.fetching = False
+        """A request is under way. (Not Widget.loading: that covers the widget with a spinner.)"""
         self.problem: Problem | None = None
         self._generation = 0
 
@@ -44,17 +45,17 @@ class UsageView(Vertical):
     @property
     def status_text(self) -> str:
         if self.problem is not None:
-            return "Usage: failed"
-        return "Usage: loading…" if self.loading else ""
+            return "failed"
+        return "loading…" if self.fetching else ""
 
     def ensure_loaded(self) -> None:
-        if not self.loaded and not self.loading and self.problem is None:
+        if not self.loaded and not self.fetching and self.problem is None:
             self.reload()
 
     def reset(self) -> None:
         shown = self.report is not None or self.problem is not None
         self._generation += 1
-        self.report, self.loaded, self.loading, self.problem = None, False, False, None
+        self.report, self.loaded, self.fetching, self.problem = None, False, False, None
         if shown and self.is_mounted:
             # Another tenant now: its report must not appear under the old one's figures.
             self.dashboard.remove()
@@ -62,7 +63,7 @@ class UsageView(Vertical):
 
     def reload(self) -> None:
         self._generation += 1
-        self.loading, self.problem = True, None
+        self.fetching, self.problem = True, None
         self.dashboard.show_loading()
         self.run_worker(self._load(self._generation), group="usage", exit_on_error=False)
         self.post_message(StatusChanged(self, self.status_text))
@@ -70,7 +71,7 @@ class UsageView(Vertical):
     @on(UsageDashboard.RefreshRequested)
     def _refresh_requested(self, event: UsageDashboard.RefreshRequested) -> None:
         event.stop()
-        if not self.loading:
+        if not self.fetching:
             self.reload()
 
     async def _load(self, generation: int) -> None:
@@ -78,7 +79,7 @@ class UsageView(Vertical):
             report = await self.app.client.tenant.usage()  # type: ignore[attr-defined]
         except Exception as exc:
             if generation == self._generation:
-                self.loading = False
+                self.fetching = False
                 self.problem = describe(exc, permission=self.permission, what="usage report")
                 hint = self.problem.hint if self.problem.unauthorized else None
                 self.dashboard.show_error(exc, hint=hint)
@@ -87,7 +88,7 @@ class UsageView(Vertical):
             return
         if generation != self._generation:
             return
-        self.report, self.loaded, self.loading = report, True, False
+        self.report, self.loaded, self.fetching = report, True, False
         self.dashboard.show_report(report, now())
         self.post_message(self.Loaded(report))
         self.post_message(StatusChanged(self, self.status_text))

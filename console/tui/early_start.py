@@ -1,0 +1,59 @@
+"""What the console does before Textual has even loaded: find its connection (profile file,
+keyring) and ask for the first page, in a thread, while the main thread imports Textual.
+
+Keyring look-ups can take a while and the first page is a network round trip; both overlap
+the import instead of following it. Nothing here imports Textual.
+"""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any
+
+from console.client import plain_get
+from console.tui.connection import Connection, ProfileSource
+
+
+def read_first_page(connection: Connection) -> dict[str, Any] | None:
+    """Page 1 of the first section without the client; None if the plain reader cannot get
+    it (the list then asks the client, which says what is wrong)."""
+    from console.tui.resources import KINDS_BY_KEY, PAGE_SIZE
+    from console.tui.sections import SECTIONS
+
+    path = KINDS_BY_KEY[SECTIONS[0].key].path
+    return plain_get.read_page(connection.base_url, connection.key or "", path, 1, PAGE_SIZE)
+
+
+def request_first_page(connection: Connection) -> Future[dict[str, Any] | None]:
+    """read_first_page in a thread, started at once."""
+    return plain_get.in_thread(lambda: read_first_page(connection))
+
+
+@dataclass
+class EarlyStart:
+    """The connection of `profile_name` (ProfileUnavailable if none) and, once it is known,
+    its first page."""
+
+    profile_name: str | None
+    connection: Future[Connection] = field(default_factory=Future)
+    first_page: Future[dict[str, Any] | None] = field(default_factory=Future)
+
+
+def begin(profiles: ProfileSource, profile_name: str | None) -> EarlyStart:
+    """Starts resolving the profile and reading its first page in a daemon thread."""
+    early = EarlyStart(profile_name)
+
+    def run() -> None:
+        try:
+            connection = profiles.resolve(profile_name)
+        except BaseException as exc:  # the app shows it, as if it had resolved it itself
+            early.connection.set_exception(exc)
+            early.first_page.set_result(None)
+            return
+        early.connection.set_result(connection)
+        early.first_page.set_result(read_first_page(connection) if connection.key else None)
+
+    threading.Thread(target=run, name="early-start", daemon=True).start()
+    return early

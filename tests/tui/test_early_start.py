@@ -1,0 +1,74 @@
+"""The early start: the profile resolved and its first page read before the app runs, and the
+app using both instead of asking again."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from console_support import SIZE, resource_list, settle
+
+from console.tui.app import TenantConsoleApp
+from console.tui.connection import Connection, MemoryProfiles, ProfileUnavailable
+from console.tui.early_start import begin
+
+
+class CountingProfiles(MemoryProfiles):
+    """Memory profiles that count how often a connection is resolved."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.resolved: list[str | None] = []
+
+    def resolve(self, name: str | None) -> Connection:
+        self.resolved.append(name)
+        return super().resolve(name)
+
+
+def test_it_resolves_the_profile_and_reads_its_first_page(service: Any) -> None:
+    info = service.new_tenant("Early Corp")
+    profiles = CountingProfiles([Connection("early", service.base_url, info.key)])
+    early = begin(profiles, "early")
+    assert early.connection.result(timeout=30).base_url == service.base_url
+    page = early.first_page.result(timeout=30)
+    assert page is not None and [a["name"] for a in page["data"]]  # the bootstrap application
+    assert profiles.resolved == ["early"]
+
+
+def test_an_unknown_profile_is_reported_and_no_page_is_read() -> None:
+    early = begin(CountingProfiles([]), "nowhere")
+    with pytest.raises(ProfileUnavailable, match="nowhere"):
+        early.connection.result(timeout=30)
+    assert early.first_page.result(timeout=30) is None
+
+
+def test_a_profile_without_a_key_reads_no_page(service: Any) -> None:
+    early = begin(MemoryProfiles([Connection("keyless", service.base_url, None)]), None)
+    assert early.connection.result(timeout=30).key is None
+    assert early.first_page.result(timeout=30) is None
+
+
+async def test_the_app_takes_the_early_connection_and_page(service: Any) -> None:
+    info = service.new_tenant("Early App Corp")
+    profiles = CountingProfiles([Connection("early", service.base_url, info.key)])
+    early = begin(profiles, "early")
+    app = TenantConsoleApp(profiles=profiles, profile_name="early", early_start=early)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        applications = resource_list(app, "applications")
+        assert applications.items and applications.pages_fetched == [1]
+        assert profiles.resolved == ["early"]  # not resolved a second time by the app
+        assert app.connection is not None and app.connection.profile == "early"
+
+
+async def test_an_early_start_for_another_profile_is_ignored(service: Any) -> None:
+    info = service.new_tenant("Other Corp")
+    connections = [Connection(n, service.base_url, info.key) for n in ("one", "two")]
+    profiles = CountingProfiles(connections)
+    early = begin(profiles, "one")
+    early.connection.result(timeout=30)
+    app = TenantConsoleApp(profiles=profiles, profile_name="two", early_start=early)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.connection is not None and app.connection.profile == "two"
+        assert profiles.resolved == ["one", "two"]

@@ -89,9 +89,11 @@ class TenantConsoleApp(App[int]):
         client_factory: ClientFactory = default_client,
         start_demo: Callable[[], Any] | None = None,
         early_start: EarlyStart | None = None,
+        exit_signals: tuple[int, ...] = (),
     ) -> None:
         """`early_start`: the profile's connection and first page, already on their way
-        (see console.tui.early_start); used if it is for `profile_name`."""
+        (see console.tui.early_start); used if it is for `profile_name`. `exit_signals`:
+        signals (a hang-up, a kill) that end the app as `q` does, through its event loop."""
         super().__init__()
         if profiles is None:
             profiles = MemoryProfiles([connection]) if connection else SavedProfiles()
@@ -102,6 +104,7 @@ class TenantConsoleApp(App[int]):
         self.client_factory = client_factory
         self._start_demo = start_demo
         self._early_start = early_start
+        self._exit_signals = exit_signals
         self._client: Any = None
         self.connection: Connection | None = None
         self.tenant_name = ""
@@ -113,6 +116,9 @@ class TenantConsoleApp(App[int]):
     # ---- start and stop ----------------------------------------------------------------
 
     async def on_mount(self) -> None:
+        loop = asyncio.get_running_loop()
+        for signum in self._exit_signals:  # the loop runs the handler: a clean shutdown
+            loop.add_signal_handler(signum, lambda n=signum: self.exit(return_code=128 + n))
         if self.initial_connection is not None:
             await self.connect(self.initial_connection)
         else:

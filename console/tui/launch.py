@@ -41,8 +41,10 @@ def open_console(args: argparse.Namespace) -> int:
 
 
 def _exit_on_hangup() -> None:
-    """A closed terminal (SIGHUP) or a kill (SIGTERM) ends the demo like `q` does, so the
-    service is stopped and its temporary directory removed."""
+    """A closed terminal (SIGHUP) or a kill (SIGTERM) while the service starts or stops
+    ends the demo, so the service is stopped and its temporary directory removed. While the
+    console runs, its event loop handles them instead (exit_signals): an exception raised
+    at any point of the loop could leave Textual half shut down."""
 
     def leave(signum: int, _frame: object) -> None:
         raise SystemExit(128 + signum)
@@ -69,9 +71,12 @@ def open_demo(args: argparse.Namespace) -> int:
 
         connection = Connection("demo", service.base_url, service.key, "memory")
         app = TenantConsoleApp(
-            connection=connection, read_only=bool(getattr(args, "read_only", False))
+            connection=connection,
+            read_only=bool(getattr(args, "read_only", False)),
+            exit_signals=(signal.SIGHUP, signal.SIGTERM),
         )
         app.run()
+        _exit_on_hangup()  # the app's loop took the signals over; now back to raising
         return 0 if app.return_code in (None, 0) else int(app.return_code or 1)
     finally:
         service.stop()  # also after a failed start, a kill or a hang-up: no service, no dir left

@@ -37,6 +37,22 @@ def read_until(fd: int, marker: bytes, deadline_s: float = 60.0) -> bool:
     return False
 
 
+def exits_while_read(process: subprocess.Popen[bytes], fd: int, deadline_s: float = 60.0) -> bool:
+    """Waits for the process to end while reading its terminal, as a terminal does: a console
+    that shuts down cleanly writes to it, and would block on a terminal nobody reads."""
+    deadline = time.monotonic() + deadline_s
+    while process.poll() is None:
+        if time.monotonic() > deadline:
+            return False
+        ready, _, _ = select.select([fd], [], [], 0.2)
+        if ready:
+            try:
+                os.read(fd, 65536)
+            except OSError:  # the terminal closed with the process
+                process.wait(10)
+    return True
+
+
 def test_sigterm_while_on_screen_cleans_up_like_quit(tmp_path: Path) -> None:
     leader, follower = os.openpty()
     env = {k: v for k, v in os.environ.items() if not k.startswith("TENANT_CONSOLE_")}
@@ -55,7 +71,8 @@ def test_sigterm_while_on_screen_cleans_up_like_quit(tmp_path: Path) -> None:
         assert read_until(leader, b"Bootstrap management"), "the console never showed rows"
         assert len(data_dirs()) == 1
         demo.send_signal(signal.SIGTERM)
-        demo.wait(timeout=60)
+        assert exits_while_read(demo, leader), "the demo did not end"
+        assert demo.returncode == 128 + signal.SIGTERM
         assert wait_for(lambda: data_dirs() == [])
     finally:
         # The demo leads its own process group: whatever it left running goes with it.

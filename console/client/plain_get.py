@@ -9,7 +9,6 @@ retries where safe and explains every failure. It never raises, logs, or keeps t
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import os
@@ -33,58 +32,17 @@ _PROXY_VARIABLES = ("http_proxy", "https_proxy", "all_proxy")
 T = TypeVar("T")
 
 
-def start_json(
-    base_url: str,
-    api_key: str,
-    path: str,
-    params: Sequence[tuple[str, str]] = (),
-    *,
-    timeout: float = 5.0,
-) -> Future[Any | None]:
-    """Starts `GET base_url + path?params`; the future holds its decoded JSON, or None if this
-    reader cannot tell."""
-    return in_thread(lambda: read_json(base_url, api_key, path, params, timeout=timeout))
-
-
-def start_page(
-    base_url: str, api_key: str, path: str, page: int, size: int, *, timeout: float = 5.0
-) -> Future[dict[str, Any] | None]:
-    """Starts read_page in a thread."""
-    return in_thread(lambda: read_page(base_url, api_key, path, page, size, timeout=timeout))
-
-
 def in_thread(read: Callable[[], T]) -> Future[T]:
-    """`read()` in a thread of its own, with blocking sockets: the request goes on while the
+    """`read()` in a thread of its own: with blocking sockets, the request goes on while the
     event loop is busy composing the screen, and the future is done the moment the answer is
     read (the loop need not run for that). A daemon thread: quitting never waits for a
-    service that does not answer. `read` must not raise."""
+    service that does not answer. `read` must not raise (read_json and read_page do not)."""
     future: Future[T] = Future()
     thread = threading.Thread(
         target=lambda: future.set_result(read()), name="plain-get", daemon=True
     )
     thread.start()
     return future
-
-
-async def get_json(
-    base_url: str,
-    api_key: str,
-    path: str,
-    params: Sequence[tuple[str, str]] = (),
-    *,
-    timeout: float = 5.0,
-) -> Any | None:
-    """start_json, awaited."""
-    return await asyncio.wrap_future(start_json(base_url, api_key, path, params, timeout=timeout))
-
-
-async def get_page(
-    base_url: str, api_key: str, path: str, page: int, size: int, *, timeout: float = 5.0
-) -> dict[str, Any] | None:
-    """start_page, awaited."""
-    return await asyncio.wrap_future(
-        start_page(base_url, api_key, path, page, size, timeout=timeout)
-    )
 
 
 def read_page(
@@ -103,7 +61,8 @@ def read_json(
     *,
     timeout: float = 5.0,
 ) -> Any | None:
-    """get_json's blocking body; `timeout` bounds each network step."""
+    """The decoded JSON of `GET base_url + path?params`, or None if this reader cannot tell;
+    `timeout` bounds each network step. Blocking: call it in a thread (in_thread)."""
     try:
         return _get(base_url, api_key, path, params, timeout)
     except Exception:  # any failure: AdminClient will ask again and say what went wrong

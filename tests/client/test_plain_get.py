@@ -16,8 +16,17 @@ from client_stub import Drop, Hang, Respond
 from console.client import AdminClient, plain_get
 
 
+async def get_json(*args: Any, **kwargs: Any) -> Any:
+    """read_json in a thread: the stub servers answer from this test's event loop."""
+    return await asyncio.to_thread(plain_get.read_json, *args, **kwargs)
+
+
+async def get_page(*args: Any, **kwargs: Any) -> Any:
+    return await asyncio.to_thread(plain_get.read_page, *args, **kwargs)
+
+
 async def test_a_page_reads_as_the_typed_client_sees_it(service: Any, tenant: Any) -> None:
-    page = await plain_get.get_page(service.base_url, tenant.key, "/applications", 1, 20)
+    page = await get_page(service.base_url, tenant.key, "/applications", 1, 20)
     assert page is not None
     async with AdminClient(service.base_url, tenant.key) as client:
         typed = await client.applications.list(page=1, size=20)
@@ -29,10 +38,10 @@ async def test_a_page_reads_as_the_typed_client_sees_it(service: Any, tenant: An
 
 async def test_query_values_are_encoded(service: Any, tenant: Any) -> None:
     params = [("application_type", "public")]
-    found = await plain_get.get_json(service.base_url, tenant.key, "/permissions", params)
+    found = await get_json(service.base_url, tenant.key, "/permissions", params)
     assert found and all("public" in p["application_types"] for p in found)
     odd = [("name", "a b&c=d*")]
-    page = await plain_get.get_json(service.base_url, tenant.key, "/proxies", odd)
+    page = await get_json(service.base_url, tenant.key, "/proxies", odd)
     assert page is not None and page["data"] == []
 
 
@@ -44,14 +53,14 @@ async def test_query_values_are_encoded(service: Any, tenant: Any) -> None:
     ],
 )
 async def test_an_error_status_is_none(service: Any, tenant: Any, path: str, key: Any) -> None:
-    assert await plain_get.get_json(service.base_url, key or tenant.key, path) is None
+    assert await get_json(service.base_url, key or tenant.key, path) is None
 
 
 async def test_a_refused_connection_is_none() -> None:
     with socket.socket() as probe:  # a port that nothing listens on
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    assert await plain_get.get_json(f"http://127.0.0.1:{port}", "k" * 20, "/permissions") is None
+    assert await get_json(f"http://127.0.0.1:{port}", "k" * 20, "/permissions") is None
 
 
 @pytest.mark.parametrize(
@@ -59,7 +68,7 @@ async def test_a_refused_connection_is_none() -> None:
     [
         Drop(),
         Respond(200, None),  # no body
-        Respond(200, {"data": []}),  # not a page envelope (for get_page)
+        Respond(200, {"data": []}),  # not a page envelope (for read_page)
         Respond(200, "text", headers={"Content-Type": "text/html"}),
         Respond(200, {"data": [], "pagination": {}}, headers={"Content-Encoding": "gzip"}),
         Respond(302, None, headers={"Location": "https://elsewhere.example/"}),
@@ -67,12 +76,12 @@ async def test_a_refused_connection_is_none() -> None:
 )
 async def test_anything_else_is_none(stub: Any, action: Any) -> None:
     server = await stub(action)
-    assert await plain_get.get_page(server.base_url, "k" * 20, "/applications", 1, 50) is None
+    assert await get_page(server.base_url, "k" * 20, "/applications", 1, 50) is None
 
 
 async def test_a_silent_service_is_none_after_the_timeout(stub: Any) -> None:
     server = await stub(Hang())
-    found = await plain_get.get_json(server.base_url, "k" * 20, "/permissions", timeout=0.2)
+    found = await get_json(server.base_url, "k" * 20, "/permissions", timeout=0.2)
     assert found is None
 
 
@@ -82,12 +91,20 @@ async def test_the_request_carries_the_key_and_no_more(stub: Any) -> None:
         "pagination": {"page_number": 1, "page_size": 50, "total_pages": 1, "total_items": 1},
     }
     server = await stub(Respond(200, envelope))
-    page = await plain_get.get_page(server.base_url + "/base/", "k" * 20, "/proxies", 2, 50)
+    page = await get_page(server.base_url + "/base/", "k" * 20, "/proxies", 2, 50)
     assert page == envelope
     (seen,) = server.requests
     assert (seen.method, seen.target) == ("GET", "/base/proxies?page=2&size=50")
     assert seen.headers["svc-api-key"] == "k" * 20
     assert seen.headers["accept"] == "application/json"
+
+
+async def test_in_thread_is_done_without_the_event_loop(service: Any, tenant: Any) -> None:
+    future = plain_get.in_thread(
+        lambda: plain_get.read_page(service.base_url, tenant.key, "/applications", 1, 5)
+    )
+    page = future.result(timeout=30)  # blocks this loop: the thread needs none of it
+    assert page is not None and page["pagination"]["page_size"] == 5
 
 
 async def test_a_chunked_answer_is_read(unused_port_server: Any) -> None:
@@ -99,7 +116,7 @@ async def test_a_chunked_answer_is_read(unused_port_server: Any) -> None:
         b"Transfer-Encoding: chunked\r\n\r\n" + chunks + b"0\r\n\r\n"
     )
     base_url = await unused_port_server(answer)
-    page = await plain_get.get_page(base_url, "k" * 20, "/applications", 1, 5)
+    page = await get_page(base_url, "k" * 20, "/applications", 1, 5)
     assert page is not None and page["pagination"]["page_size"] == 5
 
 
@@ -107,7 +124,7 @@ async def test_a_proxy_in_the_environment_leaves_it_to_httpx(
     service: Any, tenant: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("HTTPS_PROXY", "http://proxy.invalid:3128")
-    assert await plain_get.get_json(service.base_url, tenant.key, "/permissions") is None
+    assert await get_json(service.base_url, tenant.key, "/permissions") is None
 
 
 @pytest.fixture

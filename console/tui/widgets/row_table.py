@@ -93,6 +93,19 @@ def _fit(text: str, width: int) -> tuple[str, int]:
     return set_cell_size(text, width - 1) + ELLIPSIS, 0
 
 
+class _RowMessage(Message):
+    """A message about one row of a RowTable."""
+
+    def __init__(self, table: RowTable, cursor_row: int) -> None:
+        super().__init__()
+        self.table = table
+        self.cursor_row = cursor_row
+
+    @property
+    def control(self) -> RowTable:
+        return self.table
+
+
 class RowTable(ScrollView, can_focus=True):
     """A read-only table with a row cursor and a fixed header, for long resource lists."""
 
@@ -165,29 +178,11 @@ class RowTable(ScrollView, can_focus=True):
     STRIP_CACHE_SIZE = 96
     """Rendered lines kept: about two screens, enough for scrolling back and forth."""
 
-    class RowHighlighted(Message):
+    class RowHighlighted(_RowMessage):
         """The cursor moved to a row (also sent for row 0 when the first rows arrive)."""
 
-        def __init__(self, table: RowTable, cursor_row: int) -> None:
-            super().__init__()
-            self.table = table
-            self.cursor_row = cursor_row
-
-        @property
-        def control(self) -> RowTable:
-            return self.table
-
-    class RowSelected(Message):
+    class RowSelected(_RowMessage):
         """The row under the cursor was chosen: enter, or a click on a row."""
-
-        def __init__(self, table: RowTable, cursor_row: int) -> None:
-            super().__init__()
-            self.table = table
-            self.cursor_row = cursor_row
-
-        @property
-        def control(self) -> RowTable:
-            return self.table
 
     def __init__(
         self,

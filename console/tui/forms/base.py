@@ -17,13 +17,14 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import Button, Footer, Input, Select, SelectionList, Static, Switch, TextArea
+from textual.widgets import Button, Input, Select, SelectionList, Static, Switch, TextArea
 
 from console.models import PayloadInvalid
 from console.tui.forms.code import code_problem_sentences
 from console.tui.forms.diff import describe_changes
 from console.tui.forms.fields import FormField, format_when, nearest_field
 from console.tui.modals import CodeWarningModal, DiscardChangesModal, LostUpdateModal
+from console.tui.widgets.key_bar import KeyBar
 
 ResultT = TypeVar("ResultT")
 FieldErrors = dict[str, list[str]]
@@ -215,7 +216,7 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
                 if not self.read_only:
                     yield Button("Save  ctrl+s", id="form-save", variant="primary")
                 yield Button("Close  esc" if self.read_only else "Cancel  esc", id="form-cancel")
-        yield Footer()
+        yield KeyBar()
 
     def _idle_status(self) -> str:
         if self.read_only:

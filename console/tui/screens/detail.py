@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from console.tui.actions import (
     MUTATING_ACTIONS,
@@ -22,6 +22,7 @@ from console.tui.problems import describe
 from console.tui.resources import CodeBlock, ResourceKind
 from console.tui.widgets.console_header import ConsoleHeader
 from console.tui.widgets.fields_view import FieldsView
+from console.tui.widgets.key_bar import KeyBar
 from console.tui.widgets.state_panel import StatePanel
 
 
@@ -91,7 +92,7 @@ class DetailScreen(Screen[None]):
                 yield Vertical(id="detail-code")
             yield Static("", id="detail-json")
         yield StatePanel()
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         hide_mutating_bindings(self)

@@ -11,9 +11,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Input, Label, LoadingIndicator, Static
+from textual.widgets import Button, Input, Label, LoadingIndicator, Static
 
 from console.tui.problems import describe
+from console.tui.widgets.key_bar import KeyBar
 
 PROFILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
@@ -62,7 +63,7 @@ class WelcomeScreen(Screen[None]):
             with Horizontal(classes="buttons"):
                 yield Button("Check and save", variant="primary", id="save-profile")
                 yield Button("Open the demo", id="open-demo")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#welcome-busy").display = False

@@ -24,7 +24,6 @@ from uuid import UUID
 
 import httpx
 
-from console import __version__
 from console.client.endpoints import required_permission, subject
 from console.client.errors import (
     ApiError,
@@ -38,11 +37,10 @@ from console.client.errors import (
     UnexpectedResponse,
     ValidationFailed,
 )
+from console.client.headers import KEY_HEADER, USER_AGENT, checked_key
 
 log = logging.getLogger("console.client")
 
-KEY_HEADER = "SVC-API-KEY"
-USER_AGENT = f"tenant-console/{__version__}"
 DEFAULT_TIMEOUT = httpx.Timeout(20.0, connect=5.0)
 """Five seconds to connect (loopback or a near service answers far sooner), 20 to answer."""
 
@@ -108,7 +106,7 @@ class HttpSession:
         retry: RetryPolicy | None = None,
     ) -> None:
         self.base_url = _checked_base_url(base_url)
-        self._key = _checked_key(api_key)
+        self._key = checked_key(api_key)
         self.retry = retry or RetryPolicy()
         self.timeout = timeout if isinstance(timeout, httpx.Timeout) else httpx.Timeout(timeout)
         self._client = httpx.AsyncClient(
@@ -122,7 +120,7 @@ class HttpSession:
 
     def set_key(self, api_key: str) -> None:
         """Sends `api_key` from the next request on (after a regenerate of the caller's own key)."""
-        self._key = _checked_key(api_key)
+        self._key = checked_key(api_key)
 
     async def aclose(self) -> None:
         await self._client.aclose()
@@ -381,13 +379,3 @@ def _tls_verification(base_url: str) -> ssl.SSLContext | bool:
     if base_url.startswith("https://"):
         return True
     return ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
-
-
-def _checked_key(api_key: str) -> str:
-    if not isinstance(api_key, str):
-        raise TypeError("The API key must be a string.")
-    api_key = api_key.strip()
-    if not api_key.isascii() or any(ch < " " or ch == "\x7f" for ch in api_key):
-        # Never echo the value: it is a secret even when malformed.
-        raise ValueError("The API key holds characters that an HTTP header cannot carry.")
-    return api_key

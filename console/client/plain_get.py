@@ -19,10 +19,9 @@ from concurrent.futures import Future
 from typing import Any, BinaryIO, TypeVar
 from urllib.parse import quote, urlsplit
 
-from console import __version__
 from console.client.envelope import is_envelope, page_params
+from console.client.headers import KEY_HEADER, USER_AGENT, checked_key
 
-KEY_HEADER = "SVC-API-KEY"
 MAX_BODY = 16 * 1024 * 1024
 """A list page is a few kilobytes; anything near this is not an answer to read here."""
 MAX_LINE = 64 * 1024
@@ -81,8 +80,7 @@ def _get(
     parts = urlsplit(base_url)
     if parts.scheme not in ("http", "https") or not parts.hostname or _uses_proxy():
         return None
-    if any(ch < " " or ch == "\x7f" for ch in api_key) or not api_key.isascii():
-        return None
+    api_key = checked_key(api_key)  # a key a header cannot carry: None, via read_json
     tls = parts.scheme == "https"
     port = parts.port or (443 if tls else 80)
     target = parts.path.rstrip("/") + path
@@ -93,7 +91,7 @@ def _get(
         host += f":{parts.port}"
     request = (
         f"GET {target} HTTP/1.1\r\nHost: {host}\r\nAccept: application/json\r\n"
-        f"Accept-Encoding: identity\r\nUser-Agent: tenant-console/{__version__}\r\n"
+        f"Accept-Encoding: identity\r\nUser-Agent: {USER_AGENT}\r\n"
         f"{KEY_HEADER}: {api_key}\r\nConnection: close\r\n\r\n"
     ).encode("ascii")
     with contextlib.ExitStack() as closing:

@@ -47,7 +47,9 @@ def showing_welcome(app: App[Any]) -> bool:
 
 async def load_client_modules() -> None:
     """Imports the client (httpx, pydantic, the models) in a thread, so the screen stays
-    responsive while they load after the first rows."""
+    responsive while they load after the first rows. Once they are in, nothing to do."""
+    if "console.client.client" in sys.modules:
+        return
     import console.client
 
     await asyncio.to_thread(getattr, console.client, "AdminClient")

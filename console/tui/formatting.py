@@ -10,10 +10,10 @@ NEAR_EXPIRY = timedelta(days=7)
 MASK = "••••••••"
 
 
-def wire_time(value: str | datetime | None) -> datetime | None:
+def wire_time(value: str | None) -> datetime | None:
     """A timestamp as the service sends it (ISO 8601; naive means UTC), as an aware datetime."""
-    if value is None or isinstance(value, datetime):
-        return value
+    if value is None:
+        return None
     moment = datetime.fromisoformat(value)
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 

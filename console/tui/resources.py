@@ -92,8 +92,8 @@ def _date_cell(value: str | None) -> str:
 
 
 def _field(item: Any, name: str) -> Any:
-    """A field of an object as sent (a dict) or of its model."""
-    return item.get(name) if isinstance(item, dict) else getattr(item, name)
+    """A field of an object as sent (a dict) or of its model; None where it has none."""
+    return item.get(name) if isinstance(item, dict) else getattr(item, name, None)
 
 
 def _id_text(value: Any) -> Renderable:
@@ -141,7 +141,7 @@ class ResourceKind:
         return str(_field(item, "id"))
 
     def item_name(self, item: Any) -> str:
-        name = item.get("name") if isinstance(item, dict) else getattr(item, "name", None)
+        name = _field(item, "name")
         return str(name if name is not None else self.item_id(item))
 
     def fields(self, item: Any, labels: Labels | None = None) -> list[tuple[str, Renderable]]:

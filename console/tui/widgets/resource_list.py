@@ -194,9 +194,7 @@ class ResourceList(Vertical):
         if filter_text:
             self.filter_input.value = filter_text
             self.filter_input.add_class("-visible")
-        if not self.table.display:  # after a failure or an empty answer
-            self.state_panel.hide()
-            self.table.display = True
+        self.table.display = True  # reset() hid a failure or an empty answer
         self._loading_timer = self.set_timer(LOADING_DELAY, self._show_loading)
         if first_page is not None and query:
             first_page.cancel()
@@ -275,8 +273,8 @@ class ResourceList(Vertical):
             if self.state_panel.kind is not None:
                 self.state_panel.hide()
             table.display = True
-            # reload() moves the focus from the hidden table to the list, but that move may
-            # not have happened yet when a fast first page arrives: the table counts too.
+            # "Loading…" hid the table and gave the list the focus; the first page gives it
+            # back (also when nothing holds the focus yet, as at start).
             if page == 1 and self.display and self.screen.focused in (None, self, table):
                 table.focus()
         else:

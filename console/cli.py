@@ -57,6 +57,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="at most N requests per minute per key, then 429 with Retry-After",
     )
+    serve.add_argument(
+        "--key-header",
+        default="SVC-API-KEY",
+        metavar="NAME",
+        help="the request header that carries the API key (default SVC-API-KEY)",
+    )
 
     new_tenant = sub.add_parser(
         "new-tenant", help="create a tenant and its bootstrap management application"

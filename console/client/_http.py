@@ -24,12 +24,13 @@ from uuid import UUID
 
 import httpx
 
-from console.client.endpoints import required_permission, subject
+from console.client.endpoints import feature, is_route_level, required_permission, subject
 from console.client.errors import (
     ApiError,
     FieldErrors,
     Forbidden,
     NotFound,
+    NotOffered,
     RateLimited,
     ServerError,
     ServiceUnreachable,
@@ -37,7 +38,7 @@ from console.client.errors import (
     UnexpectedResponse,
     ValidationFailed,
 )
-from console.client.headers import KEY_HEADER, USER_AGENT, checked_key
+from console.client.headers import KEY_HEADER, USER_AGENT, checked_header_name, checked_key
 
 log = logging.getLogger("console.client")
 
@@ -104,9 +105,11 @@ class HttpSession:
         timeout: float | httpx.Timeout | None = DEFAULT_TIMEOUT,
         transport: httpx.AsyncBaseTransport | None = None,
         retry: RetryPolicy | None = None,
+        key_header: str = KEY_HEADER,
     ) -> None:
         self.base_url = _checked_base_url(base_url)
         self._key = checked_key(api_key)
+        self.key_header = checked_header_name(key_header)
         self.retry = retry or RetryPolicy()
         self.timeout = timeout if isinstance(timeout, httpx.Timeout) else httpx.Timeout(timeout)
         self._client = httpx.AsyncClient(
@@ -143,7 +146,7 @@ class HttpSession:
         """Sends the request, retrying where safe; the decoded JSON, or None for no body."""
         method = method.upper()
         policy = self.retry if self.retry.retries(method) else NO_RETRY
-        headers = {KEY_HEADER: self._key}
+        headers = {self.key_header: self._key}
         content: bytes | None = None
         if body is not None:
             content = json.dumps(body, default=_jsonable).encode()
@@ -240,7 +243,9 @@ class HttpSession:
         status = response.status_code
         title, detail, errors = self._problem(response)
         common: dict[str, Any] = {"method": method, "path": path}
-        if status == 400:
+        if status == 405 or (status == 404 and is_route_level(path)):
+            return NotOffered(status, title, detail, feature=feature(method, path), **common)
+        if status == 400 or (status == 422 and errors):
             return ValidationFailed(status, title, detail, errors, **common)
         if status == 401:
             return Unauthorized(status, title, detail, **common)

@@ -8,6 +8,7 @@ from typing import Self
 import httpx
 
 from console.client._http import DEFAULT_TIMEOUT, HttpSession, RetryPolicy
+from console.client.headers import KEY_HEADER
 from console.client.resources import (
     Applications,
     Permissions,
@@ -34,9 +35,17 @@ class AdminClient:
         timeout: float | httpx.Timeout | None = DEFAULT_TIMEOUT,
         transport: httpx.AsyncBaseTransport | None = None,
         retry: RetryPolicy | None = None,
+        key_header: str = KEY_HEADER,
     ) -> None:
+        """`key_header` names the header the key travels in (SVC-API-KEY unless the service
+        uses another); ValueError if it cannot name a header."""
         self._session = HttpSession(
-            base_url, api_key, timeout=timeout, transport=transport, retry=retry
+            base_url,
+            api_key,
+            timeout=timeout,
+            transport=transport,
+            retry=retry,
+            key_header=key_header,
         )
         self.permissions = Permissions(self._session)
         self.applications = Applications(self._session)
@@ -47,6 +56,10 @@ class AdminClient:
     @property
     def base_url(self) -> str:
         return self._session.base_url
+
+    @property
+    def key_header(self) -> str:
+        return self._session.key_header
 
     @property
     def timeout(self) -> httpx.Timeout:

@@ -32,6 +32,36 @@ PERMISSION_BY_ENDPOINT: dict[tuple[str, str], str | None] = {
     ("DELETE", "/applications/{id}"): "application:delete",
 }
 
+FEATURE_BY_ENDPOINT: dict[tuple[str, str], str] = {
+    ("GET", "/permissions"): "a permission catalogue",
+    ("GET", "/reactor-formulas"): "reactor formulas",
+    ("POST", "/reactor-formulas"): "creating reactor formulas",
+    ("GET", "/tenants/self"): "reading the tenant",
+    ("PUT", "/tenants/self"): "editing the tenant",
+    ("DELETE", "/tenants/self"): "deleting the tenant",
+    ("GET", "/tenants/self/reports/usage"): "a usage report",
+    ("GET", "/proxies"): "proxies",
+    ("POST", "/proxies"): "creating proxies",
+    ("GET", "/applications"): "listing applications",
+    ("POST", "/applications"): "creating applications",
+    ("GET", "/applications/key"): "looking up the key's own application",
+    ("POST", "/applications/{id}/regenerate"): "regenerating keys",
+}
+"""What a person would call each endpoint, for "This service does not offer ..."."""
+
+
+def feature(method: str, path: str) -> str:
+    """The endpoint at `method path` in words: `reactor formulas`, `regenerating keys`."""
+    template = path_template(path)
+    return FEATURE_BY_ENDPOINT.get((method.upper(), template), f"{method.upper()} {template}")
+
+
+def is_route_level(path: str) -> bool:
+    """Whether a 404 on `path` can only mean the route is missing: the path names no object
+    (a list, `/tenants/self`, `/applications/key`), so no object can be the one not found."""
+    return "{id}" not in path_template(path)
+
+
 # First path segment -> the noun a person would use for one such object.
 _NOUNS = {
     "applications": "application",

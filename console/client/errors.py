@@ -58,9 +58,12 @@ class ValidationFailed(ApiError):
             more = ""
             if problems > 1:
                 more = "; 1 more problem" if problems == 2 else f"; {problems - 1} more problems"
-            return _with_status(f"Invalid {path or 'input'}: {_bare(first)}{more}", 400)
+            status = self.status or 400
+            return _with_status(f"Invalid {path or 'input'}: {_bare(first)}{more}", status)
         detail = self.detail or "the input is invalid"
-        return _with_status(f"The service refused the request: {_lower_first(detail)}", 400)
+        return _with_status(
+            f"The service refused the request: {_lower_first(detail)}", self.status or 400
+        )
 
 
 class Unauthorized(ApiError):
@@ -103,6 +106,18 @@ class NotFound(ApiError):
         if self.subject:
             return _with_status(f"The {self.subject} does not exist in this tenant", 404)
         return _with_status(self.detail or "Not found", 404)
+
+
+class NotOffered(ApiError):
+    """404 or 405 for a route, not an object: this service does not have the endpoint at all
+    (it retired it, or never had it). `feature` names what is missing, in words."""
+
+    def __init__(self, *args: object, feature: str = "this", **kwargs: object) -> None:
+        self.feature = feature
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+    def sentence(self) -> str:
+        return _with_status(f"This service does not offer {self.feature}", self.status)
 
 
 class RateLimited(ApiError):
@@ -173,6 +188,7 @@ __all__ = [
     "FieldErrors",
     "Forbidden",
     "NotFound",
+    "NotOffered",
     "RateLimited",
     "ServerError",
     "ServiceUnreachable",

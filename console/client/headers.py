@@ -6,8 +6,12 @@ Light (no httpx): shared by the client's session and the console's first-page re
 from __future__ import annotations
 
 from console import __version__
+from console.key_header import DEFAULT_KEY_HEADER, checked_header_name
 
-KEY_HEADER = "SVC-API-KEY"
+KEY_HEADER = DEFAULT_KEY_HEADER
+"""The default; a profile may name another (see console.key_header)."""
+
+__all__ = ["KEY_HEADER", "USER_AGENT", "checked_header_name", "checked_key"]
 USER_AGENT = f"tenant-console/{__version__}"
 
 

@@ -20,7 +20,7 @@ from typing import Any, BinaryIO, TypeVar
 from urllib.parse import quote, urlsplit
 
 from console.client.envelope import is_envelope, page_params
-from console.client.headers import KEY_HEADER, USER_AGENT, checked_key
+from console.client.headers import KEY_HEADER, USER_AGENT, checked_header_name, checked_key
 
 MAX_BODY = 16 * 1024 * 1024
 """A list page is a few kilobytes; anything near this is not an answer to read here."""
@@ -45,10 +45,18 @@ def in_thread(read: Callable[[], T]) -> Future[T]:
 
 
 def read_page(
-    base_url: str, api_key: str, path: str, page: int, size: int, *, timeout: float = 5.0
+    base_url: str,
+    api_key: str,
+    path: str,
+    page: int,
+    size: int,
+    *,
+    timeout: float = 5.0,
+    key_header: str = KEY_HEADER,
 ) -> dict[str, Any] | None:
     """One page of a list endpoint, as sent, if its envelope has the API's shape; else None."""
-    data = read_json(base_url, api_key, path, page_params(page, size), timeout=timeout)
+    params = page_params(page, size)
+    data = read_json(base_url, api_key, path, params, timeout=timeout, key_header=key_header)
     return data if is_envelope(data) else None
 
 
@@ -59,11 +67,12 @@ def read_json(
     params: Sequence[tuple[str, str]] = (),
     *,
     timeout: float = 5.0,
+    key_header: str = KEY_HEADER,
 ) -> Any | None:
     """The decoded JSON of `GET base_url + path?params`, or None if this reader cannot tell;
     `timeout` bounds each network step. Blocking: call it in a thread (in_thread)."""
     try:
-        return _get(base_url, api_key, path, params, timeout)
+        return _get(base_url, api_key, path, params, timeout, key_header)
     except Exception:  # any failure: AdminClient will ask again and say what went wrong
         return None
 
@@ -75,12 +84,18 @@ def _uses_proxy() -> bool:
 
 
 def _get(
-    base_url: str, api_key: str, path: str, params: Sequence[tuple[str, str]], timeout: float
+    base_url: str,
+    api_key: str,
+    path: str,
+    params: Sequence[tuple[str, str]],
+    timeout: float,
+    key_header: str,
 ) -> Any | None:
     parts = urlsplit(base_url)
     if parts.scheme not in ("http", "https") or not parts.hostname or _uses_proxy():
         return None
     api_key = checked_key(api_key)  # a key a header cannot carry: None, via read_json
+    key_header = checked_header_name(key_header)
     tls = parts.scheme == "https"
     port = parts.port or (443 if tls else 80)
     target = parts.path.rstrip("/") + path
@@ -92,7 +107,7 @@ def _get(
     request = (
         f"GET {target} HTTP/1.1\r\nHost: {host}\r\nAccept: application/json\r\n"
         f"Accept-Encoding: identity\r\nUser-Agent: {USER_AGENT}\r\n"
-        f"{KEY_HEADER}: {api_key}\r\nConnection: close\r\n\r\n"
+        f"{key_header}: {api_key}\r\nConnection: close\r\n\r\n"
     ).encode("ascii")
     with contextlib.ExitStack() as closing:
         sock = closing.enter_context(socket.create_connection((parts.hostname, port), timeout))

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ValidationError
 
 from console.client._http import HttpSession, Params
 from console.client.envelope import checked_envelope, page_params
-from console.client.errors import UnexpectedResponse
+from console.client.errors import NotFound, NotOffered, UnexpectedResponse
 from console.models import (
     Application,
     ApplicationCreate,
@@ -113,8 +113,24 @@ class _Collection(_Resource, Generic[M]):
     model: ClassVar[type[BaseModel]]
 
     async def _list(self, page: int, size: int, filters: Params) -> Page[M]:
-        params = page_params(page, size, filters)
-        return await self._call("GET", self.path, Page[self.model], params=params)  # type: ignore[name-defined]
+        """One page as models. An item that does not match the model goes to `unreadable`
+        (as sent) instead of failing the page; missing page numbers are the ones asked for."""
+        envelope = await self._page_json(page, size, filters)
+        data, unreadable = [], []
+        for item in envelope["data"]:
+            try:
+                data.append(self.model.model_validate(item))
+            except ValidationError:
+                unreadable.append(item)
+        pagination = dict(envelope.get("pagination") or {})
+        pagination.setdefault("page_number", page)
+        pagination.setdefault("page_size", size)
+        for name, asked in (("page_number", page), ("page_size", size)):
+            if pagination[name] is None:
+                pagination[name] = asked
+        return Page[self.model](  # type: ignore[name-defined]
+            pagination=pagination, data=data, unreadable=unreadable
+        )
 
     async def _page_json(self, page: int, size: int, filters: Params) -> dict[str, Any]:
         params = page_params(page, size, filters)
@@ -127,7 +143,7 @@ class _Collection(_Resource, Generic[M]):
             result = await self._list(page, size, filters)
             for item in result.data:
                 yield item
-            if not result.has_more or not result.data:
+            if not result.has_more or not (result.data or result.unreadable):
                 return
             page += 1
 
@@ -202,8 +218,26 @@ class Applications(_Collection[Application]):
         return await super().update(id, payload)
 
     async def regenerate(self, id: Id) -> Application:
-        """A new key for the application (the old one stops working at once). Never retried."""
-        return await self._call("POST", f"{self.path}/{_segment(id)}/regenerate", Application)
+        """A new key for the application (the old one stops working at once). Never retried.
+
+        A 404 could mean the application or the route is missing: the application is then
+        read (a GET, not a second POST), and if it exists, the service lacks regenerate."""
+        path = f"{self.path}/{_segment(id)}/regenerate"
+        try:
+            return await self._call("POST", path, Application)
+        except NotFound as missing:
+            try:
+                await self.get(id)
+            except NotFound:
+                raise missing from None
+            raise NotOffered(
+                404,
+                missing.title,
+                missing.detail,
+                feature="regenerating keys",
+                method="POST",
+                path=path,
+            ) from None
 
     async def current(self) -> Application:
         """The application that owns the key this client uses."""

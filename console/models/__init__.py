@@ -7,8 +7,17 @@ from console.models.applications import (
     Application,
     ApplicationCreate,
     ApplicationUpdate,
+    Catalogue,
+    RuleView,
 )
-from console.models.common import NAME_MAX, Page, Pagination, RequestModel, UtcDateTime
+from console.models.common import (
+    NAME_MAX,
+    LenientModel,
+    Page,
+    Pagination,
+    RequestModel,
+    UtcDateTime,
+)
 from console.models.errors import FieldErrors, PayloadInvalid, ProblemDetails, field_errors
 from console.models.formulas import (
     FormulaConfiguration,
@@ -28,10 +37,17 @@ from console.models.permissions import (
     Permission,
     permissions_for,
 )
-from console.models.proxies import ApplicationRef, Proxy, ProxyCreate, ProxyTransform, ProxyUpdate
+from console.models.proxies import (
+    ApplicationRef,
+    Proxy,
+    ProxyCreate,
+    ProxyTransform,
+    ProxyUpdate,
+    TransformView,
+)
 from console.models.tenants import (
+    NAMED_SETTINGS,
     Tenant,
-    TenantSettings,
     TenantUpdate,
     TokenReport,
     TokenTypeMetrics,
@@ -41,6 +57,7 @@ from console.models.tenants import (
 __all__ = [
     "APPLICATION_TYPES",
     "MANAGEMENT_PERMISSIONS",
+    "NAMED_SETTINGS",
     "NAME_MAX",
     "PERMISSIONS",
     "PERMISSIONS_BY_TYPE",
@@ -52,9 +69,11 @@ __all__ = [
     "ApplicationRef",
     "ApplicationType",
     "ApplicationUpdate",
+    "Catalogue",
     "FieldErrors",
     "FormulaConfiguration",
     "FormulaRequestParameter",
+    "LenientModel",
     "Page",
     "Pagination",
     "PayloadInvalid",
@@ -68,11 +87,12 @@ __all__ = [
     "ReactorFormulaCreate",
     "ReactorFormulaUpdate",
     "RequestModel",
+    "RuleView",
     "Tenant",
-    "TenantSettings",
     "TenantUpdate",
     "TokenReport",
     "TokenTypeMetrics",
+    "TransformView",
     "UsageReport",
     "UtcDateTime",
     "decode_icon",

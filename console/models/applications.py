@@ -2,15 +2,29 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping
 from datetime import datetime
 from typing import Any, Literal
 from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from console.models.common import Name, RequestModel, ResponseModel, UtcDateTime, utc_now
+from console.models.common import (
+    LenientModel,
+    Name,
+    RequestModel,
+    ResponseModel,
+    Strings,
+    UtcDateTime,
+    utc_now,
+)
 from console.models.errors import FieldErrors, merge
 from console.models.permissions import PERMISSIONS_BY_TYPE, ApplicationType
+
+Catalogue = Mapping[str, Collection[str]]
+"""Permission type -> the application types that may hold it (from `GET /permissions`)."""
+
+BUILT_IN_CATALOGUE: Catalogue = {p.type: p.application_types for p in PERMISSIONS_BY_TYPE.values()}
 
 Transform = Literal["redact", "mask", "reveal"]
 TRANSFORMS: tuple[str, ...] = ("redact", "mask", "reveal")
@@ -39,14 +53,27 @@ class AccessRule(BaseModel):
     permissions: list[str] = Field(min_length=1)
 
 
+class RuleView(LenientModel):
+    """An access rule as the service returns it: nothing required, unknown values kept."""
+
+    description: str | None = None
+    priority: int | None = None
+    container: str | None = None
+    conditions: list[Any] | None = None
+    transform: str | None = None
+    permissions: Strings = []
+
+
 class Application(ResponseModel):
+    """An application as read. `type` is any string: a service may add types."""
+
     id: UUID
-    tenant_id: UUID
+    tenant_id: UUID | None = None
     name: str
     key: str | None = None
-    type: ApplicationType
-    permissions: list[str] = []
-    rules: list[AccessRule] = []
+    type: str
+    permissions: Strings = []
+    rules: list[RuleView] = []
     expires_at: UtcDateTime | None = None
     created_by: UUID | None = None
     created_at: UtcDateTime | None = None
@@ -59,16 +86,30 @@ class Application(ResponseModel):
 
     __str__ = __repr__
 
+    @property
+    def held_permissions(self) -> set[str]:
+        """Every permission the application holds, directly or through a rule."""
+        return {*self.permissions, *(p for rule in self.rules for p in rule.permissions)}
+
 
 def _permission_errors(
-    path: str, permissions: list[str], application_type: str
+    path: str,
+    permissions: list[str],
+    application_type: str,
+    catalogue: Catalogue | None = None,
+    held: Collection[str] = (),
 ) -> list[tuple[str, str]]:
+    """Each permission must exist in the catalogue and suit the type; one the application
+    already holds is kept as it is, even where this catalogue does not list it."""
+    known_types = BUILT_IN_CATALOGUE if catalogue is None else catalogue
     found: list[tuple[str, str]] = []
     for i, name in enumerate(permissions):
-        known = PERMISSIONS_BY_TYPE.get(name)
-        if known is None:
+        if name in held:
+            continue
+        allowed = known_types.get(name)
+        if allowed is None:
             found.append((f"{path}[{i}]", f"The permission {name} does not exist."))
-        elif application_type not in known.application_types:
+        elif application_type not in allowed:
             found.append(
                 (
                     f"{path}[{i}]",
@@ -79,13 +120,21 @@ def _permission_errors(
 
 
 def _grant_errors(
-    permissions: list[str], rules: list[AccessRule], application_type: str
+    permissions: list[str],
+    rules: list[AccessRule],
+    application_type: str,
+    catalogue: Catalogue | None = None,
+    held: Collection[str] = (),
 ) -> FieldErrors:
-    """The rules shared by create and update, given the application's type."""
+    """The rules shared by create and update, given the application's type.
+
+    `catalogue` is the permission catalogue of the service in use (the built-in one when
+    None, as in the local service); `held` are permissions the application already has.
+    """
     found: list[tuple[str, str]] = []
     if not permissions and not rules:
         found.append(("permissions", "Either permissions or rules must be non-empty."))
-    found += _permission_errors("permissions", permissions, application_type)
+    found += _permission_errors("permissions", permissions, application_type, catalogue, held)
     seen: dict[int, int] = {}
     for i, rule in enumerate(rules):
         at = f"rules[{i}]"
@@ -114,12 +163,14 @@ def _grant_errors(
                     "Conditions apply only to sessions and are not allowed on an application.",
                 )
             )
-        found += _permission_errors(f"{at}.permissions", rule.permissions, application_type)
+        found += _permission_errors(
+            f"{at}.permissions", rule.permissions, application_type, catalogue, held
+        )
     return merge(found)
 
 
 class ApplicationCreate(RequestModel):
-    """Body of `POST /applications`."""
+    """Body of `POST /applications`; `catalogue=` checks against a service's own catalogue."""
 
     name: Name
     type: ApplicationType
@@ -128,7 +179,7 @@ class ApplicationCreate(RequestModel):
     expires_at: UtcDateTime | None = None
 
     def rule_errors(self, **context: Any) -> FieldErrors:
-        errors = _grant_errors(self.permissions, self.rules, self.type)
+        errors = _grant_errors(self.permissions, self.rules, self.type, context.get("catalogue"))
         now: datetime = context.get("now") or utc_now()
         if self.expires_at is not None and self.expires_at <= now:
             errors.setdefault("expires_at", []).append("The expiry time must lie in the future.")
@@ -136,7 +187,8 @@ class ApplicationCreate(RequestModel):
 
 
 class ApplicationUpdate(RequestModel):
-    """Body of `PUT /applications/{id}`; parse with `application_type=` of the stored one.
+    """Body of `PUT /applications/{id}`; parse with `application_type=` of the stored one
+    (and, in the console, `catalogue=` of the service in use and `held=` its permissions).
 
     `type` is declared only so that sending it can be refused: a type never changes.
     """
@@ -153,8 +205,13 @@ class ApplicationUpdate(RequestModel):
             errors["type"] = ["The type of an application cannot be changed."]
         if application_type is None:
             raise TypeError("ApplicationUpdate.parse needs application_type=")
-        for path, sentences in _grant_errors(
-            self.permissions, self.rules, application_type
-        ).items():
+        grants = _grant_errors(
+            self.permissions,
+            self.rules,
+            application_type,
+            context.get("catalogue"),
+            context.get("held", ()),
+        )
+        for path, sentences in grants.items():
             errors.setdefault(path, []).extend(sentences)
         return errors

@@ -9,10 +9,12 @@ from typing import Annotated, Any, Generic, Self, TypeVar
 from pydantic import (
     AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     PlainSerializer,
     ValidationError,
+    model_validator,
 )
 
 from console.models.errors import FieldErrors, PayloadInvalid, field_errors
@@ -39,6 +41,14 @@ UtcDateTime = Annotated[
 Name = Annotated[str, Field(min_length=1, max_length=NAME_MAX)]
 
 
+def _no_null_items(value: Any) -> Any:
+    return [item for item in value if item is not None] if isinstance(value, list) else value
+
+
+Strings = Annotated[list[str], BeforeValidator(_no_null_items)]
+"""A list of strings as read: a null item carries nothing and is left out."""
+
+
 def utc_now() -> datetime:
     """The project clock (see console.clock), so frozen runs validate expiry consistently."""
     from console.clock import now
@@ -46,29 +56,76 @@ def utc_now() -> datetime:
     return now()
 
 
+def without_nulls(model: type[BaseModel], data: Any) -> Any:
+    """`data` less the nulls sent for fields that have a default, so the default applies.
+
+    An evolving API sends `null` where it used to omit a field (or an empty list): a reader
+    takes both as "not given". Required fields keep their null and fail as they should.
+    """
+    if not isinstance(data, dict):
+        return data
+    fields = model.model_fields
+    return {
+        k: v for k, v in data.items() if v is not None or k not in fields or fields[k].is_required()
+    }
+
+
+class LenientModel(BaseModel):
+    """Part of an answer: unknown fields are kept (see `model_extra`), nulls mean "not given".
+
+    Kept, not dropped: the console shows what it does not understand and sends it back
+    unchanged on an update (see console.models.round_trip).
+    """
+
+    model_config = ConfigDict(extra="allow", defer_build=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _nulls_are_defaults(cls, data: Any) -> Any:
+        return without_nulls(cls, data)
+
+    @property
+    def unknown_fields(self) -> dict[str, Any]:
+        """The fields the service sent that this model does not name."""
+        return dict(self.model_extra or {})
+
+
 # Every model here sets defer_build: its validator is built on first use instead of at import,
 # so the console's start pays only for the models it shows (about -80 ms on a cold start).
-class Pagination(BaseModel):
-    model_config = ConfigDict(extra="ignore", defer_build=True)
+class Pagination(LenientModel):
+    """The page envelope's numbers. Some services leave the totals out: then only the length
+    of a page says whether another follows (see Page.has_more)."""
 
-    total_items: int
-    page_number: int
-    page_size: int
-    total_pages: int
+    total_items: int | None = None
+    page_number: int | None = None
+    page_size: int | None = None
+    total_pages: int | None = None
 
 
 class Page(BaseModel, Generic[T]):
-    """One page of a list endpoint's envelope."""
+    """One page of a list endpoint's envelope.
+
+    `unreadable` holds the items (as sent) that did not match the model: one odd object
+    never costs the rest of its page.
+    """
 
     model_config = ConfigDict(extra="ignore", defer_build=True)
 
-    pagination: Pagination
+    pagination: Pagination = Field(default_factory=Pagination)
     data: list[T]
+    unreadable: list[Any] = []
 
     @property
     def has_more(self) -> bool:
-        """Whether a later page holds more items."""
-        return self.pagination.page_number < self.pagination.total_pages
+        """Whether a later page holds more items: by the totals when the service sent them,
+        else by whether this page came back full."""
+        p = self.pagination
+        if p.page_number is not None and p.total_pages is not None:
+            return p.page_number < p.total_pages
+        count = len(self.data) + len(self.unreadable)
+        if p.page_size is not None:
+            return count >= p.page_size > 0
+        return count > 0
 
     def __iter__(self) -> Iterator[T]:  # type: ignore[override]
         return iter(self.data)
@@ -77,10 +134,8 @@ class Page(BaseModel, Generic[T]):
         return len(self.data)
 
 
-class ResponseModel(BaseModel):
-    """A resource as the service returns it; unknown fields are tolerated."""
-
-    model_config = ConfigDict(extra="ignore", defer_build=True)
+class ResponseModel(LenientModel):
+    """A resource as the service returns it: lenient, see LenientModel."""
 
 
 class RequestModel(BaseModel):

@@ -10,7 +10,14 @@ from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from console.models.common import NAME_MAX, Name, RequestModel, ResponseModel, UtcDateTime
+from console.models.common import (
+    NAME_MAX,
+    LenientModel,
+    Name,
+    RequestModel,
+    ResponseModel,
+    UtcDateTime,
+)
 from console.models.errors import FieldErrors, merge
 
 FormulaType = Literal["official", "private"]
@@ -67,16 +74,27 @@ def icon_data_url(media_type: str, data: bytes) -> str:
     return f"data:{media_type};base64,{base64.b64encode(data).decode('ascii')}"
 
 
+class ContractItemView(LenientModel):
+    """A configuration setting or request parameter as read: nothing required, any type."""
+
+    name: str | None = None
+    description: str | None = None
+    type: str | None = None
+    optional: bool = False
+
+
 class ReactorFormula(ResponseModel):
+    """A formula as read: `type` and `status` are any string (a service may add values)."""
+
     id: UUID
     name: str
     description: str | None = None
-    type: FormulaType
-    status: FormulaStatus = "verified"
+    type: str
+    status: str = "verified"
     icon: str | None = None
-    code: str
-    configuration: list[FormulaConfiguration] = []
-    request_parameters: list[FormulaRequestParameter] = []
+    code: str | None = None
+    configuration: list[ContractItemView] = []
+    request_parameters: list[ContractItemView] = []
     created_at: UtcDateTime | None = None
     created_by: UUID | None = None
     modified_at: UtcDateTime | None = None

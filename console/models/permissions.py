@@ -8,20 +8,25 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import ConfigDict
+
+from console.models.common import LenientModel, Strings
 
 ApplicationType = Literal["private", "public", "management"]
 APPLICATION_TYPES: tuple[ApplicationType, ...] = ("private", "public", "management")
 
 
-class Permission(BaseModel):
-    """A grant an endpoint requires, and the application types it may be given to."""
+class Permission(LenientModel):
+    """A grant an endpoint requires, and the application types it may be given to.
 
-    model_config = ConfigDict(extra="ignore", frozen=True, defer_build=True)
+    Read leniently: a service's catalogue may hold more permissions, and more types, than
+    the thirty compiled in here."""
+
+    model_config = ConfigDict(frozen=True)
 
     type: str
-    description: str
-    application_types: list[ApplicationType]
+    description: str = ""
+    application_types: Strings = []
 
 
 _PUBLIC_PRIVATE: list[ApplicationType] = ["public", "private"]

@@ -2,41 +2,80 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 from uuid import UUID
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import Field, model_validator
 
-from console.models.common import Name, RequestModel, ResponseModel, UtcDateTime
+from console.models.common import LenientModel, Name, RequestModel, ResponseModel, UtcDateTime
+from console.models.errors import FieldErrors, merge
 
 BoolString = Literal["true", "false"]
 
+NAMED_SETTINGS: tuple[str, ...] = ("fingerprint_tokens", "deduplicate_tokens")
+"""The settings the specification names: each the string "true" or "false"."""
+OTHER_SETTINGS_MAX = 20
+SETTING_NAME_MAX = 100
+SETTING_VALUE_MAX = 1000
 
-class TenantSettings(BaseModel):
-    """Both settings are the strings "true" or "false", as the API carries them."""
 
-    model_config = ConfigDict(extra="forbid", defer_build=True)
+def setting_errors(settings: dict[str, Any]) -> FieldErrors:
+    """The rules of a settings map: the named ones "true"/"false", bounded other names.
 
-    fingerprint_tokens: BoolString = "true"
-    deduplicate_tokens: BoolString = "true"
+    Shared by the service (what it stores) and the console's tenant form (what it sends).
+    """
+    found: list[tuple[str, str]] = []
+    for name in NAMED_SETTINGS:
+        if name in settings and settings[name] not in ("true", "false"):
+            found.append((f"settings.{name}", 'The setting must be "true" or "false".'))
+    others = [n for n in settings if n not in NAMED_SETTINGS]
+    if len(others) > OTHER_SETTINGS_MAX:
+        found.append(("settings", f"At most {OTHER_SETTINGS_MAX} other settings are allowed."))
+    for name in others:
+        if not name or len(name) > SETTING_NAME_MAX:
+            found.append(
+                (f"settings.{name}", f"A setting name must be 1 to {SETTING_NAME_MAX} characters.")
+            )
+        value = settings[name]
+        if not isinstance(value, str):
+            found.append((f"settings.{name}", "A setting's value must be a string."))
+        elif len(value) > SETTING_VALUE_MAX:
+            found.append(
+                (
+                    f"settings.{name}",
+                    f"A setting's value must be at most {SETTING_VALUE_MAX} characters.",
+                )
+            )
+    return merge(found)
 
 
 class Tenant(ResponseModel):
+    """`settings` is a map of string to string: the two named in the specification and any
+    others the service has (their values need not be booleans, and may be null)."""
+
     id: UUID
-    owner_id: UUID
+    owner_id: UUID | None = None
     name: str
-    settings: TenantSettings
+    type: str | None = None
+    settings: dict[str, Any] = {}
     created_by: UUID | None = None
     created_at: UtcDateTime | None = None
     modified_by: UUID | None = None
     modified_at: UtcDateTime | None = None
 
+    def setting(self, name: str) -> Any:
+        return self.settings.get(name)
+
 
 class TenantUpdate(RequestModel):
-    """Body of `PUT /tenants/self`; without `settings` they stay as they are."""
+    """Body of `PUT /tenants/self`; without `settings` they stay as they are. With them, the
+    map replaces the stored one (the two named settings keep their value when omitted)."""
 
     name: Name
-    settings: TenantSettings | None = None
+    settings: dict[str, str] | None = None
+
+    def rule_errors(self, **context: Any) -> FieldErrors:
+        return setting_errors(self.settings) if self.settings is not None else {}
 
     def to_json(self) -> dict:
         body = super().to_json()
@@ -45,37 +84,79 @@ class TenantUpdate(RequestModel):
         return body
 
 
-class TokenTypeMetrics(ResponseModel):
-    count: int
+class TokenTypeMetrics(LenientModel):
+    count: int | None = None
     last_created_at: UtcDateTime | None = None
 
 
-class TokenReport(ResponseModel):
-    metrics_by_type: dict[str, TokenTypeMetrics] = {}
-    included_monthly_active_tokens: int
-    monthly_active_tokens: int
+class TokenReport(LenientModel):
+    """The usage figures. Each part may be missing: some versions of the service send less."""
+
+    metrics_by_type: dict[str, TokenTypeMetrics | None] | None = None
+    included_monthly_active_tokens: int | None = None
+    monthly_active_tokens: int | None = None
+    total_tokens: int | None = None
+    """A total sent without the breakdown (the smaller report); not part of the spec's shape."""
 
     @property
-    def total_tokens(self) -> int:
-        return sum(m.count for m in self.metrics_by_type.values())
+    def metrics(self) -> dict[str, TokenTypeMetrics]:
+        """The per-type figures that were sent (nulls left out)."""
+        return {k: v for k, v in (self.metrics_by_type or {}).items() if v is not None}
 
     @property
-    def plan_share(self) -> float:
-        """Monthly active tokens as a fraction of the plan's included amount."""
-        included = self.included_monthly_active_tokens
-        return self.monthly_active_tokens / included if included else 0.0
+    def token_total(self) -> int | None:
+        """All tokens: the sum of the breakdown, else the total the service sent, else None."""
+        if self.metrics_by_type is not None:
+            return sum(m.count or 0 for m in self.metrics.values())
+        return self.total_tokens
+
+    @property
+    def has_monthly_figures(self) -> bool:
+        return self.monthly_active_tokens is not None
+
+    @property
+    def plan_share(self) -> float | None:
+        """Monthly active tokens as a fraction of the plan's included amount; None when the
+        service did not report both."""
+        included, active = self.included_monthly_active_tokens, self.monthly_active_tokens
+        if included is None or active is None:
+            return None
+        return active / included if included else 0.0
+
+    @property
+    def missing(self) -> list[str]:
+        """What the service did not report, in words, for the dashboard to say so."""
+        gaps = []
+        if self.metrics_by_type is None:
+            gaps.append("the breakdown by token type")
+        if self.monthly_active_tokens is None:
+            gaps.append("the monthly active tokens")
+        if self.included_monthly_active_tokens is None:
+            gaps.append("the plan's included tokens")
+        return gaps
 
 
-class UsageReport(ResponseModel):
-    token_report: TokenReport
+class UsageReport(LenientModel):
+    """`token_report` as the spec has it; the smaller shape (`{"total_tokens": N}` at the top)
+    is read into the same TokenReport, so every view has one thing to look at."""
+
+    token_report: TokenReport = Field(default_factory=TokenReport)
+
+    @model_validator(mode="after")
+    def _top_level_total(self) -> UsageReport:
+        total = self.unknown_fields.get("total_tokens")
+        if self.token_report.total_tokens is None and type(total) is int:
+            self.token_report.total_tokens = total
+        return self
 
 
 __all__ = [
+    "NAMED_SETTINGS",
     "BoolString",
     "Tenant",
-    "TenantSettings",
     "TenantUpdate",
     "TokenReport",
     "TokenTypeMetrics",
     "UsageReport",
+    "setting_errors",
 ]

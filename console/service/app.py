@@ -14,6 +14,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import JSONResponse
 
 from console import __version__
+from console.key_header import DEFAULT_KEY_HEADER
 from console.service.api import applications, formulas, permissions, proxies, tenants
 from console.service.api.problems import Problem, problem_response
 from console.service.openapi import install_openapi
@@ -38,7 +39,11 @@ async def _sweep_forever(store: Store, interval: float) -> None:
 
 
 def create_app(
-    store: Store, *, rate_limit: int | None = None, sweep_interval: float = SWEEP_INTERVAL_SECONDS
+    store: Store,
+    *,
+    rate_limit: int | None = None,
+    sweep_interval: float = SWEEP_INTERVAL_SECONDS,
+    key_header: str = DEFAULT_KEY_HEADER,
 ) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -54,10 +59,11 @@ def create_app(
         title="Tenant administration API (local service)",
         version=__version__,
         description="The tenant-console's local, stateful implementation of the tenant "
-        "administration API. Authenticate with the `SVC-API-KEY` header.",
+        f"administration API. Authenticate with the `{key_header}` header.",
         lifespan=lifespan,
     )
     app.state.store = store
+    app.state.key_header = key_header
     routers = (permissions, formulas, tenants, proxies, applications)
     for module in routers:
         app.include_router(module.router)
@@ -66,7 +72,7 @@ def create_app(
     ]
     _install_error_handlers(app)
     if rate_limit:
-        app.add_middleware(RateLimitMiddleware, per_minute=rate_limit)
+        app.add_middleware(RateLimitMiddleware, per_minute=rate_limit, header=key_header)
     install_openapi(app)
     return app
 

@@ -42,6 +42,12 @@ def serve(args: argparse.Namespace) -> int:
         return _fail("serve", f"--port must be between 0 and 65535, not {args.port}.")
     if args.rate_limit is not None and args.rate_limit < 1:
         return _fail("serve", f"--rate-limit must be at least 1, not {args.rate_limit}.")
+    from console.key_header import checked_header_name
+
+    try:
+        key_header = checked_header_name(args.key_header)
+    except ValueError as exc:
+        return _fail("serve", f"--key-header: {exc}")
     data_dir = Path(args.data_dir).expanduser() if args.data_dir else default_data_dir()
     store = _open_store("serve", data_dir)
     if isinstance(store, int):
@@ -68,7 +74,7 @@ def serve(args: argparse.Namespace) -> int:
     from console.service.server import run
 
     print(f"Data dir: {data_dir}", flush=True)
-    run(store, sock, rate_limit=args.rate_limit)
+    run(store, sock, rate_limit=args.rate_limit, key_header=key_header)
     return 0
 
 

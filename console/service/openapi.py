@@ -22,6 +22,13 @@ from console.models import (
     ReactorFormulaCreate,
     TenantUpdate,
 )
+from console.models.proxies import CODE_MAX
+from console.models.tenants import (
+    NAMED_SETTINGS,
+    OTHER_SETTINGS_MAX,
+    SETTING_NAME_MAX,
+    SETTING_VALUE_MAX,
+)
 
 REQUEST_BODIES: dict[str, type[BaseModel]] = {
     "ApplicationCreate": ApplicationCreate,
@@ -35,6 +42,20 @@ _REF = "#/components/schemas/{model}"
 _PERMISSION_TYPES = [p.type for p in PERMISSIONS]
 _HTTPS_URL = r"^https://[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(:[0-9]{1,5})?(/[A-Za-z0-9._~/-]*)?$"
 _ICON = r"^data:image/(png|jpg|jpeg);base64,([A-Za-z0-9+/]{4})+$"
+_BOOL_STRING = {"type": "string", "enum": ["true", "false"]}
+_SETTINGS = {
+    "type": "object",
+    "properties": {"fingerprint_tokens": _BOOL_STRING, "deduplicate_tokens": _BOOL_STRING},
+    "additionalProperties": {"type": "string", "maxLength": SETTING_VALUE_MAX},
+    "propertyNames": {"minLength": 1, "maxLength": SETTING_NAME_MAX},
+    "maxProperties": OTHER_SETTINGS_MAX + len(NAMED_SETTINGS),
+}
+_CODE_TRANSFORM = {
+    "type": "object",
+    "title": "ProxyTransform",
+    "properties": {"code": {"type": "string", "minLength": 1, "maxLength": CODE_MAX}},
+    "required": ["code"],
+}
 
 
 def _schema(model: type[BaseModel], mode: str, schemas: dict[str, Any]) -> dict[str, Any]:
@@ -55,6 +76,8 @@ def _request_schema(name: str, model: type[BaseModel], schemas: dict[str, Any]) 
         properties["permissions"]["items"] = {"type": "string", "enum": _PERMISSION_TYPES}
     if name == "ProxyCreate":
         properties["destination_url"]["pattern"] = _HTTPS_URL
+    if name == "TenantUpdate":
+        properties["settings"] = {"anyOf": [_SETTINGS, {"type": "null"}], "title": "Settings"}
     if name == "ReactorFormulaCreate":
         # Official formulas belong to the operator: tenants can only send `private`.
         properties["type"] = {"type": "string", "enum": ["private"], "title": "Type"}
@@ -71,6 +94,10 @@ def _tighten_shared(schemas: dict[str, Any]) -> None:
     configuration = schemas.get("FormulaConfiguration")
     if configuration:
         configuration["properties"]["name"]["pattern"] = r"^[^.]+$"
+    if "ProxyTransform" in schemas:
+        # The shared model also carries the hosted service's other kinds of transform through
+        # the console; this service runs only code transforms.
+        schemas["ProxyTransform"] = _CODE_TRANSFORM
 
 
 def build_openapi(app: FastAPI) -> dict[str, Any]:
@@ -84,7 +111,7 @@ def build_openapi(app: FastAPI) -> dict[str, Any]:
     _tighten_shared(schemas)
     schemas["ProblemDetails"] = _schema(ProblemDetails, "serialization", schemas)
     components["securitySchemes"] = {
-        "ApiKey": {"type": "apiKey", "in": "header", "name": "SVC-API-KEY"}
+        "ApiKey": {"type": "apiKey", "in": "header", "name": app.state.key_header}
     }
     problem = {
         "application/problem+json": {"schema": {"$ref": _REF.format(model="ProblemDetails")}}

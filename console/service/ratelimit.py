@@ -12,11 +12,11 @@ import time
 from collections import deque
 from typing import Any
 
+from console.key_header import DEFAULT_KEY_HEADER
 from console.service.api.problems import problem_body
 from console.service.keys import hash_key
 
 WINDOW_SECONDS = 60.0
-_HEADER = b"svc-api-key"
 
 
 class RateLimiter:
@@ -53,13 +53,14 @@ class RateLimiter:
 class RateLimitMiddleware:
     """ASGI middleware applying a RateLimiter before any handler runs."""
 
-    def __init__(self, app: Any, per_minute: int) -> None:
+    def __init__(self, app: Any, per_minute: int, header: str = DEFAULT_KEY_HEADER) -> None:
         self.app = app
         self.limiter = RateLimiter(per_minute)
+        self.header = header.lower().encode("latin-1")
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
         if scope["type"] == "http":
-            key = next((v for k, v in scope["headers"] if k == _HEADER), None)
+            key = next((v for k, v in scope["headers"] if k == self.header), None)
             if key:
                 wait = self.limiter.retry_after(key.decode("latin-1"))
                 if wait is not None:

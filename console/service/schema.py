@@ -96,7 +96,12 @@ def _v1(conn: sqlite3.Connection) -> None:
             conn.execute(statement)
 
 
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1]
+def _v2(conn: sqlite3.Connection) -> None:
+    """Tenant settings beyond the two named ones, as a JSON object of string to string."""
+    conn.execute("ALTER TABLE tenants ADD COLUMN other_settings TEXT NOT NULL DEFAULT '{}'")
+
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2]
 """MIGRATIONS[i] upgrades a data dir from version i to version i + 1."""
 
 SCHEMA_VERSION = len(MIGRATIONS)

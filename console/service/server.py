@@ -11,6 +11,7 @@ from typing import Any
 
 import uvicorn
 
+from console.key_header import DEFAULT_KEY_HEADER
 from console.service.app import create_app
 from console.service.store import Store
 
@@ -52,9 +53,15 @@ class _AnnouncingServer(uvicorn.Server):
             print(f"Listening on {self.url}", flush=True)
 
 
-def run(store: Store, sock: socket.socket, *, rate_limit: int | None) -> None:
+def run(
+    store: Store,
+    sock: socket.socket,
+    *,
+    rate_limit: int | None,
+    key_header: str = DEFAULT_KEY_HEADER,
+) -> None:
     """Serves until interrupted (Ctrl+C or SIGTERM)."""
-    app = create_app(store, rate_limit=rate_limit)
+    app = create_app(store, rate_limit=rate_limit, key_header=key_header)
     host, port = sock.getsockname()[:2]
     config = uvicorn.Config(
         app,

@@ -68,7 +68,7 @@ async def test_a_refused_connection_is_none() -> None:
     [
         Drop(),
         Respond(200, None),  # no body
-        Respond(200, {"data": []}),  # not a page envelope (for read_page)
+        Respond(200, {"pagination": {}}),  # not a page envelope (for read_page)
         Respond(200, "text", headers={"Content-Type": "text/html"}),
         Respond(200, {"data": [], "pagination": {}}, headers={"Content-Encoding": "gzip"}),
         Respond(302, None, headers={"Location": "https://elsewhere.example/"}),

@@ -16,6 +16,7 @@ from fastapi import Request
 from pydantic import ValidationError
 
 from console.clock import now
+from console.key_header import DEFAULT_KEY_HEADER
 from console.models.errors import PayloadInvalid, field_errors
 from console.models.permissions import APPLICATION_TYPES
 from console.service.api.problems import Problem, invalid
@@ -24,7 +25,8 @@ from console.service.store import applications as app_rows
 from console.service.store.listing import MAX_PAGE_SIZE, PageRequest
 from console.service.timestamps import stamp
 
-API_KEY_HEADER = "SVC-API-KEY"
+API_KEY_HEADER = DEFAULT_KEY_HEADER
+"""The default; `serve --key-header` names another (kept in `app.state.key_header`)."""
 MAX_IDS = 100
 MAX_BODY_BYTES = 4 * 1024 * 1024
 """Generous for a formula's code (50,000 characters) with an icon; a guard, not a quota."""
@@ -42,6 +44,11 @@ class Clock:
 
 def store_of(request: Request) -> Store:
     return request.app.state.store
+
+
+def key_header_of(request: Request) -> str:
+    """The header this service reads the API key from."""
+    return getattr(request.app.state, "key_header", API_KEY_HEADER)
 
 
 async def raw_body(request: Request) -> bytes:
@@ -66,9 +73,10 @@ def authenticate(
     conn: sqlite3.Connection, request: Request, clock: Clock, permission: str | None
 ) -> Caller:
     """The caller behind the request's key: 401 without a live key, 403 without `permission`."""
-    key = request.headers.get(API_KEY_HEADER)
+    header = key_header_of(request)
+    key = request.headers.get(header)
     if not key:
-        raise Problem(401, f"The {API_KEY_HEADER} header is missing.")
+        raise Problem(401, f"The {header} header is missing.")
     row = app_rows.by_key(conn, key, clock.text)
     if row is None:
         raise Problem(401, "The API key is not valid: unknown, expired or regenerated.")

@@ -35,6 +35,15 @@ def _fields(
 ) -> dict[str, Any]:
     """A validated proxy payload, its application checked against the caller's tenant."""
     payload = parse(ProxyCreate, raw_payload, raw)
+    kinds = {"request_transform": payload.request_transform}
+    kinds["response_transform"] = payload.response_transform
+    others = {
+        f"{field}.type": ["This service runs only code transforms."]
+        for field, transform in kinds.items()
+        if transform is not None and not transform.is_code
+    }
+    if others:
+        raise invalid(others)
     if payload.application is not None:
         app = app_rows.get(conn, tenant_id, str(payload.application.id), clock.text)
         if app is None:
@@ -43,7 +52,10 @@ def _fields(
             raise invalid(
                 {"application.id": ["The application must be of type public or private."]}
             )
-    return payload.model_dump(mode="json")
+    fields = payload.model_dump(mode="json")
+    for field, transform in kinds.items():  # stored as the spec has it: the code alone
+        fields[field] = None if transform is None else {"code": transform.code}
+    return fields
 
 
 @router.post("/proxies", **route(201, Proxy, body="ProxyCreate", summary="Create a proxy"))

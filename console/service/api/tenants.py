@@ -34,7 +34,7 @@ def update_tenant(request: Request, raw: bytes = Depends(raw_body)) -> JSONRespo
     with store_of(request).write() as conn:
         caller = authenticate(conn, request, clock, "tenant:update")
         payload = parse(TenantUpdate, json_body(request, raw), raw)
-        settings = payload.settings.model_dump() if payload.settings is not None else None
+        settings = payload.settings
         row = rows.update(
             conn,
             caller.tenant_id,

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import uuid
 from typing import Any
 
+from console.models.tenants import NAMED_SETTINGS
 from console.service.timestamps import shown
 
 DEFAULT_INCLUDED_MONTHLY_ACTIVE_TOKENS = 10_000
@@ -19,6 +21,7 @@ def view(row: sqlite3.Row) -> dict[str, Any]:
         "settings": {
             "fingerprint_tokens": row["fingerprint_tokens"],
             "deduplicate_tokens": row["deduplicate_tokens"],
+            **json.loads(row["other_settings"]),
         },
         "created_by": row["created_by"],
         "created_at": shown(row["created_at"]),
@@ -78,13 +81,18 @@ def update(
             (name, by, at, tenant_id),
         )
     else:
+        # The map replaces the stored one; the two named settings keep their value if omitted.
+        others = {k: v for k, v in settings.items() if k not in NAMED_SETTINGS}
         conn.execute(
-            "UPDATE tenants SET name = ?, fingerprint_tokens = ?, deduplicate_tokens = ?,"
-            " modified_by = ?, modified_at = ? WHERE id = ?",
+            "UPDATE tenants SET name = ?,"
+            " fingerprint_tokens = coalesce(?, fingerprint_tokens),"
+            " deduplicate_tokens = coalesce(?, deduplicate_tokens),"
+            " other_settings = ?, modified_by = ?, modified_at = ? WHERE id = ?",
             (
                 name,
-                settings["fingerprint_tokens"],
-                settings["deduplicate_tokens"],
+                settings.get("fingerprint_tokens"),
+                settings.get("deduplicate_tokens"),
+                json.dumps(others, ensure_ascii=False),
                 by,
                 at,
                 tenant_id,

@@ -7,7 +7,8 @@ from datetime import datetime
 from typing import Any, Literal
 from uuid import UUID
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic_core import PydanticCustomError
 
 from console.models.common import (
     LenientModel,
@@ -49,8 +50,18 @@ class AccessRule(BaseModel):
     priority: int = Field(ge=1)
     container: str | None = None
     conditions: list[AccessRuleCondition] | None = None
-    transform: Transform
+    transform: str
     permissions: list[str] = Field(min_length=1)
+
+    @field_validator("transform")
+    @classmethod
+    def _known_transform(cls, value: str, info: ValidationInfo) -> str:
+        """One of the three, or one the application's rules already use (`held_transforms`
+        in the parse context): a service's own value is sent back, never typed."""
+        if value not in TRANSFORMS and value not in (info.context or {}).get("held_transforms", ()):
+            expected = "'redact', 'mask' or 'reveal'"
+            raise PydanticCustomError("literal_error", "Bad transform", {"expected": expected})
+        return value
 
 
 class RuleView(LenientModel):

@@ -19,33 +19,33 @@ SETTING_NAME_MAX = 100
 SETTING_VALUE_MAX = 1000
 
 
-def setting_errors(settings: dict[str, Any]) -> FieldErrors:
+def setting_errors(settings: dict[str, Any], kept: dict[str, Any] | None = None) -> FieldErrors:
     """The rules of a settings map: the named ones "true"/"false", bounded other names.
 
     Shared by the service (what it stores) and the console's tenant form (what it sends).
+    `kept` are settings as the service sent them: one sent back unchanged is not judged here
+    (the service that sent it is), since no person typed it.
     """
+    kept = kept or {}
     found: list[tuple[str, str]] = []
-    for name in NAMED_SETTINGS:
-        if name in settings and settings[name] not in ("true", "false"):
-            found.append((f"settings.{name}", 'The setting must be "true" or "false".'))
     others = [n for n in settings if n not in NAMED_SETTINGS]
-    if len(others) > OTHER_SETTINGS_MAX:
+    if len(others) > OTHER_SETTINGS_MAX and len(others) > len(set(others) & set(kept)):
         found.append(("settings", f"At most {OTHER_SETTINGS_MAX} other settings are allowed."))
+    changed = {k: v for k, v in settings.items() if k not in kept or kept[k] != v}
+    for name in NAMED_SETTINGS:
+        if name in changed and changed[name] not in ("true", "false"):
+            found.append((f"settings.{name}", 'The setting must be "true" or "false".'))
     for name in others:
+        if name not in changed:
+            continue
+        at = f"settings.{name}"
+        value = changed[name]
         if not name or len(name) > SETTING_NAME_MAX:
-            found.append(
-                (f"settings.{name}", f"A setting name must be 1 to {SETTING_NAME_MAX} characters.")
-            )
-        value = settings[name]
+            found.append((at, f"A setting name must be 1 to {SETTING_NAME_MAX} characters."))
         if not isinstance(value, str):
-            found.append((f"settings.{name}", "A setting's value must be a string."))
+            found.append((at, "A setting's value must be a string."))
         elif len(value) > SETTING_VALUE_MAX:
-            found.append(
-                (
-                    f"settings.{name}",
-                    f"A setting's value must be at most {SETTING_VALUE_MAX} characters.",
-                )
-            )
+            found.append((at, f"A setting's value must be at most {SETTING_VALUE_MAX} characters."))
     return merge(found)
 
 
@@ -75,7 +75,9 @@ class TenantUpdate(RequestModel):
     settings: dict[str, str] | None = None
 
     def rule_errors(self, **context: Any) -> FieldErrors:
-        return setting_errors(self.settings) if self.settings is not None else {}
+        if self.settings is None:
+            return {}
+        return setting_errors(self.settings, context.get("kept_settings"))
 
     def to_json(self) -> dict:
         body = super().to_json()

@@ -15,6 +15,7 @@ from pydantic import BaseModel
 
 from console.models import (
     PERMISSIONS,
+    TRANSFORMS,
     ApplicationCreate,
     ApplicationUpdate,
     ProblemDetails,
@@ -94,6 +95,9 @@ def _tighten_shared(schemas: dict[str, Any]) -> None:
     configuration = schemas.get("FormulaConfiguration")
     if configuration:
         configuration["properties"]["name"]["pattern"] = r"^[^.]+$"
+    rule = schemas.get("AccessRule")
+    if rule:  # the model lets the console send back a service's own value; this has three
+        rule["properties"]["transform"]["enum"] = list(TRANSFORMS)
     if "ProxyTransform" in schemas:
         # The shared model also carries the hosted service's other kinds of transform through
         # the console; this service runs only code transforms.

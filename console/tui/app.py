@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import sys
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -30,6 +31,9 @@ from console.tui.sections import SECTIONS
 from console.tui.widgets.console_header import ConsoleHeader
 
 ClientFactory = Callable[[str, str], Any]
+
+
+log = logging.getLogger("console.tui")
 
 
 def usage_commands() -> Any:
@@ -374,9 +378,11 @@ class TenantConsoleApp(App[int]):
             await self.pop_screen()
         try:
             item = kind.model_of(item)
-        except Exception as exc:  # an object that does not match the API
-            self.notify(str(exc), title=f"Cannot open this {kind.singular}", severity="error")
-            return
+        except Exception as exc:  # an object that does not match the API: shown as sent
+            log.warning("A %s does not match its model: %s", kind.singular, exc)
+            self.notify(
+                str(exc), title=f"This {kind.singular} is shown as sent", severity="warning"
+            )
         labels = getattr(screen.find_section(kind.key), "labels", {})
         await self.push_screen(DetailScreen(kind, item, labels=labels))
 

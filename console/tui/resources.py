@@ -8,6 +8,7 @@ page shows before the models load); `model_of` makes the typed object a detail o
 from __future__ import annotations
 
 import importlib
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,9 +40,40 @@ class Column:
     uses_labels: bool = False
 
     def cell(self, item: Any, labels: Labels) -> Renderable:
-        if self.uses_labels:
-            return self.render(item, labels)  # type: ignore[call-arg]
-        return self.render(item)  # type: ignore[call-arg]
+        """The cell; `?` where the object lacks what the column shows (or holds something
+        else), so one odd object never stops its page from showing."""
+        try:
+            render: Any = self.render
+            value = render(item, labels) if self.uses_labels else render(item)
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+            return UNREADABLE_CELL
+        if value is None:
+            return Text("—", style="dim")
+        return value if isinstance(value, Text) else str(value)
+
+
+UNREADABLE_CELL = Text("?", style="dim")
+
+
+def unknown_fields(model: Any) -> list[tuple[str, Renderable]]:
+    """The fields the service sent that the console does not know, as `name: JSON` rows:
+    shown as text, never dropped (see console.models.LenientModel)."""
+    extra = getattr(model, "model_extra", None) or {}
+    rows: list[tuple[str, Renderable]] = []
+    for name, value in extra.items():
+        text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+        rows.append((name, Text(text, style="italic")))
+    return rows
+
+
+def raw_fields(item: Any) -> list[tuple[str, Renderable]]:
+    """Every top-level field of an object as sent, as text: for one the console cannot read."""
+    if not isinstance(item, dict):
+        return [("Value", Text(json.dumps(item, ensure_ascii=False, default=str)))]
+    return [
+        (str(name), Text(value if isinstance(value, str) else json.dumps(value, default=str)))
+        for name, value in item.items()
+    ]
 
 
 @dataclass(frozen=True)
@@ -50,7 +82,8 @@ class Fetched:
 
     items: list[dict[str, Any]]
     """The objects as the service sent them."""
-    total: int
+    total: int | None
+    """None when the service sent no totals."""
     page: int
     has_more: bool
     labels: Labels = field(default_factory=dict)
@@ -121,7 +154,8 @@ class ResourceKind:
 
     async def fetch(self, client: Any, page: int, size: int, query: dict[str, Any]) -> Fetched:
         """One page, as sent, from the client's resource group of the same name as `key`."""
-        return page_of(await getattr(client, self.key).page_json(page=page, size=size, **query))
+        envelope = await getattr(client, self.key).page_json(page=page, size=size, **query)
+        return page_of(envelope, page, size)
 
     async def get(self, client: Any, item_id: str) -> Any:
         return await getattr(client, self.key).get(item_id)
@@ -138,11 +172,21 @@ class ResourceKind:
         return parse(model, item, method="GET", path=self.path)
 
     def item_id(self, item: Any) -> str:
-        return str(_field(item, "id"))
+        value = _field(item, "id")
+        return "" if value is None else str(value)
 
     def item_name(self, item: Any) -> str:
         name = _field(item, "name")
-        return str(name if name is not None else self.item_id(item))
+        return str(name if name is not None else self.item_id(item) or "(unnamed)")
+
+    def row_cells(self, item: Any, labels: Labels) -> tuple[Renderable, ...]:
+        """The row of an object as sent. One the console cannot read (not an object, or no
+        id) is a row saying so, with its name or id where it has one; enter shows its JSON."""
+        if not isinstance(item, dict) or not self.item_id(item):
+            what = _field(item, "name") if isinstance(item, dict) else None
+            first = Text.assemble(("unreadable ", "bold red"), (str(what or ""), "dim"))
+            return (first, *(Text("") for _ in self.columns[1:]))
+        return tuple(c.cell(item, labels) for c in self.columns)
 
     def fields(self, item: Any, labels: Labels | None = None) -> list[tuple[str, Renderable]]:
         return []
@@ -156,13 +200,14 @@ class ResourceKind:
         return f"This tenant has no {self.title.lower()} yet."
 
 
-def page_of(envelope: dict[str, Any]) -> Fetched:
-    """A list page as sent (its envelope checked by the client) as the list needs it."""
-    pagination = envelope["pagination"]
-    number = pagination["page_number"]
-    return Fetched(
-        envelope["data"], pagination["total_items"], number, number < pagination["total_pages"]
-    )
+def page_of(envelope: dict[str, Any], page: int = 1, size: int = PAGE_SIZE) -> Fetched:
+    """A list page as sent (its envelope checked by the client) as the list needs it; a page
+    without totals has `total` None, and more follow while pages come back full."""
+    from console.client.envelope import page_numbers
+
+    total, has_more = page_numbers(envelope, page, size)
+    number = (envelope.get("pagination") or {}).get("page_number") or page
+    return Fetched(envelope["data"], total, number, has_more)
 
 
 async def _application_names(client: Any, ids: list[str]) -> Labels:
@@ -220,8 +265,9 @@ class Applications(ResourceKind):
         for rule in item.rules:
             if rules:
                 rules.append("\n")
-            rules.append(f"#{rule.priority} ", style="bold")
-            rules.append(f"{rule.description} — {rule.transform}")
+            priority = "?" if rule.priority is None else rule.priority
+            rules.append(f"#{priority} ", style="bold")
+            rules.append(f"{rule.description or ''} — {rule.transform or '?'}")
             if rule.container:
                 rules.append(f" in {rule.container}")
             rules.append(f": {', '.join(rule.permissions)}", style="dim")
@@ -286,19 +332,34 @@ class Proxies(ResourceKind):
             ("Application", application),
             ("Proxy key", fmt.mask_key(item.key)),
             ("Configuration", config_text or Text("none", style="dim")),
-            ("Request transform", "yes" if item.request_transform else "none"),
-            ("Response transform", "yes" if item.response_transform else "none"),
+            ("Request transform", _transform_summary(item.request_transform)),
+            ("Response transform", _transform_summary(item.response_transform)),
             ("Tenant", str(item.tenant_id)),
             *_audit(item),
         ]
 
     def code_blocks(self, item: Any) -> list[CodeBlock]:
         blocks = []
-        if item.request_transform is not None:
-            blocks.append(CodeBlock("Request transform", item.request_transform.code))
-        if item.response_transform is not None:
-            blocks.append(CodeBlock("Response transform", item.response_transform.code))
+        for title, transform in (
+            ("Request transform", item.request_transform),
+            ("Response transform", item.response_transform),
+        ):
+            if transform is None:
+                continue
+            if transform.is_code:
+                blocks.append(CodeBlock(title, transform.code))
+            else:  # another kind of transform: every field, as sent
+                body = json.dumps(transform.model_dump(exclude_none=True), indent=2)
+                blocks.append(CodeBlock(f"{title} ({transform.kind})", body, "json"))
         return blocks
+
+
+def _transform_summary(transform: Any) -> Renderable:
+    if transform is None:
+        return Text("none", style="dim")
+    if transform.is_code:
+        return "code"
+    return Text.assemble(transform.kind, (" (not code: shown below, kept as it is)", "dim"))
 
 
 def _contract(items: Sequence[Any], optional: bool) -> Renderable:
@@ -308,7 +369,7 @@ def _contract(items: Sequence[Any], optional: bool) -> Renderable:
     for item in items:
         if text:
             text.append("\n")
-        text.append(item.name, style="bold")
+        text.append(str(item.name), style="bold")
         text.append(f": {item.type}")
         if optional and getattr(item, "optional", False):
             text.append(" (optional)", style="dim")
@@ -367,7 +428,7 @@ class ReactorFormulas(ResourceKind):
         ]
 
     def code_blocks(self, item: Any) -> list[CodeBlock]:
-        return [CodeBlock("Code", item.code)]
+        return [CodeBlock("Code", item.code)] if item.code is not None else []
 
 
 class Permissions(ResourceKind):

@@ -582,8 +582,8 @@ async def test_edit_tenant_name_and_settings(service, tenant, client):
         assert app.dismissed, form.banner_text
     stored = await client.tenant.get()
     assert stored.name == "Renamed tenant"
-    assert stored.settings.deduplicate_tokens == "false"
-    assert stored.settings.fingerprint_tokens == current.settings.fingerprint_tokens
+    assert stored.settings["deduplicate_tokens"] == "false"
+    assert stored.settings["fingerprint_tokens"] == current.settings["fingerprint_tokens"]
 
 
 # ----- read-only mode -----

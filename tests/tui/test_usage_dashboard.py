@@ -681,7 +681,7 @@ async def test_demo_tenant_renders_in_the_warning_zone(start_service) -> None:
         assert dashboard.gauge_state == "warning"
         used, included = tokens.monthly_active_tokens, tokens.included_monthly_active_tokens
         assert dashboard.plan_text.startswith(f"{used:,} of {included:,} included")
-        assert dashboard.totals_text.startswith(f"Total tokens {tokens.total_tokens:,} in ")
+        assert dashboard.totals_text.startswith(f"Total tokens {tokens.token_total:,} in ")
         rows = dashboard.table_rows
         assert len(rows) >= 3
         expected = token_type_rows(report)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any, ClassVar
 
 from textual import on, work
@@ -13,6 +14,7 @@ from console.models import (
     Application,
     ApplicationCreate,
     ApplicationUpdate,
+    Catalogue,
     permissions_for,
 )
 from console.tui.forms.base import FieldErrors, ResourceForm
@@ -20,6 +22,8 @@ from console.tui.forms.fields import FormField, format_when, parse_when
 from console.tui.forms.permissions import PermissionChecklist
 from console.tui.forms.rules import RulesEditor
 from console.tui.modals import KeyRevealModal
+
+log = logging.getLogger("console.tui")
 
 TYPE_LABELS = {
     "private": "private: backend services that keep the key secret",
@@ -41,6 +45,15 @@ class ApplicationForm(ResourceForm[Application]):
     def __init__(self, client: Any, obj: Application | None = None, **kwargs: Any) -> None:
         super().__init__(client, obj, **kwargs)
         self._permission_cache: dict[str, list[Any]] = {}
+        self.catalogue: Catalogue | None = None
+        """The service's own permission catalogue (type -> application types), once loaded;
+        None until then, or if it could not be read (the built-in one is used then)."""
+
+    @property
+    def held(self) -> set[str]:
+        """Permissions the application holds already: kept on save even where the service's
+        catalogue does not list them (the service granted them; the console only keeps them)."""
+        return self.obj.held_permissions if self.obj is not None else set()
 
     @property
     def application_type(self) -> str:
@@ -73,7 +86,7 @@ class ApplicationForm(ResourceForm[Application]):
         else:
             yield FormField(
                 "Type",
-                Static(TYPE_LABELS[app.type], classes="readonly-value", markup=False),
+                Static(TYPE_LABELS.get(app.type, app.type), classes="readonly-value", markup=False),
                 path="type",
             )
         yield FormField(
@@ -126,18 +139,23 @@ class ApplicationForm(ResourceForm[Application]):
             checklist.set_loading()
             rules.set_loading()
             try:
+                if self.catalogue is None:
+                    every = await self.client.permissions.list()
+                    self.catalogue = {p.type: p.application_types for p in every}
                 permissions = await self.client.permissions.list(application_type=application_type)
-            except Exception as error:  # the built-in catalogue is the same list
+            except Exception as error:  # the built-in catalogue: the specification's list
+                log.warning("The permission catalogue could not be read: %s", error)
                 permissions = permissions_for(application_type)
                 note = f"Could not load the list from the service ({error}); built-in list shown."
             else:
                 self._permission_cache[application_type] = permissions
         if application_type != self.application_type:
             return  # the type changed again meanwhile; that load fills the lists
+        held = self.held
         extras = checklist.set_permissions(
-            permissions, note=note, application_type=application_type
+            permissions, note=note, application_type=application_type, held=held
         )
-        extras += rules.set_permission_options(permissions, note, application_type)
+        extras += rules.set_permission_options(permissions, note, application_type, held)
         if extras:
             self.notify(
                 f"Not allowed for {application_type} applications: "
@@ -171,8 +189,14 @@ class ApplicationForm(ResourceForm[Application]):
 
     def validate(self, payload: dict[str, Any]) -> Any:
         if self.obj is None:
-            return ApplicationCreate.parse(payload)
-        return ApplicationUpdate.parse(payload, application_type=self.obj.type)
+            return ApplicationCreate.parse(payload, catalogue=self.catalogue)
+        return ApplicationUpdate.parse(
+            payload,
+            application_type=self.obj.type,
+            catalogue=self.catalogue,
+            held=self.held,
+            held_transforms={r.transform for r in self.obj.rules},
+        )
 
     def payload_of(self, obj: Application) -> dict[str, Any]:
         return {

@@ -378,6 +378,15 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
         self._set_saving(True)
         self._save(model, payload, warnings)
 
+    def wire_body(self, model: Any) -> Any:
+        """What is sent: on an update, the model's fields plus every field of the object as
+        read that the console does not know, so saving never resets them (see round_trip)."""
+        if self.obj is None:
+            return model
+        from console.models.round_trip import update_body
+
+        return update_body(self.obj, model)
+
     def _set_saving(self, saving: bool) -> None:
         self.saving = saving
         if not self.is_mounted:
@@ -401,7 +410,7 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
             if self.editing and not await self._confirm_no_lost_update(payload):
                 return
             self._send_count += 1
-            result = await self.send(model)
+            result = await self.send(self.wire_body(model))
         except ValidationFailed as error:
             self.show_errors(error.errors, headline=f"The service refused it: {error}")
         except NotFound as error:

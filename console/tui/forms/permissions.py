@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Any
 
 from rich.text import Text
@@ -10,6 +10,8 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import SelectionList, Static
 from textual.widgets.selection_list import Selection
+
+_KEPT = "held, not in this service's list for this type: kept as it is"
 
 
 class PermissionChecklist(Vertical):
@@ -76,12 +78,19 @@ class PermissionChecklist(Vertical):
                     self.selection_list.select(permission)
 
     def set_permissions(
-        self, permissions: list[Any], *, note: str | None = None, application_type: str = ""
+        self,
+        permissions: list[Any],
+        *,
+        note: str | None = None,
+        application_type: str = "",
+        held: Collection[str] = (),
     ) -> list[str]:
-        """Shows these options (Permission objects); returns ticked ones they do not include.
+        """Shows these options (Permission objects); returns ticked ones they do not include
+        and the application does not already hold (`held`).
 
         Those stay ticked, first and marked, so that nothing chosen silently vanishes:
-        saving then says why they cannot be granted.
+        saving then says why they cannot be granted. Held ones the service's list lacks are
+        marked as kept: the application holds them, and saving sends them back unchanged.
         """
         keep = self.selected if self._options is not None else list(self._pending)
         offered = [p.type for p in permissions]
@@ -94,7 +103,11 @@ class PermissionChecklist(Vertical):
         # Ticked but not allowed: listed first, in red, where they cannot be missed.
         selection_list.add_options(
             Selection(
-                Text.assemble((p.ljust(width), "bold red"), (f"not allowed for {what}", "red")),
+                Text.assemble((p.ljust(width), "bold yellow"), (_KEPT, "yellow"))
+                if p in held
+                else Text.assemble(
+                    (p.ljust(width), "bold red"), (f"not allowed for {what}", "red")
+                ),
                 p,
                 True,
             )
@@ -113,7 +126,7 @@ class PermissionChecklist(Vertical):
         note_widget = self.query_one(".checklist-note", Static)
         note_widget.update(note or "")
         note_widget.display = bool(note)
-        return extras
+        return [p for p in extras if p not in held]
 
     def set_loading(self) -> None:
         if self._options is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any, ClassVar
 
 from textual import on, work
@@ -55,8 +56,25 @@ class ApplicationPicker(Select[str]):
         self.loaded = True
 
 
+def transform_payload(transform: Any) -> dict[str, Any] | None:
+    """A transform as a request sends it: `{"code": ...}`, or every field of another kind."""
+    if transform is None:
+        return None
+    if transform.is_code:
+        return {"code": transform.code}
+    data = transform.model_dump()
+    return {k: v for k, v in data.items() if not (k in ("type", "code") and v is None)}
+
+
 def _label(application: Any) -> str:
     return f"{application.name} ({application.type}) {str(application.id)[:8]}"
+
+
+def _configuration(proxy: Proxy | None) -> dict[str, str] | None:
+    """The configuration to edit; a value the service sent as null is edited as empty."""
+    if proxy is None or proxy.configuration is None:
+        return None
+    return {name: value or "" for name, value in proxy.configuration.items()}
 
 
 class ProxyForm(ResourceForm[Proxy]):
@@ -122,30 +140,39 @@ class ProxyForm(ResourceForm[Proxy]):
         )
         yield FormField(
             "Configuration",
-            KeyValueEditor(proxy.configuration if proxy else None, id="configuration"),
+            KeyValueEditor(_configuration(proxy), id="configuration"),
             path="configuration",
             hint="Name/value pairs the transform code reads.",
         )
-        yield FormField(
-            "",
-            make_code_editor(
-                proxy.request_transform.code if proxy and proxy.request_transform else "",
-                label="Request transform (optional)",
-                id="request-transform",
-            ),
-            path="request_transform",
-            hint="Runs on each request before it is sent; empty means none.",
-        )
-        yield FormField(
-            "",
-            make_code_editor(
-                proxy.response_transform.code if proxy and proxy.response_transform else "",
-                label="Response transform (optional)",
-                id="response-transform",
-            ),
-            path="response_transform",
-            hint="Runs on the destination's response; empty means none.",
-        )
+        for field, label, hint in (
+            ("request_transform", "Request transform", "Runs on each request before it is sent"),
+            ("response_transform", "Response transform", "Runs on the destination's response"),
+        ):
+            transform = getattr(proxy, field) if proxy else None
+            if transform is not None and not transform.is_code:
+                # Not code (a mask, say): shown, and sent back exactly as it came.
+                yield FormField(
+                    label,
+                    Static(
+                        f"A {transform.kind} transform, which this console cannot edit; "
+                        f"saving keeps it as it is:\n{json.dumps(transform_payload(transform))}",
+                        classes="readonly-value",
+                        markup=False,
+                        id=field.replace("_", "-"),
+                    ),
+                    path=field,
+                )
+                continue
+            yield FormField(
+                "",
+                make_code_editor(
+                    transform.code if transform is not None else "",
+                    label=f"{label} (optional)",
+                    id=field.replace("_", "-"),
+                ),
+                path=field,
+                hint=f"{hint}; empty means none.",
+            )
 
     # ----- applications -------------------------------------------------------------------
 
@@ -182,8 +209,12 @@ class ProxyForm(ResourceForm[Proxy]):
 
     # ----- payload --------------------------------------------------------------------------
 
-    def _code(self, selector: str) -> dict[str, str] | None:
-        text = self.query_one(selector).text  # type: ignore[attr-defined]
+    def _transform(self, field: str) -> dict[str, Any] | None:
+        """The transform as edited; one that is not code, as it was read."""
+        original = getattr(self.obj, field) if self.obj is not None else None
+        if original is not None and not original.is_code:
+            return transform_payload(original)
+        text = self.query_one(f"#{field.replace('_', '-')}").text  # type: ignore[attr-defined]
         return {"code": text} if text.strip() else None
 
     def build_payload(self) -> tuple[dict[str, Any], FieldErrors]:
@@ -198,8 +229,8 @@ class ProxyForm(ResourceForm[Proxy]):
             "require_auth": self.query_one("#require-auth", Switch).value,
             "application": {"id": application_id} if application_id else None,
             "configuration": configuration,
-            "request_transform": self._code("#request-transform"),
-            "response_transform": self._code("#response-transform"),
+            "request_transform": self._transform("request_transform"),
+            "response_transform": self._transform("response_transform"),
         }
         return payload, errors
 
@@ -218,19 +249,19 @@ class ProxyForm(ResourceForm[Proxy]):
             "require_auth": obj.require_auth,
             "application": {"id": str(obj.application_id)} if obj.application_id else None,
             "configuration": obj.configuration or None,
-            "request_transform": obj.request_transform.model_dump()
-            if obj.request_transform
-            else None,
-            "response_transform": obj.response_transform.model_dump()
-            if obj.response_transform
-            else None,
+            "request_transform": transform_payload(obj.request_transform),
+            "response_transform": transform_payload(obj.response_transform),
         }
 
     def code_editors(self) -> list[tuple[str, Any]]:
-        return [
-            ("request transform", self.query_one("#request-transform")),
-            ("response transform", self.query_one("#response-transform")),
-        ]
+        editors = []
+        for field in ("request_transform", "response_transform"):
+            original = getattr(self.obj, field) if self.obj is not None else None
+            if original is None or original.is_code:  # others have no editor
+                editors.append(
+                    (field.replace("_", " "), self.query_one(f"#{field.replace('_', '-')}"))
+                )
+        return editors
 
     async def send(self, model: Any) -> Proxy:
         if self.obj is None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from textual import on
@@ -19,6 +20,14 @@ TRANSFORM_HINTS = {
     "mask": "mask: masked value",
     "reveal": "reveal: plaintext",
 }
+
+
+def _transform_options(current: str | None) -> list[tuple[str, str]]:
+    """The three transforms, plus a value of the service's own that a rule already has."""
+    options = [(TRANSFORM_HINTS[t], t) for t in TRANSFORMS]
+    if current and current not in TRANSFORMS:
+        options.append((f"{current}: this service's own transform (kept)", current))
+    return options
 
 
 class RuleRow(Vertical):
@@ -114,7 +123,7 @@ class RuleRow(Vertical):
             yield FormField(
                 "Transform",
                 Select(
-                    [(TRANSFORM_HINTS[t], t) for t in TRANSFORMS],
+                    _transform_options(rule.get("transform")),
                     value=rule.get("transform") or "redact",
                     allow_blank=False,
                     classes="rule-transform",
@@ -230,16 +239,21 @@ class RulesEditor(Vertical):
         return [row.value() for row in self.rows]
 
     def set_permission_options(
-        self, permissions: list[Any], note: str | None = None, application_type: str = ""
+        self,
+        permissions: list[Any],
+        note: str | None = None,
+        application_type: str = "",
+        held: Collection[str] = (),
     ) -> list[str]:
-        """Offers these permissions in every rule; returns ticked ones not among them."""
+        """Offers these permissions in every rule; returns ticked ones not among them (and
+        not already `held` by the application: those are kept as they are)."""
         self.permission_options = permissions
         self.permission_note = note
         self.application_type = application_type
         extras: list[str] = []
         for row in self.rows:
             extras += row.checklist.set_permissions(
-                permissions, note=note, application_type=application_type
+                permissions, note=note, application_type=application_type, held=held
             )
         return extras
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -19,7 +20,7 @@ from console.tui.actions import (
 )
 from console.tui.formatting import mask_secrets
 from console.tui.problems import describe
-from console.tui.resources import CodeBlock, ResourceKind
+from console.tui.resources import CodeBlock, ResourceKind, raw_fields, unknown_fields
 from console.tui.widgets.console_header import ConsoleHeader
 from console.tui.widgets.fields_view import FieldsView
 from console.tui.widgets.key_bar import KeyBar
@@ -39,6 +40,21 @@ def _syntax(code: str, language: str, app: Any) -> Any:
 def raw_json(item: Any) -> str:
     data = item.model_dump(mode="json", exclude_unset=True) if hasattr(item, "model_dump") else item
     return json.dumps(mask_secrets(data), indent=2, ensure_ascii=False)
+
+
+def detail_fields(kind: ResourceKind, item: Any, labels: dict[str, str]) -> list[tuple[str, Any]]:
+    """Every field that could be read: the kind's own, then those the console does not know.
+    An object that did not match the API at all (`item` still a dict) shows every field as
+    sent, under a note saying why."""
+    if isinstance(item, dict):
+        note = Text("This object does not match what the console expects; its fields as sent:")
+        return [("Unreadable", note), *raw_fields(item)]
+    fields = kind.fields(item, labels)
+    extra = unknown_fields(item)
+    if extra:
+        fields += [("Other fields", Text("sent by the service, not known to this console", "dim"))]
+        fields += extra
+    return fields
 
 
 class CodeView(Static):
@@ -112,10 +128,10 @@ class DetailScreen(Screen[None]):
         self.query_one("#detail-title", Static).update(
             f"{self.kind.singular.capitalize()} · {self.kind.item_name(item)}"
         )
-        self.query_one(FieldsView).show(self.kind.fields(item, self.labels))
+        self.query_one(FieldsView).show(detail_fields(self.kind, item, self.labels))
         code = self.query_one("#detail-code")
         await code.remove_children()
-        blocks = self.kind.code_blocks(item)
+        blocks = self.kind.code_blocks(item) if not isinstance(item, dict) else []
         if blocks:
             await code.mount_all(CodeView(block) for block in blocks)
         if self.show_json:
@@ -161,6 +177,8 @@ class DetailScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in MUTATING_ACTIONS:
+            if isinstance(self.item, dict):  # not readable: nothing to edit it with
+                return False
             return detail_action_allowed(self, action)
         return True
 

@@ -145,9 +145,13 @@ class ResourceList(Vertical):
             return "failed"
         if not self.loaded and self.fetching:
             return "loading…"
-        if self.total is None:
+        if not self.loaded:
             return ""
-        text = f"{len(self.items)} of {self.total} loaded"
+        if self.total is None:  # the service sent no totals
+            more = ", more available" if self.has_more else ""
+            text = f"{len(self.items)} loaded{more}"
+        else:
+            text = f"{len(self.items)} of {self.total} loaded"
         if self.fetching:
             text += " · loading more…"
         return text
@@ -219,7 +223,8 @@ class ResourceList(Vertical):
 
     def _fetch(self, page: int, requested: Future[Any] | None = None) -> None:
         if _answered(requested):  # the early page is here already: into the first frame
-            self._show_page(page, page_of(requested.result()))  # type: ignore[union-attr]
+            envelope = requested.result()  # type: ignore[union-attr]
+            self._show_page(page, page_of(envelope, page, self.page_size))
             return
         self.fetching = True
         self._status()
@@ -238,7 +243,7 @@ class ResourceList(Vertical):
         try:
             envelope = await asyncio.wrap_future(requested) if requested is not None else None
             if envelope is not None:
-                fetched = page_of(envelope)
+                fetched = page_of(envelope, page, self.page_size)
             else:
                 client = self.app.client  # type: ignore[attr-defined]
                 fetched = await self.kind.fetch(client, page, self.page_size, self.query_params)
@@ -262,13 +267,13 @@ class ResourceList(Vertical):
         new = []
         for item in fetched.items:
             item_id = self.kind.item_id(item)
-            if item_id in self._seen:  # the list shifted between pages
+            if item_id and item_id in self._seen:  # the list shifted between pages
                 continue
             self._seen.add(item_id)
             new.append(item)
         self.items.extend(new)
-        columns, labels = self.kind.columns, self.labels
-        table.add_rows([tuple(c.cell(item, labels) for c in columns) for item in new])
+        kind, labels = self.kind, self.labels
+        table.add_rows([kind.row_cells(item, labels) for item in new])
         if self.items:
             if self.state_panel.kind is not None:
                 self.state_panel.hide()

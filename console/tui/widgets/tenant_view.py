@@ -9,25 +9,53 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from console.models.tenants import NAMED_SETTINGS
 from console.tui import formatting as fmt
 from console.tui.problems import Problem, describe
-from console.tui.resources import Renderable
+from console.tui.resources import Renderable, unknown_fields
 from console.tui.widgets.fields_view import FieldsView
 from console.tui.widgets.section_messages import SectionFailed, StatusChanged
 from console.tui.widgets.state_panel import StatePanel
 
 
-def _setting(value: str) -> Renderable:
-    return Text("on", style="bold green") if value == "true" else Text("off", style="dim")
+def setting_text(value: Any) -> Renderable:
+    """A setting as shown: on/off for the boolean strings, anything else as sent."""
+    if value == "true":
+        return Text("on", style="bold green")
+    if value == "false":
+        return Text("off", style="dim")
+    if value is None:
+        return Text("not set", style="dim")
+    return Text(str(value))
+
+
+def settings_text(settings: dict[str, Any], *, skip_named: bool = True) -> Renderable:
+    """Settings one per line, by default those the specification does not name (shown,
+    never dropped)."""
+    text = Text()
+    for name, value in sorted(settings.items()):
+        if skip_named and name in NAMED_SETTINGS:
+            continue
+        if text:
+            text.append("\n")
+        text.append(f"{name} = ", style="bold")
+        text.append(setting_text(value))
+    return text or Text("none", style="dim")
 
 
 def tenant_fields(tenant: Any, usage: str | None = None) -> list[tuple[str, Renderable]]:
     fields: list[tuple[str, Renderable]] = [
         ("Id", str(tenant.id)),
         ("Name", tenant.name),
-        ("Owner", str(tenant.owner_id)),
-        ("Fingerprint tokens", _setting(tenant.settings.fingerprint_tokens)),
-        ("Deduplicate tokens", _setting(tenant.settings.deduplicate_tokens)),
+        ("Owner", str(tenant.owner_id or "—")),
+    ]
+    if tenant.type is not None:
+        fields.append(("Type", str(tenant.type)))
+    fields += [
+        ("Fingerprint tokens", setting_text(tenant.setting("fingerprint_tokens"))),
+        ("Deduplicate tokens", setting_text(tenant.setting("deduplicate_tokens"))),
+        ("Other settings", settings_text(tenant.settings)),
+        *unknown_fields(tenant),
         ("Created", fmt.when(tenant.created_at)),
         ("Created by", str(tenant.created_by or "—")),
         ("Modified", fmt.when(tenant.modified_at)),

@@ -37,6 +37,7 @@ from console.tui.widgets.usage_math import (
     is_empty,
     local_and_relative,
     local_time,
+    plan_figures,
     plan_status_text,
     relative_time,
     token_type_rows,
@@ -467,22 +468,34 @@ class UsageDashboard(Widget):
         for name in ("normal", "warning", "over"):
             self.set_class(name == state, f"-{name}")
 
-        self.query_one("#usage-plan", Vertical).border_subtitle = STATE_LABELS[state]
-        self.query_one("#usage-plan-numbers", Static).update(
-            f"[b]{format_count(tokens.monthly_active_tokens)}[/b] of "
-            f"{format_count(tokens.included_monthly_active_tokens)} included"
-        )
+        figures = plan_figures(report)
+        plan = self.query_one("#usage-plan", Vertical)
+        plan.border_subtitle = STATE_LABELS[state] if figures else "Not reported"
+        if figures is not None:
+            used, included = figures
+            self.query_one("#usage-plan-numbers", Static).update(
+                f"[b]{format_count(used)}[/b] of {format_count(included)} included"
+            )
+            self.query_one(UsageGauge).set_usage(used, included)
+        else:
+            self.query_one("#usage-plan-numbers", Static).update(
+                "This service did not report monthly active tokens or the plan's amount."
+            )
+        self.query_one(UsageGauge).display = figures is not None
         self.query_one("#usage-plan-status", Static).update(plan_status_text(report))
-        self.query_one(UsageGauge).set_usage(
-            tokens.monthly_active_tokens, tokens.included_monthly_active_tokens
-        )
 
         rows = token_type_rows(report)
         empty = is_empty(report)
-        self.query_one("#usage-empty", Static).display = empty
-        self.query_one("#usage-types").display = not empty
-        if empty:
-            self.query_one("#usage-empty", Static).update(
+        no_breakdown = tokens.metrics_by_type is None
+        message = self.query_one("#usage-empty", Static)
+        message.display = empty or no_breakdown
+        self.query_one("#usage-types").display = not (empty or no_breakdown)
+        if no_breakdown:
+            total = tokens.token_total
+            counted = f"[b]{format_count(total)}[/b] tokens in all. " if total is not None else ""
+            message.update(f"{counted}This service did not report the breakdown by token type.")
+        elif empty:
+            message.update(
                 "[b]No tokens yet[/b]\n\n"
                 "This tenant has not created any tokens. Once its applications tokenize data, "
                 "the counts by type, their shares and when each was last created show here."
@@ -615,12 +628,14 @@ class UsageDashboard(Widget):
         fetched = self.query_one("#usage-fetched", Static)
         if self.report is not None and self._state in ("report", "empty"):
             tokens = self.report.token_report
-            types = len(tokens.metrics_by_type)
-            kinds = "type" if types == 1 else "types"
-            totals.update(
-                f"Total tokens [b]{format_count(tokens.total_tokens)}[/b]"
-                f" [dim]in {types} {kinds}[/dim]"
-            )
+            total = tokens.token_total
+            text = f"Total tokens [b]{format_count(total) if total is not None else 'n/a'}[/b]"
+            if tokens.metrics_by_type is not None:
+                types = len(tokens.metrics)
+                text += f" [dim]in {types} {'type' if types == 1 else 'types'}[/dim]"
+            if tokens.missing:
+                text += f" [dim]· not reported: {', '.join(tokens.missing)}[/dim]"
+            totals.update(text)
         elif self._state == "error":
             totals.update("Usage report unavailable")
         else:

@@ -36,16 +36,24 @@ def gauge_state(used: int, included: int) -> GaugeState:
     return "normal"
 
 
-def usage_state(report: UsageReport | TokenReport) -> GaugeState:
-    """The report's gauge state: "normal", "warning" (from 80%) or "over" (past 100%)."""
+def plan_figures(report: UsageReport | TokenReport) -> tuple[int, int] | None:
+    """(monthly active, included) when the service reported both; None otherwise."""
     tokens = _token_report(report)
-    return gauge_state(tokens.monthly_active_tokens, tokens.included_monthly_active_tokens)
+    used, included = tokens.monthly_active_tokens, tokens.included_monthly_active_tokens
+    return None if used is None or included is None else (used, included)
+
+
+def usage_state(report: UsageReport | TokenReport) -> GaugeState:
+    """The report's gauge state: "normal", "warning" (from 80%) or "over" (past 100%);
+    "normal" when the service did not report the plan figures (nothing to warn about)."""
+    figures = plan_figures(report)
+    return gauge_state(*figures) if figures else "normal"
 
 
 def over_by(report: UsageReport | TokenReport) -> int:
     """How many monthly active tokens lie past the plan's included amount (0 within plan)."""
-    tokens = _token_report(report)
-    return max(0, tokens.monthly_active_tokens - tokens.included_monthly_active_tokens)
+    figures = plan_figures(report)
+    return max(0, figures[0] - figures[1]) if figures else 0
 
 
 def format_count(value: int) -> str:
@@ -59,10 +67,10 @@ def format_plan_percent(report: UsageReport | TokenReport) -> str:
     Within plan it rounds down (99.7% shows 99%, not a misleading 100%); over plan it rounds up
     (100.2% shows 101%). A tiny non-zero use shows "<1%". Without an included amount, "n/a".
     """
-    tokens = _token_report(report)
-    used, included = tokens.monthly_active_tokens, tokens.included_monthly_active_tokens
-    if not included:
+    figures = plan_figures(report)
+    if figures is None or not figures[1]:
         return "n/a"
+    used, included = figures
     if used == 0:
         return "0%"
     if used < included:
@@ -74,10 +82,15 @@ def format_plan_percent(report: UsageReport | TokenReport) -> str:
 
 
 def usage_summary(report: UsageReport | TokenReport) -> str:
-    """One short line for the header or the Tenant section: "MAT 8,712 / 10,000 (87%)"."""
+    """One short line for the header or the Tenant section: "MAT 8,712 / 10,000 (87%)"; with
+    a partial report, what it has ("1,433 tokens, no plan figures")."""
     tokens = _token_report(report)
-    used = format_count(tokens.monthly_active_tokens)
-    included = format_count(tokens.included_monthly_active_tokens)
+    figures = plan_figures(tokens)
+    if figures is None:
+        if tokens.token_total is None:
+            return "usage not reported"
+        return f"{format_count(tokens.token_total)} tokens, no plan figures"
+    used, included = (format_count(n) for n in figures)
     return f"MAT {used} / {included} ({format_plan_percent(tokens)})"
 
 
@@ -87,6 +100,8 @@ STATE_VARIABLES: dict[str, str] = {"normal": "$success", "warning": "$warning", 
 
 def usage_summary_markup(report: UsageReport | TokenReport) -> str:
     """The summary as Textual content markup, coloured by state with theme variables."""
+    if plan_figures(report) is None:
+        return f"[dim]{usage_summary(report)}[/]"
     state = usage_state(report)
     return f"[{STATE_VARIABLES[state]}]{usage_summary(report)}[/]"
 
@@ -94,16 +109,18 @@ def usage_summary_markup(report: UsageReport | TokenReport) -> str:
 def plan_status_text(report: UsageReport | TokenReport) -> str:
     """The sentence beside the gauge: "87% of plan — warning", "130% — 3,000 over plan"."""
     tokens = _token_report(report)
+    figures = plan_figures(tokens)
+    if figures is None:
+        return "Not reported by this service"
     percent = format_plan_percent(tokens)
     state = usage_state(tokens)
-    if not tokens.included_monthly_active_tokens:
+    if not figures[1]:
         if state == "over":
             return f"No tokens included in plan — {format_count(over_by(tokens))} over plan"
         return "No tokens included in plan"
     if state == "over":
         return f"{percent} — {format_count(over_by(tokens))} over plan"
-    left = tokens.included_monthly_active_tokens - tokens.monthly_active_tokens
-    return f"{percent} of plan — {format_count(left)} left"
+    return f"{percent} of plan — {format_count(figures[1] - figures[0])} left"
 
 
 @dataclass(frozen=True)
@@ -120,23 +137,24 @@ class TokenTypeRow:
 def token_type_rows(report: UsageReport | TokenReport) -> list[TokenTypeRow]:
     """Token types by count, largest first (ties by name), with each one's share of all tokens."""
     tokens = _token_report(report)
-    total = tokens.total_tokens
+    total = tokens.token_total
     rows = [
         TokenTypeRow(
             name=name,
-            count=metrics.count,
-            share=metrics.count / total if total else 0.0,
+            count=metrics.count or 0,
+            share=(metrics.count or 0) / total if total else 0.0,
             last_created_at=metrics.last_created_at,
         )
-        for name, metrics in tokens.metrics_by_type.items()
+        for name, metrics in tokens.metrics.items()
     ]
     rows.sort(key=lambda row: (-row.count, row.name))
     return rows
 
 
 def is_empty(report: UsageReport | TokenReport) -> bool:
-    """No tokens yet: no token types, or only types that count zero."""
-    return _token_report(report).total_tokens == 0
+    """No tokens yet: no token types, or only types that count zero (False when the service
+    did not say how many tokens there are)."""
+    return _token_report(report).token_total == 0
 
 
 def format_share(share: float) -> str:
@@ -180,6 +198,7 @@ __all__ = [
     "local_and_relative",
     "local_time",
     "over_by",
+    "plan_figures",
     "plan_status_text",
     "relative_time",
     "token_type_rows",

@@ -78,6 +78,11 @@ def build_parser() -> argparse.ArgumentParser:
     add.add_argument(
         "--key-stdin", action="store_true", help="read the key from one line of standard input"
     )
+    add.add_argument(
+        "--key-header",
+        metavar="NAME",
+        help="the header the service reads the key from (default SVC-API-KEY)",
+    )
     profile_sub.add_parser("list", help="list profiles (never their keys)")
     use = profile_sub.add_parser("use", help="make a profile the active one")
     use.add_argument("name")

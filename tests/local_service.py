@@ -59,6 +59,7 @@ class RunningService:
         rate_limit: int | None = None,
         frozen_now: str | None = None,
         env: dict[str, str] | None = None,
+        key_header: str | None = None,
     ) -> None:
         self.root = root
         self.data_dir = root / "data"
@@ -67,6 +68,8 @@ class RunningService:
         self.demo_data = demo_data
         self.rate_limit = rate_limit
         self.frozen_now = frozen_now
+        self.key_header = key_header or "SVC-API-KEY"
+        """The header the service reads keys from (`serve --key-header`)."""
         self.extra_env = dict(env or {})
         self.port = 0
         self.base_url = ""
@@ -95,6 +98,8 @@ class RunningService:
             cmd.append("--demo-data")
         if self.rate_limit is not None:
             cmd += ["--rate-limit", str(self.rate_limit)]
+        if self.key_header != "SVC-API-KEY":
+            cmd += ["--key-header", self.key_header]
         return cmd
 
     def environment(self) -> dict[str, str]:
@@ -192,7 +197,7 @@ class RunningService:
         response = httpx.post(
             f"{self.base_url}/applications",
             json=body,
-            headers={"SVC-API-KEY": tenant_key or self.key},
+            headers={self.key_header: tenant_key or self.key},
             timeout=30.0,
         )
         if response.status_code != 201:

@@ -21,7 +21,7 @@ from console.profiles.keys import (
     keyring_problem,
     set_key,
 )
-from console.profiles.resolve import BASE_URL_ENV, PROFILE_ENV
+from console.profiles.resolve import BASE_URL_ENV, KEY_HEADER_ENV, PROFILE_ENV, env_key_header
 
 OK, FAILED, USAGE = 0, 1, 2
 
@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _add(args: argparse.Namespace) -> int:
     try:
-        profile = Profile(args.name, args.base_url)
+        profile = Profile(args.name, args.base_url, key_header=getattr(args, "key_header", None))
     except ProfileError as error:
         raise CommandFailed(str(error), USAGE) from None
     profiles = ProfilesFile.load()  # a damaged file stops everything before a key is asked for
@@ -57,7 +57,7 @@ def _add(args: argparse.Namespace) -> int:
     if problem:
         raise CommandFailed(problem)
     key = _read_key(profile.name, from_stdin=args.key_stdin)
-    info = _verify(profile.base_url, key)
+    info = _verify(profile.base_url, key, env_key_header() or profile.header)
     print(info.describe())
 
     existed = profile.name in profiles.profiles
@@ -116,7 +116,7 @@ def _is_tty(stream: TextIO) -> bool:
         return False
 
 
-def _verify(base_url: str, key: str):  # -> KeyInfo
+def _verify(base_url: str, key: str, key_header: str):  # -> KeyInfo
     import asyncio
 
     from console.client import ApiError, RetryPolicy, Unauthorized
@@ -125,7 +125,7 @@ def _verify(base_url: str, key: str):  # -> KeyInfo
     # One quick retry: a person is waiting, and can run the command again.
     retry = RetryPolicy(max_attempts=2, base_delay=0.3, max_total_wait=1.0)
     try:
-        return asyncio.run(verify_key(base_url, key, retry=retry))
+        return asyncio.run(verify_key(base_url, key, retry=retry, key_header=key_header))
     except Unauthorized as error:
         raise CommandFailed(f"{error}. Nothing was stored.") from None
     except ApiError as error:
@@ -139,7 +139,7 @@ def _list(args: argparse.Namespace) -> int:
         _print_env_notes(profiles)
         return OK
     env_key = bool(os.environ.get(API_KEY_ENV, "").strip())
-    rows = [("ACTIVE", "NAME", "BASE URL", "KEY")]
+    rows = [("ACTIVE", "NAME", "BASE URL", "KEY HEADER", "KEY")]
     keyring_error: str | None = None
     for profile in profiles.profiles.values():
         status = "unknown"
@@ -151,11 +151,11 @@ def _list(args: argparse.Namespace) -> int:
         if env_key:
             status = f"env ({status})"
         marker = "*" if profile.name == profiles.active else ""
-        rows.append((marker, profile.name, profile.base_url, status))
-    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+        rows.append((marker, profile.name, profile.base_url, profile.header, status))
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
     for row in rows:
-        cells = [cell.ljust(width) for cell, width in zip(row[:3], widths, strict=True)]
-        print("  ".join([*cells, row[3]]).rstrip())
+        cells = [cell.ljust(width) for cell, width in zip(row[:4], widths, strict=True)]
+        print("  ".join([*cells, row[4]]).rstrip())
     _print_env_notes(profiles)
     if keyring_error:
         _error(keyring_error)
@@ -172,6 +172,8 @@ def _print_env_notes(profiles: ProfilesFile) -> None:
         print(f"{BASE_URL_ENV} is set: it replaces the profile's base URL.")
     if os.environ.get(API_KEY_ENV, "").strip():
         print(f"{API_KEY_ENV} is set: it is used instead of any stored key.")
+    if os.environ.get(KEY_HEADER_ENV, "").strip():
+        print(f"{KEY_HEADER_ENV} is set: the key is sent in that header instead.")
 
 
 def _use(args: argparse.Namespace) -> int:

@@ -18,13 +18,15 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from console.key_header import DEFAULT_KEY_HEADER, checked_header_name
+
 APP_NAME = "tenant-console"
 CONFIG_DIR_ENV = "TENANT_CONSOLE_CONFIG_DIR"
 CONFIG_FILE_NAME = "config.toml"
 
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
-_PROFILE_FIELDS = {"base_url"}
+_PROFILE_FIELDS = {"base_url", "key_header"}
 _SECRET_FIELDS = {"key", "api_key", "apikey", "token", "secret", "password"}
 
 
@@ -55,10 +57,23 @@ class Profile:
 
     name: str
     base_url: str
+    key_header: str | None = None
+    """The header the service reads the key from; None for the default, SVC-API-KEY."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "name", validate_name(self.name))
         object.__setattr__(self, "base_url", normalize_base_url(self.base_url))
+        if self.key_header is not None:
+            try:
+                header = checked_header_name(self.key_header)
+            except ValueError as error:
+                raise ProfileError(f"Key header: {error}") from None
+            object.__setattr__(self, "key_header", None if header == DEFAULT_KEY_HEADER else header)
+
+    @property
+    def header(self) -> str:
+        """The key header in use: the profile's own, or the default."""
+        return self.key_header or DEFAULT_KEY_HEADER
 
 
 def validate_name(name: str) -> str:
@@ -194,6 +209,8 @@ class ProfilesFile:
         for profile in self.profiles.values():
             lines += ["", f"[profiles.{_toml_key(profile.name)}]"]
             lines.append(f"base_url = {_toml_string(profile.base_url)}")
+            if profile.key_header is not None:
+                lines.append(f"key_header = {_toml_string(profile.key_header)}")
         return "\n".join(lines) + "\n"
 
     def save(self) -> None:
@@ -260,9 +277,13 @@ def _parse_document(
         if "base_url" not in table:
             raise ConfigError(path, line, f"profile {name!r} has no base_url")
         try:
-            profiles[name] = Profile(name, table["base_url"])
+            header = table.get("key_header")
+            if header is not None and not isinstance(header, str):
+                raise ProfileError("key_header must be a string.")
+            profiles[name] = Profile(name, table["base_url"], key_header=header)
         except ProfileError as error:
-            at = _locate(text, profile=name, key="base_url") if "URL" in str(error) else line
+            field = "base_url" if "URL" in str(error) else "key_header"
+            at = _locate(text, profile=name, key=field) or line
             raise ConfigError(path, at, str(error).rstrip(".")) from None
     active = document.get("active")
     if active is not None and (not isinstance(active, str) or active not in profiles):

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from console.key_header import DEFAULT_KEY_HEADER, checked_header_name
 from console.profiles.config import (
     ProfileError,
     ProfilesFile,
@@ -23,6 +24,7 @@ from console.profiles.config import (
 PROFILE_ENV = "TENANT_CONSOLE_PROFILE"
 BASE_URL_ENV = "TENANT_CONSOLE_BASE_URL"
 API_KEY_ENV = "TENANT_CONSOLE_API_KEY"
+KEY_HEADER_ENV = "TENANT_CONSOLE_KEY_HEADER"
 
 KeySource = Literal["env", "keyring", "none"]
 
@@ -42,6 +44,8 @@ class Connection:
     key_source: KeySource
     # Why there is no key (no keyring, keyring locked, nothing stored): a sentence to show.
     key_problem: str | None = None
+    key_header: str = DEFAULT_KEY_HEADER
+    """The header the key travels in: $TENANT_CONSOLE_KEY_HEADER, the profile's, or the default."""
 
 
 def resolve_connection(
@@ -58,13 +62,15 @@ def resolve_connection(
     """
     env_url = env.get(BASE_URL_ENV, "").strip() or None
     env_key = env.get(API_KEY_ENV, "").strip() or None
+    env_header = env_key_header(env)
     if env_url is not None:
         try:
             env_url = normalize_base_url(env_url)
         except ProfileError as error:
             raise ProfileError(f"{BASE_URL_ENV} is not usable. {error}") from None
     if env_url and env_key:
-        return Connection(profile=None, base_url=env_url, key=env_key, key_source="env")
+        header = env_header or DEFAULT_KEY_HEADER
+        return Connection(None, env_url, env_key, "env", key_header=header)
 
     origin = ""
     name = profile_name
@@ -81,23 +87,35 @@ def resolve_connection(
         raise ProfileError(unknown_profile_message(name, profiles.profiles, origin))
     profile = profiles.profiles[name]
     base_url = env_url or profile.base_url
+    header = env_header or profile.header
 
     if env_key:
-        return Connection(profile=name, base_url=base_url, key=env_key, key_source="env")
+        return Connection(name, base_url, env_key, "env", key_header=header)
     from console.profiles.keys import KeyStoreError, get_key
 
     try:
         key = get_key(name, timeout=keyring_timeout)
     except KeyStoreError as error:
-        return Connection(name, base_url, None, "none", key_problem=str(error))
+        return Connection(name, base_url, None, "none", str(error), key_header=header)
     if key is None:
         problem = (
             f'No key is stored for profile "{name}". Store one with: '
             f"tenant-console profile add {name} --base-url {profile.base_url} "
             f"(or set {API_KEY_ENV} for this session)."
         )
-        return Connection(name, base_url, None, "none", key_problem=problem)
-    return Connection(profile=name, base_url=base_url, key=key, key_source="keyring")
+        return Connection(name, base_url, None, "none", problem, key_header=header)
+    return Connection(name, base_url, key, "keyring", key_header=header)
+
+
+def env_key_header(env: Mapping[str, str] = os.environ) -> str | None:
+    """$TENANT_CONSOLE_KEY_HEADER, checked; ProfileError with one line if it cannot be one."""
+    value = env.get(KEY_HEADER_ENV, "").strip()
+    if not value:
+        return None
+    try:
+        return checked_header_name(value)
+    except ValueError as error:
+        raise ProfileError(f"{KEY_HEADER_ENV} is not usable. {error}") from None
 
 
 def check_profile(

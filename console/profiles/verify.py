@@ -39,6 +39,7 @@ async def verify_key(
     timeout: float | None = None,
     transport: object | None = None,
     retry: object | None = None,
+    key_header: str | None = None,
 ) -> KeyInfo:
     """GET /applications/key then GET /tenants/self; a 403 on either only leaves fields None.
 
@@ -54,6 +55,8 @@ async def verify_key(
         options["transport"] = transport
     if retry is not None:
         options["retry"] = retry
+    if key_header is not None:
+        options["key_header"] = key_header
     application = tenant = None
     async with AdminClient(base_url, key, **options) as client:
         try:

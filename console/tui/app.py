@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import sys
 from collections.abc import Callable, Iterable
@@ -21,6 +22,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
+from console.key_header import DEFAULT_KEY_HEADER
 from console.tui.commands import ObjectProvider
 from console.tui.connection import Connection, MemoryProfiles, ProfileSource, SavedProfiles
 from console.tui.early_start import EarlyStart, request_first_page
@@ -30,7 +32,8 @@ from console.tui.screens.console import ConsoleScreen
 from console.tui.sections import SECTIONS
 from console.tui.widgets.console_header import ConsoleHeader
 
-ClientFactory = Callable[[str, str], Any]
+ClientFactory = Callable[..., Any]
+"""(base_url, key) -> a client; also given `key_header=` when a profile names another."""
 
 
 log = logging.getLogger("console.tui")
@@ -66,11 +69,12 @@ async def _close(client: Any) -> None:
             await client.aclose()
 
 
-def default_client(base_url: str, key: str) -> Any:
+def default_client(base_url: str, key: str, key_header: str = DEFAULT_KEY_HEADER) -> Any:
     """A client that gives up quickly: a person is waiting, and `r` retries."""
     from console.client import AdminClient, RetryPolicy
 
-    return AdminClient(base_url, key, retry=RetryPolicy(max_attempts=3, max_total_wait=4.0))
+    retry = RetryPolicy(max_attempts=3, max_total_wait=4.0)
+    return AdminClient(base_url, key, retry=retry, key_header=key_header)
 
 
 class TenantConsoleApp(App[int]):
@@ -113,6 +117,8 @@ class TenantConsoleApp(App[int]):
         self._exit_signals = exit_signals
         self._client: Any = None
         self.connection: Connection | None = None
+        self.unavailable: set[str] = set()
+        """What the service in use does not offer (see mark_unavailable)."""
         self.tenant_name = ""
         self.usage_line = ""
         self.key_rejected = False
@@ -196,7 +202,10 @@ class TenantConsoleApp(App[int]):
         needs it (see request_first_page), so httpx and pydantic load after them."""
         connection = self.connection
         if self._client is None and connection is not None and connection.key:
-            self._client = self.client_factory(connection.base_url, connection.key)
+            # A factory is asked for another header only when the profile names one.
+            header = connection.key_header
+            options = {} if header == DEFAULT_KEY_HEADER else {"key_header": header}
+            self._client = self.client_factory(connection.base_url, connection.key, **options)
         return self._client
 
     async def connect(self, connection: Connection, *, first_page: Any = None) -> None:
@@ -212,6 +221,7 @@ class TenantConsoleApp(App[int]):
         self.connection = connection  # before any await: `client` is for this one from now
         await _close(old_client)
         self.tenant_name, self.usage_line, self.key_rejected = "", "", False
+        self.unavailable.clear()
         screen = self.console_screen
         if screen is None:  # the header and profile names wait for the first rows
             screen = ConsoleScreen(first_page=first_page or request_first_page(connection))
@@ -272,6 +282,14 @@ class TenantConsoleApp(App[int]):
         header.tenant = self.tenant_name
         header.summary = self.usage_line
         header.read_only = self.read_only
+        header.unavailable = frozenset(self.unavailable)
+
+    def mark_unavailable(self, feature: str) -> None:
+        """The service in use lacks `feature` (a section key, or "regenerate"): say so in the
+        header and refuse it until the profile changes, instead of asking again."""
+        self.unavailable.add(feature)
+        self.update_headers()
+        self.refresh_bindings()
 
     def update_headers(self) -> None:
         for screen in self.screen_stack:
@@ -311,7 +329,7 @@ class TenantConsoleApp(App[int]):
                     title="Key not stored",
                     severity="warning",
                 )
-        new = Connection(connection.profile, connection.base_url, key, connection.key_source)
+        new = dataclasses.replace(connection, key=key, problem=None)
         await self.connect(new)
 
     # ---- actions -----------------------------------------------------------------------

@@ -6,8 +6,10 @@ thread worker, because keyring calls block.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
+
+from console.key_header import DEFAULT_KEY_HEADER
 
 
 @dataclass(frozen=True)
@@ -22,6 +24,8 @@ class Connection:
     """Why there is no key (nothing stored, keyring unusable): a sentence to show."""
     display_url: str | None = None
     """What the header shows instead of base_url (screenshots: one URL whatever the port)."""
+    key_header: str = DEFAULT_KEY_HEADER
+    """The header the key travels in (a profile setting)."""
 
     def __repr__(self) -> str:
         return f"Connection(profile={self.profile!r}, base_url={self.base_url!r}, key=***)"
@@ -75,7 +79,7 @@ class MemoryProfiles:
 
     def store_key(self, name: str, key: str) -> None:
         old = self._connections[name]
-        self._connections[name] = Connection(old.profile, old.base_url, key, "memory")
+        self._connections[name] = replace(old, key=key, key_source="memory", problem=None)
 
     def add(self, name: str, base_url: str, key: str) -> Connection:
         connection = Connection(name, base_url, key, "memory")
@@ -107,7 +111,14 @@ class SavedProfiles:
         if name is not None and found.profile == name:
             self._use(name)
         problem = getattr(found, "key_problem", None)
-        return Connection(found.profile, found.base_url, found.key, found.key_source, problem)
+        return Connection(
+            found.profile,
+            found.base_url,
+            found.key,
+            found.key_source,
+            problem,
+            key_header=found.key_header,
+        )
 
     def _use(self, name: str) -> None:
         from console.profiles.config import ProfilesFile

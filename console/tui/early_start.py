@@ -23,7 +23,14 @@ def read_first_page(connection: Connection) -> dict[str, Any] | None:
     from console.tui.sections import SECTIONS
 
     path = KINDS_BY_KEY[SECTIONS[0].key].path
-    return plain_get.read_page(connection.base_url, connection.key or "", path, 1, PAGE_SIZE)
+    return plain_get.read_page(
+        connection.base_url,
+        connection.key or "",
+        path,
+        1,
+        PAGE_SIZE,
+        key_header=connection.key_header,
+    )
 
 
 def request_first_page(connection: Connection) -> Future[dict[str, Any] | None]:

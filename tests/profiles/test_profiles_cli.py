@@ -178,9 +178,9 @@ def test_list_shows_an_aligned_table_without_keys(
     seed(config_dir, memory_keyring, "prod", "staging-eu")
     assert main(["profile", "list"]) == 0
     assert capsys.readouterr().out.splitlines() == [
-        "ACTIVE  NAME        BASE URL                        KEY",
-        "*       prod        https://prod.example.com        stored",
-        "        staging-eu  https://staging-eu.example.com  missing",
+        "ACTIVE  NAME        BASE URL                        KEY HEADER   KEY",
+        "*       prod        https://prod.example.com        SVC-API-KEY  stored",
+        "        staging-eu  https://staging-eu.example.com  SVC-API-KEY  missing",
     ]
 
     monkeypatch.setenv("TENANT_CONSOLE_API_KEY", "env-key-0123456789")

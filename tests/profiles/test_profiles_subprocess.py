@@ -39,9 +39,9 @@ def test_add_list_use_remove(service, sandbox) -> None:
     assert listed.code == 0
     rows = [line.split() for line in listed.stdout.splitlines()]
     assert rows == [
-        ["ACTIVE", "NAME", "BASE", "URL", "KEY"],
-        ["*", "prod", service.base_url, "stored"],
-        ["dev", service.base_url, "stored"],
+        ["ACTIVE", "NAME", "BASE", "URL", "KEY", "HEADER", "KEY"],
+        ["*", "prod", service.base_url, "SVC-API-KEY", "stored"],
+        ["dev", service.base_url, "SVC-API-KEY", "stored"],
     ]
 
     assert sandbox.run("profile", "use", "dev").code == 0

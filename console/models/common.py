@@ -12,7 +12,9 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    ModelWrapValidatorHandler,
     PlainSerializer,
+    PrivateAttr,
     ValidationError,
     model_validator,
 )
@@ -79,15 +81,28 @@ class LenientModel(BaseModel):
 
     model_config = ConfigDict(extra="allow", defer_build=True)
 
-    @model_validator(mode="before")
+    _as_sent: Any = PrivateAttr(default=None)
+
+    @model_validator(mode="wrap")
     @classmethod
-    def _nulls_are_defaults(cls, data: Any) -> Any:
-        return without_nulls(cls, data)
+    def _nulls_are_defaults(cls, data: Any, handler: ModelWrapValidatorHandler[Any]) -> Any:
+        model = handler(without_nulls(cls, data))
+        if isinstance(data, dict) and isinstance(model, LenientModel):
+            model._as_sent = data
+        return model
 
     @property
     def unknown_fields(self) -> dict[str, Any]:
         """The fields the service sent that this model does not name."""
         return dict(self.model_extra or {})
+
+    @property
+    def as_sent(self) -> Any:
+        """The object exactly as the service sent it (nulls included), for the raw JSON view;
+        the model's own JSON form if it was not read from an answer."""
+        if self._as_sent is not None:
+            return self._as_sent
+        return self.model_dump(mode="json", exclude_unset=True)
 
 
 # Every model here sets defer_build: its validator is built on first use instead of at import,

@@ -8,7 +8,8 @@ import re
 from typing import Any, Literal
 from uuid import UUID
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic_core import PydanticCustomError
 
 from console.models.common import (
     NAME_MAX,
@@ -31,6 +32,18 @@ ICON_TYPES: tuple[str, ...] = ("image/png", "image/jpg", "image/jpeg")
 _DATA_URL = re.compile(r"^data:(image/(?:png|jpg|jpeg));base64,(.+)$", re.DOTALL)
 
 
+VALUE_TYPES: tuple[str, ...] = ("string", "boolean", "number")
+
+
+def _value_type(value: str, info: ValidationInfo) -> str:
+    """One of the three, or a type of the service's own that the formula already uses
+    (`held_value_types` in the parse context): sent back as it was, never typed."""
+    if value not in VALUE_TYPES and value not in (info.context or {}).get("held_value_types", ()):
+        expected = "'string', 'boolean' or 'number'"
+        raise PydanticCustomError("literal_error", "Bad type", {"expected": expected})
+    return value
+
+
 class FormulaConfiguration(BaseModel):
     """A setting every Reactor made from the formula defines once."""
 
@@ -38,7 +51,12 @@ class FormulaConfiguration(BaseModel):
 
     name: str = Field(min_length=1, max_length=NAME_MAX)
     description: str | None = Field(default=None, max_length=DESCRIPTION_MAX)
-    type: ValueType
+    type: str
+
+    @field_validator("type")
+    @classmethod
+    def _known_type(cls, value: str, info: ValidationInfo) -> str:
+        return _value_type(value, info)
 
     @field_validator("name")
     @classmethod
@@ -55,8 +73,13 @@ class FormulaRequestParameter(BaseModel):
 
     name: str = Field(min_length=1, max_length=NAME_MAX)
     description: str | None = Field(default=None, max_length=DESCRIPTION_MAX)
-    type: ValueType
+    type: str
     optional: bool = False
+
+    @field_validator("type")
+    @classmethod
+    def _known_type(cls, value: str, info: ValidationInfo) -> str:
+        return _value_type(value, info)
 
 
 def decode_icon(value: str) -> tuple[str, bytes]:

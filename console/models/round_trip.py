@@ -24,3 +24,18 @@ def update_body(
         for name, value in original.unknown_fields.items():
             body.setdefault(name, value)
     return body
+
+
+def keep_item_fields(
+    items: list[dict[str, Any]], originals: list[Any], key: str
+) -> list[dict[str, Any]]:
+    """`items` (a list in an update body) with the unknown fields of the original item they
+    match by `key` (a contract item's name, a rule's priority) added back where not set."""
+    by_key = {getattr(o, key, None): o for o in originals if isinstance(o, LenientModel)}
+    kept = []
+    for item in items:
+        original = by_key.get(item.get(key))
+        if original is not None:
+            item = {**original.unknown_fields, **item}
+        kept.append(item)
+    return kept

@@ -56,7 +56,6 @@ class Tenant(ResponseModel):
     id: UUID
     owner_id: UUID | None = None
     name: str
-    type: str | None = None
     settings: dict[str, Any] = {}
     created_by: UUID | None = None
     created_at: UtcDateTime | None = None

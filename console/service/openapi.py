@@ -23,6 +23,7 @@ from console.models import (
     ReactorFormulaCreate,
     TenantUpdate,
 )
+from console.models.formulas import VALUE_TYPES
 from console.models.proxies import CODE_MAX
 from console.models.tenants import (
     NAMED_SETTINGS,
@@ -95,6 +96,9 @@ def _tighten_shared(schemas: dict[str, Any]) -> None:
     configuration = schemas.get("FormulaConfiguration")
     if configuration:
         configuration["properties"]["name"]["pattern"] = r"^[^.]+$"
+    for name in ("FormulaConfiguration", "FormulaRequestParameter"):
+        if name in schemas:  # as for rule transforms: the console may send back a service's own
+            schemas[name]["properties"]["type"]["enum"] = list(VALUE_TYPES)
     rule = schemas.get("AccessRule")
     if rule:  # the model lets the console send back a service's own value; this has three
         rule["properties"]["transform"]["enum"] = list(TRANSFORMS)

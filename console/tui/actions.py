@@ -63,6 +63,15 @@ def kind_name(kind: Any) -> str:
     raise ValueError(f"Unknown kind of object: {kind!r}")
 
 
+REGENERATE = "regenerate"
+"""The feature name `mark_unavailable` records for a service without key regeneration."""
+
+
+def not_offered(app: App[Any]) -> set[str]:
+    """What the service in use was found not to offer (TenantConsoleApp.unavailable)."""
+    return getattr(app, "unavailable", set())
+
+
 def is_read_only(app: App[Any]) -> bool:
     return bool(getattr(app, "read_only", False))
 
@@ -203,10 +212,13 @@ async def regenerate_key(app: App[Any], application: Any, *, client: Any = None)
     If it was the session's own key, the live client switches to the new key and the
     profile's stored key is replaced, so the console keeps working.
     """
-    from console.client import ApiError
+    from console.client import ApiError, NotOffered
     from console.tui.modals import KeyRevealModal, RegenerateConfirm
 
     if refuse_if_read_only(app, "regenerating a key"):
+        return None
+    if REGENERATE in not_offered(app):
+        app.notify("This service does not offer regenerating keys.", severity="warning")
         return None
     client = _client(app, client)
     own = await _is_session_application(app, client, application)
@@ -216,6 +228,10 @@ async def regenerate_key(app: App[Any], application: Any, *, client: Any = None)
         return None
     try:
         result = await client.applications.regenerate(application.id)
+    except NotOffered as error:
+        app.mark_unavailable(REGENERATE)  # type: ignore[attr-defined]
+        app.notify(str(error), title="The key was not regenerated", severity="error")
+        return None
     except ApiError as error:
         app.notify(str(error), title="The key was not regenerated", severity="error")
         return None
@@ -418,6 +434,8 @@ def console_action_allowed(screen: Any, action: str) -> bool:
     if action == "new":
         return kind is not None and kind != "tenant"
     if action == "regenerate":
+        if REGENERATE in not_offered(screen.app):
+            return False
         return kind is not None and kind_name(kind) == "application" and obj is not None
     return obj is not None
 
@@ -450,7 +468,7 @@ def detail_action_allowed(screen: Any, action: str) -> bool:
         return False
     name = kind_name(screen.kind)
     if action == "regenerate":
-        return name == "application"
+        return name == "application" and REGENERATE not in not_offered(screen.app)
     return action in ("edit", "delete")
 
 

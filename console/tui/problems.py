@@ -14,6 +14,8 @@ class Problem:
     status: int | None = None
     unauthorized: bool = False
     hint: str = "Press r to retry."
+    not_offered: bool = False
+    """The service has no such route at all: the section or action is marked unavailable."""
 
 
 def _client_errors() -> dict[str, type[BaseException]]:
@@ -21,7 +23,7 @@ def _client_errors() -> dict[str, type[BaseException]]:
         import console.client as client
     except Exception:
         return {}
-    names = ("Unauthorized", "Forbidden", "NotFound", "RateLimited", "ServerError")
+    names = ("Unauthorized", "Forbidden", "NotFound", "NotOffered", "RateLimited", "ServerError")
     names += ("ServiceUnreachable", "ValidationFailed", "ApiError")
     return {n: getattr(client, n) for n in names if hasattr(client, n)}
 
@@ -43,6 +45,14 @@ def describe(exc: BaseException, *, permission: str | None = None, what: str = "
             401,
             unauthorized=True,
             hint="Press k to enter a new key for this profile, r to retry.",
+        )
+    if _is(exc, "NotOffered", errors):
+        return Problem(
+            f"Not offered by this service{_for(what)}",
+            text,
+            status,
+            hint="The service in use has no such endpoint; it is marked unavailable here.",
+            not_offered=True,
         )
     if _is(exc, "Forbidden", errors) or status == 403:
         named = getattr(exc, "permission", None)

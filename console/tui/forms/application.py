@@ -17,6 +17,7 @@ from console.models import (
     Catalogue,
     permissions_for,
 )
+from console.models.round_trip import keep_item_fields
 from console.tui.forms.base import FieldErrors, ResourceForm
 from console.tui.forms.fields import FormField, format_when, parse_when
 from console.tui.forms.permissions import PermissionChecklist
@@ -197,6 +198,13 @@ class ApplicationForm(ResourceForm[Application]):
             held=self.held,
             held_transforms={r.transform for r in self.obj.rules},
         )
+
+    def wire_body(self, model: Any) -> Any:
+        """As every form's, and the unknown fields of each access rule, matched by priority."""
+        body = super().wire_body(model)
+        if self.obj is not None:
+            body["rules"] = keep_item_fields(body.get("rules") or [], self.obj.rules, "priority")
+        return body
 
     def payload_of(self, obj: Application) -> dict[str, Any]:
         return {

@@ -15,6 +15,15 @@ from console.tui.forms.fields import FormField
 VALUE_TYPES = ("string", "boolean", "number")
 
 
+def _type_options(item: dict[str, Any]) -> list[tuple[str, str]]:
+    """The three value types, plus a type of the service's own that the item has (kept)."""
+    options = [(t, t) for t in VALUE_TYPES]
+    current = item.get("type")
+    if current and current not in VALUE_TYPES:
+        options.append((f"{current} (this service's own)", current))
+    return options
+
+
 class ListEditor(Vertical):
     """Rows added with a button and removed with their own; subclasses make the rows."""
 
@@ -214,7 +223,7 @@ class ContractEditor(ListEditor):
                 item.get("description") or "", placeholder="description", classes="contract-desc"
             ),
             Select(
-                [(t, t) for t in VALUE_TYPES],
+                _type_options(item),
                 value=item.get("type") or "string",
                 allow_blank=False,
                 classes="contract-type",

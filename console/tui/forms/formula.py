@@ -12,6 +12,7 @@ from textual.widgets import Button, Input, Static
 
 from console.models import ReactorFormula, ReactorFormulaCreate
 from console.models.formulas import CODE_MAX
+from console.models.round_trip import keep_item_fields
 from console.tui.forms.base import FieldErrors, ResourceForm
 from console.tui.forms.code import make_code_editor
 from console.tui.forms.editors import ContractEditor, ListEditor
@@ -67,7 +68,8 @@ class FormulaForm(ResourceForm[ReactorFormula]):
 
     @classmethod
     def forced_read_only(cls, obj: Any | None) -> bool:
-        return obj is not None and getattr(obj, "type", None) == "official"
+        # Official formulas (and any type but private, e.g. a partner's) are the operator's.
+        return obj is not None and getattr(obj, "type", None) != "private"
 
     @property
     def formula_type(self) -> str:
@@ -217,7 +219,19 @@ class FormulaForm(ResourceForm[ReactorFormula]):
         return payload
 
     def validate(self, payload: dict[str, Any]) -> Any:
-        return ReactorFormulaCreate.parse(payload)
+        held: set[str] = set()
+        if self.obj is not None:  # a value type of the service's own, sent back as it was
+            held = {i.type for i in (*self.obj.configuration, *self.obj.request_parameters)}
+        return ReactorFormulaCreate.parse(payload, held_value_types=held)
+
+    def wire_body(self, model: Any) -> Any:
+        """As every form's, and the unknown fields of each contract item, matched by name."""
+        body = super().wire_body(model)
+        if self.obj is not None:
+            for field in ("configuration", "request_parameters"):
+                originals = getattr(self.obj, field)
+                body[field] = keep_item_fields(body.get(field) or [], originals, "name")
+        return body
 
     def payload_of(self, obj: ReactorFormula) -> dict[str, Any]:
         return {

@@ -257,6 +257,8 @@ class ConsoleScreen(Screen[None]):
 
     @on(SectionFailed)
     def _failed(self, event: SectionFailed) -> None:
+        if event.problem.not_offered and event.section.id:
+            self.app.mark_unavailable(event.section.id)  # type: ignore[attr-defined]
         self.app.report_problem(event.problem)  # type: ignore[attr-defined]
         if event.section.id == self.current:
             self._status(event.section.status_text)

@@ -38,7 +38,13 @@ def _syntax(code: str, language: str, app: Any) -> Any:
 
 
 def raw_json(item: Any) -> str:
-    data = item.model_dump(mode="json", exclude_unset=True) if hasattr(item, "model_dump") else item
+    """The object as the service sent it (a model keeps that), secrets masked."""
+    if hasattr(item, "as_sent"):
+        data = item.as_sent
+    elif hasattr(item, "model_dump"):
+        data = item.model_dump(mode="json", exclude_unset=True)
+    else:
+        data = item
     return json.dumps(mask_secrets(data), indent=2, ensure_ascii=False)
 
 

@@ -26,6 +26,8 @@ class ConsoleHeader(Widget):
     section: reactive[str] = reactive("")
     trail: reactive[str] = reactive("")
     read_only: reactive[bool] = reactive(False)
+    unavailable: reactive[frozenset[str]] = reactive(frozenset())
+    """Sections the service in use does not offer: shown struck through."""
 
     def render(self) -> Content:
         line = Content.from_markup(
@@ -42,6 +44,8 @@ class ConsoleHeader(Widget):
         tabs = Content("")
         for section in SECTIONS:
             style = "b reverse $accent" if section.key == self.section else "dim"
+            if section.key in self.unavailable:
+                style += " strike"
             tabs += Content.from_markup(
                 f"[{style}] $n $title [/] ", n=str(section.number), title=section.title
             )

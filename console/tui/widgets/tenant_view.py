@@ -49,8 +49,6 @@ def tenant_fields(tenant: Any, usage: str | None = None) -> list[tuple[str, Rend
         ("Name", tenant.name),
         ("Owner", str(tenant.owner_id or "—")),
     ]
-    if tenant.type is not None:
-        fields.append(("Type", str(tenant.type)))
     fields += [
         ("Fingerprint tokens", setting_text(tenant.setting("fingerprint_tokens"))),
         ("Deduplicate tokens", setting_text(tenant.setting("deduplicate_tokens"))),

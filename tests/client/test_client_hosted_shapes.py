@@ -1,0 +1,187 @@
+"""The client against hosted-service-shaped answers: it reads leniently and says plainly when
+the service lacks a route (the contract suite; see tests/hosted_service.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from client_helpers import FAST_RETRY
+from hosted_service import (
+    BARE_FORMULA_ID,
+    CHECKOUT_ID,
+    KEY,
+    MASK_TRANSFORM,
+    MASKING_PROXY_ID,
+    PLAIN_PROXY_ID,
+    PRIVATE_FORMULA_ID,
+    RUNNER_ID,
+    SESSION_ID,
+    UNLISTED_PERMISSION,
+    HostedService,
+)
+
+from console.client import AdminClient, NotFound, NotOffered, Unauthorized
+from console.models import ProxyCreate, TenantUpdate
+from console.models.round_trip import update_body
+
+
+@pytest.fixture
+def hosted() -> Iterator[HostedService]:
+    with HostedService.running() as service:
+        yield service
+
+
+def client_of(hosted: HostedService, **options: object) -> AdminClient:
+    return AdminClient(hosted.base_url, KEY, retry=FAST_RETRY, **options)  # type: ignore[arg-type]
+
+
+async def test_tenant_with_more_settings_and_a_type(hosted: HostedService) -> None:
+    async with client_of(hosted) as client:
+        tenant = await client.tenant.get()
+    assert tenant.settings["deduplication_behaviour"] == "update_existing"
+    assert tenant.settings["retired_setting"] is None
+    assert tenant.created_by is None
+    assert tenant.unknown_fields == {"type": "production", "region": "eu-west"}
+
+
+async def test_applications_page_keeps_its_readable_items_and_the_rest_as_sent(
+    hosted: HostedService,
+) -> None:
+    async with client_of(hosted) as client:
+        page = await client.applications.list(size=50)
+        runner = await client.applications.get(RUNNER_ID)
+        checkout = await client.applications.get(CHECKOUT_ID)
+        session = await client.applications.get(SESSION_ID)
+    assert [a.name for a in page.data][1:] == [
+        "Reactor runner",
+        "Checkout web",
+        "Browser session broker",
+    ]
+    assert page.unreadable == [{"name": "Half-written application", "type": "private"}, None]
+    assert UNLISTED_PERMISSION in runner.permissions and runner.rules == []
+    assert "keys" in runner.unknown_fields and runner.expires_at is None
+    assert checkout.permissions == []  # null: none
+    assert [r.transform for r in checkout.rules] == ["mask", "format_preserving"]
+    assert checkout.rules[1].permissions == ["token:create"]  # a null item carries nothing
+    assert session.type == "session"
+
+
+async def test_proxies_with_a_mask_transform_and_fields_the_spec_lacks(
+    hosted: HostedService,
+) -> None:
+    async with client_of(hosted) as client:
+        masking = await client.proxies.get(MASKING_PROXY_ID)
+        plain = await client.proxies.get(PLAIN_PROXY_ID)
+    assert masking.request_transform is not None and masking.request_transform.is_code
+    response = masking.response_transform
+    assert response is not None and not response.is_code and response.kind == "mask"
+    assert response.unknown_fields["replacement"] == "*"
+    assert masking.require_auth is True  # null: the default
+    assert masking.configuration == {"REGION": "eu", "OPTIONAL_TOKEN": None}
+    assert set(masking.unknown_fields) == {"state", "proxy_host", "timeout", "transforms"}
+    assert plain.tenant_id is None and plain.key is None
+
+
+async def test_formulas_with_new_types_statuses_and_nulls(hosted: HostedService) -> None:
+    async with client_of(hosted) as client:
+        private = await client.reactor_formulas.get(PRIVATE_FORMULA_ID)
+        bare = await client.reactor_formulas.get(BARE_FORMULA_ID)
+    assert private.status == "deprecated" and private.configuration == []
+    assert private.request_parameters[0].unknown_fields == {"validation": "luhn"}
+    assert private.request_parameters[1].type == "decimal"
+    assert bare.type == "partner" and bare.code is None
+
+
+async def test_a_larger_permission_catalogue(hosted: HostedService) -> None:
+    async with client_of(hosted) as client:
+        catalogue = await client.permissions.list()
+        private = await client.permissions.list("private")
+    names = [p.type for p in catalogue]
+    assert len(names) == 34 and "reactor:invoke" in names
+    assert next(p for p in catalogue if p.type == "key:read").description == ""
+    assert "webhook:read" in [p.type for p in private]
+
+
+async def test_a_usage_report_holding_only_a_total(hosted: HostedService) -> None:
+    async with client_of(hosted) as client:
+        report = await client.tenant.usage()
+    tokens = report.token_report
+    assert tokens.token_total == 1433
+    assert tokens.plan_share is None and tokens.metrics_by_type is None
+    assert tokens.missing == [
+        "the breakdown by token type",
+        "the monthly active tokens",
+        "the plan's included tokens",
+    ]
+
+
+async def test_pages_without_totals_walk_until_a_short_page() -> None:
+    with HostedService.running(totals=False) as hosted:
+        async with client_of(hosted) as client:
+            first = await client.applications.list(page=1, size=2)
+            names = [a.name async for a in client.applications.iterate(size=2)]
+            last = await client.applications.list(page=3, size=2)
+        gets = [r for r in hosted.requests if r.path == "/applications"]
+    assert first.pagination.total_items is None and first.has_more
+    assert names == ["Console admin", "Reactor runner", "Checkout web", "Browser session broker"]
+    # The walk: pages 1 to 3 came back full (page 3 with two unreadable items), page 4 empty.
+    assert [r.query["page"] for r in gets[1:5]] == [["1"], ["2"], ["3"], ["4"]]
+    assert len(gets) == 6
+    assert not last.data and len(last.unreadable) == 2 and last.has_more  # full: ask again
+
+
+@pytest.mark.parametrize("status", [404, 405])
+async def test_a_retired_route_is_not_offered_not_a_missing_object(status: int) -> None:
+    retired = {("GET", "/reactor-formulas"), ("GET", "/tenants/self/reports/usage")}
+    with HostedService.running(retired=retired, retired_status=status) as hosted:
+        async with client_of(hosted) as client:
+            with pytest.raises(NotOffered, match="does not offer reactor formulas"):
+                await client.reactor_formulas.list()
+            with pytest.raises(NotOffered, match="does not offer a usage report"):
+                await client.tenant.usage()
+            with pytest.raises(NotFound, match="does not exist"):  # an object: still NotFound
+                await client.proxies.get("00000000-0000-4000-8000-000000000000")
+
+
+async def test_regenerate_without_its_route_is_told_from_a_missing_application() -> None:
+    retired = {("POST", "/applications/{id}/regenerate")}
+    with HostedService.running(retired=retired) as hosted:
+        async with client_of(hosted) as client:
+            with pytest.raises(NotOffered, match="does not offer regenerating keys"):
+                await client.applications.regenerate(RUNNER_ID)
+            with pytest.raises(NotFound):
+                await client.applications.regenerate("00000000-0000-4000-8000-000000000000")
+        posts = [r for r in hosted.requests if r.method == "POST"]
+    assert len(posts) == 2, "the POST itself is never repeated"
+
+
+async def test_the_key_travels_in_the_header_the_service_reads() -> None:
+    with HostedService.running(key_header="X-Admin-Key") as hosted:
+        async with client_of(hosted) as default, client_of(hosted, key_header="X-Admin-Key") as c:
+            with pytest.raises(Unauthorized):
+                await default.tenant.get()
+            assert (await c.tenant.get()).name == "My Tenant"
+        assert all("svc-api-key" not in r.headers for r in hosted.requests[1:])
+
+
+async def test_an_update_body_carries_back_what_the_console_did_not_understand(
+    hosted: HostedService,
+) -> None:
+    async with client_of(hosted) as client:
+        proxy = await client.proxies.get(MASKING_PROXY_ID)
+        tenant = await client.tenant.get()
+    payload = ProxyCreate.parse(
+        {
+            "name": proxy.name,
+            "destination_url": proxy.destination_url,
+            "response_transform": proxy.response_transform.model_dump(exclude_none=True),
+        }
+    )
+    body = update_body(proxy, payload)
+    assert body["response_transform"] == MASK_TRANSFORM
+    assert body["state"] == "active" and body["timeout"] == 30
+    settings = {k: v for k, v in tenant.settings.items() if v is not None}
+    tenant_body = update_body(tenant, TenantUpdate.parse({"name": "x", "settings": settings}))
+    assert tenant_body["settings"]["deduplication_behaviour"] == "update_existing"
+    assert tenant_body["region"] == "eu-west"

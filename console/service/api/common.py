@@ -16,6 +16,7 @@ from fastapi import Request
 from pydantic import ValidationError
 
 from console.clock import now
+from console.models.common import NAME_MAX
 from console.models.errors import PayloadInvalid, field_errors
 from console.models.permissions import APPLICATION_TYPES
 from console.service.api.problems import Problem, invalid
@@ -159,7 +160,11 @@ def id_filter(request: Request) -> list[str]:
 
 
 def name_filter(request: Request) -> str | None:
+    """The `name` filter, at most as long as a name: a longer one could match nothing, and
+    would reach SQLite's limit on LIKE patterns (a 500)."""
     value = request.query_params.get("name")
+    if value and len(value) > NAME_MAX:
+        raise invalid({"name": [f"The name filter must be at most {NAME_MAX} characters."]})
     return value if value else None
 
 

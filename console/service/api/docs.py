@@ -53,7 +53,7 @@ NAME = {
     "in": "query",
     "required": False,
     "description": "Case-insensitive; matches names containing it; `*` matches any run.",
-    "schema": {"type": "string"},
+    "schema": {"type": "string", "maxLength": 200},
 }
 APPLICATION_TYPE = {
     "name": "application_type",

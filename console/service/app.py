@@ -56,6 +56,9 @@ def create_app(
         description="The tenant-console's local, stateful implementation of the tenant "
         "administration API. Authenticate with the `SVC-API-KEY` header.",
         lifespan=lifespan,
+        # Starlette would answer `/applications/` with a 307 whose Location comes from the
+        # request's Host header; an unknown path is a 404 problem like any other.
+        redirect_slashes=False,
     )
     app.state.store = store
     routers = (permissions, formulas, tenants, proxies, applications)

@@ -11,6 +11,7 @@ import pytest
 from service_http import (
     Caller,
     assert_invalid,
+    assert_problem,
     describe,
     formula_body,
     http_client,
@@ -48,3 +49,15 @@ def test_a_name_filter_as_long_as_a_name_still_filters(owner: Caller, path: str)
     response = owner.get(path, params={"name": name})
     assert response.status_code == 200, describe(response)
     assert [item["id"] for item in response.json()["data"]] == [created["id"]]
+
+
+# 2. No redirect built from the Host header: an unknown path is a 404 problem.
+
+
+@pytest.mark.parametrize(
+    "path", ["/applications/", "/tenants/self/", "/proxies/%2e%2e%2f", "/proxies/", "/permissions/"]
+)
+def test_a_trailing_slash_is_a_404_not_a_redirect(owner: Caller, path: str) -> None:
+    response = owner.get(path, headers={"Host": "attacker.example"})
+    assert "location" not in response.headers, describe(response)
+    assert_problem(response, 404)

@@ -61,3 +61,15 @@ def test_a_trailing_slash_is_a_404_not_a_redirect(owner: Caller, path: str) -> N
     response = owner.get(path, headers={"Host": "attacker.example"})
     assert "location" not in response.headers, describe(response)
     assert_problem(response, 404)
+
+
+# 3. NaN and Infinity are not JSON.
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_nan_and_infinity_in_a_body_are_a_400(owner: Caller, constant: str) -> None:
+    raw = '{"name": "Numbers", "settings": {"x": "y"}, "extra": ' + constant + "}"
+    response = owner.put("/tenants/self", content=raw, headers={"Content-Type": "application/json"})
+    body = assert_problem(response, 400)
+    assert "errors" not in body  # malformed, not a validation failure
+    assert constant.lstrip("-") in body["detail"], body

@@ -79,6 +79,11 @@ def authenticate(
     return caller
 
 
+def _not_json(constant: str) -> Any:
+    """Python's parser accepts NaN and Infinity; RFC 8259 does not, so neither do we."""
+    raise ValueError(f"{constant} is not a JSON value")
+
+
 def json_body(request: Request, raw: bytes) -> Any:
     """The parsed JSON body: 415 if it is not declared as JSON, 400 if it does not parse."""
     content_type = request.headers.get("content-type", "")
@@ -90,7 +95,7 @@ def json_body(request: Request, raw: bytes) -> Any:
     if not raw.strip():
         raise Problem(400, "The request needs a JSON body.")
     try:
-        return json.loads(raw)
+        return json.loads(raw, parse_constant=_not_json)
     except (ValueError, UnicodeDecodeError) as exc:
         raise Problem(400, f"The body is not valid JSON: {exc}.") from None
     except RecursionError:

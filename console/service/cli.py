@@ -90,6 +90,10 @@ def new_tenant(args: argparse.Namespace) -> int:
     name = args.name.strip()
     if not name or len(name) > 200:
         return _fail("new-tenant", "the tenant name must be 1 to 200 characters.")
+    from console.models.common import has_control_characters
+
+    if has_control_characters(name):
+        return _fail("new-tenant", "the tenant name must not contain control characters.")
     store = _open_store("new-tenant", Path(args.data_dir).expanduser())
     if isinstance(store, int):
         return store

@@ -10,6 +10,7 @@ import httpx
 import pytest
 from service_http import (
     Caller,
+    application_body,
     assert_invalid,
     assert_problem,
     describe,
@@ -73,3 +74,50 @@ def test_nan_and_infinity_in_a_body_are_a_400(owner: Caller, constant: str) -> N
     body = assert_problem(response, 400)
     assert "errors" not in body  # malformed, not a validation failure
     assert constant.lstrip("-") in body["detail"], body
+
+
+# 4. Control characters (NUL among them) in names are refused, in bodies and in the filter.
+
+CONTROL_NAMES = ["a\x00b", "\x00", "tab\there", "line\nbreak", "esc\x1b[31m", "del\x7f", "nel\x85"]
+
+
+@pytest.mark.parametrize("name", CONTROL_NAMES, ids=repr)
+@pytest.mark.parametrize("kind", ["proxy", "formula", "application", "tenant"])
+def test_a_name_with_a_control_character_is_a_400(owner: Caller, kind: str, name: str) -> None:
+    if kind == "tenant":
+        response = owner.put("/tenants/self", json={"name": name})
+    else:
+        path, body = {
+            "proxy": ("/proxies", proxy_body),
+            "formula": ("/reactor-formulas", formula_body),
+            "application": ("/applications", application_body),
+        }[kind]
+        response = owner.post(path, json=body(name=name))
+    errors = assert_invalid(response, "name")
+    assert "control character" in " ".join(errors["name"]), errors
+
+
+@pytest.mark.parametrize("path", ["/proxies", "/reactor-formulas"])
+@pytest.mark.parametrize("name", ["\x00", "a\x00", "\t"], ids=repr)
+def test_a_name_filter_with_a_control_character_is_a_400(
+    owner: Caller, path: str, name: str
+) -> None:
+    assert_invalid(owner.get(path, params={"name": name}), "name")
+
+
+def test_names_with_other_unicode_are_kept_as_sent(owner: Caller) -> None:
+    name = "Zürich ✓ — 東京 \u200d end"
+    created = owner.created("/proxies", proxy_body(name=name))
+    assert created["name"] == name
+    found = owner.get("/proxies", params={"name": "zÜRICH"}).json()["data"]
+    assert created["id"] in [item["id"] for item in found]
+
+
+def test_the_request_models_refuse_control_characters_as_the_console_forms_use_them() -> None:
+    from console.models import PayloadInvalid, ProxyCreate, TenantUpdate
+
+    with pytest.raises(PayloadInvalid) as caught:
+        TenantUpdate.parse({"name": "Acme\x00"})
+    assert "name" in caught.value.errors
+    with pytest.raises(PayloadInvalid):
+        ProxyCreate.parse({"name": "x\ny", "destination_url": "https://a.example.com"})

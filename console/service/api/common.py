@@ -16,7 +16,7 @@ from fastapi import Request
 from pydantic import ValidationError
 
 from console.clock import now
-from console.models.common import NAME_MAX
+from console.models.common import NAME_MAX, has_control_characters
 from console.models.errors import PayloadInvalid, field_errors
 from console.models.permissions import APPLICATION_TYPES
 from console.service.api.problems import Problem, invalid
@@ -170,6 +170,9 @@ def name_filter(request: Request) -> str | None:
     value = request.query_params.get("name")
     if value and len(value) > NAME_MAX:
         raise invalid({"name": [f"The name filter must be at most {NAME_MAX} characters."]})
+    if value and has_control_characters(value):
+        # Names hold none, and SQLite's LIKE would read the pattern as cut at a NUL.
+        raise invalid({"name": ["The name filter must not contain control characters."]})
     return value if value else None
 
 

@@ -6,6 +6,9 @@ service over real HTTP.
 
 from __future__ import annotations
 
+import time
+from datetime import UTC, datetime, timedelta
+
 import httpx
 import pytest
 from service_http import (
@@ -15,7 +18,9 @@ from service_http import (
     assert_problem,
     describe,
     formula_body,
+    future,
     http_client,
+    private_application_body,
     proxy_body,
 )
 
@@ -121,3 +126,38 @@ def test_the_request_models_refuse_control_characters_as_the_console_forms_use_t
     assert "name" in caught.value.errors
     with pytest.raises(PayloadInvalid):
         ProxyCreate.parse({"name": "x\ny", "destination_url": "https://a.example.com"})
+
+
+# 5. An expired application is gone from proxies' answers at once, not after the sweep.
+
+EXPIRY_DEADLINE_S = 15.0
+EXPIRY_SLACK_S = 2.0
+
+
+def test_an_expired_application_disappears_from_its_proxies_at_once(owner: Caller) -> None:
+    expires_at = datetime.fromisoformat(future(2))
+    app = owner.created(
+        "/applications", private_application_body(expires_at=expires_at.isoformat())
+    )
+    proxy = owner.created("/proxies", proxy_body(application={"id": app["id"]}))
+    assert proxy["application_id"] == app["id"]
+
+    deadline = time.monotonic() + EXPIRY_DEADLINE_S
+    while True:
+        shown = owner.get(f"/proxies/{proxy['id']}").json()["application_id"]
+        if shown is None:
+            cleared_at = datetime.now(UTC)
+            break
+        assert time.monotonic() < deadline, "the proxy still names its expired application"
+        time.sleep(0.1)  # polling with a deadline for the clock to pass expires_at
+    assert cleared_at >= expires_at, "the application was dropped before it expired"
+    assert cleared_at - expires_at < timedelta(seconds=EXPIRY_SLACK_S), (
+        f"application_id cleared {cleared_at - expires_at} after expires_at: not at once"
+    )
+    # Every answer agrees at that moment: the list, the id filter, and a PUT's response.
+    listed = owner.get("/proxies", params={"id": [proxy["id"]]}).json()["data"]
+    assert [item["application_id"] for item in listed] == [None]
+    assert_problem(owner.get(f"/applications/{app['id']}"), 404)
+    renamed = owner.put(f"/proxies/{proxy['id']}", json=proxy_body(name="Renamed"))
+    assert renamed.status_code == 200, describe(renamed)
+    assert renamed.json()["application_id"] is None

@@ -72,7 +72,9 @@ def list_proxies(request: Request) -> JSONResponse:
         caller = authenticate(conn, request, clock, "proxy:read")
         ids = id_filter(request)
         paging = page_request(request)
-        return JSONResponse(rows.page(conn, caller.tenant_id, ids, name_filter(request), paging))
+        return JSONResponse(
+            rows.page(conn, caller.tenant_id, ids, name_filter(request), paging, clock.text)
+        )
 
 
 @router.get(
@@ -83,7 +85,7 @@ def get_proxy(request: Request) -> JSONResponse:
     clock = Clock()
     with store_of(request).read() as conn:
         caller = authenticate(conn, request, clock, "proxy:read")
-        row = found_or_404(rows.get(conn, caller.tenant_id, path_id(request)), "proxy")
+        row = found_or_404(rows.get(conn, caller.tenant_id, path_id(request), clock.text), "proxy")
         return JSONResponse(rows.view(row))
 
 
@@ -102,7 +104,9 @@ def update_proxy(request: Request, raw: bytes = Depends(raw_body)) -> JSONRespon
     clock = Clock()
     with store_of(request).write() as conn:
         caller = authenticate(conn, request, clock, "proxy:update")
-        stored = found_or_404(rows.get(conn, caller.tenant_id, path_id(request)), "proxy")
+        stored = found_or_404(
+            rows.get(conn, caller.tenant_id, path_id(request), clock.text), "proxy"
+        )
         fields = _fields(conn, caller.tenant_id, json_body(request, raw), raw, clock)
         row = rows.update(conn, stored["id"], fields, by=caller.application_id, at=clock.text)
         return JSONResponse(rows.view(row))
@@ -116,6 +120,8 @@ def delete_proxy(request: Request) -> Response:
     clock = Clock()
     with store_of(request).write() as conn:
         caller = authenticate(conn, request, clock, "proxy:delete")
-        stored = found_or_404(rows.get(conn, caller.tenant_id, path_id(request)), "proxy")
+        stored = found_or_404(
+            rows.get(conn, caller.tenant_id, path_id(request), clock.text), "proxy"
+        )
         rows.delete(conn, stored["id"])
         return Response(status_code=204)

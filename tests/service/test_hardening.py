@@ -7,6 +7,7 @@ service over real HTTP.
 from __future__ import annotations
 
 import time
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
 import httpx
@@ -161,3 +162,41 @@ def test_an_expired_application_disappears_from_its_proxies_at_once(owner: Calle
     renamed = owner.put(f"/proxies/{proxy['id']}", json=proxy_body(name="Renamed"))
     assert renamed.status_code == 200, describe(renamed)
     assert renamed.json()["application_id"] is None
+
+
+# 9. modified_at follows commit order: the surviving state carries the latest modified_at.
+
+RACING_PUTS = 40
+ROUNDS = 10
+
+
+def test_concurrent_puts_leave_the_latest_modified_at_on_the_surviving_state(
+    service, owner: Caller
+) -> None:
+    proxy = owner.created("/proxies", proxy_body())
+    limits = httpx.Limits(max_connections=RACING_PUTS, max_keepalive_connections=RACING_PUTS)
+    with (
+        http_client(service.base_url, limits=limits) as racing,
+        ThreadPoolExecutor(max_workers=RACING_PUTS) as pool,
+    ):
+        caller = Caller(racing, owner.key)
+
+        def put(n: int) -> dict:
+            response = caller.put(f"/proxies/{proxy['id']}", json=proxy_body(name=f"v{n}"))
+            assert response.status_code == 200, describe(response)
+            return response.json()
+
+        # Each round is a race of its own; the last commit of each must carry its latest time.
+        for round_ in range(ROUNDS):
+            start = round_ * RACING_PUTS
+            answers = list(pool.map(put, range(start, start + RACING_PUTS)))
+            final = owner.get(f"/proxies/{proxy['id']}").json()
+            latest = max(datetime.fromisoformat(a["modified_at"]) for a in answers)
+            assert datetime.fromisoformat(final["modified_at"]) == latest, (
+                f"round {round_}: a write committed later carries an earlier modified_at "
+                "than one it overwrote"
+            )
+            winners = [
+                a["name"] for a in answers if datetime.fromisoformat(a["modified_at"]) == latest
+            ]
+            assert final["name"] in winners, (round_, final["name"], winners)

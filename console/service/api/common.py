@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import sqlite3
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -43,6 +45,17 @@ class Clock:
 
 def store_of(request: Request) -> Store:
     return request.app.state.store
+
+
+@contextmanager
+def writing(request: Request) -> Iterator[tuple[sqlite3.Connection, Clock]]:
+    """A write transaction and the request's clock, read once the write lock is held.
+
+    Read before the lock, a write that waited longer would commit later with an earlier
+    `modified_at` than the write it overwrites.
+    """
+    with store_of(request).write() as conn:
+        yield conn, Clock()
 
 
 async def raw_body(request: Request) -> bytes:

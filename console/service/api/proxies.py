@@ -21,6 +21,7 @@ from console.service.api.common import (
     path_id,
     raw_body,
     store_of,
+    writing,
 )
 from console.service.api.docs import AUTH, IDS, NAME, PAGE, PATH_ID, SIZE, route
 from console.service.api.problems import invalid
@@ -48,8 +49,7 @@ def _fields(
 
 @router.post("/proxies", **route(201, Proxy, body="ProxyCreate", summary="Create a proxy"))
 def create_proxy(request: Request, raw: bytes = Depends(raw_body)) -> JSONResponse:
-    clock = Clock()
-    with store_of(request).write() as conn:
+    with writing(request) as (conn, clock):
         caller = authenticate(conn, request, clock, "proxy:create")
         fields = _fields(conn, caller.tenant_id, json_body(request, raw), raw, clock)
         row = rows.insert(conn, caller.tenant_id, fields, by=caller.application_id, at=clock.text)
@@ -101,8 +101,7 @@ def get_proxy(request: Request) -> JSONResponse:
     ),
 )
 def update_proxy(request: Request, raw: bytes = Depends(raw_body)) -> JSONResponse:
-    clock = Clock()
-    with store_of(request).write() as conn:
+    with writing(request) as (conn, clock):
         caller = authenticate(conn, request, clock, "proxy:update")
         stored = found_or_404(
             rows.get(conn, caller.tenant_id, path_id(request), clock.text), "proxy"
@@ -117,8 +116,7 @@ def update_proxy(request: Request, raw: bytes = Depends(raw_body)) -> JSONRespon
     **route(204, params=(PATH_ID,), errors=(*AUTH, 404), summary="Delete a proxy"),
 )
 def delete_proxy(request: Request) -> Response:
-    clock = Clock()
-    with store_of(request).write() as conn:
+    with writing(request) as (conn, clock):
         caller = authenticate(conn, request, clock, "proxy:delete")
         stored = found_or_404(
             rows.get(conn, caller.tenant_id, path_id(request), clock.text), "proxy"

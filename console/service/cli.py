@@ -26,14 +26,18 @@ def default_data_dir() -> Path:
 
 
 def _open_store(command: str, data_dir: Path):  # -> Store | int
-    from console.service.db import DataDirError
+    from console.service.db import DataDirError, open_to_others
     from console.service.schema import NewerDataDir
     from console.service.store import Store
 
     try:
-        return Store(data_dir)
+        store = Store(data_dir)
     except (DataDirError, NewerDataDir) as exc:
         return _fail(command, str(exc))
+    warning = open_to_others(data_dir)
+    if warning:
+        print(f"tenant-console {command}: {warning}", file=sys.stderr, flush=True)
+    return store
 
 
 def serve(args: argparse.Namespace) -> int:

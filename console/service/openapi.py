@@ -33,7 +33,6 @@ REQUEST_BODIES: dict[str, type[BaseModel]] = {
 
 _REF = "#/components/schemas/{model}"
 _PERMISSION_TYPES = [p.type for p in PERMISSIONS]
-_HTTPS_URL = r"^https://[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(:[0-9]{1,5})?(/[A-Za-z0-9._~/-]*)?$"
 _ICON = r"^data:image/(png|jpg|jpeg);base64,([A-Za-z0-9+/]{4})+$"
 
 
@@ -53,8 +52,6 @@ def _request_schema(name: str, model: type[BaseModel], schemas: dict[str, Any]) 
         properties.pop("type", None)
     if name in ("ApplicationCreate", "ApplicationUpdate"):
         properties["permissions"]["items"] = {"type": "string", "enum": _PERMISSION_TYPES}
-    if name == "ProxyCreate":
-        properties["destination_url"]["pattern"] = _HTTPS_URL
     if name == "ReactorFormulaCreate":
         # Official formulas belong to the operator: tenants can only send `private`.
         properties["type"] = {"type": "string", "enum": ["private"], "title": "Type"}

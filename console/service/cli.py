@@ -46,6 +46,11 @@ def serve(args: argparse.Namespace) -> int:
         return _fail("serve", f"--port must be between 0 and 65535, not {args.port}.")
     if args.rate_limit is not None and args.rate_limit < 1:
         return _fail("serve", f"--rate-limit must be at least 1, not {args.rate_limit}.")
+    if not 0 < args.request_timeout <= 3600:
+        shown = args.request_timeout
+        return _fail("serve", f"--request-timeout must be above 0 and at most 3600, not {shown}.")
+    if args.max_connections < 1:
+        return _fail("serve", f"--max-connections must be at least 1, not {args.max_connections}.")
     data_dir = Path(args.data_dir).expanduser() if args.data_dir else default_data_dir()
     store = _open_store("serve", data_dir)
     if isinstance(store, int):
@@ -69,10 +74,20 @@ def serve(args: argparse.Namespace) -> int:
     elif args.demo_data:
         print(f"The data dir {data_dir} already holds tenants: no demo data added.", flush=True)
 
+    from console.service.connections import fit_to_open_file_limit
     from console.service.server import run
 
+    max_connections, lowered = fit_to_open_file_limit(args.max_connections)
+    if lowered:
+        print(f"tenant-console serve: warning: {lowered}", file=sys.stderr, flush=True)
     print(f"Data dir: {data_dir}", flush=True)
-    run(store, sock, rate_limit=args.rate_limit)
+    run(
+        store,
+        sock,
+        rate_limit=args.rate_limit,
+        request_timeout=args.request_timeout,
+        max_connections=max_connections,
+    )
     return 0
 
 

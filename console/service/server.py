@@ -12,7 +12,17 @@ from typing import Any
 import uvicorn
 
 from console.service.app import create_app
+from console.service.connections import (
+    ACCEPT_BATCH,
+    DEFAULT_MAX_CONNECTIONS,
+    DEFAULT_REQUEST_TIMEOUT,
+    LISTEN_BACKLOG,
+    guarded_protocol,
+)
 from console.service.store import Store
+
+KEEP_ALIVE_SECONDS = 5
+"""How long an idle kept-alive connection stays open (uvicorn's default, stated)."""
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -25,7 +35,7 @@ def bind(host: str, port: int) -> socket.socket:
         # waits for the client's delayed ACK, about 40 ms on every keep-alive request.
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         sock.bind((host, port))
-        sock.listen(2048)
+        sock.listen(LISTEN_BACKLOG)
     except BaseException:
         sock.close()
         raise
@@ -48,11 +58,22 @@ class _AnnouncingServer(uvicorn.Server):
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         await super().startup(sockets=sockets)
+        # asyncio listened with `Config.backlog` (ACCEPT_BATCH, which also bounds how many
+        # connections it accepts at a time); the kernel's queue may be long again.
+        for sock in sockets or ():
+            sock.listen(LISTEN_BACKLOG)
         if self.started:
             print(f"Listening on {self.url}", flush=True)
 
 
-def run(store: Store, sock: socket.socket, *, rate_limit: int | None) -> None:
+def run(
+    store: Store,
+    sock: socket.socket,
+    *,
+    rate_limit: int | None,
+    request_timeout: float = DEFAULT_REQUEST_TIMEOUT,
+    max_connections: int = DEFAULT_MAX_CONNECTIONS,
+) -> None:
     """Serves until interrupted (Ctrl+C or SIGTERM)."""
     app = create_app(store, rate_limit=rate_limit)
     host, port = sock.getsockname()[:2]
@@ -60,6 +81,9 @@ def run(store: Store, sock: socket.socket, *, rate_limit: int | None) -> None:
         app,
         host=host,
         port=port,
+        http=guarded_protocol(request_timeout, max_connections),
+        backlog=ACCEPT_BATCH,
+        timeout_keep_alive=KEEP_ALIVE_SECONDS,
         log_level="info",
         access_log=True,
         server_header=False,

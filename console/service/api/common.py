@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 from fastapi import Request
 from pydantic import ValidationError
+from starlette.requests import ClientDisconnect
 
 from console.clock import now
 from console.models.common import NAME_MAX, has_control_characters
@@ -68,11 +69,16 @@ async def raw_body(request: Request) -> bytes:
         raise Problem(413, f"The body must be at most {MAX_BODY_BYTES // 2**20} MiB.")
     chunks: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY_BYTES:
-            raise Problem(413, f"The body must be at most {MAX_BODY_BYTES // 2**20} MiB.")
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_BODY_BYTES:
+                raise Problem(413, f"The body must be at most {MAX_BODY_BYTES // 2**20} MiB.")
+            chunks.append(chunk)
+    except ClientDisconnect:
+        # The client went away, or its body stalled past the request timeout and the
+        # connection was closed: nobody will read an answer, and it is not a failure of ours.
+        raise Problem(408, "The request body did not arrive in full.") from None
     return b"".join(chunks)
 
 

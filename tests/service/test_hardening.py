@@ -200,3 +200,31 @@ def test_concurrent_puts_leave_the_latest_modified_at_on_the_surviving_state(
                 a["name"] for a in answers if datetime.fromisoformat(a["modified_at"]) == latest
             ]
             assert final["name"] in winners, (round_, final["name"], winners)
+
+
+# 10. Grants beyond the caller's own stay allowed (the spec does not forbid them); the README
+# says so and the console warns (tests/tui/test_grant_warnings.py). This pins the behaviour
+# the README describes, so that a change to it is a decision, not an accident.
+
+
+def test_a_key_may_grant_more_than_it_holds_as_the_readme_says(service, client) -> None:
+    from console.models import MANAGEMENT_PERMISSIONS
+
+    tenant = service.new_tenant("Grants")
+    creator = Caller(client, service.new_key(["application:create"], tenant_key=tenant.key))
+    everything = list(MANAGEMENT_PERMISSIONS)
+    made = creator.created("/applications", application_body(permissions=everything))
+    assert made["permissions"] == everything
+
+    updater_app = Caller(client, tenant.key).created(
+        "/applications", application_body(permissions=["application:update"])
+    )
+    updater = Caller(client, updater_app["key"])
+    response = updater.put(
+        f"/applications/{updater_app['id']}",
+        json={"name": "Self-promoted", "permissions": everything},
+    )
+    assert response.status_code == 200, describe(response)
+    response = updater.post(f"/applications/{tenant.application_id}/regenerate")
+    assert response.status_code == 200, describe(response)
+    assert_problem(Caller(client, tenant.key).get("/tenants/self"), 401)  # locked out

@@ -63,6 +63,21 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="NAME",
         help="the request header that carries the API key (default SVC-API-KEY)",
     )
+    serve.add_argument(
+        "--request-timeout",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="close a connection whose request (head and body) has not arrived in full "
+        "within SECONDS of its opening or of the previous response, with 408 (default 10)",
+    )
+    serve.add_argument(
+        "--max-connections",
+        type=int,
+        default=200,
+        metavar="N",
+        help="answer connections beyond N open at once with 503 and close them (default 200)",
+    )
 
     new_tenant = sub.add_parser(
         "new-tenant", help="create a tenant and its bootstrap management application"

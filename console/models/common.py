@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Annotated, Any, Generic, Self, TypeVar
@@ -40,7 +41,34 @@ UtcDateTime = Annotated[
 ]
 """A timestamp held in UTC and written as ISO 8601 with offset (`...+00:00`)."""
 
-Name = Annotated[str, Field(min_length=1, max_length=NAME_MAX)]
+CONTROL_CHARACTERS = "\x00-\x1f\x7f-\x9f"
+"""Unicode category Cc: C0 (NUL, tab, line breaks, ESC...), DEL and C1, as a regex range."""
+
+NAME_PATTERN = r"^[^\u0000-\u001f\u007f-\u009f]*$"
+"""The same rule for the OpenAPI document (ECMA-262 and Python read it alike)."""
+
+_CONTROL = re.compile(f"[{CONTROL_CHARACTERS}]")
+
+
+def has_control_characters(text: str) -> bool:
+    return _CONTROL.search(text) is not None
+
+
+def _no_control_characters(value: str) -> str:
+    """A name is one line of text a person reads: a NUL, a tab or an escape sequence in it
+    would be cut, misaligned or run by a terminal; and SQLite's LIKE stops at a NUL."""
+    if has_control_characters(value):
+        raise ValueError(
+            "The name must not contain control characters (such as NUL, a tab or a line break)."
+        )
+    return value
+
+
+Name = Annotated[
+    str,
+    Field(min_length=1, max_length=NAME_MAX, json_schema_extra={"pattern": NAME_PATTERN}),
+    AfterValidator(_no_control_characters),
+]
 
 
 def _no_null_items(value: Any) -> Any:

@@ -61,6 +61,9 @@ def create_app(
         description="The tenant-console's local, stateful implementation of the tenant "
         f"administration API. Authenticate with the `{key_header}` header.",
         lifespan=lifespan,
+        # Starlette would answer `/applications/` with a 307 whose Location comes from the
+        # request's Host header; an unknown path is a 404 problem like any other.
+        redirect_slashes=False,
     )
     app.state.store = store
     app.state.key_header = key_header

@@ -26,14 +26,18 @@ def default_data_dir() -> Path:
 
 
 def _open_store(command: str, data_dir: Path):  # -> Store | int
-    from console.service.db import DataDirError
+    from console.service.db import DataDirError, open_to_others
     from console.service.schema import NewerDataDir
     from console.service.store import Store
 
     try:
-        return Store(data_dir)
+        store = Store(data_dir)
     except (DataDirError, NewerDataDir) as exc:
         return _fail(command, str(exc))
+    warning = open_to_others(data_dir)
+    if warning:
+        print(f"tenant-console {command}: {warning}", file=sys.stderr, flush=True)
+    return store
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -48,6 +52,11 @@ def serve(args: argparse.Namespace) -> int:
         key_header = checked_header_name(args.key_header)
     except ValueError as exc:
         return _fail("serve", f"--key-header: {exc}")
+    if not 0 < args.request_timeout <= 3600:
+        shown = args.request_timeout
+        return _fail("serve", f"--request-timeout must be above 0 and at most 3600, not {shown}.")
+    if args.max_connections < 1:
+        return _fail("serve", f"--max-connections must be at least 1, not {args.max_connections}.")
     data_dir = Path(args.data_dir).expanduser() if args.data_dir else default_data_dir()
     store = _open_store("serve", data_dir)
     if isinstance(store, int):
@@ -71,10 +80,21 @@ def serve(args: argparse.Namespace) -> int:
     elif args.demo_data:
         print(f"The data dir {data_dir} already holds tenants: no demo data added.", flush=True)
 
+    from console.service.connections import fit_to_open_file_limit
     from console.service.server import run
 
+    max_connections, lowered = fit_to_open_file_limit(args.max_connections)
+    if lowered:
+        print(f"tenant-console serve: warning: {lowered}", file=sys.stderr, flush=True)
     print(f"Data dir: {data_dir}", flush=True)
-    run(store, sock, rate_limit=args.rate_limit, key_header=key_header)
+    run(
+        store,
+        sock,
+        rate_limit=args.rate_limit,
+        key_header=key_header,
+        request_timeout=args.request_timeout,
+        max_connections=max_connections,
+    )
     return 0
 
 
@@ -96,6 +116,10 @@ def new_tenant(args: argparse.Namespace) -> int:
     name = args.name.strip()
     if not name or len(name) > 200:
         return _fail("new-tenant", "the tenant name must be 1 to 200 characters.")
+    from console.models.common import has_control_characters
+
+    if has_control_characters(name):
+        return _fail("new-tenant", "the tenant name must not contain control characters.")
     store = _open_store("new-tenant", Path(args.data_dir).expanduser())
     if isinstance(store, int):
         return store

@@ -7,7 +7,9 @@ SQLite's busy handler; writers in another process (`new-tenant` while `serve` ru
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import stat
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -17,10 +19,46 @@ from console.service.schema import migrate
 
 DB_FILE = "tenant-console.sqlite3"
 BUSY_TIMEOUT_MS = 30_000
+PRIVATE_FILE_MODE = 0o600
+"""The database holds proxy keys in plain text: only its owner may read it."""
 
 
 class DataDirError(RuntimeError):
     """The data dir cannot be created, opened or written; str() is one clear sentence."""
+
+
+def _keep_private(path: Path) -> None:
+    """Creates the database file 0600 before SQLite does (it would follow the umask), and
+    tightens files an older release left readable. SQLite gives its `-wal` and `-shm`
+    files the database file's mode, so they are private too."""
+    if os.name != "posix":
+        return
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, PRIVATE_FILE_MODE)
+    os.close(fd)
+    for name in (path.name, f"{path.name}-wal", f"{path.name}-shm", f"{path.name}-journal"):
+        sibling = path.with_name(name)
+        try:
+            mode = stat.S_IMODE(sibling.stat().st_mode)
+        except FileNotFoundError:
+            continue
+        if mode & 0o077:
+            sibling.chmod(PRIVATE_FILE_MODE)
+
+
+def open_to_others(data_dir: Path) -> str | None:
+    """A one-line warning when other local users can reach into the data dir, else None."""
+    if os.name != "posix":
+        return None
+    try:
+        mode = stat.S_IMODE(Path(data_dir).stat().st_mode)
+    except OSError:
+        return None
+    if not mode & 0o077:
+        return None
+    return (
+        f"warning: the data dir {data_dir} is open to other users (mode {mode:04o}); "
+        f"its files are private (0600), but `chmod 700 {data_dir}` hides them entirely."
+    )
 
 
 def _connect(path: Path) -> sqlite3.Connection:
@@ -42,6 +80,7 @@ class Database:
         self._write_lock = threading.Lock()
         try:
             self.data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+            _keep_private(self.path)
             conn = _connect(self.path)
             mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
             if str(mode).lower() != "wal":

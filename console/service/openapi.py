@@ -42,7 +42,6 @@ REQUEST_BODIES: dict[str, type[BaseModel]] = {
 
 _REF = "#/components/schemas/{model}"
 _PERMISSION_TYPES = [p.type for p in PERMISSIONS]
-_HTTPS_URL = r"^https://[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(:[0-9]{1,5})?(/[A-Za-z0-9._~/-]*)?$"
 _ICON = r"^data:image/(png|jpg|jpeg);base64,([A-Za-z0-9+/]{4})+$"
 _BOOL_STRING = {"type": "string", "enum": ["true", "false"]}
 _SETTINGS = {
@@ -76,8 +75,6 @@ def _request_schema(name: str, model: type[BaseModel], schemas: dict[str, Any]) 
         properties.pop("type", None)
     if name in ("ApplicationCreate", "ApplicationUpdate"):
         properties["permissions"]["items"] = {"type": "string", "enum": _PERMISSION_TYPES}
-    if name == "ProxyCreate":
-        properties["destination_url"]["pattern"] = _HTTPS_URL
     if name == "TenantUpdate":
         properties["settings"] = {"anyOf": [_SETTINGS, {"type": "null"}], "title": "Settings"}
     if name == "ReactorFormulaCreate":

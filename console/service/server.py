@@ -13,7 +13,17 @@ import uvicorn
 
 from console.key_header import DEFAULT_KEY_HEADER
 from console.service.app import create_app
+from console.service.connections import (
+    ACCEPT_BATCH,
+    DEFAULT_MAX_CONNECTIONS,
+    DEFAULT_REQUEST_TIMEOUT,
+    LISTEN_BACKLOG,
+    guarded_protocol,
+)
 from console.service.store import Store
+
+KEEP_ALIVE_SECONDS = 5
+"""How long an idle kept-alive connection stays open (uvicorn's default, stated)."""
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -26,7 +36,7 @@ def bind(host: str, port: int) -> socket.socket:
         # waits for the client's delayed ACK, about 40 ms on every keep-alive request.
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         sock.bind((host, port))
-        sock.listen(2048)
+        sock.listen(LISTEN_BACKLOG)
     except BaseException:
         sock.close()
         raise
@@ -49,6 +59,10 @@ class _AnnouncingServer(uvicorn.Server):
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         await super().startup(sockets=sockets)
+        # asyncio listened with `Config.backlog` (ACCEPT_BATCH, which also bounds how many
+        # connections it accepts at a time); the kernel's queue may be long again.
+        for sock in sockets or ():
+            sock.listen(LISTEN_BACKLOG)
         if self.started:
             print(f"Listening on {self.url}", flush=True)
 
@@ -59,6 +73,8 @@ def run(
     *,
     rate_limit: int | None,
     key_header: str = DEFAULT_KEY_HEADER,
+    request_timeout: float = DEFAULT_REQUEST_TIMEOUT,
+    max_connections: int = DEFAULT_MAX_CONNECTIONS,
 ) -> None:
     """Serves until interrupted (Ctrl+C or SIGTERM)."""
     app = create_app(store, rate_limit=rate_limit, key_header=key_header)
@@ -67,6 +83,9 @@ def run(
         app,
         host=host,
         port=port,
+        http=guarded_protocol(request_timeout, max_connections),
+        backlog=ACCEPT_BATCH,
+        timeout_keep_alive=KEEP_ALIVE_SECONDS,
         log_level="info",
         access_log=True,
         server_header=False,

@@ -220,10 +220,13 @@ async def regenerate_key(app: App[Any], application: Any, *, client: Any = None)
     if REGENERATE in not_offered(app):
         app.notify("This service does not offer regenerating keys.", severity="warning")
         return None
+    from console.tui.grants import grant_note
+
     client = _client(app, client)
     own = await _is_session_application(app, client, application)
+    note = await grant_note(client, getattr(application, "permissions", ()), subject="The new key")
     if not await app.push_screen(
-        RegenerateConfirm(application.name, own_key=own), wait_for_dismiss=True
+        RegenerateConfirm(application.name, own_key=own, grant_note=note), wait_for_dismiss=True
     ):
         return None
     try:

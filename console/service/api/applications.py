@@ -17,6 +17,7 @@ from console.service.api.common import (
     path_id,
     raw_body,
     store_of,
+    writing,
 )
 from console.service.api.docs import AUTH, IDS, PAGE, PATH_ID, SIZE, route
 from console.service.api.problems import Problem
@@ -35,8 +36,7 @@ def _rules(payload: ApplicationCreate | ApplicationUpdate) -> list[dict]:
     **route(201, Application, body="ApplicationCreate", summary="Create an application"),
 )
 def create_application(request: Request, raw: bytes = Depends(raw_body)) -> JSONResponse:
-    clock = Clock()
-    with store_of(request).write() as conn:
+    with writing(request) as (conn, clock):
         caller = authenticate(conn, request, clock, "application:create")
         payload = parse(ApplicationCreate, json_body(request, raw), raw, now=clock.moment)
         row, key = rows.insert(
@@ -122,8 +122,7 @@ def get_application(request: Request) -> JSONResponse:
     ),
 )
 def update_application(request: Request, raw: bytes = Depends(raw_body)) -> JSONResponse:
-    clock = Clock()
-    with store_of(request).write() as conn:
+    with writing(request) as (conn, clock):
         caller = authenticate(conn, request, clock, "application:update")
         stored = found_or_404(
             rows.get(conn, caller.tenant_id, path_id(request), clock.text), "application"
@@ -154,8 +153,7 @@ def update_application(request: Request, raw: bytes = Depends(raw_body)) -> JSON
     ),
 )
 def regenerate_key(request: Request) -> JSONResponse:
-    clock = Clock()
-    with store_of(request).write() as conn:
+    with writing(request) as (conn, clock):
         caller = authenticate(conn, request, clock, "application:update")
         stored = found_or_404(
             rows.get(conn, caller.tenant_id, path_id(request), clock.text), "application"
@@ -169,8 +167,7 @@ def regenerate_key(request: Request) -> JSONResponse:
     **route(204, params=(PATH_ID,), errors=(*AUTH, 404), summary="Delete an application"),
 )
 def delete_application(request: Request) -> Response:
-    clock = Clock()
-    with store_of(request).write() as conn:
+    with writing(request) as (conn, clock):
         caller = authenticate(conn, request, clock, "application:delete")
         stored = found_or_404(
             rows.get(conn, caller.tenant_id, path_id(request), clock.text), "application"

@@ -9,14 +9,18 @@ from __future__ import annotations
 import json
 import sqlite3
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from typing import Any, TypeVar
 
 from fastapi import Request
 from pydantic import ValidationError
+from starlette.requests import ClientDisconnect
 
 from console.clock import now
 from console.key_header import DEFAULT_KEY_HEADER
+from console.models.common import NAME_MAX, has_control_characters
 from console.models.errors import PayloadInvalid, field_errors
 from console.models.permissions import APPLICATION_TYPES
 from console.service.api.problems import Problem, invalid
@@ -51,6 +55,17 @@ def key_header_of(request: Request) -> str:
     return getattr(request.app.state, "key_header", API_KEY_HEADER)
 
 
+@contextmanager
+def writing(request: Request) -> Iterator[tuple[sqlite3.Connection, Clock]]:
+    """A write transaction and the request's clock, read once the write lock is held.
+
+    Read before the lock, a write that waited longer would commit later with an earlier
+    `modified_at` than the write it overwrites.
+    """
+    with store_of(request).write() as conn:
+        yield conn, Clock()
+
+
 async def raw_body(request: Request) -> bytes:
     """The body, read but not parsed: parsing waits until the caller is authorized.
 
@@ -61,11 +76,16 @@ async def raw_body(request: Request) -> bytes:
         raise Problem(413, f"The body must be at most {MAX_BODY_BYTES // 2**20} MiB.")
     chunks: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY_BYTES:
-            raise Problem(413, f"The body must be at most {MAX_BODY_BYTES // 2**20} MiB.")
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_BODY_BYTES:
+                raise Problem(413, f"The body must be at most {MAX_BODY_BYTES // 2**20} MiB.")
+            chunks.append(chunk)
+    except ClientDisconnect:
+        # The client went away, or its body stalled past the request timeout and the
+        # connection was closed: nobody will read an answer, and it is not a failure of ours.
+        raise Problem(408, "The request body did not arrive in full.") from None
     return b"".join(chunks)
 
 
@@ -86,6 +106,11 @@ def authenticate(
     return caller
 
 
+def _not_json(constant: str) -> Any:
+    """Python's parser accepts NaN and Infinity; RFC 8259 does not, so neither do we."""
+    raise ValueError(f"{constant} is not a JSON value")
+
+
 def json_body(request: Request, raw: bytes) -> Any:
     """The parsed JSON body: 415 if it is not declared as JSON, 400 if it does not parse."""
     content_type = request.headers.get("content-type", "")
@@ -97,7 +122,7 @@ def json_body(request: Request, raw: bytes) -> Any:
     if not raw.strip():
         raise Problem(400, "The request needs a JSON body.")
     try:
-        return json.loads(raw)
+        return json.loads(raw, parse_constant=_not_json)
     except (ValueError, UnicodeDecodeError) as exc:
         raise Problem(400, f"The body is not valid JSON: {exc}.") from None
     except RecursionError:
@@ -167,7 +192,14 @@ def id_filter(request: Request) -> list[str]:
 
 
 def name_filter(request: Request) -> str | None:
+    """The `name` filter, at most as long as a name: a longer one could match nothing, and
+    would reach SQLite's limit on LIKE patterns (a 500)."""
     value = request.query_params.get("name")
+    if value and len(value) > NAME_MAX:
+        raise invalid({"name": [f"The name filter must be at most {NAME_MAX} characters."]})
+    if value and has_control_characters(value):
+        # Names hold none, and SQLite's LIKE would read the pattern as cut at a NUL.
+        raise invalid({"name": ["The name filter must not contain control characters."]})
     return value if value else None
 
 

@@ -10,6 +10,8 @@ from typing import Any
 
 from fastapi import Response
 
+from console.models.common import NAME_PATTERN
+
 ERROR_DESCRIPTIONS = {
     400: "Invalid input: a validation failure (with `errors`), malformed JSON or a bad query.",
     401: "The SVC-API-KEY header is missing, or its key is unknown, expired or regenerated.",
@@ -53,7 +55,7 @@ NAME = {
     "in": "query",
     "required": False,
     "description": "Case-insensitive; matches names containing it; `*` matches any run.",
-    "schema": {"type": "string"},
+    "schema": {"type": "string", "maxLength": 200, "pattern": NAME_PATTERN},
 }
 APPLICATION_TYPE = {
     "name": "application_type",

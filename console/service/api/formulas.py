@@ -19,6 +19,7 @@ from console.service.api.common import (
     path_id,
     raw_body,
     store_of,
+    writing,
 )
 from console.service.api.docs import AUTH, NAME, PAGE, PATH_ID, SIZE, route
 from console.service.api.problems import Problem
@@ -40,8 +41,7 @@ def _refuse_official(body: Any) -> None:
     **route(201, ReactorFormula, body="ReactorFormulaCreate", summary="Create a private formula"),
 )
 def create_formula(request: Request, raw: bytes = Depends(raw_body)) -> JSONResponse:
-    clock = Clock()
-    with store_of(request).write() as conn:
+    with writing(request) as (conn, clock):
         caller = authenticate(conn, request, clock, "reactor:create")
         body = json_body(request, raw)
         _refuse_official(body)
@@ -98,8 +98,7 @@ def get_formula(request: Request) -> JSONResponse:
     ),
 )
 def update_formula(request: Request, raw: bytes = Depends(raw_body)) -> JSONResponse:
-    clock = Clock()
-    with store_of(request).write() as conn:
+    with writing(request) as (conn, clock):
         caller = authenticate(conn, request, clock, "reactor:update")
         stored = found_or_404(rows.get(conn, caller.tenant_id, path_id(request)), "reactor formula")
         if stored["tenant_id"] is None:
@@ -122,8 +121,7 @@ def update_formula(request: Request, raw: bytes = Depends(raw_body)) -> JSONResp
     **route(204, params=(PATH_ID,), errors=(*AUTH, 404), summary="Delete a private formula"),
 )
 def delete_formula(request: Request) -> Response:
-    clock = Clock()
-    with store_of(request).write() as conn:
+    with writing(request) as (conn, clock):
         caller = authenticate(conn, request, clock, "reactor:delete")
         stored = found_or_404(rows.get(conn, caller.tenant_id, path_id(request)), "reactor formula")
         if stored["tenant_id"] is None:

@@ -21,6 +21,7 @@ from console.service.api.common import (
     path_id,
     raw_body,
     store_of,
+    writing,
 )
 from console.service.api.docs import AUTH, IDS, NAME, PAGE, PATH_ID, SIZE, route
 from console.service.api.problems import invalid
@@ -60,8 +61,7 @@ def _fields(
 
 @router.post("/proxies", **route(201, Proxy, body="ProxyCreate", summary="Create a proxy"))
 def create_proxy(request: Request, raw: bytes = Depends(raw_body)) -> JSONResponse:
-    clock = Clock()
-    with store_of(request).write() as conn:
+    with writing(request) as (conn, clock):
         caller = authenticate(conn, request, clock, "proxy:create")
         fields = _fields(conn, caller.tenant_id, json_body(request, raw), raw, clock)
         row = rows.insert(conn, caller.tenant_id, fields, by=caller.application_id, at=clock.text)
@@ -84,7 +84,9 @@ def list_proxies(request: Request) -> JSONResponse:
         caller = authenticate(conn, request, clock, "proxy:read")
         ids = id_filter(request)
         paging = page_request(request)
-        return JSONResponse(rows.page(conn, caller.tenant_id, ids, name_filter(request), paging))
+        return JSONResponse(
+            rows.page(conn, caller.tenant_id, ids, name_filter(request), paging, clock.text)
+        )
 
 
 @router.get(
@@ -95,7 +97,7 @@ def get_proxy(request: Request) -> JSONResponse:
     clock = Clock()
     with store_of(request).read() as conn:
         caller = authenticate(conn, request, clock, "proxy:read")
-        row = found_or_404(rows.get(conn, caller.tenant_id, path_id(request)), "proxy")
+        row = found_or_404(rows.get(conn, caller.tenant_id, path_id(request), clock.text), "proxy")
         return JSONResponse(rows.view(row))
 
 
@@ -111,10 +113,11 @@ def get_proxy(request: Request) -> JSONResponse:
     ),
 )
 def update_proxy(request: Request, raw: bytes = Depends(raw_body)) -> JSONResponse:
-    clock = Clock()
-    with store_of(request).write() as conn:
+    with writing(request) as (conn, clock):
         caller = authenticate(conn, request, clock, "proxy:update")
-        stored = found_or_404(rows.get(conn, caller.tenant_id, path_id(request)), "proxy")
+        stored = found_or_404(
+            rows.get(conn, caller.tenant_id, path_id(request), clock.text), "proxy"
+        )
         fields = _fields(conn, caller.tenant_id, json_body(request, raw), raw, clock)
         row = rows.update(conn, stored["id"], fields, by=caller.application_id, at=clock.text)
         return JSONResponse(rows.view(row))
@@ -125,9 +128,10 @@ def update_proxy(request: Request, raw: bytes = Depends(raw_body)) -> JSONRespon
     **route(204, params=(PATH_ID,), errors=(*AUTH, 404), summary="Delete a proxy"),
 )
 def delete_proxy(request: Request) -> Response:
-    clock = Clock()
-    with store_of(request).write() as conn:
+    with writing(request) as (conn, clock):
         caller = authenticate(conn, request, clock, "proxy:delete")
-        stored = found_or_404(rows.get(conn, caller.tenant_id, path_id(request)), "proxy")
+        stored = found_or_404(
+            rows.get(conn, caller.tenant_id, path_id(request), clock.text), "proxy"
+        )
         rows.delete(conn, stored["id"])
         return Response(status_code=204)

@@ -13,6 +13,7 @@ from console.service.api.common import (
     parse,
     raw_body,
     store_of,
+    writing,
 )
 from console.service.api.docs import route
 from console.service.store import tenants as rows
@@ -30,8 +31,7 @@ def get_tenant(request: Request) -> JSONResponse:
 
 @router.put("/tenants/self", **route(200, Tenant, body="TenantUpdate", summary="Update the tenant"))
 def update_tenant(request: Request, raw: bytes = Depends(raw_body)) -> JSONResponse:
-    clock = Clock()
-    with store_of(request).write() as conn:
+    with writing(request) as (conn, clock):
         caller = authenticate(conn, request, clock, "tenant:update")
         payload = parse(TenantUpdate, json_body(request, raw), raw)
         settings = payload.settings
@@ -48,8 +48,7 @@ def update_tenant(request: Request, raw: bytes = Depends(raw_body)) -> JSONRespo
 
 @router.delete("/tenants/self", **route(204, summary="Delete the tenant and everything it owns"))
 def delete_tenant(request: Request) -> Response:
-    clock = Clock()
-    with store_of(request).write() as conn:
+    with writing(request) as (conn, clock):
         caller = authenticate(conn, request, clock, "tenant:delete")
         rows.delete(conn, caller.tenant_id)
         return Response(status_code=204)

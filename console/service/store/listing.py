@@ -35,14 +35,20 @@ def page_of(
     params: Sequence[Any],
     request: PageRequest,
     view: Callable[[sqlite3.Row], dict[str, Any]],
+    *,
+    columns: tuple[str, Sequence[Any]] = ("*", ()),
 ) -> dict[str, Any]:
-    """One page envelope: one COUNT and one indexed, ordered SELECT."""
+    """One page envelope: one COUNT and one indexed, ordered SELECT.
+
+    `columns` is the select list with its own parameters (a computed column needs some).
+    """
     total = conn.execute(f"SELECT count(*) FROM {table} WHERE {where}", params).fetchone()[0]
     rows = []
     if request.offset < total:  # also keeps a huge page number away from SQLite's integers
+        select, select_params = columns
         rows = conn.execute(
-            f"SELECT * FROM {table} WHERE {where} ORDER BY created_at, id LIMIT ? OFFSET ?",
-            [*params, request.size, request.offset],
+            f"SELECT {select} FROM {table} WHERE {where} ORDER BY created_at, id LIMIT ? OFFSET ?",
+            [*select_params, *params, request.size, request.offset],
         ).fetchall()
     return {
         "pagination": {

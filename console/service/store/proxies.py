@@ -1,4 +1,9 @@
-"""Proxies: rows, views and queries."""
+"""Proxies: rows, views and queries.
+
+Every row read for a view carries `live_application_id`: the proxy's application if it has
+not expired at the request's time. An expired application is deleted as far as any answer
+goes, before the sweep removes its row (and the foreign key nulls `application_id`).
+"""
 
 from __future__ import annotations
 
@@ -30,7 +35,7 @@ def view(row: sqlite3.Row) -> dict[str, Any]:
         "destination_url": row["destination_url"],
         "request_transform": _loads(row["request_transform"]),
         "response_transform": _loads(row["response_transform"]),
-        "application_id": row["application_id"],
+        "application_id": row["live_application_id"],
         "configuration": _loads(row["configuration"]),
         "require_auth": bool(row["require_auth"]),
         "created_by": row["created_by"],
@@ -40,10 +45,23 @@ def view(row: sqlite3.Row) -> dict[str, Any]:
     }
 
 
-def get(conn: sqlite3.Connection, tenant_id: str, proxy_id: str) -> sqlite3.Row | None:
+LIVE_APPLICATION = (
+    "(SELECT a.id FROM applications a WHERE a.id = proxies.application_id"
+    " AND (a.expires_at IS NULL OR a.expires_at > ?)) AS live_application_id"
+)
+"""A column for the proxy's application while it lives; its one parameter is now."""
+
+_SELECT = f"SELECT proxies.*, {LIVE_APPLICATION} FROM proxies"
+
+
+def get(conn: sqlite3.Connection, tenant_id: str, proxy_id: str, now: str) -> sqlite3.Row | None:
     return conn.execute(
-        "SELECT * FROM proxies WHERE id = ? AND tenant_id = ?", (proxy_id, tenant_id)
+        f"{_SELECT} WHERE id = ? AND tenant_id = ?", (now, proxy_id, tenant_id)
     ).fetchone()
+
+
+def _by_id(conn: sqlite3.Connection, proxy_id: str, now: str) -> sqlite3.Row:
+    return conn.execute(f"{_SELECT} WHERE id = ?", (now, proxy_id)).fetchone()
 
 
 def page(
@@ -52,6 +70,7 @@ def page(
     ids: Sequence[str],
     name: str | None,
     request: PageRequest,
+    now: str,
 ) -> dict[str, Any]:
     where = "tenant_id = ?"
     params: list[Any] = [tenant_id]
@@ -61,7 +80,9 @@ def page(
     if name:
         where += " AND name_folded LIKE ? ESCAPE '\\'"
         params.append(name_pattern(name))
-    return page_of(conn, "proxies", where, params, request, view)
+    return page_of(
+        conn, "proxies", where, params, request, view, columns=(f"*, {LIVE_APPLICATION}", [now])
+    )
 
 
 def _columns(fields: dict[str, Any]) -> tuple[Any, ...]:
@@ -97,7 +118,7 @@ def insert(
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (*_columns(fields), proxy_id, tenant_id, key or new_proxy_key(), by, at, by, at),
     )
-    return conn.execute("SELECT * FROM proxies WHERE id = ?", (proxy_id,)).fetchone()
+    return _by_id(conn, proxy_id, at)
 
 
 def update(
@@ -109,7 +130,7 @@ def update(
         " configuration = ?, require_auth = ?, modified_by = ?, modified_at = ? WHERE id = ?",
         (*_columns(fields), by, at, proxy_id),
     )
-    return conn.execute("SELECT * FROM proxies WHERE id = ?", (proxy_id,)).fetchone()
+    return _by_id(conn, proxy_id, at)
 
 
 def delete(conn: sqlite3.Connection, proxy_id: str) -> None:

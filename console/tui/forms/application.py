@@ -243,6 +243,35 @@ class ApplicationForm(ResourceForm[Application]):
     async def fetch_current(self) -> Application:
         return await self.client.applications.get(self.obj.id)
 
+    async def confirm_send(self, model: Any) -> bool:
+        """Grants beyond the console's own key are allowed by the service: ask first."""
+        from console.tui.grants import grant_note
+        from console.tui.modals import ConfirmModal
+
+        name = model.name
+        note = await grant_note(
+            self.client,
+            model.permissions,
+            already=self.obj.permissions if self.obj is not None else (),
+            subject=f'The key of "{name}"',
+        )
+        if note is None:
+            return True
+        confirmed = await self.app.push_screen(
+            ConfirmModal(
+                "Grant more than this console's key holds?",
+                f'Saving gives "{name}" permissions that the key this console uses lacks. '
+                "Whoever holds its key can then do more than you can with yours.",
+                confirm_label="Save anyway",
+                cancel_label="Keep editing",
+                warning=note,
+            ),
+            wait_for_dismiss=True,
+        )
+        if not confirmed:
+            self.notify("Not saved: untick the permissions your key lacks, or save anyway.")
+        return bool(confirmed)
+
     async def after_saved(self, result: Application) -> None:
         if self.obj is None and result.key:
             await self.app.push_screen(

@@ -190,6 +190,10 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
     async def after_saved(self, result: ResultT) -> None:
         """Runs in the save worker once the service accepted the change."""
 
+    async def confirm_send(self, model: Any) -> bool:
+        """Asks, if the change needs it, just before sending; False keeps the form open."""
+        return True
+
     # ----- layout --------------------------------------------------------------------------
 
     @property
@@ -406,6 +410,8 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
                 CodeWarningModal(warnings), wait_for_dismiss=True
             ):
                 self.notify("Not saved: fix the code, or save anyway.")
+                return
+            if not await self.confirm_send(model):
                 return
             if self.editing and not await self._confirm_no_lost_update(payload):
                 return

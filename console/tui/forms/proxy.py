@@ -240,7 +240,8 @@ class ProxyForm(ResourceForm[Proxy]):
         return payload
 
     def validate(self, payload: dict[str, Any]) -> Any:
-        return ProxyCreate.parse(payload)
+        kept = self.obj.destination_url if self.obj is not None else None
+        return ProxyCreate.parse(payload, kept_destination_url=kept)
 
     def payload_of(self, obj: Proxy) -> dict[str, Any]:
         return {

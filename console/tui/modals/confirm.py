@@ -86,12 +86,16 @@ class DiscardChangesModal(ConfirmModal):
 class RegenerateConfirm(ConfirmModal):
     """Asked before a key is regenerated: the old key dies at once, for every user of it."""
 
-    def __init__(self, application_name: str, *, own_key: bool = False) -> None:
-        warning = (
+    def __init__(
+        self, application_name: str, *, own_key: bool = False, grant_note: str | None = None
+    ) -> None:
+        notes = [
             "This is the key this console is using: the console switches to the new key."
             if own_key
-            else None
-        )
+            else None,
+            grant_note,  # what the new key could do that the console's cannot
+        ]
+        warning = "\n".join(note for note in notes if note) or None
         super().__init__(
             f'Regenerate the key of "{application_name}"?',
             "A new API key is generated and shown once. The old key stops working at once: "

@@ -278,7 +278,7 @@ class Applications(ResourceKind):
             ("Permissions", ", ".join(item.permissions) or Text("none", style="dim")),
             ("Rules", rules or Text("none", style="dim")),
             ("Expires", expires),
-            ("Tenant", str(item.tenant_id)),
+            ("Tenant", _id_text(item.tenant_id)),
             *_audit(item),
         ]
 
@@ -334,7 +334,7 @@ class Proxies(ResourceKind):
             ("Configuration", config_text or Text("none", style="dim")),
             ("Request transform", _transform_summary(item.request_transform)),
             ("Response transform", _transform_summary(item.response_transform)),
-            ("Tenant", str(item.tenant_id)),
+            ("Tenant", _id_text(item.tenant_id)),
             *_audit(item),
         ]
 

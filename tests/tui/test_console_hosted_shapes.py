@@ -105,7 +105,7 @@ async def test_proxy_detail_shows_a_mask_transform_and_unknown_fields(
         await pilot.press("escape")
         await settle(pilot)
         plain = await open_row(pilot, app, "proxies", 1)
-        assert plain.fields_view.value_of("Tenant") == "None"
+        assert plain.fields_view.value_of("Tenant") == "—"
 
 
 async def test_formulas_permissions_tenant_and_a_total_only_usage(hosted: HostedService) -> None:
@@ -288,3 +288,32 @@ async def test_the_local_service_with_another_key_header(start_service: Any) -> 
         await settle(pilot)
         apps = resource_list(app, "applications")
         assert apps.problem is None and len(apps.items) == 1
+
+
+async def test_a_report_with_nulls_and_no_plan_amount() -> None:
+    usage = {
+        "token_report": {
+            "metrics_by_type": {
+                "card": {"count": 5, "last_created_at": None},
+                "bank": None,
+                "token": {"count": None},
+            },
+            "monthly_active_tokens": 10,
+            "included_monthly_active_tokens": None,
+        },
+        "period": "2026-11",
+    }
+    with HostedService.running(usage=usage) as hosted:
+        app = hosted_app(hosted)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            await pilot.press("6")
+            await settle(pilot)
+            dashboard = console(app).query_one(UsageView).dashboard
+            assert dashboard.state == "report", dashboard.error_text
+            assert dashboard.totals_text == (
+                "Total tokens 5 in 2 types · not reported: the plan's included tokens"
+            )
+            assert [row[0] for row in dashboard.table_rows] == ["card", "token"]
+            assert dashboard.plan_text.startswith("This service did not report")
+            assert console(app).header.summary == "5 tokens, no plan figures"

@@ -323,7 +323,9 @@ class Proxies(ResourceKind):
         name = (labels or {}).get(str(item.application_id))
         if name:
             application = Text.assemble(name, (f"  {item.application_id}", "dim"))
-        config_text = "\n".join(f"{k} = {v}" for k, v in configuration.items())
+        config_text = "\n".join(
+            f"{k} = {v if v is not None else '(null)'}" for k, v in configuration.items()
+        )
         return [
             ("Id", str(item.id)),
             ("Name", item.name),

@@ -1,22 +1,29 @@
-"""A GET of JSON over a bare socket: the console's first page, before httpx loads.
+"""A GET of JSON with the standard library: the console's first page, before httpx loads.
 
 Importing httpx and pydantic costs the console more start-up time than Textual itself, and
 the first rows need neither. This reader takes the happy path only: one request, `200` with
-a JSON body, or `None`. Anything else (an error status, a redirect, a proxy in the
-environment, TLS trouble, a timeout) returns `None`, and the caller asks AdminClient, which
-retries where safe and explains every failure. It never raises, logs, or keeps the key.
+a JSON body, or `None`. Anything else (an error status, a redirect, a proxy httpx would use,
+TLS trouble, a timeout) returns `None`, and the caller asks AdminClient, which retries where
+safe and explains every failure. It never raises, logs, or keeps the key.
+
+http.client does the HTTP; the proxy decision, the CA bundle (SSL_CERT_FILE, SSL_CERT_DIR,
+else certifi's) and TLS verification are the ones httpx makes, so both readers reach the
+service the same way or this one steps aside.
 """
 
 from __future__ import annotations
 
 import contextlib
+import http.client
 import json
 import os
 import socket
 import threading
+import time
+import urllib.request
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
-from typing import Any, BinaryIO, TypeVar
+from typing import Any, TypeVar
 from urllib.parse import quote, urlsplit
 
 from console.client.envelope import is_envelope, page_params
@@ -24,9 +31,6 @@ from console.client.headers import KEY_HEADER, USER_AGENT, checked_header_name, 
 
 MAX_BODY = 16 * 1024 * 1024
 """A list page is a few kilobytes; anything near this is not an answer to read here."""
-MAX_LINE = 64 * 1024
-
-_PROXY_VARIABLES = ("http_proxy", "https_proxy", "all_proxy")
 
 T = TypeVar("T")
 
@@ -35,12 +39,16 @@ def in_thread(read: Callable[[], T]) -> Future[T]:
     """`read()` in a thread of its own: with blocking sockets, the request goes on while the
     event loop is busy composing the screen, and the future is done the moment the answer is
     read (the loop need not run for that). A daemon thread: quitting never waits for a
-    service that does not answer. `read` must not raise (read_json and read_page do not)."""
+    service that does not answer. If `read` raises, the future holds the exception."""
     future: Future[T] = Future()
-    thread = threading.Thread(
-        target=lambda: future.set_result(read()), name="plain-get", daemon=True
-    )
-    thread.start()
+
+    def run() -> None:
+        try:
+            future.set_result(read())
+        except BaseException as exc:  # a reader that raises still completes its future
+            future.set_exception(exc)
+
+    threading.Thread(target=run, name="plain-get", daemon=True).start()
     return future
 
 
@@ -70,17 +78,21 @@ def read_json(
     key_header: str = KEY_HEADER,
 ) -> Any | None:
     """The decoded JSON of `GET base_url + path?params`, or None if this reader cannot tell;
-    `timeout` bounds each network step. Blocking: call it in a thread (in_thread)."""
+    `timeout` bounds the whole exchange. Blocking: call it in a thread (in_thread)."""
     try:
         return _get(base_url, api_key, path, params, timeout, key_header)
     except Exception:  # any failure: AdminClient will ask again and say what went wrong
         return None
 
 
-def _uses_proxy() -> bool:
-    """httpx honours *_PROXY variables; with one set, only httpx may talk to the service."""
-    names = {name.lower() for name, value in os.environ.items() if value}
-    return any(name in names for name in _PROXY_VARIABLES)
+def uses_proxy(scheme: str, host: str) -> bool:
+    """Whether httpx would send this request through a proxy: `urllib`'s proxies (the
+    environment's *_PROXY, and the system's on macOS and Windows) for the scheme or `all`,
+    unless NO_PROXY (or the system's bypass list) exempts the host."""
+    proxies = urllib.request.getproxies()
+    if not (proxies.get(scheme) or proxies.get("all")):
+        return False
+    return not urllib.request.proxy_bypass(host)
 
 
 def _get(
@@ -92,82 +104,83 @@ def _get(
     key_header: str,
 ) -> Any | None:
     parts = urlsplit(base_url)
-    if parts.scheme not in ("http", "https") or not parts.hostname or _uses_proxy():
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return None
+    if uses_proxy(parts.scheme, parts.hostname):
         return None
     api_key = checked_key(api_key)  # a key a header cannot carry: None, via read_json
     key_header = checked_header_name(key_header)
-    tls = parts.scheme == "https"
-    port = parts.port or (443 if tls else 80)
     target = parts.path.rstrip("/") + path
     if params:
         target += "?" + "&".join(f"{quote(k, safe='')}={quote(v, safe='')}" for k, v in params)
-    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
-    if parts.port is not None:
-        host += f":{parts.port}"
-    request = (
-        f"GET {target} HTTP/1.1\r\nHost: {host}\r\nAccept: application/json\r\n"
-        f"Accept-Encoding: identity\r\nUser-Agent: {USER_AGENT}\r\n"
-        f"{key_header}: {api_key}\r\nConnection: close\r\n\r\n"
-    ).encode("ascii")
-    with contextlib.ExitStack() as closing:
-        sock = closing.enter_context(socket.create_connection((parts.hostname, port), timeout))
-        if tls:
-            sock = closing.enter_context(
-                _verified_context().wrap_socket(sock, server_hostname=parts.hostname)
-            )
-        sock.sendall(request)
-        return _read_response(closing.enter_context(sock.makefile("rb")))
-
-
-def _read_response(stream: BinaryIO) -> Any | None:
-    fields = stream.readline(MAX_LINE).split(None, 2)
-    if len(fields) < 2 or not fields[0].startswith(b"HTTP/1.") or fields[1] != b"200":
+    if parts.scheme == "https":
+        connection: http.client.HTTPConnection = http.client.HTTPSConnection(
+            parts.hostname, parts.port, timeout=timeout, context=_verified_context()
+        )
+    else:
+        connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
+    # The whole exchange, not only each socket step, ends at the deadline: shutting the
+    # socket down from the timer's thread fails whatever read or write is blocked.
+    deadline = threading.Timer(timeout, _abort, (connection,))
+    deadline.daemon = True
+    deadline.start()
+    started = time.monotonic()
+    try:
+        connection.request(
+            "GET",
+            target,
+            headers={
+                "Accept": "application/json",
+                "Accept-Encoding": "identity",
+                "User-Agent": USER_AGENT,
+                key_header: api_key,
+                "Connection": "close",
+            },
+        )
+        response = connection.getresponse()
+        body = _body_of(response)
+    finally:
+        deadline.cancel()
+        connection.close()
+    if body is None or time.monotonic() - started > timeout:
         return None
-    headers: dict[str, str] = {}
-    while True:
-        line = stream.readline(MAX_LINE)
-        if line in (b"\r\n", b"\n", b""):
-            break
-        name, _, value = line.decode("latin-1").partition(":")
-        headers[name.strip().lower()] = value.strip()
-    media_type = headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    return json.loads(body)
+
+
+def _abort(connection: http.client.HTTPConnection) -> None:
+    sock = connection.sock
+    if sock is not None:
+        with contextlib.suppress(OSError):  # already closed: nothing is blocked on it
+            sock.shutdown(socket.SHUT_RDWR)
+
+
+def _body_of(response: http.client.HTTPResponse) -> bytes | None:
+    """The body of a clean `200` JSON answer, read whole; None for anything else."""
+    if response.status != 200:
+        return None
+    media_type = (response.getheader("Content-Type") or "").split(";", 1)[0].strip().lower()
     if media_type != "application/json" and not media_type.endswith("+json"):
         return None
-    if headers.get("content-encoding", "identity").lower() != "identity":
+    if (response.getheader("Content-Encoding") or "identity").lower() != "identity":
         return None
-    if headers.get("transfer-encoding", "").lower() == "chunked":
-        body = _read_chunked(stream)
-    elif "content-length" in headers:
-        length = int(headers["content-length"])
-        body = _read_exactly(stream, length) if 0 <= length <= MAX_BODY else None
-    else:
+    length = response.getheader("Content-Length")
+    if length is not None and not (length.isdigit() and int(length) <= MAX_BODY):
         return None
-    return json.loads(body) if body is not None else None
-
-
-def _read_chunked(stream: BinaryIO) -> bytes | None:
-    body = bytearray()
-    while True:
-        size = int(stream.readline(MAX_LINE).split(b";", 1)[0].strip(), 16)
-        if size == 0:
-            return bytes(body)
-        if len(body) + size > MAX_BODY:
-            return None
-        chunk = _read_exactly(stream, size + 2)  # with the CRLF after each chunk
-        if chunk is None:
-            return None
-        body += chunk[:-2]
-
-
-def _read_exactly(stream: BinaryIO, length: int) -> bytes | None:
-    data = stream.read(length)
-    return data if len(data) == length else None
+    body = response.read(MAX_BODY + 1)
+    if len(body) > MAX_BODY or (length is not None and len(body) != int(length)):
+        return None
+    return body
 
 
 def _verified_context() -> Any:
-    """What httpx verifies with by default: the system's TLS rules and certifi's CAs."""
+    """What httpx verifies with by default: SSL_CERT_FILE, else SSL_CERT_DIR, else
+    certifi's CAs, under the system's TLS rules."""
     import ssl
 
+    if os.environ.get("SSL_CERT_FILE"):
+        return ssl.create_default_context(cafile=os.environ["SSL_CERT_FILE"])
+    if os.environ.get("SSL_CERT_DIR"):
+        return ssl.create_default_context(capath=os.environ["SSL_CERT_DIR"])
     import certifi
 
     return ssl.create_default_context(cafile=certifi.where())

@@ -120,11 +120,66 @@ async def test_a_chunked_answer_is_read(unused_port_server: Any) -> None:
     assert page is not None and page["pagination"]["page_size"] == 5
 
 
-async def test_a_proxy_in_the_environment_leaves_it_to_httpx(
-    service: Any, tenant: Any, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("variable", ["HTTP_PROXY", "ALL_PROXY", "all_proxy"])
+async def test_a_proxy_httpx_would_use_leaves_it_to_httpx(
+    service: Any, tenant: Any, monkeypatch: pytest.MonkeyPatch, variable: str
 ) -> None:
-    monkeypatch.setenv("HTTPS_PROXY", "http://proxy.invalid:3128")
+    monkeypatch.setenv(variable, "http://proxy.invalid:3128")
     assert await get_json(service.base_url, tenant.key, "/permissions") is None
+
+
+@pytest.mark.parametrize(
+    "environment",
+    [
+        {"HTTPS_PROXY": "http://proxy.invalid:3128"},  # for https only: httpx goes direct
+        {"HTTP_PROXY": "http://proxy.invalid:3128", "NO_PROXY": "127.0.0.1"},
+        {"ALL_PROXY": "http://proxy.invalid:3128", "no_proxy": "*"},
+    ],
+)
+async def test_a_proxy_httpx_would_not_use_is_not_used_here_either(
+    service: Any, tenant: Any, monkeypatch: pytest.MonkeyPatch, environment: dict[str, str]
+) -> None:
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    assert await get_json(service.base_url, tenant.key, "/permissions") is not None
+
+
+def test_the_deadline_covers_the_whole_exchange() -> None:
+    """A service that trickles bytes never lets one socket step time out; the deadline holds."""
+    import socket
+    import threading
+    import time
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    stop = threading.Event()
+
+    def trickle() -> None:
+        connection, _ = listener.accept()
+        connection.recv(65536)
+        connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n")
+        while not stop.is_set():
+            connection.sendall(b"X-Slow: 1\r\n")
+            stop.wait(0.1)
+        connection.close()
+
+    threading.Thread(target=trickle, daemon=True).start()
+    base_url = f"http://127.0.0.1:{listener.getsockname()[1]}"
+    started = time.monotonic()
+    try:
+        assert plain_get.read_json(base_url, "k" * 20, "/permissions", timeout=0.5) is None
+        assert time.monotonic() - started < 3
+    finally:
+        stop.set()
+        listener.close()
+
+
+def test_a_reader_that_raises_still_completes_its_future() -> None:
+    def broken() -> None:
+        raise RuntimeError("boom")
+
+    future = plain_get.in_thread(broken)
+    with pytest.raises(RuntimeError, match="boom"):
+        future.result(timeout=10)
 
 
 @pytest.fixture

@@ -75,7 +75,7 @@ class ConsoleScreen(Screen[None]):
         *(Binding(str(n), f"section({n})", SECTIONS[n - 1].title, show=False) for n in range(2, 7)),
         Binding("r", "refresh", "Refresh"),
         Binding("y", "copy_id", "Copy id"),
-        Binding("k", "new_key", "New key"),
+        Binding("K", "new_key", "New key"),
         Binding("n", "new", "New", group=CHANGE_KEYS_GROUP),
         Binding("e", "edit", "Edit", group=CHANGE_KEYS_GROUP),
         Binding("d", "delete", "Delete", group=CHANGE_KEYS_GROUP),
@@ -245,8 +245,13 @@ class ConsoleScreen(Screen[None]):
             self._status(event.text)
             # The footer's actions depend on the section and on whether it has a current
             # item, not on the status text, which changes with every page loaded.
+            # The Tenant section's e and d follow its tenant (gone while it reloads after a save).
             current = self.current_list
-            state = (self.current, current is not None and current.current_row is not None)
+            if current is not None:
+                has_item = current.current_row is not None
+            else:
+                has_item = getattr(event.section, "tenant", None) is not None
+            state = (self.current, has_item)
             if state != self._bindings_state:
                 self._bindings_state = state
                 self.refresh_bindings()

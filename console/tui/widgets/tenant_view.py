@@ -6,13 +6,13 @@ from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from console.tui import formatting as fmt
 from console.tui.problems import Problem, describe
 from console.tui.resources import Renderable
 from console.tui.widgets.fields_view import FieldsView
+from console.tui.widgets.key_scroll import KeyScroll
 from console.tui.widgets.section_messages import SectionFailed, StatusChanged
 from console.tui.widgets.state_panel import StatePanel
 
@@ -38,7 +38,7 @@ def tenant_fields(tenant: Any, usage: str | None = None) -> list[tuple[str, Rend
     return fields
 
 
-class TenantView(VerticalScroll):
+class TenantView(KeyScroll):
     """Fetches GET /tenants/self when shown; r refreshes."""
 
     title = "Tenant"

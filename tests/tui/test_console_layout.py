@@ -407,6 +407,9 @@ async def test_footer_keeps_help_and_quit_and_keys_apart(service: Any, tenant: A
         await wait_for(pilot, lambda: tenant_view.tenant is not None, "the tenant reloaded")
         await pilot.pause()
         assert tenant_view.tenant.name == "Layout Corp renamed"
+        await settle(pilot)  # the names of the applications among its ids
+        modified_by = tenant_view.query_one("FieldsView").value_of("Modified by")
+        assert modified_by == f"Bootstrap management  {info.application_id}"
         line = key_line(app)
         assert " e d New/Edit/Del" in line and "n e d" not in line
 

@@ -10,7 +10,7 @@ from textual.widgets import Static
 
 from console.tui import formatting as fmt
 from console.tui.problems import Problem, describe
-from console.tui.resources import Renderable
+from console.tui.resources import Labels, Renderable, application_names, audit_ids, named_id
 from console.tui.widgets.fields_view import FieldsView
 from console.tui.widgets.key_scroll import KeyScroll
 from console.tui.widgets.section_messages import SectionFailed, StatusChanged
@@ -21,7 +21,9 @@ def _setting(value: str) -> Renderable:
     return Text("on", style="bold green") if value == "true" else Text("off", style="dim")
 
 
-def tenant_fields(tenant: Any, usage: str | None = None) -> list[tuple[str, Renderable]]:
+def tenant_fields(
+    tenant: Any, usage: str | None = None, labels: Labels | None = None
+) -> list[tuple[str, Renderable]]:
     fields: list[tuple[str, Renderable]] = [
         ("Id", str(tenant.id)),
         ("Name", tenant.name),
@@ -29,9 +31,9 @@ def tenant_fields(tenant: Any, usage: str | None = None) -> list[tuple[str, Rend
         ("Fingerprint tokens", _setting(tenant.settings.fingerprint_tokens)),
         ("Deduplicate tokens", _setting(tenant.settings.deduplicate_tokens)),
         ("Created", fmt.when(tenant.created_at)),
-        ("Created by", str(tenant.created_by or "—")),
+        ("Created by", named_id(tenant.created_by, labels)),
         ("Modified", fmt.when(tenant.modified_at)),
-        ("Modified by", str(tenant.modified_by or "—")),
+        ("Modified by", named_id(tenant.modified_by, labels)),
     ]
     if usage:
         fields.append(("Usage", usage))
@@ -52,6 +54,8 @@ class TenantView(KeyScroll):
         """A request is under way. (Not Widget.loading: that covers the widget with a spinner.)"""
         self.problem: Problem | None = None
         self._generation = 0
+        self.labels: Labels = {}
+        """Names of the applications among the tenant's audit ids, once looked up."""
 
     def compose(self) -> ComposeResult:
         yield Static("Tenant", classes="section-title")
@@ -72,6 +76,7 @@ class TenantView(KeyScroll):
     def reset(self) -> None:
         self._generation += 1
         self.tenant, self.loaded, self.fetching, self.problem = None, False, False, None
+        self.labels = {}
 
     def reload(self) -> None:
         self.reset()
@@ -103,8 +108,13 @@ class TenantView(KeyScroll):
         self.query_one(StatePanel).hide()
         self._content(True)
         self.post_message(StatusChanged(self, self.status_text))
+        missing = [i for i in audit_ids(tenant) if i not in self.labels]
+        found = await application_names(self.app.client, missing)  # type: ignore[attr-defined]
+        if found and generation == self._generation:
+            self.labels.update(found)
+            self.refresh_fields()
 
     def refresh_fields(self) -> None:
         if self.tenant is not None:
             usage = getattr(self.app, "usage_line", "") or None
-            self.query_one(FieldsView).show(tenant_fields(self.tenant, usage))
+            self.query_one(FieldsView).show(tenant_fields(self.tenant, usage, self.labels))

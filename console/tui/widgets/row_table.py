@@ -369,7 +369,7 @@ class RowTable(ScrollView, can_focus=True):
                 spare -= add
         self._widths = widths
 
-    def _refit(self) -> None:
+    def _refit(self, *, repaint: bool = True) -> None:
         """Fits the columns again if the width they were fitted to has changed."""
         available = self.scrollable_content_region.width
         if available != self._fitted_to:
@@ -380,7 +380,12 @@ class RowTable(ScrollView, can_focus=True):
                 self._widths_version += 1
                 self._strips.clear()
                 self._update_virtual_size()
-                self.refresh()
+                if repaint:
+                    self.refresh()
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Fitted when the size is known, before the frame that draws it."""
+        self._refit()
 
     @property
     def _body_height(self) -> int:
@@ -491,7 +496,9 @@ class RowTable(ScrollView, can_focus=True):
         if state != self._pseudo_state:
             self._pseudo_state = state
             self._styles = None
-        self._refit()
+        # A scrollbar that came or went changes the width without a resize; this pass draws
+        # with the new widths already.
+        self._refit(repaint=False)
         return super().render_lines(crop)
 
     def _get_styles(self) -> _Styles:

@@ -287,7 +287,7 @@ async def test_every_list_sorts_by_a_column_and_says_so(
         await pilot.press("s")
         types = [p["type"] for p in permissions.items]
         assert types == sorted(server_order)
-        assert "by Type ↑" in permissions.status_text
+        assert notifications(app)[-1] == "Permissions: Sorted by Type ↑."
         assert "loaded rows" not in permissions.status_text  # all of them are loaded
         assert "Type ▲" in permissions.table.render_line(0).text
         await pilot.press("S")
@@ -298,16 +298,27 @@ async def test_every_list_sorts_by_a_column_and_says_so(
         highlighted = permissions.current_row
         await pilot.press("s")  # by Description now
         assert permissions.current_row is highlighted
-        assert "by Description ↑" in permissions.status_text
+        assert "Description ▲" in permissions.table.render_line(0).text
 
         await pilot.press("1")
         await settle(pilot)
         listing = await small_pages(pilot, "applications", 3)
         assert listing.has_more
         assert "loaded rows" not in listing.status_text  # server order: nothing to say
+        gate = asyncio.Event()
+        fetch = APPLICATIONS.fetch
+
+        async def gated(client: Any, page: int, size: int, query: Any) -> Any:
+            await gate.wait()
+            return await fetch(client, page, size, query)
+
+        monkeypatch.setattr(APPLICATIONS, "fetch", gated)  # page 2 waits: 3 rows sorted
         await pilot.press("s")
-        assert any("by Name ↑ (the 3 loaded rows)" in n for n in notifications(app))
-        assert listing.sort_description.startswith("by Name ↑")
+        assert notifications(app)[-1] == "Applications: Sorted by Name ↑ (the 3 loaded rows)."
+        assert "3 of 6 loaded" in listing.status_text
+        assert "sorted: loaded rows only" in listing.status_text
+        gate.set()
+        await settle(pilot)
         await pilot.press("G", "G")  # loads the rest: the new rows join the sort
         await settle(pilot)
         names = [a["name"] for a in listing.items]

@@ -177,8 +177,9 @@ class ResourceList(Vertical):
             text += " · loading to the end (escape stops)…"
         elif self.fetching:
             text += " · loading more…"
-        if self.sort is not None:
-            text += f" · {self.sort_description}"
+        if self.sort is not None and self.has_more:
+            # The header marks the column (▲/▼); the footer has little room.
+            text += " · sorted: loaded rows only"
         return text
 
     @property

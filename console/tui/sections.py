@@ -37,7 +37,11 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("p", "Switch profile"),
     ("?", "This help"),
     ("q", "Quit"),
-    ("ctrl+p", "Command palette: sections, profiles, open by name or id, theme, quit"),
+    (
+        "ctrl+p",
+        "Command palette: sections, profiles, open by name or id, load a list to its end,"
+        " sort it, theme, quit",
+    ),
 )
 """Every key of the console, for the help screen."""
 

@@ -22,6 +22,7 @@ from console_support import (
 from textual import events
 from textual.pilot import Pilot
 
+from console.tui.list_commands import ListCommands
 from console.tui.resources import APPLICATIONS
 from console.tui.screens.detail import DetailScreen
 from console.tui.widgets import resource_list as resource_list_module
@@ -493,3 +494,37 @@ async def test_a_refused_filter_never_shows_as_applied(service: Any, tenant: Any
         assert field.value == backend["id"] == listing.filter_text
         assert not field.has_class("-refused")
         assert [a["name"] for a in listing.items] == ["Checkout backend"]
+
+
+async def test_the_palette_loads_a_list_to_its_end_and_sorts_it(
+    service: Any, tenant: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    info, seed = tenant
+    for n in range(11):
+        seed.application(f"App {n:02}")
+    monkeypatch.setattr(resource_list_module, "PREFETCH_MARGIN", 1)
+    app = make_app(service.base_url, info.key)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        listing = await small_pages(pilot, "applications", 4)
+        assert listing.has_more
+
+        provider = ListCommands(app.screen)
+        found = [str(hit.text) async for hit in provider.discover()]
+        assert found[0] == "Load the rest of Applications"
+        assert "Sort Applications by Expires ↓" in found
+
+        async def command(text: str) -> None:
+            hits = [hit async for hit in provider.search(text)]
+            assert hits, text
+            best = max(hits, key=lambda hit: hit.score)
+            assert str(best.text) == text
+            best.command()
+            await settle(pilot)
+
+        await command("Load the rest of Applications")
+        assert listing.pages_fetched == [1, 2, 3] and not listing.has_more
+        assert listing.table.cursor_row == 11
+        await command("Sort Applications by Name ↓")
+        assert listing.sort == (0, True)
+        assert listing.items[0]["name"] == "Bootstrap management"

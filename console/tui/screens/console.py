@@ -22,6 +22,7 @@ from console.tui.actions import (
     hide_mutating_bindings,
     run_console_action,
 )
+from console.tui.list_commands import ListCommands
 from console.tui.resources import KINDS_BY_KEY
 from console.tui.sections import SECTIONS, SECTIONS_BY_KEY
 from console.tui.widgets.console_header import ConsoleHeader
@@ -69,6 +70,8 @@ class FooterBar(Horizontal):
 
 class ConsoleScreen(Screen[None]):
     """Browses one tenant; the app resets it when the profile changes."""
+
+    COMMANDS = {ListCommands}
 
     BINDINGS = [
         Binding("1", "section(1)", "Sections", key_display="1-6"),

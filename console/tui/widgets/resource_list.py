@@ -431,6 +431,11 @@ class ResourceList(Vertical):
         self.sort = (0, True) if self.sort is None else (self.sort[0], not self.sort[1])
         self._sort_changed()
 
+    def sort_by(self, column: int, descending: bool = False) -> None:
+        """Sorts the loaded rows by this column (the palette's "Sort ... by ...")."""
+        self.sort = (column, descending)
+        self._sort_changed()
+
     def _sort_changed(self) -> None:
         if self.sort is None:
             self._restore_server_order()

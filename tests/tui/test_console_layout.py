@@ -463,6 +463,11 @@ async def test_usage_last_panel_is_a_key_away_at_80x24(start_service: Any) -> No
         assert report.region.contains_region(chart.region)
         await pilot.press("g", "j")
         assert report.scroll_y == 1
+        table = console(app).query_one("#usage-table")
+        panel = console(app).query_one("#usage-table-panel")
+        # The tokens table is whole (its Last created column was cut at the right).
+        assert table.virtual_size.width <= table.region.width
+        assert table.region.right < panel.region.right
 
 
 # ---- a refused filter ----------------------------------------------------------------------

@@ -261,7 +261,8 @@ async def test_loading_to_the_end_stops_on_escape(
         await pilot.press("G")
         await pilot.pause()
         assert listing.loading_to_end
-        assert "loading to the end" in listing.status_text
+        assert "loading all (esc stops)" in listing.status_text
+        assert "esc stops" in str(console(app).query_one("FooterBar #status").content)
         await pilot.press("escape")
         assert not listing.loading_to_end
         gate.set()
@@ -269,6 +270,10 @@ async def test_loading_to_the_end_stops_on_escape(
         assert listing.pages_fetched == [1, 2, 3]  # the page under way lands; no more
         assert listing.has_more
         assert any("Stopped at" in n for n in notifications(app))
+        # The footer's status gives the keys their room back.
+        status = console(app).query_one("FooterBar #status")
+        assert status.styles.width.value == len(listing.status_text) + 2  # type: ignore[union-attr]
+        assert "? Help" in key_line(app)
 
 
 async def test_every_list_sorts_by_a_column_and_says_so(

@@ -58,12 +58,18 @@ class FooterBar(Horizontal):
         yield KeyBar()
         yield Static("", id="status")
 
+    SHRINK_BY = 20
+    """The status area narrows only when that frees this many cells (the end of a load to
+    the end): the footer's keys get their room back at the cost of one layout."""
+
     def set_status(self, text: str) -> None:
-        """The status area only ever widens: a status of another length (every page loaded
-        changes it) then costs a redraw of this line, not a new layout of the footer."""
+        """The status area widens, and narrows only by SHRINK_BY or more: a status of another
+        length (every page loaded changes it) then costs a redraw of this line, not a new
+        layout of the footer."""
         status = self.query_one("#status", Static)
         needed = len(text) + 2  # the padding
-        if status.styles.width is None or needed > status.styles.width.value:
+        width = status.styles.width
+        if width is None or needed > width.value or needed + self.SHRINK_BY <= width.value:
             status.styles.width = needed
         status.update(text)
 

@@ -174,7 +174,7 @@ class ResourceList(Vertical):
             return ""
         text = f"{len(self.items)} of {self.total} loaded"
         if self.loading_to_end:
-            text += " · loading to the end (escape stops)…"
+            text += " · loading all (esc stops)…"
         elif self.fetching:
             text += " · loading more…"
         if self.sort is not None and self.has_more:

@@ -44,7 +44,7 @@ def describe(exc: BaseException, *, permission: str | None = None, what: str = "
             text,
             401,
             unauthorized=True,
-            hint="Press k to enter a new key for this profile, r to retry.",
+            hint="Press K to enter a new key for this profile, r to retry.",
         )
     if _is(exc, "NotOffered", errors):
         return Problem(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,6 +20,8 @@ from rich.text import Text
 from console.tui import formatting as fmt
 
 Renderable = str | Text
+
+log = logging.getLogger("console.tui")
 
 PAGE_SIZE = 50
 """Rows a list asks for at a time."""
@@ -38,6 +41,12 @@ class Column:
     render: Callable[[Any], Renderable] | Callable[[Any, Labels], Renderable]
     width: int | None = None
     uses_labels: bool = False
+    min_width: int | None = None
+    """How far the column may shrink (ellipsis) on a narrow terminal; None: it stays whole."""
+    drop_order: int | None = None
+    """Columns with one are left out, lowest first, when the others do not fit."""
+    grow: bool = False
+    """It takes the width left over on a wide terminal (names, URLs)."""
 
     def cell(self, item: Any, labels: Labels) -> Renderable:
         """The cell; `?` where the object lacks what the column shows (or holds something
@@ -215,16 +224,37 @@ async def _application_names(client: Any, ids: list[str]) -> Labels:
     try:
         found = await client.applications.page_json(page=1, size=100, ids=ids)
     except Exception:
+        log.info("application names not looked up", exc_info=True)
         return {}
     return {str(a["id"]): str(a.get("name")) for a in found["data"]}
 
 
-def _audit(item: Any) -> list[tuple[str, Renderable]]:
+def named_id(value: Any, labels: Labels | None) -> Renderable:
+    """An id with the name of the application it is, when the console knows it: "Name  id"."""
+    if not value:
+        return _id_text(value)
+    name = (labels or {}).get(str(value))
+    return Text.assemble(name, (f"  {value}", "dim")) if name else str(value)
+
+
+def audit_ids(item: Any) -> list[str]:
+    """The ids a detail shows that may be applications: who created and last changed it,
+    and a proxy's application. Looked up by id (an id of no application stays as it is)."""
+    names = ("created_by", "modified_by", "application_id")
+    return sorted({str(v) for v in (_field(item, n) for n in names) if v})
+
+
+async def application_names(client: Any, ids: list[str]) -> Labels:
+    """The names of the applications among `ids` (others are left out); {} on a failure."""
+    return await _application_names(client, ids) if ids else {}
+
+
+def _audit(item: Any, labels: Labels | None = None) -> list[tuple[str, Renderable]]:
     return [
         ("Created", fmt.when(item.created_at)),
-        ("Created by", _id_text(item.created_by)),
+        ("Created by", named_id(item.created_by, labels)),
         ("Modified", fmt.when(item.modified_at)),
-        ("Modified by", _id_text(item.modified_by)),
+        ("Modified by", named_id(item.modified_by, labels)),
     ]
 
 
@@ -237,18 +267,19 @@ class Applications(ResourceKind):
     model_name = "Application"
     filter_placeholder = "application id (the service filters applications by id)"
     columns = (
-        Column("name", "Name", lambda a: a["name"]),
-        Column("type", "Type", lambda a: a["type"], 12),
+        Column("name", "Name", lambda a: a["name"], min_width=16, grow=True),
+        Column("type", "Type", lambda a: a["type"]),
         Column(
             "grants",
             "Permissions / rules",
             lambda a: (
                 f"{_count(a.get('permissions'), 'permission')}, {_count(a.get('rules'), 'rule')}"
             ),
-            26,
+            min_width=16,
+            drop_order=2,
         ),
         Column("expires", "Expires", lambda a: _expiry_cell(a.get("expires_at")), 16),
-        Column("created", "Created", lambda a: _date_cell(a.get("created_at")), 16),
+        Column("created", "Created", lambda a: _date_cell(a.get("created_at")), 16, drop_order=1),
     )
 
     def parse_filter(self, text: str) -> dict[str, Any]:
@@ -279,7 +310,7 @@ class Applications(ResourceKind):
             ("Rules", rules or Text("none", style="dim")),
             ("Expires", expires),
             ("Tenant", _id_text(item.tenant_id)),
-            *_audit(item),
+            *_audit(item, labels),
         ]
 
 
@@ -299,11 +330,27 @@ class Proxies(ResourceKind):
     model_name = "Proxy"
     filter_placeholder = "name (* wildcard) or proxy id"
     columns = (
-        Column("name", "Name", lambda p: p["name"]),
-        Column("destination", "Destination", lambda p: p["destination_url"], 40),
+        Column("name", "Name", lambda p: p["name"], min_width=16, grow=True),
+        Column(
+            "destination",
+            "Destination",
+            lambda p: p["destination_url"],
+            40,
+            min_width=20,
+            grow=True,
+        ),
         Column("auth", "Auth", lambda p: fmt.yes_no(p.get("require_auth")), 5),
-        Column("application", "Application", _application_cell, 22, uses_labels=True),
-        Column("created", "Created", lambda p: _date_cell(p.get("created_at")), 16),
+        Column(
+            "application",
+            "Application",
+            _application_cell,
+            22,
+            uses_labels=True,
+            min_width=14,
+            drop_order=2,
+            grow=True,
+        ),
+        Column("created", "Created", lambda p: _date_cell(p.get("created_at")), 16, drop_order=1),
     )
 
     def parse_filter(self, text: str) -> dict[str, Any]:
@@ -319,10 +366,7 @@ class Proxies(ResourceKind):
 
     def fields(self, item: Any, labels: Labels | None = None) -> list[tuple[str, Renderable]]:
         configuration = item.configuration or {}
-        application: Renderable = _id_text(item.application_id)
-        name = (labels or {}).get(str(item.application_id))
-        if name:
-            application = Text.assemble(name, (f"  {item.application_id}", "dim"))
+        application = named_id(item.application_id, labels)
         config_text = "\n".join(
             f"{k} = {v if v is not None else '(null)'}" for k, v in configuration.items()
         )
@@ -337,7 +381,7 @@ class Proxies(ResourceKind):
             ("Request transform", _transform_summary(item.request_transform)),
             ("Response transform", _transform_summary(item.response_transform)),
             ("Tenant", _id_text(item.tenant_id)),
-            *_audit(item),
+            *_audit(item, labels),
         ]
 
     def code_blocks(self, item: Any) -> list[CodeBlock]:
@@ -389,9 +433,9 @@ class ReactorFormulas(ResourceKind):
     model_name = "ReactorFormula"
     filter_placeholder = "name (* wildcard)"
     columns = (
-        Column("name", "Name", lambda f: f["name"]),
-        Column("type", "Type", lambda f: f["type"], 10),
-        Column("status", "Status", lambda f: str(f["status"]).replace("_", " "), 12),
+        Column("name", "Name", lambda f: f["name"], min_width=16, grow=True),
+        Column("type", "Type", lambda f: f["type"]),
+        Column("status", "Status", lambda f: str(f["status"]).replace("_", " ")),
         Column(
             "parameters",
             "Parameters",
@@ -399,13 +443,15 @@ class ReactorFormulas(ResourceKind):
                 f"{len(f.get('configuration') or ())} config, "
                 f"{len(f.get('request_parameters') or ())} request"
             ),
-            22,
+            min_width=19,
+            drop_order=2,
         ),
         Column(
             "modified",
             "Modified",
             lambda f: _date_cell(f.get("modified_at") or f.get("created_at")),
             16,
+            drop_order=1,
         ),
     )
 
@@ -426,7 +472,7 @@ class ReactorFormulas(ResourceKind):
             ("Icon", icon),
             ("Configuration", _contract(item.configuration, optional=False)),
             ("Request parameters", _contract(item.request_parameters, optional=True)),
-            *_audit(item),
+            *_audit(item, labels),
         ]
 
     def code_blocks(self, item: Any) -> list[CodeBlock]:
@@ -443,10 +489,14 @@ class Permissions(ResourceKind):
     model_name = "Permission"
     filter_placeholder = "application type: private, public or management"
     columns = (
-        Column("type", "Type", lambda p: p["type"], 26),
-        Column("description", "Description", lambda p: p["description"]),
+        Column("type", "Type", lambda p: p["type"]),
+        Column("description", "Description", lambda p: p["description"], min_width=16, grow=True),
         Column(
-            "types", "Application types", lambda p: ", ".join(p.get("application_types", ())), 22
+            "types",
+            "Application types",
+            lambda p: ", ".join(p.get("application_types", ())),
+            min_width=17,
+            grow=True,
         ),
     )
 

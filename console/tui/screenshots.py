@@ -45,8 +45,11 @@ SCENES: tuple[Scene, ...] = (
     Scene("tenant", "Tenant", ("5",)),
     Scene("usage", "Usage", ("6",)),
     Scene("proxy-detail", "A proxy, with its transform code", ("2", "enter")),
+    Scene(
+        "proxy-detail-end", "The same proxy scrolled to its response transform", ("2", "enter", "G")
+    ),
     Scene("formula-detail", "A reactor formula, with its code", ("3", *["down"] * 4, "enter")),
-    Scene("detail-json", "The raw JSON view of an application", ("enter", "j")),
+    Scene("detail-json", "The raw JSON view of an application", ("enter", "v")),
     Scene("filter", "Proxies filtered on the server", ("2", "slash", *"pay", "enter")),
     Scene("help", "Help: every key", ("question_mark",)),
     Scene("new-application", "A new application: type, permissions, rules", ("n",), snapshot=False),

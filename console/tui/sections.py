@@ -10,15 +10,17 @@ class Section:
     number: int
     key: str
     title: str
+    short: str
+    """The title on a narrow terminal's header."""
 
 
 SECTIONS: tuple[Section, ...] = (
-    Section(1, "applications", "Applications"),
-    Section(2, "proxies", "Proxies"),
-    Section(3, "reactor_formulas", "Reactor formulas"),
-    Section(4, "permissions", "Permissions"),
-    Section(5, "tenant", "Tenant"),
-    Section(6, "usage", "Usage"),
+    Section(1, "applications", "Applications", "Apps"),
+    Section(2, "proxies", "Proxies", "Proxies"),
+    Section(3, "reactor_formulas", "Reactor formulas", "Formulas"),
+    Section(4, "permissions", "Permissions", "Perms"),
+    Section(5, "tenant", "Tenant", "Tenant"),
+    Section(6, "usage", "Usage", "Usage"),
 )
 SECTIONS_BY_KEY = {s.key: s for s in SECTIONS}
 
@@ -29,12 +31,17 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("escape", "Back (or clear the filter)"),
     ("r", "Refresh / retry"),
     ("y", "Copy the id of the object"),
-    ("j", "Raw JSON view on a detail (toggle)"),
-    ("k", "Enter a new key when the service rejects the profile's key"),
+    ("v", "Raw JSON view on a detail (toggle)"),
+    ("s / S", "Sort the list by the next column / reverse the order (loaded rows)"),
+    ("K", "Enter a new key when the service rejects the profile's key"),
     ("p", "Switch profile"),
     ("?", "This help"),
     ("q", "Quit"),
-    ("ctrl+p", "Command palette: sections, profiles, open by name or id, theme, quit"),
+    (
+        "ctrl+p",
+        "Command palette: sections, profiles, open by name or id, load a list to its end,"
+        " sort it, theme, quit",
+    ),
 )
 """Every key of the console, for the help screen."""
 

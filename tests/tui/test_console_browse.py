@@ -298,7 +298,7 @@ async def test_detail_shows_fields_code_and_json(service: Any, tenant: Any) -> N
         codes = list(detail.query("CodeView"))
         assert [c.block.title for c in codes] == ["Request transform"]  # type: ignore[attr-defined]
 
-        await pilot.press("j")
+        await pilot.press("v")
         await pilot.pause()
         assert detail.query_one("#detail-json").display
         shown = json.loads(str(detail.query_one("#detail-json").content.code))  # type: ignore[attr-defined]

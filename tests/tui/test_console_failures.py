@@ -37,10 +37,10 @@ async def test_rejected_key_offers_a_new_one(service: Any) -> None:
         await settle(pilot)
         panel = problem_of(app, "applications")
         assert "401" in panel.title_text
-        assert "press k" in str(panel.query_one(".state-hint").content).lower()
+        assert "Press K" in str(panel.query_one(".state-hint").content)
         assert any("401" in n for n in notifications(app))
         assert app.key_rejected
-        await pilot.press("k")
+        await pilot.press("K")
         await pilot.pause()
         assert isinstance(app.screen, KeyPrompt)
         await type_into(pilot, info.key)

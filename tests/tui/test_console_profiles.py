@@ -95,7 +95,7 @@ async def test_saved_profiles_switch_and_store_a_new_key(
         await settle(pilot)
         assert console(app).header.profile == "two"
         assert app.key_rejected
-        await pilot.press("k")
+        await pilot.press("K")
         await pilot.pause()
         assert isinstance(app.screen, KeyPrompt)
         await type_into(pilot, second.key)

@@ -22,6 +22,7 @@ from console.tui.actions import (
     hide_mutating_bindings,
     run_console_action,
 )
+from console.tui.list_commands import ListCommands
 from console.tui.resources import KINDS_BY_KEY
 from console.tui.sections import SECTIONS, SECTIONS_BY_KEY
 from console.tui.widgets.console_header import ConsoleHeader
@@ -57,12 +58,18 @@ class FooterBar(Horizontal):
         yield KeyBar()
         yield Static("", id="status")
 
+    SHRINK_BY = 20
+    """The status area narrows only when that frees this many cells (the end of a load to
+    the end): the footer's keys get their room back at the cost of one layout."""
+
     def set_status(self, text: str) -> None:
-        """The status area only ever widens: a status of another length (every page loaded
-        changes it) then costs a redraw of this line, not a new layout of the footer."""
+        """The status area widens, and narrows only by SHRINK_BY or more: a status of another
+        length (every page loaded changes it) then costs a redraw of this line, not a new
+        layout of the footer."""
         status = self.query_one("#status", Static)
         needed = len(text) + 2  # the padding
-        if status.styles.width is None or needed > status.styles.width.value:
+        width = status.styles.width
+        if width is None or needed > width.value or needed + self.SHRINK_BY <= width.value:
             status.styles.width = needed
         status.update(text)
 
@@ -70,12 +77,14 @@ class FooterBar(Horizontal):
 class ConsoleScreen(Screen[None]):
     """Browses one tenant; the app resets it when the profile changes."""
 
+    COMMANDS = {ListCommands}
+
     BINDINGS = [
         Binding("1", "section(1)", "Sections", key_display="1-6"),
         *(Binding(str(n), f"section({n})", SECTIONS[n - 1].title, show=False) for n in range(2, 7)),
         Binding("r", "refresh", "Refresh"),
         Binding("y", "copy_id", "Copy id"),
-        Binding("k", "new_key", "New key"),
+        Binding("K", "new_key", "New key"),
         Binding("n", "new", "New", group=CHANGE_KEYS_GROUP),
         Binding("e", "edit", "Edit", group=CHANGE_KEYS_GROUP),
         Binding("d", "delete", "Delete", group=CHANGE_KEYS_GROUP),
@@ -245,8 +254,13 @@ class ConsoleScreen(Screen[None]):
             self._status(event.text)
             # The footer's actions depend on the section and on whether it has a current
             # item, not on the status text, which changes with every page loaded.
+            # The Tenant section's e and d follow its tenant (gone while it reloads after a save).
             current = self.current_list
-            state = (self.current, current is not None and current.current_row is not None)
+            if current is not None:
+                has_item = current.current_row is not None
+            else:
+                has_item = getattr(event.section, "tenant", None) is not None
+            state = (self.current, has_item)
             if state != self._bindings_state:
                 self._bindings_state = state
                 self.refresh_bindings()

@@ -8,7 +8,7 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -20,10 +20,18 @@ from console.tui.actions import (
 )
 from console.tui.formatting import mask_secrets
 from console.tui.problems import describe
-from console.tui.resources import CodeBlock, ResourceKind, raw_fields, unknown_fields
+from console.tui.resources import (
+    CodeBlock,
+    ResourceKind,
+    application_names,
+    audit_ids,
+    raw_fields,
+    unknown_fields,
+)
 from console.tui.widgets.console_header import ConsoleHeader
 from console.tui.widgets.fields_view import FieldsView
 from console.tui.widgets.key_bar import KeyBar
+from console.tui.widgets.key_scroll import KeyScroll
 from console.tui.widgets.state_panel import StatePanel
 
 
@@ -82,7 +90,7 @@ class DetailScreen(Screen[None]):
 
     BINDINGS = [
         Binding("escape", "back", "Back"),
-        Binding("j", "toggle_json", "Raw JSON"),
+        Binding("v", "toggle_json", "Raw JSON"),
         Binding("y", "copy_id", "Copy id"),
         Binding("r", "refresh", "Refresh"),
         Binding("e", "edit", "Edit"),
@@ -107,7 +115,7 @@ class DetailScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield ConsoleHeader()
-        with VerticalScroll(id="detail-body"):
+        with KeyScroll(id="detail-body"):
             yield Static("", id="detail-title", classes="section-title")
             with Vertical(id="detail-fields"):
                 yield FieldsView()
@@ -145,6 +153,19 @@ class DetailScreen(Screen[None]):
         self.query_one(StatePanel).hide()
         self.query_one("#detail-body").display = True
         self.query_one("#detail-body").focus()
+        if any(i not in self.labels for i in audit_ids(item)):
+            names = self._name_ids(item)
+            self.run_worker(names, group="names", exclusive=True, exit_on_error=False)
+
+    async def _name_ids(self, item: Any) -> None:
+        """Names beside the ids of applications (creator, last editor, a proxy's application),
+        looked up by id once the detail shows; a failed lookup leaves the ids as they are."""
+        missing = [i for i in audit_ids(item) if i not in self.labels]
+        client = self.app.client  # type: ignore[attr-defined]
+        found = await application_names(client, missing)
+        if found and item is self.item:
+            self.labels = {**self.labels, **found}
+            self.query_one(FieldsView).show(self.kind.fields(item, self.labels))
 
     def _render_json(self) -> None:
         code = _syntax(raw_json(self.item), "json", self.app)

@@ -5,18 +5,18 @@ from __future__ import annotations
 from rich.table import Table
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from console.tui.sections import CHANGE_KEYS, KEYS
+from console.tui.widgets.key_scroll import SCROLL_KEYS, KeyScroll
 
 
 def keys_table(read_only: bool = False) -> Table:
     table = Table.grid(padding=(0, 3))
     table.add_column(style="bold", justify="right", no_wrap=True)
     table.add_column()
-    for key, what in KEYS if read_only else (*KEYS, *CHANGE_KEYS):
+    for key, what in (*KEYS, *SCROLL_KEYS) if read_only else (*KEYS, *SCROLL_KEYS, *CHANGE_KEYS):
         table.add_row(key, what)
     return table
 
@@ -29,10 +29,11 @@ class HelpScreen(ModalScreen[None]):
     ]
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="help-dialog", classes="dialog"):
+        # The dialog itself scrolls: on a small terminal its last keys are a scroll away.
+        with KeyScroll(id="help-dialog", classes="dialog"):
             yield Static("Keys", classes="dialog-title")
             yield Static(keys_table(getattr(self.app, "read_only", False)), id="help-keys")
-            yield Static("escape closes this help", classes="muted")
+            yield Static("escape closes this help · j/k, pagedown/pageup scroll", classes="muted")
 
     async def action_dismiss(self, result: None = None) -> None:
         self.dismiss(None)

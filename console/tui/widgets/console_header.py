@@ -30,25 +30,58 @@ class ConsoleHeader(Widget):
     """Sections the service in use does not offer: shown struck through."""
 
     def render(self) -> Content:
-        line = Content.from_markup(
+        width = self.content_region.width or self.size.width
+        return Content("\n").join([self._first_line(width), self._tabs(width)])
+
+    def _first_line(self, width: int) -> Content:
+        """The fullest form that fits: labels, then the base URL, go before the profile,
+        the tenant and the usage summary (a narrow terminal keeps those)."""
+        profile, tenant = self.profile or "—", self.tenant or "…"
+        read_only = Content.from_markup("  [b reverse] READ-ONLY [/]") if self.read_only else None
+        summary = (
+            Content.from_markup("  [dim]│[/] $summary", summary=self.summary)
+            if self.summary
+            else None
+        )
+        forms = [
             "[b $accent]tenant-console[/]  [dim]profile[/] [b]$profile[/]"
             "  [dim]tenant[/] [b]$tenant[/]  [u]$url[/]",
-            profile=self.profile or "—",
-            tenant=self.tenant or "…",
-            url=self.base_url,
+            "[dim]profile[/] [b]$profile[/]  [dim]tenant[/] [b]$tenant[/]  [u]$url[/]",
+            "[b]$profile[/] [dim]·[/] [b]$tenant[/]  [u]$url[/]",
+            "[b]$profile[/] [dim]·[/] [b]$tenant[/]",
+        ]
+        line = Content("")
+        for markup in forms:
+            line = Content.from_markup(markup, profile=profile, tenant=tenant, url=self.base_url)
+            if read_only is not None:
+                line += read_only
+            if summary is not None:
+                line += summary
+            if line.cell_length <= width:
+                return line
+        return line  # cropped with an ellipsis (text-overflow)
+
+    def _tabs(self, width: int) -> Content:
+        """The six sections, with short titles (then numbers only, the current one named)
+        when the full ones do not fit, and where you are after them."""
+        trail = (
+            Content.from_markup(" > [b]$trail[/]", trail=self.trail) if self.trail else Content("")
         )
-        if self.read_only:
-            line += Content.from_markup("  [b reverse] READ-ONLY [/]")
-        if self.summary:
-            line += Content.from_markup("  [dim]│[/] $summary", summary=self.summary)
         tabs = Content("")
-        for section in SECTIONS:
-            style = "b reverse $accent" if section.key == self.section else "dim"
-            if section.key in self.unavailable:
-                style += " strike"
-            tabs += Content.from_markup(
-                f"[{style}] $n $title [/] ", n=str(section.number), title=section.title
-            )
-        if self.trail:
-            tabs += Content.from_markup(" > [b]$trail[/]", trail=self.trail)
-        return Content("\n").join([line, tabs])
+        for form in ("title", "short", "number"):
+            tabs = Content("")
+            for section in SECTIONS:
+                current = section.key == self.section
+                style = "b reverse $accent" if current else "dim"
+                if section.key in self.unavailable:  # the service does not offer it
+                    style += " strike"
+                title = {"title": section.title, "short": section.short}.get(form, "")
+                if form == "number" and current:
+                    title = section.short
+                text = f" {section.number} {title} " if title else f" {section.number} "
+                tabs += Content.from_markup(f"[{style}]$text[/] ", text=text)
+            # Short titles stay if the trail keeps a dozen cells (it is cut with an ellipsis).
+            fits = (tabs + trail).cell_length <= width
+            if fits or (form == "short" and tabs.cell_length + 12 <= width):
+                break
+        return tabs + trail

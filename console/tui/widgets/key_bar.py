@@ -32,6 +32,7 @@ class _Key(NamedTuple):
     description: str
     enabled: bool
     tooltip: str
+    action: str = ""
 
 
 class _Group(NamedTuple):
@@ -109,6 +110,19 @@ class KeyBar(Widget):
     }
     """
 
+    KEEP: ClassVar[frozenset[str]] = frozenset({"help", "quit", "back", "save", "dismiss"})
+    """Actions whose keys stay when the line is too narrow for every key."""
+    DROP_FIRST: ClassVar[tuple[str, ...]] = (
+        "copy_id",
+        "switch_profile",
+        "toggle_json",
+        "refresh",
+        "section",
+        "filter",
+    )
+    """Actions whose keys go first, in this order, when the line is too narrow; then the
+    others from the right. The help (`?`) lists them all."""
+
     show_command_palette: var[bool] = var(True)
     """Show the command palette key on the right (when the app has a command palette)."""
     combine_groups: var[bool] = var(True)
@@ -181,13 +195,20 @@ class KeyBar(Widget):
             firsts = [found[0] for found in runs]
             if group is not None and len(firsts) > 1 and self.combine_groups:
                 keys = tuple(
-                    _Key(b.key, app.get_key_display(b), "", enabled, tooltip or b.description)
+                    _Key(
+                        b.key,
+                        app.get_key_display(b),
+                        "",
+                        enabled,
+                        tooltip or b.description,
+                        b.action,
+                    )
                     for b, enabled, tooltip in firsts
                 )
                 items.append(_Group(keys, group.description, group.compact))
             else:
                 items.extend(
-                    _Key(b.key, app.get_key_display(b), b.description, enabled, tooltip)
+                    _Key(b.key, app.get_key_display(b), b.description, enabled, tooltip, b.action)
                     for b, enabled, tooltip in firsts
                 )
 
@@ -231,8 +252,34 @@ class KeyBar(Widget):
                         runs.append((gap, (), None))
                 if item.compact:
                     runs.append((" ", (), None))
-                runs.append((item.label, (_LABEL,), None))  # FooterLabel: no margin
+                runs.append((item.label, (_LABEL,), None))
+                # Footer's FooterLabel has no margin, so its label runs into the next key
+                # ("New/Edit/Delp Profile"); a space keeps them apart.
+                runs.append((" ", (), None))
         return runs
+
+    def _fitted(self, items: tuple[_Key | _Group, ...], width: int) -> tuple[_Key | _Group, ...]:
+        """The items that fit in `width` cells: the least important go first (DROP_FIRST in
+        its order, then from the right), never a KEEP key, so `? Help` and `q Quit` stay."""
+        sizes = [sum(cell_len(text) for text, _c, _k in self._runs((item,))) for item in items]
+        total = sum(sizes)
+        if total <= width:
+            return items
+
+        def action(item: _Key | _Group) -> str:
+            key = item if isinstance(item, _Key) else item.keys[0]
+            return key.action.split("(")[0]
+
+        droppable = [i for i, item in enumerate(items) if action(item) not in self.KEEP]
+        rank = {a: n for n, a in enumerate(self.DROP_FIRST)}
+        droppable.sort(key=lambda i: (rank.get(action(items[i]), len(rank)), -i))
+        dropped: set[int] = set()
+        for index in droppable:
+            if total <= width:
+                break
+            dropped.add(index)
+            total -= sizes[index]
+        return tuple(item for i, item in enumerate(items) if i not in dropped)
 
     def _palette_runs(self, key: _Key) -> list[_Run]:
         """The command palette key: a thin border on its left, then a margin of 1."""
@@ -276,7 +323,7 @@ class KeyBar(Widget):
         base = self.get_visual_style().rich_style
         right, right_spans = self._strip(self._palette_runs(palette) if palette else [], 0)
         left_width = max(0, width - right.cell_length)
-        left, spans = self._strip(self._runs(items), 0)
+        left, spans = self._strip(self._runs(self._fitted(items, left_width)), 0)
         left = left.crop_extend(0, left_width, base)
         spans = [
             (start, min(end, left_width), key) for start, end, key in spans if start < left_width

@@ -8,10 +8,12 @@ objects as the service sent them (dicts); `current_item` makes the model of the 
 from __future__ import annotations
 
 import asyncio
+import re
 from concurrent.futures import Future
 from typing import Any
 
-from textual import on
+from rich.text import Text
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -30,6 +32,14 @@ PREFETCH_MARGIN = 10
 LOADING_DELAY = 0.25
 """Seconds a first page may take before "Loading…" replaces the empty table: a quick answer
 never flashes it (nor pays for drawing it)."""
+
+
+def sort_key(cell: Any) -> tuple[Any, ...]:
+    """A cell's text as it sorts for a person: case-insensitive, numbers by value
+    ("9 rules" before "10 rules"); dates as shown (YYYY-MM-DD HH:MM) sort by time."""
+    text = cell.plain if isinstance(cell, Text) else str(cell)
+    parts = re.split(r"(\d+)", text.casefold())
+    return tuple(int(part) if n % 2 else part for n, part in enumerate(parts))
 
 
 def _answered(requested: Future[Any] | None) -> bool:
@@ -56,7 +66,9 @@ class ResourceList(Vertical):
 
     BINDINGS = [
         Binding("slash", "filter", "Filter"),
-        Binding("escape", "clear_filter", "Clear filter", show=False),
+        Binding("escape", "escape", "Stop / clear filter", show=False),
+        Binding("s", "sort", "Sort", show=False),
+        Binding("S", "sort_reverse", "Reverse sort", show=False),
     ]
 
     class Opened(Message):
@@ -99,11 +111,24 @@ class ResourceList(Vertical):
         self.labels: dict[str, str] = {}
         self._typed: tuple[dict[str, Any], Any] | None = None
         self._loading_timer: Timer | None = None
+        self.rows: list[tuple[Any, ...]] = []
+        self._arrived: list[dict[str, Any]] = []
+        """The items in the order the server sent them (for `s` back to server order)."""
+        """The table's cells of each item, in the same order as `items`."""
+        self.sort: tuple[int, bool] | None = None
+        """(column index, descending) while the loaded rows are sorted; None: server order."""
+        self.loading_to_end = False
+        """`G` twice: pages are fetched one after another to the last."""
+        self._end_armed_row: int | None = None
+        """The row a first `G` went to; a `G` from there loads to the end."""
 
     def compose(self) -> ComposeResult:
         placeholder = f"/ filter {self.kind.title.lower()} by {self.kind.filter_placeholder}"
         yield FilterInput(placeholder=placeholder, classes="filter")
-        columns = [TableColumn(c.key, c.label, c.width) for c in self.kind.columns]
+        columns = [
+            TableColumn(c.key, c.label, c.width, c.min_width, c.drop_order, c.grow)
+            for c in self.kind.columns
+        ]
         yield RowTable(columns, zebra_stripes=True)
         yield StatePanel()
 
@@ -152,8 +177,24 @@ class ResourceList(Vertical):
             text = f"{len(self.items)} loaded{more}"
         else:
             text = f"{len(self.items)} of {self.total} loaded"
-        if self.fetching:
+        if self.loading_to_end:
+            text += " · loading all (esc stops)…"
+        elif self.fetching:
             text += " · loading more…"
+        if self.sort is not None and self.has_more:
+            # The header marks the column (▲/▼); the footer has little room.
+            text += " · sorted: loaded rows only"
+        return text
+
+    @property
+    def sort_description(self) -> str:
+        """ "by Name ↑", and which rows when not all are loaded ("of 50 loaded rows")."""
+        if self.sort is None:
+            return "server order"
+        column, descending = self.sort
+        text = f"by {self.kind.columns[column].label} {'↓' if descending else '↑'}"
+        if self.has_more:
+            text += f" (the {len(self.items)} loaded rows)"
         return text
 
     def focus_table(self) -> None:
@@ -179,6 +220,8 @@ class ResourceList(Vertical):
         self.workers.cancel_group(self, "pages")
         self._stop_loading_timer()
         self.items, self.total, self.has_more, self.pages_fetched = [], None, False, []
+        self.rows, self._arrived, self.loading_to_end = [], [], False
+        self._end_armed_row = None
         self._seen, self.labels, self._typed = set(), {}, None
         self.loaded, self.fetching, self.problem = False, False, None
         self.filter_text, self.query_params = "", {}
@@ -272,8 +315,13 @@ class ResourceList(Vertical):
             self._seen.add(item_id)
             new.append(item)
         self.items.extend(new)
+        self._arrived.extend(new)
         kind, labels = self.kind, self.labels
-        table.add_rows([kind.row_cells(item, labels) for item in new])
+        rows = [kind.row_cells(item, labels) for item in new]
+        self.rows.extend(rows)
+        table.add_rows(rows)
+        if self.sort is not None and new:
+            self._apply_sort()
         if self.items:
             if self.state_panel.kind is not None:
                 self.state_panel.hide()
@@ -291,12 +339,16 @@ class ResourceList(Vertical):
             if self.filter_text:
                 hint = "Press escape to clear the filter."
             self.state_panel.show_empty(self.kind.empty_message(self.filter_text), hint)
+        if self.loading_to_end and not self.has_more:
+            self.loading_to_end = False
+            table.move_cursor(row=len(self.items) - 1)
         self._status()
         self._maybe_fetch_more()
 
     def _failed(self, exc: BaseException, page: int) -> None:
         self._stop_loading_timer()
         self.fetching = False
+        self.loading_to_end = False
         problem = describe(exc, permission=self.kind.permission, what=self.kind.title.lower())
         if page == 1 or not self.items:
             self.problem = problem
@@ -314,7 +366,7 @@ class ResourceList(Vertical):
     def _maybe_fetch_more(self) -> None:
         if not self.has_more or self.fetching or self.problem is not None:
             return
-        if self.table.cursor_row >= len(self.items) - PREFETCH_MARGIN:
+        if self.loading_to_end or self.table.cursor_row >= len(self.items) - PREFETCH_MARGIN:
             self._fetch(len(self.pages_fetched) + 1)
 
     @on(RowTable.RowHighlighted)
@@ -329,6 +381,104 @@ class ResourceList(Vertical):
         if item is not None:
             self.post_message(self.Opened(self.kind, item))
 
+    @on(RowTable.EndRequested)
+    def _end_requested(self, event: RowTable.EndRequested) -> None:
+        """`G` goes to the last loaded row and, when there are more, says so; `G` again from
+        there loads the rest, page by page (escape stops)."""
+        event.stop()
+        if not self.has_more or self.loading_to_end:
+            return
+        if event.cursor_row == self._end_armed_row:
+            self._end_armed_row = None
+            self.load_to_end()
+            return
+        self._end_armed_row = len(self.items) - 1
+        self.notify(
+            f"The last loaded row: {len(self.items)} of {self.total}. "
+            "Press G again to load the rest (escape stops).",
+            title=self.kind.title,
+        )
+
+    def load_to_end(self) -> None:
+        """Fetches the remaining pages one after another (never the tenant in one request),
+        the footer counting them; the cursor goes to the last row once it is loaded."""
+        if not self.has_more or self.problem is not None or self.loading_to_end:
+            return
+        self.loading_to_end = True
+        self.notify(
+            f"Loading the rest of {self.total} {self.kind.title.lower()}, "
+            f"{self.page_size} at a time; escape stops.",
+            title="To the end",
+        )
+        self._status()
+        self._maybe_fetch_more()
+
+    def stop_loading_to_end(self) -> None:
+        if self.loading_to_end:
+            self.loading_to_end = False
+            self._status()
+            self.notify(f"Stopped at {len(self.items)} of {self.total}.", title="To the end")
+
+    # ---- sorting -------------------------------------------------------------------------
+
+    def action_sort(self) -> None:
+        """`s`: sort the loaded rows by the next column (server order after the last)."""
+        if self.sort is None:
+            self.sort = (0, False)
+        elif self.sort[0] + 1 < len(self.kind.columns):
+            self.sort = (self.sort[0] + 1, False)
+        else:
+            self.sort = None
+        self._sort_changed()
+
+    def action_sort_reverse(self) -> None:
+        """`S`: reverse the order (descending by the first column if none was sorted)."""
+        self.sort = (0, True) if self.sort is None else (self.sort[0], not self.sort[1])
+        self._sort_changed()
+
+    def sort_by(self, column: int, descending: bool = False) -> None:
+        """Sorts the loaded rows by this column (the palette's "Sort ... by ...")."""
+        self.sort = (column, descending)
+        self._sort_changed()
+
+    def _sort_changed(self) -> None:
+        if self.sort is None:
+            self._restore_server_order()
+        else:
+            self._apply_sort()
+        self.table.set_sort(*(self.sort or (None, False)))
+        self.notify(f"Sorted {self.sort_description}.", title=self.kind.title)
+        self._status()
+
+    def _apply_sort(self) -> None:
+        """Sorts `items` and the table's rows by the sort column, keeping the cursor's row."""
+        if self.sort is None or not self.items:
+            return
+        column, descending = self.sort
+        current = self.current_row
+        pairs = sorted(
+            zip(self.items, self.rows, strict=True),
+            key=lambda pair: sort_key(pair[1][column]),
+            reverse=descending,
+        )
+        self._reorder(pairs, current)
+
+    def _restore_server_order(self) -> None:
+        """Back to the order the pages came in (creation order on the server)."""
+        order = {self.kind.item_id(item): n for n, item in enumerate(self._arrived)}
+        current = self.current_row
+        pairs = sorted(
+            zip(self.items, self.rows, strict=True),
+            key=lambda pair: order.get(self.kind.item_id(pair[0]), 0),
+        )
+        self._reorder(pairs, current)
+
+    def _reorder(self, pairs: list[tuple[Any, Any]], current: Any) -> None:
+        self.items = [item for item, _row in pairs]
+        self.rows = [row for _item, row in pairs]
+        cursor = next((n for n, item in enumerate(self.items) if item is current), 0)
+        self.table.replace_rows(self.rows, cursor=cursor)
+
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state == WorkerState.CANCELLED and event.worker.group == "pages":
             event.stop()
@@ -341,8 +491,27 @@ class ResourceList(Vertical):
         field.value = self.filter_text
         field.focus()
 
-    def action_clear_filter(self) -> None:
-        self._apply_filter("")
+    def action_escape(self) -> None:
+        """Stops a load to the end, else clears the filter."""
+        if self.loading_to_end:
+            self.stop_loading_to_end()
+        else:
+            self._apply_filter("")
+
+    @on(Input.Changed, "FilterInput")
+    def _filter_edited(self, event: Input.Changed) -> None:
+        self.filter_input.remove_class("-refused")
+
+    @on(events.DescendantBlur, "FilterInput")
+    def _filter_left(self, event: events.DescendantBlur) -> None:
+        """Leaving the input without applying it: it shows the filter in force again, so its
+        text never disagrees with the rows (a refused filter included)."""
+        field = self.filter_input
+        field.remove_class("-refused")
+        if field.value != self.filter_text:
+            field.value = self.filter_text
+        if not self.filter_text:
+            field.remove_class("-visible")
 
     @on(Input.Submitted, "FilterInput")
     def _filter_submitted(self, event: Input.Submitted) -> None:
@@ -359,7 +528,15 @@ class ResourceList(Vertical):
             try:
                 query = self.kind.parse_filter(text)
             except FilterInvalid as exc:
-                self.notify(str(exc), title="Filter", severity="warning")
+                # The text stays to be corrected, marked refused; leaving the input puts back
+                # the filter in force (see _filter_left).
+                self.filter_input.add_class("-refused")
+                shown = f"“{self.filter_text}”" if self.filter_text else "no filter"
+                self.notify(
+                    f"“{text}” was not applied: {exc} The list still shows {shown}.",
+                    title="Filter refused",
+                    severity="warning",
+                )
                 return
         else:
             query = {}
@@ -371,6 +548,6 @@ class ResourceList(Vertical):
             self.reload()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "clear_filter":
-            return bool(self.filter_text)
+        if action == "escape":
+            return bool(self.filter_text) or self.loading_to_end
         return True

@@ -40,11 +40,19 @@ _EVEN, _ODD, _CURSOR_EVEN, _CURSOR_ODD = range(4)
 
 @dataclass(frozen=True)
 class TableColumn:
-    """One column; `width` is the content width without padding, None to fit the content."""
+    """One column; `width` is the content width without padding, None to fit the content.
+
+    Fitting the table to its width: `min_width` lets the column shrink that far (ellipsis)
+    when the table is too wide, else it stays whole; a column with a `drop_order` is left
+    out, lowest first, when even the shrunk columns do not fit; a `grow` column takes the
+    width left over, up to its widest cell (long names, URLs)."""
 
     key: str
     label: str
     width: int | None = None
+    min_width: int | None = None
+    drop_order: int | None = None
+    grow: bool = False
 
 
 class _Styles(NamedTuple):
@@ -113,10 +121,12 @@ class RowTable(ScrollView, can_focus=True):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "select_cursor", "Open"),
-        Binding("up", "cursor_up", "Cursor up", show=False),
-        Binding("down", "cursor_down", "Cursor down", show=False),
+        Binding("up,k", "cursor_up", "Cursor up", show=False),
+        Binding("down,j", "cursor_down", "Cursor down", show=False),
         Binding("pageup", "page_up", "Page up", show=False),
         Binding("pagedown", "page_down", "Page down", show=False),
+        Binding("ctrl+u", "half_page_up", "Half page up", show=False),
+        Binding("ctrl+d", "half_page_down", "Half page down", show=False),
         Binding("home,g", "scroll_top", "First row", show=False),
         Binding("end,G", "scroll_bottom", "Last loaded row", show=False),
     ]
@@ -184,6 +194,10 @@ class RowTable(ScrollView, can_focus=True):
     class RowSelected(_RowMessage):
         """The row under the cursor was chosen: enter, or a click on a row."""
 
+    class EndRequested(_RowMessage):
+        """`G` or end (`cursor_row`: the row the cursor leaves): a list may hold fewer rows
+        than there are."""
+
     def __init__(
         self,
         columns: Sequence[TableColumn],
@@ -199,9 +213,17 @@ class RowTable(ScrollView, can_focus=True):
         self._zebra_stripes = zebra_stripes
         self._rows: list[tuple[Cell, ...]] = []
         self._cursor = 0
-        self._widths = [cell_len(c.label) if c.width is None else c.width for c in self.columns]
-        self._auto = [i for i, c in enumerate(self.columns) if c.width is None]
+        self._base = [cell_len(c.label) if c.width is None else c.width for c in self.columns]
+        """Each column's width with room enough: its widest cell, or its fixed width."""
+        self._content = [cell_len(c.label) for c in self.columns]
+        """The widest cell (or label) of each measured column (auto or `grow`)."""
+        self._auto = [i for i, c in enumerate(self.columns) if c.width is None or c.grow]
+        self._widths = list(self._base)
+        """The widths drawn: the base widths fitted to the table's width; 0 for a column
+        left out."""
+        self._fitted_to = 0
         self._widths_version = 0
+        self._sort: tuple[int, bool] | None = None
         self._strips: LRUCache[tuple[int, bool, int, int, int], Strip] = LRUCache(
             self.STRIP_CACHE_SIZE
         )
@@ -234,24 +256,43 @@ class RowTable(ScrollView, can_focus=True):
                 raise ValueError(f"a row needs {columns} cells, not {len(row)}: {row!r}")
         if not new_rows:
             return
-        widths = self._widths
         grown = False
         for index in self._auto:
             widest = max(cell_len(_cell_parts(row[index])[0]) for row in new_rows)
-            if widest > widths[index]:
-                widths[index] = widest
+            if widest > self._content[index]:
+                self._content[index] = widest
+                if self.columns[index].width is None:
+                    self._base[index] = widest
                 grown = True
         start = len(self._rows)
         self._rows.extend(new_rows)
-        self._update_virtual_size()
         if grown:
+            self._fit(self._fitted_to)
+            self._update_virtual_size()
             self._widths_version += 1
             self._strips.clear()
             self.refresh()
         else:
+            self._update_virtual_size()
             self._refresh_rows(start, len(self._rows))
         if start == 0:
             self.post_message(self.RowHighlighted(self, 0))
+
+    def replace_rows(self, rows: Iterable[Sequence[Cell]], *, cursor: int = 0) -> None:
+        """The same rows in another order (a sort): widths stay, every line is redrawn."""
+        self._rows = [tuple(row) for row in rows]
+        self._cursor = max(0, min(cursor, len(self._rows) - 1))
+        self._strips.clear()
+        self.refresh()
+        self._scroll_to_cursor()
+        if self._rows:
+            self.post_message(self.RowHighlighted(self, self._cursor))
+
+    def set_sort(self, column: int | None, descending: bool = False) -> None:
+        """Marks the sorted column's header with ▲ (ascending) or ▼ (descending)."""
+        self._sort = None if column is None else (column, descending)
+        self._widths_version += 1
+        self.refresh()
 
     def clear(self) -> None:
         """No rows, cursor on row 0, scrolled home. Auto widths stay, as in DataTable."""
@@ -271,7 +312,80 @@ class RowTable(ScrollView, can_focus=True):
 
     @property
     def _table_width(self) -> int:
-        return sum(self._widths) + 2 * CELL_PADDING * len(self._widths)
+        return sum(w + 2 * CELL_PADDING for w in self._widths if w)
+
+    @property
+    def shown_columns(self) -> tuple[str, ...]:
+        """The keys of the columns drawn at the current width."""
+        return tuple(c.key for c, w in zip(self.columns, self._widths, strict=True) if w)
+
+    @property
+    def column_widths(self) -> dict[str, int]:
+        """The drawn width of each column shown, by key."""
+        return {c.key: w for c, w in zip(self.columns, self._widths, strict=True) if w}
+
+    def _fit(self, available: int) -> None:
+        """Fits the columns to `available` cells (0: not laid out yet, every column whole):
+        shrink those that may, then leave out by drop order, then give what is left over to
+        the `grow` columns that are cut."""
+        columns, base, pad = self.columns, self._base, 2 * CELL_PADDING
+        least = [
+            base[i] if c.min_width is None else min(base[i], c.min_width)
+            for i, c in enumerate(columns)
+        ]
+        if not available:
+            self._widths = list(base)
+            return
+        shown = [True] * len(columns)
+        need = sum(w + pad for w in least)
+        droppable = sorted(
+            (c.drop_order, -i, i) for i, c in enumerate(columns) if c.drop_order is not None
+        )
+        for _order, _neg, i in droppable:
+            if need <= available:
+                break
+            shown[i] = False
+            need -= least[i] + pad
+        widths = [least[i] if shown[i] else 0 for i in range(len(columns))]
+        spare = available - need
+        # Back towards whole: the fixed columns first, then the growing ones (names, URLs).
+        order = [i for i, c in enumerate(columns) if shown[i] and not c.grow]
+        order += [i for i, c in enumerate(columns) if shown[i] and c.grow]
+        for i in order:
+            add = max(0, min(spare, base[i] - widths[i]))
+            widths[i] += add
+            spare -= add
+        content = self._content
+        while spare > 0:
+            cut = [
+                i for i, c in enumerate(columns) if shown[i] and c.grow and content[i] > widths[i]
+            ]
+            if not cut:
+                break
+            share = max(1, spare // len(cut))
+            for i in cut:
+                add = max(0, min(share, content[i] - widths[i], spare))
+                widths[i] += add
+                spare -= add
+        self._widths = widths
+
+    def _refit(self, *, repaint: bool = True) -> None:
+        """Fits the columns again if the width they were fitted to has changed."""
+        available = self.scrollable_content_region.width
+        if available != self._fitted_to:
+            self._fitted_to = available
+            old = self._widths
+            self._fit(available)
+            if self._widths != old:
+                self._widths_version += 1
+                self._strips.clear()
+                self._update_virtual_size()
+                if repaint:
+                    self.refresh()
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Fitted when the size is known, before the frame that draws it."""
+        self._refit()
 
     @property
     def _body_height(self) -> int:
@@ -333,10 +447,23 @@ class RowTable(ScrollView, can_focus=True):
         self.scroll_to(y=self.scroll_offset.y + page, animate=False, force=True)
         self.move_cursor(row=self._cursor + page)
 
+    def action_half_page_up(self) -> None:
+        """Half a screen up, the view moving with the cursor (less's and vim's ctrl+u)."""
+        half = max(1, self._body_height // 2)
+        self.scroll_to(y=self.scroll_offset.y - half, animate=False, force=True)
+        self.move_cursor(row=self._cursor - half)
+
+    def action_half_page_down(self) -> None:
+        half = max(1, self._body_height // 2)
+        self.scroll_to(y=self.scroll_offset.y + half, animate=False, force=True)
+        self.move_cursor(row=self._cursor + half)
+
     def action_scroll_top(self) -> None:
         self.move_cursor(row=0)
 
     def action_scroll_bottom(self) -> None:
+        if self._rows:
+            self.post_message(self.EndRequested(self, self._cursor))  # the row it leaves
         self.move_cursor(row=len(self._rows) - 1)
 
     def action_select_cursor(self) -> None:
@@ -369,6 +496,9 @@ class RowTable(ScrollView, can_focus=True):
         if state != self._pseudo_state:
             self._pseudo_state = state
             self._styles = None
+        # A scrollbar that came or went changes the width without a resize; this pass draws
+        # with the new widths already.
+        self._refit(repaint=False)
         return super().render_lines(crop)
 
     def _get_styles(self) -> _Styles:
@@ -427,8 +557,13 @@ class RowTable(ScrollView, can_focus=True):
     def _render_header(self, styles: _Styles, width: int, scroll_x: int) -> Strip:
         pad = " " * CELL_PADDING
         text = ""
-        for column, w in zip(self.columns, self._widths, strict=True):
-            label, blank = _fit(column.label, w)
+        for index, (column, w) in enumerate(zip(self.columns, self._widths, strict=True)):
+            if not w:
+                continue
+            label = column.label
+            if self._sort is not None and self._sort[0] == index:
+                label = f"{label} {'▼' if self._sort[1] else '▲'}"
+            label, blank = _fit(label, w)
             text += pad + label + " " * (blank + CELL_PADDING)
         return self._finish([], text, styles.header, width, scroll_x)
 
@@ -441,6 +576,8 @@ class RowTable(ScrollView, can_focus=True):
         segments: list[Segment] = []
         pending = ""  # text in the row's style not yet emitted
         for cell, w in zip(cells, self._widths, strict=True):
+            if not w:
+                continue
             text, style = _cell_parts(cell)
             text, blank = _fit(text, w)
             if style is None:

@@ -6,14 +6,21 @@ from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from console.models.tenants import NAMED_SETTINGS
 from console.tui import formatting as fmt
 from console.tui.problems import Problem, describe
-from console.tui.resources import Renderable, unknown_fields
+from console.tui.resources import (
+    Labels,
+    Renderable,
+    application_names,
+    audit_ids,
+    named_id,
+    unknown_fields,
+)
 from console.tui.widgets.fields_view import FieldsView
+from console.tui.widgets.key_scroll import KeyScroll
 from console.tui.widgets.section_messages import SectionFailed, StatusChanged
 from console.tui.widgets.state_panel import StatePanel
 
@@ -43,28 +50,28 @@ def settings_text(settings: dict[str, Any], *, skip_named: bool = True) -> Rende
     return text or Text("none", style="dim")
 
 
-def tenant_fields(tenant: Any, usage: str | None = None) -> list[tuple[str, Renderable]]:
+def tenant_fields(
+    tenant: Any, usage: str | None = None, labels: Labels | None = None
+) -> list[tuple[str, Renderable]]:
     fields: list[tuple[str, Renderable]] = [
         ("Id", str(tenant.id)),
         ("Name", tenant.name),
         ("Owner", str(tenant.owner_id or "—")),
-    ]
-    fields += [
         ("Fingerprint tokens", setting_text(tenant.setting("fingerprint_tokens"))),
         ("Deduplicate tokens", setting_text(tenant.setting("deduplicate_tokens"))),
         ("Other settings", settings_text(tenant.settings)),
         *unknown_fields(tenant),
         ("Created", fmt.when(tenant.created_at)),
-        ("Created by", str(tenant.created_by or "—")),
+        ("Created by", named_id(tenant.created_by, labels)),
         ("Modified", fmt.when(tenant.modified_at)),
-        ("Modified by", str(tenant.modified_by or "—")),
+        ("Modified by", named_id(tenant.modified_by, labels)),
     ]
     if usage:
         fields.append(("Usage", usage))
     return fields
 
 
-class TenantView(VerticalScroll):
+class TenantView(KeyScroll):
     """Fetches GET /tenants/self when shown; r refreshes."""
 
     title = "Tenant"
@@ -78,6 +85,8 @@ class TenantView(VerticalScroll):
         """A request is under way. (Not Widget.loading: that covers the widget with a spinner.)"""
         self.problem: Problem | None = None
         self._generation = 0
+        self.labels: Labels = {}
+        """Names of the applications among the tenant's audit ids, once looked up."""
 
     def compose(self) -> ComposeResult:
         yield Static("Tenant", classes="section-title")
@@ -98,6 +107,7 @@ class TenantView(VerticalScroll):
     def reset(self) -> None:
         self._generation += 1
         self.tenant, self.loaded, self.fetching, self.problem = None, False, False, None
+        self.labels = {}
 
     def reload(self) -> None:
         self.reset()
@@ -129,8 +139,13 @@ class TenantView(VerticalScroll):
         self.query_one(StatePanel).hide()
         self._content(True)
         self.post_message(StatusChanged(self, self.status_text))
+        missing = [i for i in audit_ids(tenant) if i not in self.labels]
+        found = await application_names(self.app.client, missing)  # type: ignore[attr-defined]
+        if found and generation == self._generation:
+            self.labels.update(found)
+            self.refresh_fields()
 
     def refresh_fields(self) -> None:
         if self.tenant is not None:
             usage = getattr(self.app, "usage_line", "") or None
-            self.query_one(FieldsView).show(tenant_fields(self.tenant, usage))
+            self.query_one(FieldsView).show(tenant_fields(self.tenant, usage, self.labels))

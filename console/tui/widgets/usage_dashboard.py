@@ -16,7 +16,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.message import Message
 from textual.reactive import reactive
@@ -26,6 +26,7 @@ from textual.widgets import ContentSwitcher, DataTable, LoadingIndicator, Static
 
 from console import clock
 from console.models.tenants import UsageReport
+from console.tui.widgets.key_scroll import KeyScroll
 from console.tui.widgets.usage_math import (
     STATE_LABELS,
     GaugeState,
@@ -391,7 +392,7 @@ class UsageDashboard(Widget):
             with Vertical(id="usage-error"), Vertical(id="usage-error-panel"):
                 yield Static("", id="usage-error-message")
                 yield Static("", id="usage-error-hint")
-            with VerticalScroll(id="usage-report"):
+            with KeyScroll(id="usage-report"):
                 with Vertical(id="usage-plan"):
                     with Horizontal(id="usage-plan-line"):
                         yield Static("", id="usage-plan-numbers")

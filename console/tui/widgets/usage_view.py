@@ -38,6 +38,12 @@ class UsageView(Vertical):
     def compose(self) -> ComposeResult:
         yield UsageDashboard()
 
+    def focus(self, scroll_visible: bool = True) -> UsageView:
+        """The report's scroll takes the keys, so that every panel is a key away (down, j,
+        pagedown, G) without knowing Tab."""
+        self.query_one("#usage-report").focus(scroll_visible)
+        return self
+
     @property
     def dashboard(self) -> UsageDashboard:
         return self.query_one(UsageDashboard)

@@ -1,0 +1,43 @@
+"""Palette commands for the list on screen: load it to its real end, sort it by a column."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from functools import partial
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+
+class ListCommands(Provider):
+    """What `G` twice and `s`/`S` do, named, for those who look in the palette first."""
+
+    def _commands(self) -> Iterator[tuple[str, Callable[[], None], str]]:
+        current = getattr(self.screen, "current_list", None)
+        if current is None or not current.loaded:
+            return
+        title = current.kind.title
+        if current.has_more:
+            yield (
+                f"Load the rest of {title}",
+                current.load_to_end,
+                f"{len(current.items)} of {current.total} loaded; page by page, escape stops",
+            )
+        for index, column in enumerate(current.kind.columns):
+            for descending in (False, True):
+                arrow = "↓" if descending else "↑"
+                yield (
+                    f"Sort {title} by {column.label} {arrow}",
+                    partial(current.sort_by, index, descending),
+                    "The loaded rows" if current.has_more else "Every row",
+                )
+
+    async def discover(self) -> Hits:
+        for text, callback, help_text in self._commands():
+            yield DiscoveryHit(text, callback, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for text, callback, help_text in self._commands():
+            score = matcher.match(text)
+            if score > 0:
+                yield Hit(score, matcher.highlight(text), callback, help=help_text)

@@ -7,6 +7,7 @@ the import instead of following it. Nothing here imports Textual.
 
 from __future__ import annotations
 
+import logging
 import threading
 from concurrent.futures import Future
 from dataclasses import dataclass, field
@@ -14,6 +15,8 @@ from typing import Any
 
 from console.client import plain_get
 from console.tui.connection import Connection, ProfileSource
+
+log = logging.getLogger("console.tui")
 
 
 def read_first_page(connection: Connection) -> dict[str, Any] | None:
@@ -60,7 +63,12 @@ def begin(profiles: ProfileSource, profile_name: str | None) -> EarlyStart:
             early.first_page.set_result(None)
             return
         early.connection.set_result(connection)
-        early.first_page.set_result(read_first_page(connection) if connection.key else None)
+        try:
+            page = read_first_page(connection) if connection.key else None
+        except Exception:  # the list then asks the client, which says what is wrong
+            log.exception("The early first-page read failed")
+            page = None
+        early.first_page.set_result(page)
 
     threading.Thread(target=run, name="early-start", daemon=True).start()
     return early

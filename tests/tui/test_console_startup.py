@@ -44,9 +44,9 @@ def record_plain_reader(
     """Notes each page plain_get reads (in its thread); with `works=False` it gets no answer."""
     original = plain_get.read_page
 
-    def read_page(base_url: str, key: str, path: str, page: int, size: int) -> Any:
+    def read_page(base_url: str, key: str, path: str, page: int, size: int, **options: Any) -> Any:
         calls.append(("plain", page, composed(app_box)))
-        return original(base_url, key, path, page, size) if works else None
+        return original(base_url, key, path, page, size, **options) if works else None
 
     monkeypatch.setattr(plain_get, "read_page", read_page)
 

@@ -8,6 +8,7 @@ objects as the service sent them (dicts); `current_item` makes the model of the 
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 from concurrent.futures import Future
 from typing import Any
@@ -27,6 +28,8 @@ from console.tui.resources import PAGE_SIZE, Fetched, FilterInvalid, ResourceKin
 from console.tui.widgets.row_table import RowTable, TableColumn
 from console.tui.widgets.section_messages import SectionFailed, StatusChanged
 from console.tui.widgets.state_panel import StatePanel
+
+log = logging.getLogger("console.tui")
 
 PREFETCH_MARGIN = 10
 LOADING_DELAY = 0.25
@@ -284,7 +287,12 @@ class ResourceList(Vertical):
         """One page; `requested` is page 1 asked for early through plain_get (None there
         means the client has to ask, and explain any failure)."""
         try:
-            envelope = await asyncio.wrap_future(requested) if requested is not None else None
+            envelope = None
+            if requested is not None:
+                try:
+                    envelope = await asyncio.wrap_future(requested)
+                except Exception:  # the early reader failed: the client asks and explains
+                    log.exception("The early first-page read failed")
             if envelope is not None:
                 fetched = page_of(envelope, page, self.page_size)
             else:

@@ -72,6 +72,10 @@ def build_parser() -> argparse.ArgumentParser:
     add.add_argument(
         "--key-stdin", action="store_true", help="read the key from one line of standard input"
     )
+    add.add_argument("--label", metavar="TEXT", help="a short tag for the header, e.g. PROD")
+    add.add_argument(
+        "--color", metavar="COLOUR", help="the label's colour: red, orange, yellow, green, ..."
+    )
     profile_sub.add_parser("list", help="list profiles (never their keys)")
     use = profile_sub.add_parser("use", help="make a profile the active one")
     use.add_argument("name")

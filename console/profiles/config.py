@@ -24,7 +24,10 @@ CONFIG_FILE_NAME = "config.toml"
 
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
-_PROFILE_FIELDS = {"base_url"}
+_PROFILE_FIELDS = {"base_url", "label", "color", "tenant_name"}
+COLORS = ("red", "orange", "yellow", "green", "cyan", "blue", "magenta", "white")
+"""The colours a profile's label may have (the header shows the label in it)."""
+LABEL_MAX = 16
 _SECRET_FIELDS = {"key", "api_key", "apikey", "token", "secret", "password"}
 
 
@@ -55,10 +58,44 @@ class Profile:
 
     name: str
     base_url: str
+    label: str | None = None
+    """A short tag shown in the console's header (e.g. PROD), in `color`."""
+    color: str | None = None
+    tenant_name: str | None = None
+    """The tenant's name as last seen by the console: the profile picker shows it."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "name", validate_name(self.name))
         object.__setattr__(self, "base_url", normalize_base_url(self.base_url))
+        object.__setattr__(self, "label", validate_label(self.label))
+        object.__setattr__(self, "color", validate_color(self.color))
+        if self.tenant_name is not None and not isinstance(self.tenant_name, str):
+            raise ProfileError(f"Invalid tenant name {self.tenant_name!r}: it must be text.")
+
+
+def validate_label(label: str | None) -> str | None:
+    """A label of 1 to 16 printable characters, or None (an empty one is None)."""
+    if label is None:
+        return None
+    if not isinstance(label, str):
+        raise ProfileError(f"Invalid label {label!r}: it must be text.")
+    label = label.strip()
+    if not label:
+        return None
+    if len(label) > LABEL_MAX or not label.isprintable():
+        raise ProfileError(
+            f"Invalid label {label!r}: use 1 to {LABEL_MAX} printable characters, e.g. PROD."
+        )
+    return label
+
+
+def validate_color(color: str | None) -> str | None:
+    """One of COLORS (any case), or None."""
+    if color is None or (isinstance(color, str) and not color.strip()):
+        return None
+    if not isinstance(color, str) or color.strip().lower() not in COLORS:
+        raise ProfileError(f"Invalid colour {color!r}: use one of {', '.join(COLORS)}.")
+    return color.strip().lower()
 
 
 def validate_name(name: str) -> str:
@@ -194,6 +231,10 @@ class ProfilesFile:
         for profile in self.profiles.values():
             lines += ["", f"[profiles.{_toml_key(profile.name)}]"]
             lines.append(f"base_url = {_toml_string(profile.base_url)}")
+            for key in ("label", "color", "tenant_name"):
+                value = getattr(profile, key)
+                if value is not None:
+                    lines.append(f"{key} = {_toml_string(value)}")
         return "\n".join(lines) + "\n"
 
     def save(self) -> None:
@@ -260,9 +301,17 @@ def _parse_document(
         if "base_url" not in table:
             raise ConfigError(path, line, f"profile {name!r} has no base_url")
         try:
-            profiles[name] = Profile(name, table["base_url"])
+            extra = {k: table[k] for k in ("label", "color", "tenant_name") if k in table}
+            profiles[name] = Profile(name, table["base_url"], **extra)
         except ProfileError as error:
-            at = _locate(text, profile=name, key="base_url") if "URL" in str(error) else line
+            words = {
+                "base URL": "base_url",
+                "label": "label",
+                "colour": "color",
+                "tenant": "tenant_name",
+            }
+            key = next((k for w, k in words.items() if f"Invalid {w}" in str(error)), None)
+            at = _locate(text, profile=name, key=key) if key else line
             raise ConfigError(path, at, str(error).rstrip(".")) from None
     active = document.get("active")
     if active is not None and (not isinstance(active, str) or active not in profiles):

@@ -42,6 +42,8 @@ class Connection:
     key_source: KeySource
     # Why there is no key (no keyring, keyring locked, nothing stored): a sentence to show.
     key_problem: str | None = None
+    label: str | None = None
+    color: str | None = None
 
 
 def resolve_connection(
@@ -81,23 +83,24 @@ def resolve_connection(
         raise ProfileError(unknown_profile_message(name, profiles.profiles, origin))
     profile = profiles.profiles[name]
     base_url = env_url or profile.base_url
+    tag = {"label": profile.label, "color": profile.color}
 
     if env_key:
-        return Connection(profile=name, base_url=base_url, key=env_key, key_source="env")
+        return Connection(profile=name, base_url=base_url, key=env_key, key_source="env", **tag)
     from console.profiles.keys import KeyStoreError, get_key
 
     try:
         key = get_key(name, timeout=keyring_timeout)
     except KeyStoreError as error:
-        return Connection(name, base_url, None, "none", key_problem=str(error))
+        return Connection(name, base_url, None, "none", key_problem=str(error), **tag)
     if key is None:
         problem = (
             f'No key is stored for profile "{name}". Store one with: '
             f"tenant-console profile add {name} --base-url {profile.base_url} "
             f"(or set {API_KEY_ENV} for this session)."
         )
-        return Connection(name, base_url, None, "none", key_problem=problem)
-    return Connection(profile=name, base_url=base_url, key=key, key_source="keyring")
+        return Connection(name, base_url, None, "none", key_problem=problem, **tag)
+    return Connection(profile=name, base_url=base_url, key=key, key_source="keyring", **tag)
 
 
 def check_profile(

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import sys
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from typing import Any
 
 from textual.app import App, SystemCommand
@@ -284,31 +285,54 @@ class TenantConsoleApp(App[int]):
             self.screen.refresh_bindings()
 
     def prompt_new_key(self, connection: Connection | None = None, reason: str = "") -> None:
+        """Asks for a new key, checked before it is kept. With no console behind (a profile
+        without a usable key at start), the welcome screen asks: never an empty terminal."""
         connection = connection or self.connection
         if connection is None:
             return
         reason = reason or f"The service rejected the key of {connection.label}."
-
-        def use_key(key: str | None) -> None:
-            if key:
-                self.run_worker(self._store_and_connect(connection, key), exit_on_error=False)
-
+        if self.console_screen is None:
+            self.show_welcome(connection, reason)
+            return
         from console.tui.screens.profiles import KeyPrompt
 
-        self.push_screen(KeyPrompt(connection.profile, reason), use_key)
+        self.push_screen(KeyPrompt(connection, reason))
 
-    async def _store_and_connect(self, connection: Connection, key: str) -> None:
-        if connection.profile is not None:
+    def show_welcome(self, connection: Connection | None = None, reason: str = "") -> None:
+        """The welcome screen: add a profile, or give `connection` the key it lacks."""
+        from console.tui.screens.welcome import WelcomeScreen
+
+        screen = WelcomeScreen(connection, reason)
+        if showing_welcome(self):
+            self.switch_screen(screen)
+        else:
+            self.push_screen(screen)
+
+    async def check_new_key(
+        self, connection: Connection, key: str, *, session_only: bool = False
+    ) -> Connection | str:
+        """The connection with this key once the service accepted it, stored for the profile
+        unless `session_only` (then held in memory); else one sentence saying why not. A
+        rejected key is never stored."""
+        from console.tui.connection import check_key, key_check_failure
+
+        try:
+            who = await check_key(connection.base_url, key)
+        except Exception as exc:
+            return key_check_failure(exc)
+        source = "memory"
+        if connection.profile is not None and not session_only:
             try:
                 await asyncio.to_thread(self.profiles.store_key, connection.profile, key)
             except Exception as exc:
-                self.notify(
-                    f"The key is used for this session only: {exc}",
-                    title="Key not stored",
-                    severity="warning",
-                )
-        new = Connection(connection.profile, connection.base_url, key, connection.key_source)
-        await self.connect(new)
+                return f"The key works ({who}) but was not stored: {exc}"
+            source = "keyring"
+        if source == "keyring":
+            done = f"stored for profile {connection.label}"
+        else:
+            done = "used for this session only (held in memory, never written)"
+        self.notify(f"The service accepts the key ({who}); it is {done}.", title="Key")
+        return replace(connection, key=key, key_source=source, problem=None)
 
     # ---- actions -----------------------------------------------------------------------
 

@@ -18,6 +18,8 @@ from console_support import (
     two_profile_app,
     type_into,
 )
+from keyring.backends import fail
+from textual.widgets import Input
 
 from console.profiles.config import Profile, ProfilesFile
 from console.profiles.keys import get_key, set_key
@@ -102,7 +104,7 @@ async def test_saved_profiles_switch_and_store_a_new_key(
         await settle(pilot)
         assert console(app).header.tenant == "Saved Two"
         assert get_key("two") == second.key
-        assert ProfilesFile.load().active == "two"
+        assert ProfilesFile.load().active == "one"  # switching is for this session only
 
 
 async def test_welcome_adds_a_checked_profile(service: Any, saved_profiles: MemoryKeyring) -> None:
@@ -129,3 +131,85 @@ async def test_welcome_adds_a_checked_profile(service: Any, saved_profiles: Memo
         assert ProfilesFile.load().active == "prod"
         assert get_key("prod") == info.key
         assert info.key not in app.screen.query_one("ConsoleHeader").render().plain  # type: ignore[attr-defined]
+
+
+async def test_a_rejected_key_is_not_stored_and_the_prompt_says_so(
+    service: Any, saved_profiles: MemoryKeyring
+) -> None:
+    info = service.new_tenant("Checked Key")
+    old_key = "revoked-key-" + "z" * 20
+    save_profile("prod", service.base_url, old_key, active=True)
+    app = TenantConsoleApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.key_rejected
+        app.prompt_new_key()
+        await pilot.pause()
+        prompt = app.screen
+        assert isinstance(prompt, KeyPrompt)
+        await type_into(pilot, "another-wrong-key-" + "q" * 20)
+        await settle(pilot)
+        assert app.screen is prompt  # stays open, and says why
+        assert "rejected this key (401)" in prompt.message_text
+        assert "Nothing was stored" in prompt.message_text
+        assert get_key("prod") == old_key
+        assert app.key_rejected
+
+        await type_into(pilot, info.key)
+        await settle(pilot)
+        assert console(app).header.tenant == "Checked Key"
+        assert get_key("prod") == info.key
+        assert not app.key_rejected
+        assert info.key not in prompt.message_text
+
+
+async def test_no_keyring_at_start_shows_what_to_do_and_offers_this_session_only(
+    service: Any, saved_profiles: MemoryKeyring, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    info = service.new_tenant("Session Only")
+    save_profile("prod", service.base_url, None, active=True)
+    before = ProfilesFile.load().path.read_text()
+    monkeypatch.setattr(keyring.core, "_keyring_backend", fail.Keyring())
+    app = TenantConsoleApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        welcome = app.screen
+        assert isinstance(welcome, WelcomeScreen)  # not an empty terminal
+        assert welcome.connection is not None and welcome.connection.profile == "prod"
+        text = " ".join(str(s.content) for s in welcome.query("Static"))
+        assert "No usable OS keyring" in text
+        assert "TENANT_CONSOLE_API_KEY" in text
+        assert "this session only" in welcome.message_text
+        assert welcome.query_one("#session-only").display
+        assert welcome.query_one("KeyBar").display  # and the keys: demo, quit
+
+        welcome.query_one("#api-key", Input).value = "wrong-key-" + "w" * 20
+        await pilot.click("#session-only")
+        await settle(pilot)
+        assert app.screen is welcome
+        assert "rejected this key (401)" in welcome.message_text
+
+        welcome.query_one("#api-key", Input).value = info.key
+        await pilot.click("#session-only")
+        await settle(pilot)
+        assert console(app).header.tenant == "Session Only"
+        assert app.connection is not None and app.connection.key_source == "memory"
+        assert ProfilesFile.load().path.read_text() == before  # nothing written
+
+
+async def test_switching_to_a_profile_without_key_then_cancelling_stays_put(
+    service: Any, saved_profiles: MemoryKeyring
+) -> None:
+    first = service.new_tenant("Stay Put")
+    save_profile("one", service.base_url, first.key, active=True)
+    save_profile("two", service.base_url, None)
+    app = TenantConsoleApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.switch_profile("two")
+        await settle(pilot)
+        assert isinstance(app.screen, KeyPrompt)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is console(app)
+        assert console(app).header.tenant == "Stay Put"

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -9,6 +12,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option
+
+from console.tui.connection import Connection
 
 
 class ProfilePicker(ModalScreen[str | None]):
@@ -48,39 +53,104 @@ class ProfilePicker(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class KeyPrompt(ModalScreen[str | None]):
-    """A masked input for a profile's new API key."""
+class KeyPrompt(ModalScreen[bool]):
+    """A masked input for a profile's new API key. The key is checked with the service
+    before anything is stored; a rejected key keeps the prompt open and says so. Without a
+    usable keyring, it offers to use the key for this session only (held in memory)."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, profile: str | None, reason: str = "") -> None:
+    def __init__(self, connection: Connection, reason: str = "") -> None:
         super().__init__()
-        self.profile = profile
+        self.connection = connection
         self.reason = reason
+        self.keyring_problem: str | None = None
+        self._last_message = ""
 
     def compose(self) -> ComposeResult:
+        stores = self.connection.profile is not None
         with Vertical(id="key-dialog", classes="dialog"):
-            title = f"New API key for {self.profile or 'this connection'}"
-            yield Static(title, classes="dialog-title")
+            title = f"New API key for {self.connection.label}"
+            yield Static(title, classes="dialog-title", markup=False)
             if self.reason:
-                yield Static(self.reason, classes="muted")
+                yield Static(self.reason, classes="muted", markup=False)
             yield Input(password=True, placeholder="API key", id="key-input")
+            yield Static("", id="key-message")
             with Horizontal(classes="buttons"):
-                yield Button("Use this key", variant="primary", id="key-save")
+                label = "Check and store" if stores else "Check and use"
+                yield Button(label, variant="primary", id="key-save")
+                yield Button("This session only", id="key-session")
                 yield Button("Cancel", id="key-cancel")
 
     def on_mount(self) -> None:
+        self.query_one("#key-session").display = False
         self.query_one(Input).focus()
+        if self.connection.profile is not None:
+            self.run_worker(self._probe_keyring(), exit_on_error=False)
+
+    async def _probe_keyring(self) -> None:
+        """Whether a key could be stored here: without a keyring, offer this session only."""
+        app: Any = self.app
+        try:
+            self.keyring_problem = await asyncio.to_thread(app.profiles.keyring_problem)
+        except Exception as exc:
+            self.keyring_problem = str(exc)
+        if self.keyring_problem:
+            self.query_one("#key-session").display = True
+            self._message(
+                "No usable keyring: the key can be used for this session only "
+                "(held in memory, never written)."
+            )
+
+    def _message(self, text: str, error: bool = False) -> None:
+        self._last_message = text
+        message = self.query_one("#key-message", Static)
+        message.update(text)
+        message.set_class(error, "-error")
+
+    @property
+    def message_text(self) -> str:
+        """The message under the key (also once the screen is closed)."""
+        return self._last_message
 
     @on(Input.Submitted)
     @on(Button.Pressed, "#key-save")
     def _save(self) -> None:
+        self._use(session_only=False)
+
+    @on(Button.Pressed, "#key-session")
+    def _session_only(self) -> None:
+        self._use(session_only=True)
+
+    def _use(self, *, session_only: bool) -> None:
         key = self.query_one(Input).value.strip()
         if not key:
-            self.notify("Enter the key, or press escape to cancel.", severity="warning")
+            self._message("Enter the key, or press escape to cancel.", True)
             return
-        self.dismiss(key)
+        self._busy(True)
+        self._message("Checking the key with the service…")
+        work = self._check(key, session_only)
+        self.run_worker(work, group="key", exclusive=True, exit_on_error=False)
+
+    def _busy(self, busy: bool) -> None:
+        for button in self.query(Button):
+            button.disabled = busy and button.id != "key-cancel"
+
+    async def _check(self, key: str, session_only: bool) -> None:
+        app: Any = self.app
+        outcome = await app.check_new_key(self.connection, key, session_only=session_only)
+        self._busy(False)
+        if isinstance(outcome, str):
+            self._message(outcome, True)
+            if self.keyring_problem is None and "not stored" in outcome:
+                self.query_one("#key-session").display = True
+            field = self.query_one(Input)
+            field.focus()
+            field.select_all()
+            return
+        self.dismiss(True)
+        app.run_worker(app.connect(outcome), exit_on_error=False)
 
     @on(Button.Pressed, "#key-cancel")
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        self.dismiss(False)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import replace
@@ -25,12 +26,20 @@ from console.tui.commands import ObjectProvider
 from console.tui.connection import Connection, MemoryProfiles, ProfileSource, SavedProfiles
 from console.tui.early_start import EarlyStart, request_first_page
 from console.tui.problems import Problem
+from console.tui.problems import describe as describe_problem
 from console.tui.resources import ResourceKind
 from console.tui.screens.console import ConsoleScreen
 from console.tui.sections import SECTIONS
 from console.tui.widgets.console_header import ConsoleHeader
 
 ClientFactory = Callable[[str, str], Any]
+
+log = logging.getLogger(__name__)
+
+TIME_TICK_SECONDS = 30.0
+"""How often relative times ("3 minutes ago") on screen are brought up to date."""
+SERVICE_WATCH_SECONDS = 2.0
+"""How often the demo's local service is checked (a poll of its process: no request)."""
 
 
 def usage_commands() -> Any:
@@ -93,10 +102,13 @@ class TenantConsoleApp(App[int]):
         start_demo: Callable[[], Any] | None = None,
         early_start: EarlyStart | None = None,
         exit_signals: tuple[int, ...] = (),
+        demo_service: Any = None,
     ) -> None:
         """`early_start`: the profile's connection and first page, already on their way
         (see console.tui.early_start); used if it is for `profile_name`. `exit_signals`:
-        signals (a hang-up, a kill) that end the app as `q` does, through its event loop."""
+        signals (a hang-up, a kill) that end the app as `q` does, through its event loop.
+        `demo_service`: the local service `connection` runs on (the demo), watched so that
+        the console says when it stops; it is stopped by whoever started it."""
         super().__init__()
         if profiles is None:
             profiles = MemoryProfiles([connection]) if connection else SavedProfiles()
@@ -112,9 +124,14 @@ class TenantConsoleApp(App[int]):
         self.connection: Connection | None = None
         self.tenant_name = ""
         self.usage_line = ""
+        self.header_notice = ""
+        """Why the header's tenant and usage may be out of date (shown instead of the usage)."""
         self.key_rejected = False
         self.profile_names: list[str] = []
         self.demo_services: list[Any] = []
+        """Local services this app started (from the welcome screen): stopped on exit."""
+        self._watched: list[Any] = [demo_service] if demo_service is not None else []
+        self._stopping = False
 
     # ---- start and stop ----------------------------------------------------------------
 
@@ -122,6 +139,8 @@ class TenantConsoleApp(App[int]):
         loop = asyncio.get_running_loop()
         for signum in self._exit_signals:  # the loop runs the handler: a clean shutdown
             loop.add_signal_handler(signum, lambda n=signum: self.exit(return_code=128 + n))
+        self.set_interval(TIME_TICK_SECONDS, self.refresh_times)
+        self.set_interval(SERVICE_WATCH_SECONDS, self.watch_services)
         if self.initial_connection is not None:
             await self.connect(self.initial_connection)
         else:
@@ -154,6 +173,7 @@ class TenantConsoleApp(App[int]):
         return self.profile_names
 
     async def on_unmount(self) -> None:
+        self._stopping = True
         await self._close_client()
         for service in self.demo_services:
             with contextlib.suppress(Exception):
@@ -162,6 +182,35 @@ class TenantConsoleApp(App[int]):
     async def _close_client(self) -> None:
         client, self._client = self._client, None
         await _close(client)
+
+    def refresh_times(self) -> None:
+        """Relative times ("just now", "3 minutes ago") as of now, on every open screen:
+        each screen or widget that shows some has a `refresh_times` method."""
+        for screen in self.screen_stack:
+            for node in (screen, *screen.walk_children()):
+                refresh = getattr(node, "refresh_times", None)
+                if callable(refresh) and node.is_mounted:
+                    try:
+                        refresh()
+                    except Exception:
+                        log.warning("Could not refresh the times of %r", node, exc_info=True)
+
+    def watch_services(self) -> None:
+        """Notices when a local service this console runs on (the demo's) has stopped."""
+        if self._stopping:
+            return
+        for service in [*self._watched, *self.demo_services]:
+            if getattr(service, "running", True) or getattr(service, "reported_dead", False):
+                continue
+            service.reported_dead = True
+            code = getattr(service, "exit_code", None)
+            how = f" (exit code {code})" if code is not None else ""
+            message = (
+                f"The demo's local service stopped{how}. What is on screen is as last loaded; "
+                "quit (q) and run `tenant-console demo` again."
+            )
+            self.notify(message, title="Demo service stopped", severity="error", timeout=30)
+            self.service_failed(Problem("The demo's service stopped", message))
 
     def _handle_exception(self, error: Exception) -> None:
         """The last net: a bug becomes a notification, never a traceback on the admin's screen.
@@ -231,23 +280,61 @@ class TenantConsoleApp(App[int]):
         self.run_worker(self._header_info(), group="header", exclusive=True, exit_on_error=False)
 
     async def _header_info(self) -> None:
-        """The tenant's name and a usage line for the header; failures stay quiet here
-        because the sections report them where they happen."""
+        """The tenant's name and a usage line for the header. Failures are reported where
+        they happen, by the sections; here the header only stops claiming what it cannot
+        confirm: no usage kept from before, a notice when the service does not answer."""
         await load_client_modules()
-        client = self.client
+        client, connection = self.client, self.connection
         if client is None:
             return
         try:
             tenant = await client.tenant.get()
-            self.tenant_name = tenant.name
-        except Exception:
+        except Exception as exc:
+            problem = describe_problem(exc)
+            if problem.status != 403:  # a 403 is this key's permission, not an outage
+                self.usage_line = ""
+                self.tenant_name = self.tenant_name or "—"
+                self.service_failed(problem)
+                return
             self.tenant_name = "—"
+        else:
+            self.tenant_name = tenant.name
+            self.header_notice = ""
+            if connection is not None and connection.profile:
+                self.run_worker(
+                    self._remember_tenant(connection.profile, tenant.name), exit_on_error=False
+                )
         self.update_headers()
         try:
             report = await client.tenant.usage()
         except Exception:
+            self.usage_line = ""  # never the last tenant's, or an old one, as if current
+            self.update_headers()
             return
         self.set_usage(report)
+
+    async def _remember_tenant(self, profile: str, tenant_name: str) -> None:
+        """Keeps the tenant's name with the profile, for the profile picker."""
+        try:
+            await asyncio.to_thread(self.profiles.remember_tenant, profile, tenant_name)
+        except Exception:
+            log.warning("Could not remember the tenant of profile %s", profile, exc_info=True)
+
+    def service_failed(self, problem: Problem) -> None:
+        """The service did not answer (unreachable, 5xx, the demo's service gone): the header
+        says so, and what the sections show is marked as last loaded."""
+        from console.clock import now
+
+        at = now().astimezone().strftime("%H:%M")
+        self.header_notice = f"{problem.title.rstrip('.')} ({at})"
+        self.update_headers()
+        screen = self.console_screen
+        if screen is None:
+            return
+        for section in screen.query_one("#sections").children:
+            mark = getattr(section, "mark_stale", None)
+            if mark is not None and section.is_mounted:
+                mark(at)
 
     def set_usage(self, report: Any) -> None:
         from console.tui.widgets.usage_math import usage_summary  # not the dashboard: -1.5 MiB
@@ -269,6 +356,9 @@ class TenantConsoleApp(App[int]):
         header.tenant = self.tenant_name
         header.summary = self.usage_line
         header.read_only = self.read_only
+        header.badge = (connection.badge or "") if connection else ""
+        header.badge_color = (connection.color or "") if connection else ""
+        header.notice = self.header_notice
 
     def update_headers(self) -> None:
         for screen in self.screen_stack:
@@ -283,6 +373,8 @@ class TenantConsoleApp(App[int]):
         if problem.unauthorized and not self.key_rejected:
             self.key_rejected = True
             self.screen.refresh_bindings()
+        if problem.outage:
+            self.service_failed(problem)
 
     def prompt_new_key(self, connection: Connection | None = None, reason: str = "") -> None:
         """Asks for a new key, checked before it is kept. With no console behind (a profile
@@ -355,6 +447,10 @@ class TenantConsoleApp(App[int]):
 
         names = await self._names()
         active = self.connection.profile if self.connection else None
+        try:
+            summaries, default = await asyncio.to_thread(self._summaries)
+        except Exception:  # a damaged file: the names are enough to switch
+            summaries, default = names, None
 
         def chosen(name: str | None) -> None:
             if name and name != active:
@@ -362,7 +458,10 @@ class TenantConsoleApp(App[int]):
             elif name:
                 self.notify(f"Already on profile {name}.")
 
-        await self.push_screen(ProfilePicker(names, active), chosen)
+        await self.push_screen(ProfilePicker(summaries, active, default), chosen)
+
+    def _summaries(self) -> tuple[list[Any], str | None]:
+        return self.profiles.summaries(), self.profiles.active()
 
     def switch_profile(self, name: str) -> None:
         self.run_worker(self._switch(name), group="profiles", exclusive=True, exit_on_error=False)

@@ -94,7 +94,7 @@ class MemoryProfiles:
         return list(self._connections)
 
     def active(self) -> str | None:
-        return self._active
+        return self.default
 
     def resolve(self, name: str | None) -> Connection:
         name = name or self._active

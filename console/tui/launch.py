@@ -74,6 +74,7 @@ def open_demo(args: argparse.Namespace) -> int:
             connection=connection,
             read_only=bool(getattr(args, "read_only", False)),
             exit_signals=(signal.SIGHUP, signal.SIGTERM),
+            demo_service=service,
         )
         app.run()
         _exit_on_hangup()  # the app's loop took the signals over; now back to raising

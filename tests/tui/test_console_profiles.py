@@ -194,7 +194,9 @@ async def test_no_keyring_at_start_shows_what_to_do_and_offers_this_session_only
         await settle(pilot)
         assert console(app).header.tenant == "Session Only"
         assert app.connection is not None and app.connection.key_source == "memory"
-        assert ProfilesFile.load().path.read_text() == before  # nothing written
+        after = ProfilesFile.load().path.read_text()
+        assert info.key not in after  # the key was never written
+        assert after == before + 'tenant_name = "Session Only"\n'  # only the tenant's name
 
 
 async def test_switching_to_a_profile_without_key_then_cancelling_stays_put(
@@ -213,3 +215,47 @@ async def test_switching_to_a_profile_without_key_then_cancelling_stays_put(
         await settle(pilot)
         assert app.screen is console(app)
         assert console(app).header.tenant == "Stay Put"
+
+
+async def test_the_picker_shows_url_tenant_and_label_and_only_m_changes_the_default(
+    service: Any, saved_profiles: MemoryKeyring
+) -> None:
+    first = service.new_tenant("Picker Prod")
+    second = service.new_tenant("Picker Staging")
+    save_profile("prod", service.base_url, first.key, active=True)
+    profiles = ProfilesFile.load()
+    profiles.profiles["prod"] = Profile("prod", service.base_url, label="PROD", color="red")
+    profiles.save()
+    save_profile("staging", service.base_url, second.key)
+    app = TenantConsoleApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        header = console(app).header
+        assert (header.badge, header.badge_color) == ("PROD", "red")
+        assert header.render().plain.startswith(" PROD ")
+        # the tenant's name is remembered with the profile on a successful connect
+        assert ProfilesFile.load().profiles["prod"].tenant_name == "Picker Prod"
+
+        await pilot.press("p")
+        await settle(pilot)
+        picker = app.screen
+        assert isinstance(picker, ProfilePicker)
+        lines = [str(o.prompt) for o in picker.query_one("OptionList")._options]
+        assert lines[0].startswith("● prod")
+        assert "PROD" in lines[0] and service.base_url in lines[0]
+        assert "tenant Picker Prod" in lines[0] and "(default)" in lines[0]
+        assert service.base_url in lines[1] and "(default)" not in lines[1]
+
+        await pilot.press("down", "enter")
+        await settle(pilot)
+        assert console(app).header.tenant == "Picker Staging"
+        assert console(app).header.badge == ""
+        assert ProfilesFile.load().active == "prod"  # switching is for this session
+
+        await pilot.press("p")
+        await settle(pilot)
+        await pilot.press("m")
+        await settle(pilot)
+        assert ProfilesFile.load().active == "staging"  # asked for: now the default
+        assert "(default)" in str(app.screen.query_one("OptionList")._options[1].prompt)
+        await pilot.press("escape")

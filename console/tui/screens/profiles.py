@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -13,30 +14,70 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from console.tui.connection import Connection
+from console.tui.connection import Connection, ProfileSummary
+
+
+def badge_style(color: str | None) -> str:
+    """The style of a profile's label: reversed in its colour, bold."""
+    return f"bold reverse {color}" if color else "bold reverse"
+
+
+def profile_line(summary: ProfileSummary, current: bool, default: bool, width: int) -> Text:
+    """One row of the picker: marker, name, label, base URL, tenant (when known)."""
+    line = Text("● " if current else "  ")
+    line.append(summary.name.ljust(width), style="bold")
+    if summary.badge:
+        line.append("  ")
+        line.append(f" {summary.badge} ", style=badge_style(summary.color))
+    line.append(f"  {summary.base_url}", style="underline")
+    if summary.tenant_name:
+        line.append(f"  tenant {summary.tenant_name}", style="dim")
+    if default:
+        line.append("  (default)", style="italic")
+    return line
 
 
 class ProfilePicker(ModalScreen[str | None]):
-    """Pick one of the profiles; the active one is marked."""
+    """Pick one of the profiles for this session (the current one is marked); `m` makes the
+    highlighted one the profile `tenant-console` opens on."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("m", "make_default", "Make default"),
+    ]
 
-    def __init__(self, names: list[str], active: str | None) -> None:
+    def __init__(
+        self,
+        profiles: list[ProfileSummary] | list[str],
+        active: str | None,
+        default: str | None = None,
+    ) -> None:
         super().__init__()
-        self.names = names
+        self.summaries = [
+            p if isinstance(p, ProfileSummary) else ProfileSummary(p, "") for p in profiles
+        ]
+        self.names = [p.name for p in self.summaries]
         self.active = active
+        self.default = default
 
     def compose(self) -> ComposeResult:
         with Vertical(id="profile-dialog", classes="dialog"):
             yield Static("Switch profile", classes="dialog-title")
             if self.names:
-                options = [
-                    Option(f"{'● ' if n == self.active else '  '}{n}", id=n) for n in self.names
-                ]
-                yield OptionList(*options, id="profile-options")
+                yield OptionList(*self._options(), id="profile-options")
             else:
                 yield Static("No saved profiles: add one with `tenant-console profile add`.")
-            yield Static("enter switches · escape cancels", classes="muted")
+            yield Static(
+                "enter switches for this session · m makes it the default · escape cancels",
+                classes="muted",
+            )
+
+    def _options(self) -> list[Option]:
+        width = max(len(n) for n in self.names)
+        return [
+            Option(profile_line(p, p.name == self.active, p.name == self.default, width), id=p.name)
+            for p in self.summaries
+        ]
 
     def on_mount(self) -> None:
         if self.names:
@@ -51,6 +92,30 @@ class ProfilePicker(ModalScreen[str | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+    def action_make_default(self) -> None:
+        if not self.names:
+            return
+        options = self.query_one(OptionList)
+        if options.highlighted is None:
+            return
+        name = self.names[options.highlighted]
+        self.run_worker(self._make_default(name), exit_on_error=False)
+
+    async def _make_default(self, name: str) -> None:
+        app: Any = self.app
+        try:
+            await asyncio.to_thread(app.profiles.make_default, name)
+        except Exception as exc:
+            self.notify(str(exc), title="Profile", severity="error")
+            return
+        self.default = name
+        options = self.query_one(OptionList)
+        highlighted = options.highlighted
+        options.clear_options()
+        options.add_options(self._options())
+        options.highlighted = highlighted
+        self.notify(f"tenant-console now opens on profile {name}.", title="Default profile")
 
 
 class KeyPrompt(ModalScreen[bool]):

@@ -26,6 +26,11 @@ class ConsoleHeader(Widget):
     section: reactive[str] = reactive("")
     trail: reactive[str] = reactive("")
     read_only: reactive[bool] = reactive(False)
+    badge: reactive[str] = reactive("")
+    """The profile's label (e.g. PROD), shown reversed in `badge_color`."""
+    badge_color: reactive[str] = reactive("")
+    notice: reactive[str] = reactive("")
+    """A warning about what the header shows (the service unreachable, the demo stopped)."""
 
     def render(self) -> Content:
         line = Content.from_markup(
@@ -35,9 +40,14 @@ class ConsoleHeader(Widget):
             tenant=self.tenant or "…",
             url=self.base_url,
         )
+        if self.badge:
+            style = f"bold reverse {self.badge_color}" if self.badge_color else "bold reverse"
+            line = Content(" ").join([Content.styled(f" {self.badge} ", style), line])
         if self.read_only:
             line += Content.from_markup("  [b reverse] READ-ONLY [/]")
-        if self.summary:
+        if self.notice:
+            line += Content.from_markup("  [b $warning]⚠ $notice[/]", notice=self.notice)
+        elif self.summary:
             line += Content.from_markup("  [dim]│[/] $summary", summary=self.summary)
         tabs = Content("")
         for section in SECTIONS:

@@ -504,8 +504,15 @@ class TenantConsoleApp(App[int]):
         await self.push_screen(DetailScreen(kind, item, labels=labels))
 
     def copy_id(self, value: str) -> None:
-        self.copy_to_clipboard(value)
-        self.notify(f"Copied {value}", title="Copied")
+        """Copies an id and says what was actually done (see console.tui.clipboard)."""
+        self.run_worker(self._copy_id(value), group="copy", exit_on_error=False)
+
+    async def _copy_id(self, value: str) -> None:
+        from console.tui.clipboard import copy_text
+
+        copied = await copy_text(self, value)
+        title = f"Copied {value}" if copied.confirmed else f"Id {value}"
+        self.notify(copied.message, title=title)
 
     async def start_demo_service(self) -> Connection:
         """From the welcome screen: a local service with demo data for this session."""

@@ -103,12 +103,15 @@ class TenantConsoleApp(App[int]):
         early_start: EarlyStart | None = None,
         exit_signals: tuple[int, ...] = (),
         demo_service: Any = None,
+        persist_preferences: bool = False,
     ) -> None:
         """`early_start`: the profile's connection and first page, already on their way
         (see console.tui.early_start); used if it is for `profile_name`. `exit_signals`:
         signals (a hang-up, a kill) that end the app as `q` does, through its event loop.
         `demo_service`: the local service `connection` runs on (the demo), watched so that
-        the console says when it stops; it is stopped by whoever started it."""
+        the console says when it stops; it is stopped by whoever started it.
+        `persist_preferences`: read and save the theme and usage auto-refresh in the config
+        dir (the real console; tests and snapshots keep them in memory)."""
         super().__init__()
         if profiles is None:
             profiles = MemoryProfiles([connection]) if connection else SavedProfiles()
@@ -132,6 +135,9 @@ class TenantConsoleApp(App[int]):
         """Local services this app started (from the welcome screen): stopped on exit."""
         self._watched: list[Any] = [demo_service] if demo_service is not None else []
         self._stopping = False
+        self._persist_preferences = persist_preferences
+        self.preferences: Any = None
+        """console.profiles.preferences.Preferences, once loaded (None: the defaults)."""
 
     # ---- start and stop ----------------------------------------------------------------
 
@@ -139,6 +145,8 @@ class TenantConsoleApp(App[int]):
         loop = asyncio.get_running_loop()
         for signum in self._exit_signals:  # the loop runs the handler: a clean shutdown
             loop.add_signal_handler(signum, lambda n=signum: self.exit(return_code=128 + n))
+        if self._persist_preferences:
+            self._load_preferences()
         self.set_interval(TIME_TICK_SECONDS, self.refresh_times)
         self.set_interval(SERVICE_WATCH_SECONDS, self.watch_services)
         if self.initial_connection is not None:
@@ -182,6 +190,40 @@ class TenantConsoleApp(App[int]):
     async def _close_client(self) -> None:
         client, self._client = self._client, None
         await _close(client)
+
+    def _load_preferences(self) -> None:
+        """The saved theme, before the first frame; theme changes are saved from now on."""
+        from console.profiles.preferences import load_preferences
+
+        self.preferences = load_preferences()  # a few bytes: no thread needed
+        theme = self.preferences.theme
+        if theme and theme in self.available_themes:
+            self.theme = theme
+        self.theme_changed_signal.subscribe(self, self._theme_changed)
+
+    def _theme_changed(self, theme: Any) -> None:
+        self.set_preference(theme=theme.name)
+
+    def set_preference(self, **values: Any) -> None:
+        """Remembers a preference (theme=..., usage_auto_refresh=...) for the next start."""
+        if self.preferences is None:
+            from console.profiles.preferences import Preferences
+
+            self.preferences = Preferences()
+        changed = any(getattr(self.preferences, k) != v for k, v in values.items())
+        for name, value in values.items():
+            setattr(self.preferences, name, value)
+        if changed and self._persist_preferences:
+            self.run_worker(self._save_preferences(), group="prefs", exit_on_error=False)
+
+    async def _save_preferences(self) -> None:
+        from console.profiles.preferences import save_preferences
+
+        try:
+            await asyncio.to_thread(save_preferences, self.preferences)
+        except OSError as exc:
+            log.warning("Could not save the preferences", exc_info=True)
+            self.notify(f"Preferences not saved: {exc}", severity="warning")
 
     def refresh_times(self) -> None:
         """Relative times ("just now", "3 minutes ago") as of now, on every open screen:

@@ -333,7 +333,7 @@ class TenantConsoleApp(App[int]):
             tenant = await client.tenant.get()
         except Exception as exc:
             problem = describe_problem(exc)
-            if problem.status != 403:  # a 403 is this key's permission, not an outage
+            if problem.outage:  # not a refusal (401, 403): the service did not answer
                 self.usage_line = ""
                 self.tenant_name = self.tenant_name or "—"
                 self.service_failed(problem)

@@ -35,19 +35,19 @@ class ConsoleHeader(Widget):
     def render(self) -> Content:
         line = Content.from_markup(
             "[b $accent]tenant-console[/]  [dim]profile[/] [b]$profile[/]"
-            "  [dim]tenant[/] [b]$tenant[/]  [u]$url[/]",
+            "  [dim]tenant[/] [b]$tenant[/]",
             profile=self.profile or "—",
             tenant=self.tenant or "…",
-            url=self.base_url,
         )
+        if self.notice:  # before the URL: at 80 columns it must not be the part cut off
+            line += Content.from_markup("  [b $warning]⚠ $notice[/]", notice=self.notice)
+        line += Content.from_markup("  [u]$url[/]", url=self.base_url)
         if self.badge:
             style = f"bold reverse {self.badge_color}" if self.badge_color else "bold reverse"
             line = Content(" ").join([Content.styled(f" {self.badge} ", style), line])
         if self.read_only:
             line += Content.from_markup("  [b reverse] READ-ONLY [/]")
-        if self.notice:
-            line += Content.from_markup("  [b $warning]⚠ $notice[/]", notice=self.notice)
-        elif self.summary:
+        if self.summary and not self.notice:
             line += Content.from_markup("  [dim]│[/] $summary", summary=self.summary)
         tabs = Content("")
         for section in SECTIONS:

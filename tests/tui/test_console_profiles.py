@@ -19,7 +19,7 @@ from console_support import (
     type_into,
 )
 from keyring.backends import fail
-from textual.widgets import Input
+from textual.widgets import Input, OptionList
 
 from console.profiles.config import Profile, ProfilesFile
 from console.profiles.keys import get_key, set_key
@@ -240,7 +240,8 @@ async def test_the_picker_shows_url_tenant_and_label_and_only_m_changes_the_defa
         await settle(pilot)
         picker = app.screen
         assert isinstance(picker, ProfilePicker)
-        lines = [str(o.prompt) for o in picker.query_one("OptionList")._options]
+        options = picker.query_one(OptionList)
+        lines = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
         assert lines[0].startswith("● prod")
         assert "PROD" in lines[0] and service.base_url in lines[0]
         assert "tenant Picker Prod" in lines[0] and "(default)" in lines[0]
@@ -257,5 +258,6 @@ async def test_the_picker_shows_url_tenant_and_label_and_only_m_changes_the_defa
         await pilot.press("m")
         await settle(pilot)
         assert ProfilesFile.load().active == "staging"  # asked for: now the default
-        assert "(default)" in str(app.screen.query_one("OptionList")._options[1].prompt)
+        options = app.screen.query_one(OptionList)
+        assert "(default)" in str(options.get_option_at_index(1).prompt)
         await pilot.press("escape")

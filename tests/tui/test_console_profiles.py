@@ -19,7 +19,8 @@ from console_support import (
     type_into,
 )
 from keyring.backends import fail
-from textual.widgets import Input, OptionList
+from keyring.errors import KeyringLocked
+from textual.widgets import Input, OptionList, Static
 
 from console.profiles.config import Profile, ProfilesFile
 from console.profiles.keys import get_key, set_key
@@ -261,3 +262,50 @@ async def test_the_picker_shows_url_tenant_and_label_and_only_m_changes_the_defa
         options = app.screen.query_one(OptionList)
         assert "(default)" in str(options.get_option_at_index(1).prompt)
         await pilot.press("escape")
+
+
+class LockedKeyring(MemoryKeyring):
+    """A keyring that is there but locked: every read is refused."""
+
+    def get_password(self, service: str, username: str) -> str | None:
+        raise KeyringLocked("the collection is locked")
+
+
+async def test_a_locked_keyring_at_start_says_so_instead_of_a_blank_screen(
+    service: Any, saved_profiles: MemoryKeyring, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    save_profile("prod", service.base_url, None, active=True)
+    monkeypatch.setattr(keyring.core, "_keyring_backend", LockedKeyring())
+    app = TenantConsoleApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        welcome = app.screen
+        assert isinstance(welcome, WelcomeScreen)
+        intro = str(welcome.query_one("#welcome-intro", Static).content)
+        assert "the keyring is locked" in intro
+        assert welcome.query_one("#session-only").display
+        assert welcome.query_one("#api-key").has_focus
+        title = welcome.query_one(".dialog-title", Static)
+        assert title.region.y >= 0 and title.region.height == 1  # in view at 80x24
+        assert welcome.query_one("#welcome").scroll_y == 0
+
+
+async def test_welcome_without_keyring_adds_a_profile_for_this_session_only(
+    service: Any, saved_profiles: MemoryKeyring, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    info = service.new_tenant("Passing Through")
+    monkeypatch.setattr(keyring.core, "_keyring_backend", fail.Keyring())
+    app = TenantConsoleApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        welcome = app.screen
+        assert isinstance(welcome, WelcomeScreen) and welcome.connection is None
+        assert "this session only" in welcome.message_text
+        welcome.query_one("#profile-name", Input).value = "temp"
+        welcome.query_one("#base-url", Input).value = service.base_url
+        welcome.query_one("#api-key", Input).value = info.key
+        await pilot.click("#session-only")
+        await settle(pilot)
+        assert console(app).header.tenant == "Passing Through"
+        assert console(app).header.profile == "temp"
+        assert not ProfilesFile.load().path.exists()  # nothing written

@@ -309,3 +309,28 @@ async def test_welcome_without_keyring_adds_a_profile_for_this_session_only(
         assert console(app).header.tenant == "Passing Through"
         assert console(app).header.profile == "temp"
         assert not ProfilesFile.load().path.exists()  # nothing written
+
+
+async def test_the_key_prompt_offers_this_session_only_without_a_keyring(
+    service: Any, saved_profiles: MemoryKeyring, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    info = service.new_tenant("Prompted Session")
+    save_profile("prod", service.base_url, None, active=True)
+    monkeypatch.setattr(keyring.core, "_keyring_backend", fail.Keyring())
+    monkeypatch.setenv("TENANT_CONSOLE_API_KEY", "revoked-env-key-" + "e" * 20)
+    app = TenantConsoleApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert app.key_rejected
+        app.prompt_new_key()
+        await settle(pilot)
+        prompt = app.screen
+        assert isinstance(prompt, KeyPrompt)
+        assert prompt.query_one("#key-session").display
+        assert "this session only" in prompt.message_text
+        prompt.query_one("#key-input", Input).value = info.key
+        await pilot.click("#key-session")
+        await settle(pilot)
+        assert console(app).header.tenant == "Prompted Session"
+        assert app.connection is not None and app.connection.key_source == "memory"
+        assert not app.key_rejected

@@ -26,14 +26,13 @@ def profile_line(summary: ProfileSummary, current: bool, default: bool, width: i
     """One row of the picker: marker, name, label, base URL, tenant (when known)."""
     line = Text("● " if current else "  ")
     line.append(summary.name.ljust(width), style="bold")
+    line.append(" (default)" if default else " " * 10, style="italic")
     if summary.badge:
         line.append("  ")
         line.append(f" {summary.badge} ", style=badge_style(summary.color))
     line.append(f"  {summary.base_url}", style="underline")
     if summary.tenant_name:
         line.append(f"  tenant {summary.tenant_name}", style="dim")
-    if default:
-        line.append("  (default)", style="italic")
     return line
 
 
@@ -68,7 +67,7 @@ class ProfilePicker(ModalScreen[str | None]):
             else:
                 yield Static("No saved profiles: add one with `tenant-console profile add`.")
             yield Static(
-                "enter switches for this session · m makes it the default · escape cancels",
+                "enter: switch for this session · m: make default · escape: cancel",
                 classes="muted",
             )
 

@@ -300,6 +300,7 @@ class TenantConsoleApp(App[int]):
         self.connection = connection  # before any await: `client` is for this one from now
         await _close(old_client)
         self.tenant_name, self.usage_line, self.key_rejected = "", "", False
+        self.header_notice = ""  # about the previous connection
         screen = self.console_screen
         if screen is None:  # the header and profile names wait for the first rows
             screen = ConsoleScreen(first_page=first_page or request_first_page(connection))

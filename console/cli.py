@@ -98,6 +98,10 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="NAME",
         help="the header the service reads the key from (default SVC-API-KEY)",
     )
+    add.add_argument("--label", metavar="TEXT", help="a short tag for the header, e.g. PROD")
+    add.add_argument(
+        "--color", metavar="COLOUR", help="the label's colour: red, orange, yellow, green, ..."
+    )
     profile_sub.add_parser("list", help="list profiles (never their keys)")
     use = profile_sub.add_parser("use", help="make a profile the active one")
     use.add_argument("name")

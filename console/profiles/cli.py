@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from dataclasses import replace
 from typing import TextIO
 
 from console.profiles.config import Profile, ProfileError, ProfilesFile, validate_name
@@ -48,11 +49,21 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _add(args: argparse.Namespace) -> int:
+    label, color = getattr(args, "label", None), getattr(args, "color", None)
     try:
-        profile = Profile(args.name, args.base_url, key_header=getattr(args, "key_header", None))
+        profile = Profile(
+            args.name,
+            args.base_url,
+            key_header=getattr(args, "key_header", None),
+            label=label,
+            color=color,
+        )
     except ProfileError as error:
         raise CommandFailed(str(error), USAGE) from None
     profiles = ProfilesFile.load()  # a damaged file stops everything before a key is asked for
+    old = profiles.profiles.get(profile.name)
+    if old is not None and label is None and color is None:  # re-adding keeps the label
+        profile = replace(profile, label=old.label, color=old.color)
     problem = keyring_problem()  # don't ask for a key that cannot be stored
     if problem:
         raise CommandFailed(problem)
@@ -60,6 +71,8 @@ def _add(args: argparse.Namespace) -> int:
     info = _verify(profile.base_url, key, env_key_header() or profile.header)
     print(info.describe())
 
+    if info.tenant_name:  # the console's profile picker shows it
+        profile = replace(profile, tenant_name=info.tenant_name)
     existed = profile.name in profiles.profiles
     previous_key = get_key(profile.name) if existed else None
     set_key(profile.name, key)
@@ -139,7 +152,7 @@ def _list(args: argparse.Namespace) -> int:
         _print_env_notes(profiles)
         return OK
     env_key = bool(os.environ.get(API_KEY_ENV, "").strip())
-    rows = [("ACTIVE", "NAME", "BASE URL", "KEY HEADER", "KEY")]
+    rows = [("ACTIVE", "NAME", "LABEL", "BASE URL", "KEY HEADER", "KEY")]
     keyring_error: str | None = None
     for profile in profiles.profiles.values():
         status = "unknown"
@@ -151,11 +164,14 @@ def _list(args: argparse.Namespace) -> int:
         if env_key:
             status = f"env ({status})"
         marker = "*" if profile.name == profiles.active else ""
-        rows.append((marker, profile.name, profile.base_url, profile.header, status))
-    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+        label = f"{profile.label} ({profile.color})" if profile.color else profile.label
+        rows.append((marker, profile.name, label or "", profile.base_url, profile.header, status))
+    if not any(row[2] for row in rows[1:]):  # the LABEL column only once a profile has one
+        rows = [(row[0], row[1], *row[3:]) for row in rows]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
     for row in rows:
-        cells = [cell.ljust(width) for cell, width in zip(row[:4], widths, strict=True)]
-        print("  ".join([*cells, row[4]]).rstrip())
+        cells = [cell.ljust(width) for cell, width in zip(row[:-1], widths, strict=True)]
+        print("  ".join([*cells, row[-1]]).rstrip())
     _print_env_notes(profiles)
     if keyring_error:
         _error(keyring_error)

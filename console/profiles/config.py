@@ -26,7 +26,10 @@ CONFIG_FILE_NAME = "config.toml"
 
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
-_PROFILE_FIELDS = {"base_url", "key_header"}
+_PROFILE_FIELDS = {"base_url", "key_header", "label", "color", "tenant_name"}
+COLORS = ("red", "orange", "yellow", "green", "cyan", "blue", "magenta", "white")
+"""The colours a profile's label may have (the header shows the label in it)."""
+LABEL_MAX = 16
 _SECRET_FIELDS = {"key", "api_key", "apikey", "token", "secret", "password"}
 
 
@@ -57,23 +60,57 @@ class Profile:
 
     name: str
     base_url: str
+    label: str | None = None
+    """A short tag shown in the console's header (e.g. PROD), in `color`."""
+    color: str | None = None
+    tenant_name: str | None = None
+    """The tenant's name as last seen by the console: the profile picker shows it."""
     key_header: str | None = None
     """The header the service reads the key from; None for the default, SVC-API-KEY."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "name", validate_name(self.name))
         object.__setattr__(self, "base_url", normalize_base_url(self.base_url))
+        object.__setattr__(self, "label", validate_label(self.label))
+        object.__setattr__(self, "color", validate_color(self.color))
+        if self.tenant_name is not None and not isinstance(self.tenant_name, str):
+            raise ProfileError(f"Invalid tenant name {self.tenant_name!r}: it must be text.")
         if self.key_header is not None:
             try:
                 header = checked_header_name(self.key_header)
             except ValueError as error:
-                raise ProfileError(f"Key header: {error}") from None
+                raise ProfileError(f"Invalid key header: {error}") from None
             object.__setattr__(self, "key_header", None if header == DEFAULT_KEY_HEADER else header)
 
     @property
     def header(self) -> str:
         """The key header in use: the profile's own, or the default."""
         return self.key_header or DEFAULT_KEY_HEADER
+
+
+def validate_label(label: str | None) -> str | None:
+    """A label of 1 to 16 printable characters, or None (an empty one is None)."""
+    if label is None:
+        return None
+    if not isinstance(label, str):
+        raise ProfileError(f"Invalid label {label!r}: it must be text.")
+    label = label.strip()
+    if not label:
+        return None
+    if len(label) > LABEL_MAX or not label.isprintable():
+        raise ProfileError(
+            f"Invalid label {label!r}: use 1 to {LABEL_MAX} printable characters, e.g. PROD."
+        )
+    return label
+
+
+def validate_color(color: str | None) -> str | None:
+    """One of COLORS (any case), or None."""
+    if color is None or (isinstance(color, str) and not color.strip()):
+        return None
+    if not isinstance(color, str) or color.strip().lower() not in COLORS:
+        raise ProfileError(f"Invalid colour {color!r}: use one of {', '.join(COLORS)}.")
+    return color.strip().lower()
 
 
 def validate_name(name: str) -> str:
@@ -211,6 +248,10 @@ class ProfilesFile:
             lines.append(f"base_url = {_toml_string(profile.base_url)}")
             if profile.key_header is not None:
                 lines.append(f"key_header = {_toml_string(profile.key_header)}")
+            for key in ("label", "color", "tenant_name"):
+                value = getattr(profile, key)
+                if value is not None:
+                    lines.append(f"{key} = {_toml_string(value)}")
         return "\n".join(lines) + "\n"
 
     def save(self) -> None:
@@ -277,13 +318,21 @@ def _parse_document(
         if "base_url" not in table:
             raise ConfigError(path, line, f"profile {name!r} has no base_url")
         try:
+            extra = {k: table[k] for k in ("label", "color", "tenant_name") if k in table}
             header = table.get("key_header")
             if header is not None and not isinstance(header, str):
-                raise ProfileError("key_header must be a string.")
-            profiles[name] = Profile(name, table["base_url"], key_header=header)
+                raise ProfileError("Invalid key header: key_header must be a string.")
+            profiles[name] = Profile(name, table["base_url"], key_header=header, **extra)
         except ProfileError as error:
-            field = "base_url" if "URL" in str(error) else "key_header"
-            at = _locate(text, profile=name, key=field) or line
+            words = {
+                "base URL": "base_url",
+                "label": "label",
+                "colour": "color",
+                "tenant": "tenant_name",
+                "key header": "key_header",
+            }
+            key = next((k for w, k in words.items() if f"Invalid {w}" in str(error)), None)
+            at = _locate(text, profile=name, key=key) if key else line
             raise ConfigError(path, at, str(error).rstrip(".")) from None
     active = document.get("active")
     if active is not None and (not isinstance(active, str) or active not in profiles):

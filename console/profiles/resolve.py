@@ -46,6 +46,8 @@ class Connection:
     key_problem: str | None = None
     key_header: str = DEFAULT_KEY_HEADER
     """The header the key travels in: $TENANT_CONSOLE_KEY_HEADER, the profile's, or the default."""
+    label: str | None = None
+    color: str | None = None
 
 
 def resolve_connection(
@@ -88,23 +90,24 @@ def resolve_connection(
     profile = profiles.profiles[name]
     base_url = env_url or profile.base_url
     header = env_header or profile.header
+    tag = {"label": profile.label, "color": profile.color, "key_header": header}
 
     if env_key:
-        return Connection(name, base_url, env_key, "env", key_header=header)
+        return Connection(profile=name, base_url=base_url, key=env_key, key_source="env", **tag)
     from console.profiles.keys import KeyStoreError, get_key
 
     try:
         key = get_key(name, timeout=keyring_timeout)
     except KeyStoreError as error:
-        return Connection(name, base_url, None, "none", str(error), key_header=header)
+        return Connection(name, base_url, None, "none", key_problem=str(error), **tag)
     if key is None:
         problem = (
             f'No key is stored for profile "{name}". Store one with: '
             f"tenant-console profile add {name} --base-url {profile.base_url} "
             f"(or set {API_KEY_ENV} for this session)."
         )
-        return Connection(name, base_url, None, "none", problem, key_header=header)
-    return Connection(name, base_url, key, "keyring", key_header=header)
+        return Connection(name, base_url, None, "none", key_problem=problem, **tag)
+    return Connection(profile=name, base_url=base_url, key=key, key_source="keyring", **tag)
 
 
 def env_key_header(env: Mapping[str, str] = os.environ) -> str | None:

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import logging
 import sys
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from typing import Any
 
 from textual.app import App, SystemCommand
@@ -27,6 +27,7 @@ from console.tui.commands import ObjectProvider
 from console.tui.connection import Connection, MemoryProfiles, ProfileSource, SavedProfiles
 from console.tui.early_start import EarlyStart, request_first_page
 from console.tui.problems import Problem
+from console.tui.problems import describe as describe_problem
 from console.tui.resources import ResourceKind
 from console.tui.screens.console import ConsoleScreen
 from console.tui.sections import SECTIONS
@@ -37,6 +38,13 @@ ClientFactory = Callable[..., Any]
 
 
 log = logging.getLogger("console.tui")
+
+log = logging.getLogger(__name__)
+
+TIME_TICK_SECONDS = 30.0
+"""How often relative times ("3 minutes ago") on screen are brought up to date."""
+SERVICE_WATCH_SECONDS = 2.0
+"""How often the demo's local service is checked (a poll of its process: no request)."""
 
 
 def usage_commands() -> Any:
@@ -100,10 +108,16 @@ class TenantConsoleApp(App[int]):
         start_demo: Callable[[], Any] | None = None,
         early_start: EarlyStart | None = None,
         exit_signals: tuple[int, ...] = (),
+        demo_service: Any = None,
+        persist_preferences: bool = False,
     ) -> None:
         """`early_start`: the profile's connection and first page, already on their way
         (see console.tui.early_start); used if it is for `profile_name`. `exit_signals`:
-        signals (a hang-up, a kill) that end the app as `q` does, through its event loop."""
+        signals (a hang-up, a kill) that end the app as `q` does, through its event loop.
+        `demo_service`: the local service `connection` runs on (the demo), watched so that
+        the console says when it stops; it is stopped by whoever started it.
+        `persist_preferences`: read and save the theme and usage auto-refresh in the config
+        dir (the real console; tests and snapshots keep them in memory)."""
         super().__init__()
         if profiles is None:
             profiles = MemoryProfiles([connection]) if connection else SavedProfiles()
@@ -121,9 +135,17 @@ class TenantConsoleApp(App[int]):
         """What the service in use does not offer (see mark_unavailable)."""
         self.tenant_name = ""
         self.usage_line = ""
+        self.header_notice = ""
+        """Why the header's tenant and usage may be out of date (shown instead of the usage)."""
         self.key_rejected = False
         self.profile_names: list[str] = []
         self.demo_services: list[Any] = []
+        """Local services this app started (from the welcome screen): stopped on exit."""
+        self._watched: list[Any] = [demo_service] if demo_service is not None else []
+        self._stopping = False
+        self._persist_preferences = persist_preferences
+        self.preferences: Any = None
+        """console.profiles.preferences.Preferences, once loaded (None: the defaults)."""
 
     # ---- start and stop ----------------------------------------------------------------
 
@@ -131,6 +153,10 @@ class TenantConsoleApp(App[int]):
         loop = asyncio.get_running_loop()
         for signum in self._exit_signals:  # the loop runs the handler: a clean shutdown
             loop.add_signal_handler(signum, lambda n=signum: self.exit(return_code=128 + n))
+        if self._persist_preferences:
+            self._load_preferences()
+        self.set_interval(TIME_TICK_SECONDS, self.refresh_times)
+        self.set_interval(SERVICE_WATCH_SECONDS, self.watch_services)
         if self.initial_connection is not None:
             await self.connect(self.initial_connection)
         else:
@@ -163,6 +189,7 @@ class TenantConsoleApp(App[int]):
         return self.profile_names
 
     async def on_unmount(self) -> None:
+        self._stopping = True
         await self._close_client()
         for service in self.demo_services:
             with contextlib.suppress(Exception):
@@ -171,6 +198,69 @@ class TenantConsoleApp(App[int]):
     async def _close_client(self) -> None:
         client, self._client = self._client, None
         await _close(client)
+
+    def _load_preferences(self) -> None:
+        """The saved theme, before the first frame; theme changes are saved from now on."""
+        from console.profiles.preferences import load_preferences
+
+        self.preferences = load_preferences()  # a few bytes: no thread needed
+        theme = self.preferences.theme
+        if theme and theme in self.available_themes:
+            self.theme = theme
+        self.theme_changed_signal.subscribe(self, self._theme_changed)
+
+    def _theme_changed(self, theme: Any) -> None:
+        self.set_preference(theme=theme.name)
+
+    def set_preference(self, **values: Any) -> None:
+        """Remembers a preference (theme=..., usage_auto_refresh=...) for the next start."""
+        if self.preferences is None:
+            from console.profiles.preferences import Preferences
+
+            self.preferences = Preferences()
+        changed = any(getattr(self.preferences, k) != v for k, v in values.items())
+        for name, value in values.items():
+            setattr(self.preferences, name, value)
+        if changed and self._persist_preferences:
+            self.run_worker(self._save_preferences(), group="prefs", exit_on_error=False)
+
+    async def _save_preferences(self) -> None:
+        from console.profiles.preferences import save_preferences
+
+        try:
+            await asyncio.to_thread(save_preferences, self.preferences)
+        except OSError as exc:
+            log.warning("Could not save the preferences", exc_info=True)
+            self.notify(f"Preferences not saved: {exc}", severity="warning")
+
+    def refresh_times(self) -> None:
+        """Relative times ("just now", "3 minutes ago") as of now, on every open screen:
+        each screen or widget that shows some has a `refresh_times` method."""
+        for screen in self.screen_stack:
+            for node in (screen, *screen.walk_children()):
+                refresh = getattr(node, "refresh_times", None)
+                if callable(refresh) and node.is_mounted:
+                    try:
+                        refresh()
+                    except Exception:
+                        log.warning("Could not refresh the times of %r", node, exc_info=True)
+
+    def watch_services(self) -> None:
+        """Notices when a local service this console runs on (the demo's) has stopped."""
+        if self._stopping:
+            return
+        for service in [*self._watched, *self.demo_services]:
+            if getattr(service, "running", True) or getattr(service, "reported_dead", False):
+                continue
+            service.reported_dead = True
+            code = getattr(service, "exit_code", None)
+            how = f" (exit code {code})" if code is not None else ""
+            message = (
+                f"The demo's local service stopped{how}. What is on screen is as last loaded; "
+                "quit (q) and run `tenant-console demo` again."
+            )
+            self.notify(message, title="Demo service stopped", severity="error", timeout=30)
+            self.service_failed(Problem("The demo's service stopped", message))
 
     def _handle_exception(self, error: Exception) -> None:
         """The last net: a bug becomes a notification, never a traceback on the admin's screen.
@@ -222,6 +312,7 @@ class TenantConsoleApp(App[int]):
         await _close(old_client)
         self.tenant_name, self.usage_line, self.key_rejected = "", "", False
         self.unavailable.clear()
+        self.header_notice = ""  # about the previous connection
         screen = self.console_screen
         if screen is None:  # the header and profile names wait for the first rows
             screen = ConsoleScreen(first_page=first_page or request_first_page(connection))
@@ -244,23 +335,61 @@ class TenantConsoleApp(App[int]):
         self.run_worker(self._header_info(), group="header", exclusive=True, exit_on_error=False)
 
     async def _header_info(self) -> None:
-        """The tenant's name and a usage line for the header; failures stay quiet here
-        because the sections report them where they happen."""
+        """The tenant's name and a usage line for the header. Failures are reported where
+        they happen, by the sections; here the header only stops claiming what it cannot
+        confirm: no usage kept from before, a notice when the service does not answer."""
         await load_client_modules()
-        client = self.client
+        client, connection = self.client, self.connection
         if client is None:
             return
         try:
             tenant = await client.tenant.get()
-            self.tenant_name = tenant.name
-        except Exception:
+        except Exception as exc:
+            problem = describe_problem(exc)
+            if problem.outage:  # not a refusal (401, 403): the service did not answer
+                self.usage_line = ""
+                self.tenant_name = self.tenant_name or "—"
+                self.service_failed(problem)
+                return
             self.tenant_name = "—"
+        else:
+            self.tenant_name = tenant.name
+            self.header_notice = ""
+            if connection is not None and connection.profile:
+                self.run_worker(
+                    self._remember_tenant(connection.profile, tenant.name), exit_on_error=False
+                )
         self.update_headers()
         try:
             report = await client.tenant.usage()
         except Exception:
+            self.usage_line = ""  # never the last tenant's, or an old one, as if current
+            self.update_headers()
             return
         self.set_usage(report)
+
+    async def _remember_tenant(self, profile: str, tenant_name: str) -> None:
+        """Keeps the tenant's name with the profile, for the profile picker."""
+        try:
+            await asyncio.to_thread(self.profiles.remember_tenant, profile, tenant_name)
+        except Exception:
+            log.warning("Could not remember the tenant of profile %s", profile, exc_info=True)
+
+    def service_failed(self, problem: Problem) -> None:
+        """The service did not answer (unreachable, 5xx, the demo's service gone): the header
+        says so, and what the sections show is marked as last loaded."""
+        from console.clock import now
+
+        at = now().astimezone().strftime("%H:%M")
+        self.header_notice = f"{problem.title.rstrip('.')} ({at})"
+        self.update_headers()
+        screen = self.console_screen
+        if screen is None:
+            return
+        for section in screen.query_one("#sections").children:
+            mark = getattr(section, "mark_stale", None)
+            if mark is not None and section.is_mounted:
+                mark(at)
 
     def set_usage(self, report: Any) -> None:
         from console.tui.widgets.usage_math import usage_summary  # not the dashboard: -1.5 MiB
@@ -283,6 +412,9 @@ class TenantConsoleApp(App[int]):
         header.summary = self.usage_line
         header.read_only = self.read_only
         header.unavailable = frozenset(self.unavailable)
+        header.badge = (connection.badge or "") if connection else ""
+        header.badge_color = (connection.color or "") if connection else ""
+        header.notice = self.header_notice
 
     def mark_unavailable(self, feature: str) -> None:
         """The service in use lacks `feature` (a section key, or "regenerate"): say so in the
@@ -304,33 +436,58 @@ class TenantConsoleApp(App[int]):
         if problem.unauthorized and not self.key_rejected:
             self.key_rejected = True
             self.screen.refresh_bindings()
+        if problem.outage:
+            self.service_failed(problem)
 
     def prompt_new_key(self, connection: Connection | None = None, reason: str = "") -> None:
+        """Asks for a new key, checked before it is kept. With no console behind (a profile
+        without a usable key at start), the welcome screen asks: never an empty terminal."""
         connection = connection or self.connection
         if connection is None:
             return
         reason = reason or f"The service rejected the key of {connection.label}."
-
-        def use_key(key: str | None) -> None:
-            if key:
-                self.run_worker(self._store_and_connect(connection, key), exit_on_error=False)
-
+        if self.console_screen is None:
+            self.show_welcome(connection, reason)
+            return
         from console.tui.screens.profiles import KeyPrompt
 
-        self.push_screen(KeyPrompt(connection.profile, reason), use_key)
+        self.push_screen(KeyPrompt(connection, reason))
 
-    async def _store_and_connect(self, connection: Connection, key: str) -> None:
-        if connection.profile is not None:
+    def show_welcome(self, connection: Connection | None = None, reason: str = "") -> None:
+        """The welcome screen: add a profile, or give `connection` the key it lacks."""
+        from console.tui.screens.welcome import WelcomeScreen
+
+        screen = WelcomeScreen(connection, reason)
+        if showing_welcome(self):
+            self.switch_screen(screen)
+        else:
+            self.push_screen(screen)
+
+    async def check_new_key(
+        self, connection: Connection, key: str, *, session_only: bool = False
+    ) -> Connection | str:
+        """The connection with this key once the service accepted it, stored for the profile
+        unless `session_only` (then held in memory); else one sentence saying why not. A
+        rejected key is never stored."""
+        from console.tui.connection import check_key, key_check_failure
+
+        try:
+            who = await check_key(connection.base_url, key, connection.key_header)
+        except Exception as exc:
+            return key_check_failure(exc)
+        source = "memory"
+        if connection.profile is not None and not session_only:
             try:
                 await asyncio.to_thread(self.profiles.store_key, connection.profile, key)
             except Exception as exc:
-                self.notify(
-                    f"The key is used for this session only: {exc}",
-                    title="Key not stored",
-                    severity="warning",
-                )
-        new = dataclasses.replace(connection, key=key, problem=None)
-        await self.connect(new)
+                return f"The key works ({who}) but was not stored: {exc}"
+            source = "keyring"
+        if source == "keyring":
+            done = f"stored for profile {connection.label}"
+        else:
+            done = "used for this session only (held in memory, never written)"
+        self.notify(f"The service accepts the key ({who}); it is {done}.", title="Key")
+        return replace(connection, key=key, key_source=source, problem=None)
 
     # ---- actions -----------------------------------------------------------------------
 
@@ -353,6 +510,10 @@ class TenantConsoleApp(App[int]):
 
         names = await self._names()
         active = self.connection.profile if self.connection else None
+        try:
+            summaries, default = await asyncio.to_thread(self._summaries)
+        except Exception:  # a damaged file: the names are enough to switch
+            summaries, default = names, None
 
         def chosen(name: str | None) -> None:
             if name and name != active:
@@ -360,7 +521,10 @@ class TenantConsoleApp(App[int]):
             elif name:
                 self.notify(f"Already on profile {name}.")
 
-        await self.push_screen(ProfilePicker(names, active), chosen)
+        await self.push_screen(ProfilePicker(summaries, active, default), chosen)
+
+    def _summaries(self) -> tuple[list[Any], str | None]:
+        return self.profiles.summaries(), self.profiles.active()
 
     def switch_profile(self, name: str) -> None:
         self.run_worker(self._switch(name), group="profiles", exclusive=True, exit_on_error=False)
@@ -405,8 +569,15 @@ class TenantConsoleApp(App[int]):
         await self.push_screen(DetailScreen(kind, item, labels=labels))
 
     def copy_id(self, value: str) -> None:
-        self.copy_to_clipboard(value)
-        self.notify(f"Copied {value}", title="Copied")
+        """Copies an id and says what was actually done (see console.tui.clipboard)."""
+        self.run_worker(self._copy_id(value), group="copy", exit_on_error=False)
+
+    async def _copy_id(self, value: str) -> None:
+        from console.tui.clipboard import copy_text
+
+        copied = await copy_text(self, value)
+        title = f"Copied {value}" if copied.confirmed else f"Id {value}"
+        self.notify(copied.message, title=title)
 
     async def start_demo_service(self) -> Connection:
         """From the welcome screen: a local service with demo data for this session."""

@@ -26,6 +26,9 @@ class Connection:
     """What the header shows instead of base_url (screenshots: one URL whatever the port)."""
     key_header: str = DEFAULT_KEY_HEADER
     """The header the key travels in (a profile setting)."""
+    badge: str | None = None
+    """The profile's label (e.g. PROD), shown in the header in `color`."""
+    color: str | None = None
 
     def __repr__(self) -> str:
         return f"Connection(profile={self.profile!r}, base_url={self.base_url!r}, key=***)"
@@ -33,6 +36,17 @@ class Connection:
     @property
     def label(self) -> str:
         return self.profile or "(no profile)"
+
+
+@dataclass(frozen=True)
+class ProfileSummary:
+    """What the profile picker shows of one profile, without touching the keyring."""
+
+    name: str
+    base_url: str
+    tenant_name: str | None = None
+    badge: str | None = None
+    color: str | None = None
 
 
 class ProfileUnavailable(Exception):
@@ -56,6 +70,20 @@ class ProfileSource(Protocol):
         """Saves a new profile with its key and makes it the active one."""
         ...
 
+    def summaries(self) -> list[ProfileSummary]: ...
+
+    def keyring_problem(self) -> str | None:
+        """Why a key cannot be stored here (no usable keyring), or None."""
+        ...
+
+    def make_default(self, name: str) -> None:
+        """The profile `tenant-console` opens on from now on."""
+        ...
+
+    def remember_tenant(self, name: str, tenant_name: str) -> None:
+        """Keeps the tenant's name with the profile, for the picker."""
+        ...
+
 
 class MemoryProfiles:
     """Profiles held in memory only: the demo's, and tests'."""
@@ -63,12 +91,14 @@ class MemoryProfiles:
     def __init__(self, connections: list[Connection], active: str | None = None) -> None:
         self._connections = {c.profile or "default": c for c in connections}
         self._active = active or next(iter(self._connections), None)
+        self.default = self._active
+        self._tenants: dict[str, str] = {}
 
     def names(self) -> list[str]:
         return list(self._connections)
 
     def active(self) -> str | None:
-        return self._active
+        return self.default
 
     def resolve(self, name: str | None) -> Connection:
         name = name or self._active
@@ -86,6 +116,22 @@ class MemoryProfiles:
         self._connections[name] = connection
         self._active = name
         return connection
+
+    def summaries(self) -> list[ProfileSummary]:
+        return [
+            ProfileSummary(name, c.base_url, self._tenants.get(name), c.badge, c.color)
+            for name, c in self._connections.items()
+        ]
+
+    def keyring_problem(self) -> str | None:
+        return None  # keys are held in memory anyway
+
+    def make_default(self, name: str) -> None:
+        self.resolve(name)
+        self.default = name
+
+    def remember_tenant(self, name: str, tenant_name: str) -> None:
+        self._tenants[name] = tenant_name
 
 
 class SavedProfiles:
@@ -108,8 +154,7 @@ class SavedProfiles:
             found = resolve_connection(name)
         except Exception as exc:  # ProfileError, ConfigError, NoKeyring: one clear line each
             raise ProfileUnavailable(str(exc)) from None
-        if name is not None and found.profile == name:
-            self._use(name)
+        # Switching inside the console leaves the saved active profile alone (make_default).
         problem = getattr(found, "key_problem", None)
         return Connection(
             found.profile,
@@ -118,18 +163,44 @@ class SavedProfiles:
             found.key_source,
             problem,
             key_header=found.key_header,
+            badge=getattr(found, "label", None),
+            color=getattr(found, "color", None),
         )
 
-    def _use(self, name: str) -> None:
+    def summaries(self) -> list[ProfileSummary]:
+        from console.profiles.config import ProfilesFile
+
+        return [
+            ProfileSummary(p.name, p.base_url, p.tenant_name, p.label, p.color)
+            for p in ProfilesFile.load().profiles.values()
+        ]
+
+    def keyring_problem(self) -> str | None:
+        from console.profiles.keys import keyring_problem
+
+        return keyring_problem()
+
+    def make_default(self, name: str) -> None:
         from console.profiles.config import ProfilesFile
 
         try:
             profiles = ProfilesFile.load()
-            if profiles.active != name:
-                profiles.use(name)
-                profiles.save()
-        except Exception:  # remembering the choice is a convenience, not a requirement
-            pass
+            profiles.use(name)
+            profiles.save()
+        except Exception as exc:
+            raise ProfileUnavailable(str(exc)) from None
+
+    def remember_tenant(self, name: str, tenant_name: str) -> None:
+        from dataclasses import replace
+
+        from console.profiles.config import ProfilesFile
+
+        profiles = ProfilesFile.load()
+        profile = profiles.profiles.get(name)
+        if profile is None or profile.tenant_name == tenant_name:
+            return
+        profiles.profiles[name] = replace(profile, tenant_name=tenant_name)
+        profiles.save()
 
     def store_key(self, name: str, key: str) -> None:
         from console.profiles.keys import set_key
@@ -152,3 +223,28 @@ class SavedProfiles:
         except Exception as exc:
             raise ProfileUnavailable(str(exc)) from None
         return Connection(name, base_url, key, "keyring")
+
+
+async def check_key(base_url: str, key: str, key_header: str = DEFAULT_KEY_HEADER) -> str:
+    """Asks the service whose key this is (as `profile add` does); a short description, or
+    the client's ApiError (Unauthorized for a rejected key). One quick retry: a person waits."""
+    from console.client import RetryPolicy
+    from console.profiles.verify import verify_key
+
+    retry = RetryPolicy(max_attempts=2, base_delay=0.3, max_total_wait=1.0)
+    info = await verify_key(base_url, key, retry=retry, key_header=key_header)
+    name = info.application_name or "an application it may not read"
+    tenant = f", tenant {info.tenant_name}" if info.tenant_name else ""
+    return f"application {name}{tenant}"
+
+
+def key_check_failure(exc: BaseException) -> str:
+    """One sentence for a key that could not be used: rejected, or not checked at all."""
+    from console.tui.problems import describe
+
+    problem = describe(exc)
+    if problem.unauthorized:
+        return "The service rejected this key (401). Nothing was stored: check it and try again."
+    return (
+        f"{problem.title}: {problem.message} The key could not be checked, so nothing was stored."
+    )

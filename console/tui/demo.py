@@ -65,6 +65,8 @@ class DemoService:
         self.data_dir: Path | None = None
         self._process: subprocess.Popen[str] | None = None
         self._own_dir = False
+        self.reported_dead = False
+        """Set by the console once it said the service stopped (it says so once)."""
 
     @property
     def base_url(self) -> str:
@@ -76,6 +78,11 @@ class DemoService:
     @property
     def running(self) -> bool:
         return self._process is not None and self._process.poll() is None
+
+    @property
+    def exit_code(self) -> int | None:
+        """The service's exit code once it has ended on its own; None while it runs."""
+        return self._process.poll() if self._process is not None else None
 
     def start(self) -> DemoService:
         """Starts the service and waits until it listens; raises DemoServiceError otherwise."""

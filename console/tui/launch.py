@@ -35,6 +35,7 @@ def open_console(args: argparse.Namespace) -> int:
         profile_name=profile_name,
         read_only=bool(getattr(args, "read_only", False)),
         early_start=early_start,
+        persist_preferences=True,
     )
     app.run()
     return 0 if app.return_code in (None, 0) else int(app.return_code or 1)
@@ -74,6 +75,8 @@ def open_demo(args: argparse.Namespace) -> int:
             connection=connection,
             read_only=bool(getattr(args, "read_only", False)),
             exit_signals=(signal.SIGHUP, signal.SIGTERM),
+            demo_service=service,
+            persist_preferences=True,
         )
         app.run()
         _exit_on_hangup()  # the app's loop took the signals over; now back to raising

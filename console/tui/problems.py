@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+UNREACHABLE = "The service is unreachable"
+SERVICE_FAILED = "The service failed (5xx)"
+
 
 @dataclass(frozen=True)
 class Problem:
@@ -16,6 +19,14 @@ class Problem:
     hint: str = "Press r to retry."
     not_offered: bool = False
     """The service has no such route at all: the section or action is marked unavailable."""
+
+    @property
+    def outage(self) -> bool:
+        """The service did not answer at all or failed (unreachable, 5xx), as opposed to
+        refusing this request (4xx): what was loaded before may be out of date."""
+        if self.unauthorized:
+            return False
+        return self.title in (UNREACHABLE, SERVICE_FAILED) or (self.status or 0) >= 500
 
 
 def _client_errors() -> dict[str, type[BaseException]]:
@@ -71,11 +82,11 @@ def describe(exc: BaseException, *, permission: str | None = None, what: str = "
     if _is(exc, "ServerError", errors) or (isinstance(status, int) and status >= 500):
         return Problem(f"The service failed ({status or '5xx'})", text, status)
     if _is(exc, "ServiceUnreachable", errors):
-        return Problem("The service is unreachable", text)
+        return Problem(UNREACHABLE, text)
     if _is(exc, "ApiError", errors):
         return Problem(f"Request failed{f' ({status})' if status else ''}", text, status)
     if isinstance(exc, OSError | TimeoutError):
-        return Problem("The service is unreachable", text)
+        return Problem(UNREACHABLE, text)
     return Problem("Something went wrong", f"{type(exc).__name__}: {text}")
 
 

@@ -53,7 +53,8 @@ def test_add_checks_the_key_shows_its_owner_and_stores_it(
     path = config_dir / "config.toml"
     assert tenant.key not in path.read_text()
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
-    assert ProfilesFile.load().profiles == {"prod": Profile("prod", service.base_url)}
+    saved = Profile("prod", service.base_url, tenant_name="Acme Prod")
+    assert ProfilesFile.load().profiles == {"prod": saved}
 
 
 def test_adding_again_updates_url_and_key(service, stdin, capsys, memory_keyring) -> None:
@@ -277,3 +278,32 @@ def test_a_failed_save_takes_the_new_key_back(
     err = capsys.readouterr().err
     assert "Cannot save the profiles file" in err and "No space left on device" in err
     assert memory_keyring.entries == {(SERVICE_NAME, "prod"): first.key}
+
+
+def test_add_with_a_label_and_colour_lists_them_and_keeps_them(
+    service, stdin, capsys, config_dir: Path
+) -> None:
+    tenant = service.new_tenant("Labelled Corp")
+    stdin(tenant.key + "\n")
+    argv = ["profile", "add", "prod", "--base-url", service.base_url, "--key-stdin"]
+    assert main([*argv, "--label", "PROD", "--color", "Red"]) == 0
+    saved = ProfilesFile.load().profiles["prod"]
+    assert (saved.label, saved.color, saved.tenant_name) == ("PROD", "red", "Labelled Corp")
+    assert 'label = "PROD"' in (config_dir / "config.toml").read_text()
+    capsys.readouterr()
+    assert main(["profile", "list"]) == 0
+    header, row = capsys.readouterr().out.splitlines()[:2]
+    assert header.split() == ["ACTIVE", "NAME", "LABEL", "BASE", "URL", "KEY", "HEADER", "KEY"]
+    assert "PROD (red)" in row
+
+    assert add("prod", service.base_url, stdin, tenant.key) == 0  # re-adding keeps the label
+    assert ProfilesFile.load().profiles["prod"].label == "PROD"
+
+
+def test_a_bad_colour_or_label_is_refused_before_the_key(stdin, capsys) -> None:
+    argv = ["profile", "add", "prod", "--base-url", "https://x.example.com", "--key-stdin"]
+    stdin("never-read-key\n")
+    assert main([*argv, "--color", "puce"]) == 2
+    assert "Invalid colour 'puce'" in capsys.readouterr().err
+    assert main([*argv, "--label", "X" * 17]) == 2
+    assert ProfilesFile.load().profiles == {}

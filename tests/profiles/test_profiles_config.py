@@ -197,3 +197,18 @@ def test_save_failure_is_one_clear_line(tmp_path: Path) -> None:
     profiles.add(Profile("prod", "https://api.example.com"))
     with pytest.raises(ProfileError, match="Cannot save the profiles file"):
         profiles.save()
+
+
+def test_label_colour_and_tenant_name_round_trip_and_bad_ones_name_their_line(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "config.toml"
+    profiles = ProfilesFile(path=path)
+    profiles.add(Profile("prod", "https://x.example.com", "PROD", "red", 'Acme "EU"'))
+    profiles.save()
+    assert ProfilesFile.load(path).profiles["prod"] == profiles.profiles["prod"]
+    text = path.read_text().replace('color = "red"', 'color = "puce"')
+    path.write_text(text)
+    with pytest.raises(ConfigError) as failure:
+        ProfilesFile.load(path)
+    assert failure.value.line == text.splitlines().index('color = "puce"') + 1

@@ -110,6 +110,7 @@ async def regenerate_through_dialogs(pilot: Any, app: Any, application: Any) -> 
     warning = app.screen.warning_text or ""
     await pilot.click("#confirm")
     await wait_until(pilot, screen_is(app, KeyRevealModal))
+    await pilot.click("#stored")  # the key may close only once it is safe
     await pilot.click("#done")
     return warning, await worker.wait()
 
@@ -337,6 +338,7 @@ async def test_new_application_key_is_revealed_then_listed_and_regenerated_from_
         form.query_one("#permissions", PermissionChecklist).selection_list.select("token:create")
         await pilot.press("ctrl+s")
         await wait_until(pilot, screen_is(app, KeyRevealModal))
+        await pilot.click("#stored")  # the key may close only once it is safe
         await pilot.click("#done")
         await back_on_console(pilot, app)
         assert names(app, "applications") == ["Bootstrap management", "Checkout backend"]
@@ -444,6 +446,7 @@ async def test_regenerating_the_consoles_own_key_in_the_shell_keeps_it_working(s
         assert "the key this console is using" in (app.screen.warning_text or "")
         await pilot.click("#confirm")
         await wait_until(pilot, screen_is(app, KeyRevealModal))
+        await pilot.click("#stored")  # the key may close only once it is safe
         await pilot.click("#done")
         await back_on_console(pilot, app)
         await pilot.press("r")

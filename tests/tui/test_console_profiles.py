@@ -18,6 +18,10 @@ from console_support import (
     two_profile_app,
     type_into,
 )
+from form_host import wait_until
+from keyring.backends import fail
+from keyring.errors import KeyringLocked
+from textual.widgets import Input, OptionList, Static
 
 from console.profiles.config import Profile, ProfilesFile
 from console.profiles.keys import get_key, set_key
@@ -102,7 +106,7 @@ async def test_saved_profiles_switch_and_store_a_new_key(
         await settle(pilot)
         assert console(app).header.tenant == "Saved Two"
         assert get_key("two") == second.key
-        assert ProfilesFile.load().active == "two"
+        assert ProfilesFile.load().active == "one"  # switching is for this session only
 
 
 async def test_welcome_adds_a_checked_profile(service: Any, saved_profiles: MemoryKeyring) -> None:
@@ -129,3 +133,206 @@ async def test_welcome_adds_a_checked_profile(service: Any, saved_profiles: Memo
         assert ProfilesFile.load().active == "prod"
         assert get_key("prod") == info.key
         assert info.key not in app.screen.query_one("ConsoleHeader").render().plain  # type: ignore[attr-defined]
+
+
+async def test_a_rejected_key_is_not_stored_and_the_prompt_says_so(
+    service: Any, saved_profiles: MemoryKeyring
+) -> None:
+    info = service.new_tenant("Checked Key")
+    old_key = "revoked-key-" + "z" * 20
+    save_profile("prod", service.base_url, old_key, active=True)
+    app = TenantConsoleApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.key_rejected
+        app.prompt_new_key()
+        await pilot.pause()
+        prompt = app.screen
+        assert isinstance(prompt, KeyPrompt)
+        await type_into(pilot, "another-wrong-key-" + "q" * 20)
+        await settle(pilot)
+        assert app.screen is prompt  # stays open, and says why
+        assert "rejected this key (401)" in prompt.message_text
+        assert "Nothing was stored" in prompt.message_text
+        assert get_key("prod") == old_key
+        assert app.key_rejected
+
+        await type_into(pilot, info.key)
+        await settle(pilot)
+        assert console(app).header.tenant == "Checked Key"
+        assert get_key("prod") == info.key
+        assert not app.key_rejected
+        assert info.key not in prompt.message_text
+
+
+async def test_no_keyring_at_start_shows_what_to_do_and_offers_this_session_only(
+    service: Any, saved_profiles: MemoryKeyring, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    info = service.new_tenant("Session Only")
+    save_profile("prod", service.base_url, None, active=True)
+    before = ProfilesFile.load().path.read_text()
+    monkeypatch.setattr(keyring.core, "_keyring_backend", fail.Keyring())
+    app = TenantConsoleApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        welcome = app.screen
+        assert isinstance(welcome, WelcomeScreen)  # not an empty terminal
+        assert welcome.connection is not None and welcome.connection.profile == "prod"
+        text = " ".join(str(s.content) for s in welcome.query("Static"))
+        assert "No usable OS keyring" in text
+        assert "TENANT_CONSOLE_API_KEY" in text
+        assert "this session only" in welcome.message_text
+        assert welcome.query_one("#session-only").display
+        assert welcome.query_one("KeyBar").display  # and the keys: demo, quit
+
+        welcome.query_one("#api-key", Input).value = "wrong-key-" + "w" * 20
+        await pilot.click("#session-only")
+        await settle(pilot)
+        assert app.screen is welcome
+        assert "rejected this key (401)" in welcome.message_text
+
+        welcome.query_one("#api-key", Input).value = info.key
+        await pilot.click("#session-only")
+        await wait_until(pilot, lambda: app.console_screen is not None, what="the console")
+        await settle(pilot)
+        assert console(app).header.tenant == "Session Only"
+        assert app.connection is not None and app.connection.key_source == "memory"
+        after = ProfilesFile.load().path.read_text()
+        assert info.key not in after  # the key was never written
+        assert after == before + 'tenant_name = "Session Only"\n'  # only the tenant's name
+
+
+async def test_switching_to_a_profile_without_key_then_cancelling_stays_put(
+    service: Any, saved_profiles: MemoryKeyring
+) -> None:
+    first = service.new_tenant("Stay Put")
+    save_profile("one", service.base_url, first.key, active=True)
+    save_profile("two", service.base_url, None)
+    app = TenantConsoleApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.switch_profile("two")
+        await settle(pilot)
+        assert isinstance(app.screen, KeyPrompt)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is console(app)
+        assert console(app).header.tenant == "Stay Put"
+
+
+async def test_the_picker_shows_url_tenant_and_label_and_only_m_changes_the_default(
+    service: Any, saved_profiles: MemoryKeyring
+) -> None:
+    first = service.new_tenant("Picker Prod")
+    second = service.new_tenant("Picker Staging")
+    save_profile("prod", service.base_url, first.key, active=True)
+    profiles = ProfilesFile.load()
+    profiles.profiles["prod"] = Profile("prod", service.base_url, label="PROD", color="red")
+    profiles.save()
+    save_profile("staging", service.base_url, second.key)
+    app = TenantConsoleApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        header = console(app).header
+        assert (header.badge, header.badge_color) == ("PROD", "red")
+        assert header.render().plain.startswith(" PROD ")
+        # the tenant's name is remembered with the profile on a successful connect
+        assert ProfilesFile.load().profiles["prod"].tenant_name == "Picker Prod"
+
+        await pilot.press("p")
+        await settle(pilot)
+        picker = app.screen
+        assert isinstance(picker, ProfilePicker)
+        options = picker.query_one(OptionList)
+        lines = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        assert lines[0].startswith("● prod")
+        assert "PROD" in lines[0] and service.base_url in lines[0]
+        assert "tenant Picker Prod" in lines[0] and "(default)" in lines[0]
+        assert service.base_url in lines[1] and "(default)" not in lines[1]
+
+        await pilot.press("down", "enter")
+        await settle(pilot)
+        assert console(app).header.tenant == "Picker Staging"
+        assert console(app).header.badge == ""
+        assert ProfilesFile.load().active == "prod"  # switching is for this session
+
+        await pilot.press("p")
+        await settle(pilot)
+        await pilot.press("m")
+        await settle(pilot)
+        assert ProfilesFile.load().active == "staging"  # asked for: now the default
+        options = app.screen.query_one(OptionList)
+        assert "(default)" in str(options.get_option_at_index(1).prompt)
+        await pilot.press("escape")
+
+
+class LockedKeyring(MemoryKeyring):
+    """A keyring that is there but locked: every read is refused."""
+
+    def get_password(self, service: str, username: str) -> str | None:
+        raise KeyringLocked("the collection is locked")
+
+
+async def test_a_locked_keyring_at_start_says_so_instead_of_a_blank_screen(
+    service: Any, saved_profiles: MemoryKeyring, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    save_profile("prod", service.base_url, None, active=True)
+    monkeypatch.setattr(keyring.core, "_keyring_backend", LockedKeyring())
+    app = TenantConsoleApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        welcome = app.screen
+        assert isinstance(welcome, WelcomeScreen)
+        intro = str(welcome.query_one("#welcome-intro", Static).content)
+        assert "the keyring is locked" in intro
+        assert welcome.query_one("#session-only").display
+        assert welcome.query_one("#api-key").has_focus
+        title = welcome.query_one(".dialog-title", Static)
+        assert title.region.y >= 0 and title.region.height == 1  # in view at 80x24
+        assert welcome.query_one("#welcome").scroll_y == 0
+
+
+async def test_welcome_without_keyring_adds_a_profile_for_this_session_only(
+    service: Any, saved_profiles: MemoryKeyring, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    info = service.new_tenant("Passing Through")
+    monkeypatch.setattr(keyring.core, "_keyring_backend", fail.Keyring())
+    app = TenantConsoleApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        welcome = app.screen
+        assert isinstance(welcome, WelcomeScreen) and welcome.connection is None
+        assert "this session only" in welcome.message_text
+        welcome.query_one("#profile-name", Input).value = "temp"
+        welcome.query_one("#base-url", Input).value = service.base_url
+        welcome.query_one("#api-key", Input).value = info.key
+        await pilot.click("#session-only")
+        await settle(pilot)
+        assert console(app).header.tenant == "Passing Through"
+        assert console(app).header.profile == "temp"
+        assert not ProfilesFile.load().path.exists()  # nothing written
+
+
+async def test_the_key_prompt_offers_this_session_only_without_a_keyring(
+    service: Any, saved_profiles: MemoryKeyring, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    info = service.new_tenant("Prompted Session")
+    save_profile("prod", service.base_url, None, active=True)
+    monkeypatch.setattr(keyring.core, "_keyring_backend", fail.Keyring())
+    monkeypatch.setenv("TENANT_CONSOLE_API_KEY", "revoked-env-key-" + "e" * 20)
+    app = TenantConsoleApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert app.key_rejected
+        app.prompt_new_key()
+        await settle(pilot)
+        prompt = app.screen
+        assert isinstance(prompt, KeyPrompt)
+        assert prompt.query_one("#key-session").display
+        assert "this session only" in prompt.message_text
+        prompt.query_one("#key-input", Input).value = info.key
+        await pilot.click("#key-session")
+        await settle(pilot)
+        assert console(app).header.tenant == "Prompted Session"
+        assert app.connection is not None and app.connection.key_source == "memory"
+        assert not app.key_rejected

@@ -93,6 +93,7 @@ async def test_create_application_with_a_rule_reveals_its_key_masked(service, te
         assert str(reveal.query_one("#key", Static).content) == MASK
         await pilot.press("escape")  # refused: the key must be dismissed on purpose
         assert isinstance(app.screen, KeyRevealModal)
+        await pilot.click("#stored")  # the key may close only once it is safe
         await pilot.click("#done")
         await wait_until(pilot, lambda: app.dismissed)
     created = app.result
@@ -215,6 +216,7 @@ async def test_application_created_with_expiry(service, tenant, client):
         type_into(form, "#expires-at", "2099-12-31 17:00")
         await pilot.press("ctrl+s")
         await wait_until(pilot, screen_is(app, KeyRevealModal))
+        await pilot.click("#stored")  # the key may close only once it is safe
         await pilot.click("#done")
         await wait_until(pilot, lambda: app.dismissed)
     stored = await client.applications.get(app.result.id)

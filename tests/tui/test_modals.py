@@ -5,15 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from form_host import SIZE, FormHost, wait_until
-from textual.widgets import Button, Input, Static
+from textual.widgets import Button, Input
 
 from console.tui.modals import (
-    MASK,
     CodeWarningModal,
     ConfirmModal,
     DiscardChangesModal,
     FieldChange,
-    KeyRevealModal,
     LostUpdateModal,
     RegenerateConfirm,
     TypeToConfirmModal,
@@ -78,25 +76,6 @@ async def test_type_to_confirm_needs_the_exact_name():
     assert app.result is True
 
 
-async def test_key_reveal_is_masked_copyable_and_closed_only_on_purpose():
-    app = hosting(KeyRevealModal(FAKE_KEY, "Checkout backend"))
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.screen.is_mounted)
-        modal = app.screen
-        key = modal.query_one("#key", Static)
-        assert str(key.content) == MASK
-        assert FAKE_KEY not in repr(modal)
-        await pilot.press("c")
-        assert app.clipboard == FAKE_KEY
-        assert any("clipboard" in n for n in app.notes)
-        await pilot.press("s")
-        assert str(key.content) == FAKE_KEY
-        await pilot.press("escape")
-        assert app.screen is modal and not app.dismissed
-        await pilot.click("#done")
-        await wait_until(pilot, lambda: app.dismissed)
-
-
 async def test_lost_update_modal_defaults_to_keep_editing():
     app = hosting(lost_update())
     async with app.run_test(size=SIZE) as pilot:
@@ -127,16 +106,6 @@ def test_snapshot_type_to_confirm(snap_compare):
 def test_snapshot_regenerate_confirm_of_own_key(snap_compare):
     modal = RegenerateConfirm("Bootstrap management", own_key=True)
     assert snap_compare(hosting(modal), terminal_size=SIZE)
-
-
-def test_snapshot_key_reveal_masked(snap_compare):
-    modal = KeyRevealModal(FAKE_KEY, "Checkout backend")
-    assert snap_compare(hosting(modal), terminal_size=SIZE)
-
-
-def test_snapshot_key_reveal_after_regenerate_copied(snap_compare):
-    modal = KeyRevealModal(FAKE_KEY, "Checkout backend", regenerated=True)
-    assert snap_compare(hosting(modal), terminal_size=SIZE, press=["c"])
 
 
 def test_snapshot_lost_update(snap_compare):

@@ -5,8 +5,8 @@ from __future__ import annotations
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Static
+from textual.containers import Horizontal, VerticalScroll
+from textual.widgets import Button, Checkbox, Static
 
 from console.tui.modals.base import Dialog
 
@@ -14,9 +14,16 @@ MASK = "•" * 32
 """What stands for the key while hidden: a fixed length, so not even its size shows."""
 
 
+WAITING = (
+    "Show (s) or copy (c) the key, or tick the box once it is stored: Done (d) waits until then."
+)
+
+
 class KeyRevealModal(Dialog[None]):
     """The one moment a key is shown. Masked by default (screenshots and snapshots stay
-    clean); `s` shows it, `c` copies it. Escape does not close it: only Done does."""
+    clean); `s` shows it, `c` copies it. It closes only with Done (`d`), and only once the
+    key was shown, copied for sure (a clipboard tool took it), or the admin ticked that
+    they stored it: an OSC 52 copy that the terminal may have ignored does not count."""
 
     DEFAULT_CSS = """
     KeyRevealModal #key {
@@ -29,12 +36,24 @@ class KeyRevealModal(Dialog[None]):
         color: $text;
         text-style: bold;
     }
+    KeyRevealModal #key-status {
+        width: 100%;
+        color: $text-muted;
+        margin-bottom: 1;
+    }
+    KeyRevealModal #stored {
+        border: none;
+        padding: 0;
+        height: 1;
+        margin-bottom: 1;
+    }
     """
 
     BINDINGS = [
         Binding("c", "copy", "Copy key"),
         Binding("s", "toggle", "Show/hide"),
-        Binding("escape", "refuse_escape", "Done with Enter", show=False),
+        Binding("d", "done", "Done"),
+        Binding("escape", "refuse_escape", "Done (d)", show=False),
     ]
 
     def __init__(self, key: str, application_name: str, *, regenerated: bool = False) -> None:
@@ -43,14 +62,22 @@ class KeyRevealModal(Dialog[None]):
         self.application_name = application_name
         self.regenerated = regenerated
         self.revealed = False
+        self.shown = False
+        """The key was on screen at least once."""
         self.copied = False
+        """A clipboard tool took the key (an OSC 52 copy is never sure)."""
+        self.status_text = WAITING
 
     def __repr__(self) -> str:  # never the key
         return f"KeyRevealModal(application_name={self.application_name!r})"
 
+    @property
+    def can_close(self) -> bool:
+        return self.shown or self.copied or self.query_one("#stored", Checkbox).value
+
     def compose(self) -> ComposeResult:
         what = "New key" if self.regenerated else "API key"
-        with Vertical(id="dialog"):
+        with VerticalScroll(id="dialog"):  # at 80x24 it just fits; smaller, it scrolls
             yield Static(
                 f'{what} for "{self.application_name}"', classes="dialog-title", markup=False
             )
@@ -60,13 +87,19 @@ class KeyRevealModal(Dialog[None]):
                 classes="dialog-warning",
             )
             yield Static(MASK, id="key", markup=False)
+            yield Static(WAITING, id="key-status", markup=False)
+            yield Checkbox("I have stored this key", id="stored")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Show (s)", id="toggle")
                 yield Button("Copy (c)", id="copy")
-                yield Button("Done", id="done", variant="primary")
+                yield Button("Done (d)", id="done", variant="primary")
 
     def on_mount(self) -> None:
         self.query_one("#copy", Button).focus()
+
+    def _status(self, text: str) -> None:
+        self.status_text = text
+        self.query_one("#key-status", Static).update(text)
 
     def action_toggle(self) -> None:
         self.revealed = not self.revealed
@@ -74,14 +107,46 @@ class KeyRevealModal(Dialog[None]):
         key.update(self._key if self.revealed else MASK)
         key.set_class(self.revealed, "-revealed")
         self.query_one("#toggle", Button).label = "Hide (s)" if self.revealed else "Show (s)"
+        if self.revealed and not self.shown:
+            self.shown = True
+            if not self.copied:
+                self._status("Shown: copy it by hand if need be, then Done (d).")
 
     def action_copy(self) -> None:
-        self.app.copy_to_clipboard(self._key)
-        self.copied = True
-        self.notify("The key is on the clipboard.", title="Copied")
+        self.run_worker(self._copy(), group="copy", exclusive=True, exit_on_error=False)
+
+    async def _copy(self) -> None:
+        from console.tui.clipboard import copy_text
+
+        copied = await copy_text(self.app, self._key)
+        if copied.confirmed:
+            self.copied = True
+            self._status(f"{copied.message} Store it somewhere safe, then Done (d).")
+            return
+        hint = "" if self.shown else " If it did not arrive, show it (s) and copy it by hand."
+        self._status(f"{copied.message}{hint}")  # no toast: it would cover the buttons
+
+    def action_done(self) -> None:
+        if not self.can_close:
+            self._status(WAITING)
+            self.notify(
+                "The key is shown only once: show (s) or copy (c) it, or tick "
+                "'I have stored this key', before Done.",
+                severity="warning",
+            )
+            return
+        self._key = ""
+        self.dismiss(None)
+
+    @on(Checkbox.Changed, "#stored")
+    def _stored_changed(self, event: Checkbox.Changed) -> None:
+        if event.value:
+            self._status("Done (d) closes this dialog; the key will not be shown again.")
+        elif not (self.shown or self.copied):
+            self._status(WAITING)
 
     def action_refuse_escape(self) -> None:
-        self.notify("Press Done once the key is stored: it will not be shown again.")
+        self.notify("The key is shown only once: press Done (d) once it is stored.")
 
     @on(Button.Pressed, "#toggle")
     def _toggle_pressed(self) -> None:
@@ -93,5 +158,4 @@ class KeyRevealModal(Dialog[None]):
 
     @on(Button.Pressed, "#done")
     def _done(self) -> None:
-        self._key = ""
-        self.dismiss(None)
+        self.action_done()

@@ -175,6 +175,11 @@ class DetailScreen(Screen[None]):
     def fields_view(self) -> FieldsView:
         return self.query_one(FieldsView)
 
+    def refresh_times(self) -> None:
+        """Relative times ("3 minutes ago") as of now: the app calls this on a timer."""
+        if self.item is not None and self.fields_view.fields:
+            self.fields_view.show(self.kind.fields(self.item, self.labels))
+
     def action_back(self) -> None:
         self.app.pop_screen()
 

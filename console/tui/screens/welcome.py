@@ -1,4 +1,6 @@
-"""First start, no profile: add one (checked against the service first) or open the demo."""
+"""Where the console starts when it has nothing to show yet: no profile (add one, checked
+against the service first, or open the demo), or a profile without a usable key (enter one,
+checked first; give one through the environment; or quit). Never an empty terminal."""
 
 from __future__ import annotations
 
@@ -9,67 +11,114 @@ from typing import Any
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Input, Label, LoadingIndicator, Static
 
-from console.tui.problems import describe
+from console.tui.connection import Connection, check_key, key_check_failure
 from console.tui.widgets.key_bar import KeyBar
 
 PROFILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+API_KEY_ENV = "TENANT_CONSOLE_API_KEY"
 
 INTRO = (
-    "No profile yet. A profile is a name, the service's base URL and an API key; "
-    "the key goes to the OS keyring. Add one, or open the demo: a local service with a "
-    "seeded tenant, gone when you quit."
+    "No profile yet. A profile is a name, the service's base URL and an API key (kept in "
+    "the OS keyring). Add one, or open the demo: a local service, gone when you quit."
+)
+SESSION_ONLY = (
+    "No usable keyring here: a key cannot be stored. "
+    "Use it for this session only (held in memory, never written)."
 )
 
-
-async def check_key(base_url: str, key: str) -> str:
-    """Asks the service who this key is; returns a short description or raises ApiError."""
-    try:
-        from console.profiles.verify import verify_key
-    except ImportError:
-        from console.client import AdminClient
-
-        async with AdminClient(base_url, key) as client:
-            application = await client.applications.current()
-        return f"application {application.name}"
-    info = await verify_key(base_url, key)
-    tenant = f", tenant {info.tenant_name}" if getattr(info, "tenant_name", None) else ""
-    return f"application {info.application_name}{tenant}"
+__all__ = ["WelcomeScreen", "check_key"]
 
 
 class WelcomeScreen(Screen[None]):
+    """Without `connection`: add a profile. With one (a profile whose key is missing or
+    cannot be read): enter its key, or say how else to give one."""
+
     BINDINGS = [
         Binding("f2", "demo", "Open the demo"),
         Binding("ctrl+q", "app.quit", "Quit", priority=True),
     ]
 
+    def __init__(self, connection: Connection | None = None, reason: str = "") -> None:
+        super().__init__()
+        self.connection = connection
+        self.reason = reason
+        self.keyring_problem: str | None = None
+        self._last_message = ""
+
     def compose(self) -> ComposeResult:
-        with Vertical(id="welcome", classes="dialog"):
-            yield Static("Welcome to tenant-console", classes="dialog-title")
-            yield Static(INTRO, id="welcome-intro")
-            yield Label("Profile name")
-            yield Input(placeholder="e.g. production", id="profile-name")
-            yield Label("Base URL")
-            yield Input(placeholder="https://api.example.com", id="base-url")
-            yield Label("API key (management application)")
-            yield Input(
-                password=True, placeholder="checked with the service before saving", id="api-key"
-            )
-            yield Static("", id="welcome-message")
-            yield LoadingIndicator(id="welcome-busy")
+        connection = self.connection
+        with VerticalScroll(id="welcome", classes="dialog"):
+            if connection is None:
+                yield Static("Welcome to tenant-console", classes="dialog-title")
+                yield Static(INTRO, id="welcome-intro")
+                with Horizontal(classes="welcome-row"):
+                    yield Label("Profile name")
+                    yield Input(placeholder="e.g. production", id="profile-name", compact=True)
+                with Horizontal(classes="welcome-row"):
+                    yield Label("Base URL")
+                    yield Input(placeholder="https://api.example.com", id="base-url", compact=True)
+            else:
+                title = f"Profile {connection.label} has no usable key"
+                yield Static(title, classes="dialog-title", markup=False)
+                yield Static(self.reason, id="welcome-intro", markup=False)
+                with Horizontal(classes="welcome-row"):
+                    yield Label("Base URL")
+                    yield Static(connection.base_url, id="welcome-url", markup=False)
+            with Horizontal(classes="welcome-row"):
+                yield Label("API key")
+                yield Input(
+                    password=True,
+                    placeholder="checked with the service before it is kept",
+                    id="api-key",
+                    compact=True,
+                )
+            with Horizontal(id="welcome-status"):
+                yield Static("", id="welcome-message")
+                yield LoadingIndicator(id="welcome-busy")
             with Horizontal(classes="buttons"):
-                yield Button("Check and save", variant="primary", id="save-profile")
-                yield Button("Open the demo", id="open-demo")
+                save = "Check and save" if connection is None else "Check and store"
+                yield Button(save, variant="primary", id="save-profile", compact=True)
+                yield Button("This session only", id="session-only", compact=True)
+                yield Button("Open the demo", id="open-demo", compact=True)
+            if connection is not None:
+                yield Static(
+                    f"Or quit (ctrl+q), set {API_KEY_ENV} in the environment and start again.",
+                    id="welcome-env",
+                    classes="muted",
+                )
         yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#welcome-busy").display = False
-        self.query_one("#profile-name", Input).focus()
+        self.query_one("#session-only").display = False
+        first = "#profile-name" if self.connection is None else "#api-key"
+        self.query_one(first, Input).focus()
+        self.query_one("#welcome").scroll_home(animate=False)
+        self.run_worker(self._probe_keyring(), exit_on_error=False)
+
+    async def _probe_keyring(self) -> None:
+        """Without a usable keyring, say so now and offer this session only."""
+        app: Any = self.app
+        try:
+            self.keyring_problem = await asyncio.to_thread(app.profiles.keyring_problem)
+        except Exception as exc:
+            self.keyring_problem = str(exc)
+        if self.keyring_problem:
+            self.query_one("#session-only").display = True
+            if not self.message_text:
+                self._message(SESSION_ONLY)
+
+    @property
+    def message_text(self) -> str:
+        """The message under the key (also once the screen is closed)."""
+        return self._last_message
 
     def _message(self, text: str, error: bool = False) -> None:
+        self._last_message = text
         message = self.query_one("#welcome-message", Static)
         message.update(text)
         message.set_class(error, "-error")
@@ -88,9 +137,22 @@ class WelcomeScreen(Screen[None]):
 
     @on(Button.Pressed, "#save-profile")
     def _save(self) -> None:
+        self._use(session_only=False)
+
+    @on(Button.Pressed, "#session-only")
+    def _session_only(self) -> None:
+        self._use(session_only=True)
+
+    def _use(self, *, session_only: bool) -> None:
+        key = self.query_one("#api-key", Input).value.strip()
+        if self.connection is not None:
+            if not key:
+                self._message("Enter the API key of a management application.", True)
+                return
+            self._start(self._check_key(key, session_only), "Checking the key with the service…")
+            return
         name = self.query_one("#profile-name", Input).value.strip()
         base_url = self.query_one("#base-url", Input).value.strip().rstrip("/")
-        key = self.query_one("#api-key", Input).value.strip()
         if not PROFILE_NAME.match(name):
             self._message("The profile name needs letters, digits, '-', '_' or '.'.", True)
             return
@@ -100,35 +162,57 @@ class WelcomeScreen(Screen[None]):
         if not key:
             self._message("Enter the API key of a management application.", True)
             return
-        self._busy(True)
-        self._message("Checking the key against the service…")
-        work = self._check_and_save(name, base_url, key)
-        self.run_worker(work, exclusive=True, exit_on_error=False)
+        work = self._check_and_save(name, base_url, key, session_only)
+        self._start(work, "Checking the key against the service…")
 
-    async def _check_and_save(self, name: str, base_url: str, key: str) -> None:
+    def _start(self, work: Any, message: str) -> None:
+        self._busy(True)
+        self._message(message)
+        self.run_worker(work, group="welcome", exclusive=True, exit_on_error=False)
+
+    async def _check_key(self, key: str, session_only: bool) -> None:
+        """The profile's key: checked, then stored (or held for this session), then used."""
+        app: Any = self.app
+        assert self.connection is not None
+        outcome = await app.check_new_key(self.connection, key, session_only=session_only)
+        self._busy(False)
+        if isinstance(outcome, str):
+            self._message(outcome, True)
+            if "not stored" in outcome:
+                self.query_one("#session-only").display = True
+            return
+        app.run_worker(app.connect(outcome), exit_on_error=False)
+
+    async def _check_and_save(self, name: str, base_url: str, key: str, session_only: bool) -> None:
         app: Any = self.app
         try:
             who = await check_key(base_url, key)
         except Exception as exc:
-            problem = describe(exc)
             self._busy(False)
-            self._message(f"{problem.title}: {problem.message}", True)
+            self._message(key_check_failure(exc), True)
             return
-        try:
-            connection = await asyncio.to_thread(app.profiles.add, name, base_url, key)
-        except Exception as exc:
-            self._busy(False)
-            self._message(f"The key works ({who}) but the profile was not saved: {exc}", True)
-            return
-        self.notify(f"Profile {name} saved: {who}.", title="Profile")
+        if session_only:
+            connection = Connection(name, base_url, key, "memory")
+            self.notify(
+                f"The service accepts the key ({who}). Profile {name} is used for this "
+                "session only: nothing was saved.",
+                title="Profile",
+            )
+        else:
+            try:
+                connection = await asyncio.to_thread(app.profiles.add, name, base_url, key)
+            except Exception as exc:
+                self._busy(False)
+                self._message(f"The key works ({who}) but the profile was not saved: {exc}", True)
+                self.query_one("#session-only").display = True
+                return
+            self.notify(f"Profile {name} saved: {who}.", title="Profile")
         # The app's worker, not this screen's: connecting replaces this screen.
         app.run_worker(app.connect(connection), exit_on_error=False)
 
     @on(Button.Pressed, "#open-demo")
     def action_demo(self) -> None:
-        self._busy(True)
-        self._message("Starting the local service with demo data…")
-        self.run_worker(self._demo(), exclusive=True, exit_on_error=False)
+        self._start(self._demo(), "Starting the local service with demo data…")
 
     async def _demo(self) -> None:
         app: Any = self.app

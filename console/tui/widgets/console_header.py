@@ -28,6 +28,11 @@ class ConsoleHeader(Widget):
     read_only: reactive[bool] = reactive(False)
     unavailable: reactive[frozenset[str]] = reactive(frozenset())
     """Sections the service in use does not offer: shown struck through."""
+    badge: reactive[str] = reactive("")
+    """The profile's label (e.g. PROD), shown reversed in `badge_color`."""
+    badge_color: reactive[str] = reactive("")
+    notice: reactive[str] = reactive("")
+    """A warning about what the header shows (the service unreachable, the demo stopped)."""
 
     def render(self) -> Content:
         width = self.content_region.width or self.size.width
@@ -40,19 +45,29 @@ class ConsoleHeader(Widget):
         read_only = Content.from_markup("  [b reverse] READ-ONLY [/]") if self.read_only else None
         summary = (
             Content.from_markup("  [dim]│[/] $summary", summary=self.summary)
-            if self.summary
+            if self.summary and not self.notice
             else None
         )
+        # A notice comes before the URL: at 80 columns it must not be the part cut off.
+        notice = "  [b $warning]⚠ $notice[/]" if self.notice else ""
         forms = [
             "[b $accent]tenant-console[/]  [dim]profile[/] [b]$profile[/]"
-            "  [dim]tenant[/] [b]$tenant[/]  [u]$url[/]",
-            "[dim]profile[/] [b]$profile[/]  [dim]tenant[/] [b]$tenant[/]  [u]$url[/]",
-            "[b]$profile[/] [dim]·[/] [b]$tenant[/]  [u]$url[/]",
-            "[b]$profile[/] [dim]·[/] [b]$tenant[/]",
+            f"  [dim]tenant[/] [b]$tenant[/]{notice}  [u]$url[/]",
+            f"[dim]profile[/] [b]$profile[/]  [dim]tenant[/] [b]$tenant[/]{notice}  [u]$url[/]",
+            f"[b]$profile[/] [dim]·[/] [b]$tenant[/]{notice}  [u]$url[/]",
+            f"[b]$profile[/] [dim]·[/] [b]$tenant[/]{notice}",
         ]
+        badge = None
+        if self.badge:
+            style = f"bold reverse {self.badge_color}" if self.badge_color else "bold reverse"
+            badge = Content.styled(f" {self.badge} ", style)
         line = Content("")
         for markup in forms:
-            line = Content.from_markup(markup, profile=profile, tenant=tenant, url=self.base_url)
+            line = Content.from_markup(
+                markup, profile=profile, tenant=tenant, url=self.base_url, notice=self.notice
+            )
+            if badge is not None:
+                line = Content(" ").join([badge, line])
             if read_only is not None:
                 line += read_only
             if summary is not None:

@@ -11,6 +11,7 @@ import asyncio
 import logging
 import re
 from concurrent.futures import Future
+from datetime import datetime
 from typing import Any
 
 from rich.text import Text
@@ -20,9 +21,10 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
 from textual.timer import Timer
-from textual.widgets import Input
+from textual.widgets import Input, Static
 from textual.worker import Worker, WorkerState
 
+from console.clock import now
 from console.tui.problems import Problem, describe
 from console.tui.resources import PAGE_SIZE, Fetched, FilterInvalid, ResourceKind, page_of
 from console.tui.widgets.row_table import RowTable, TableColumn
@@ -62,6 +64,15 @@ class FilterInput(Input):
 
     def action_cancel(self) -> None:
         self.post_message(self.Cancelled())
+
+
+class StaleBanner(Static):
+    """One line above a list whose rows may be out of date (see ResourceList.mark_stale)."""
+
+    DEFAULT_CSS = """
+    StaleBanner { height: 1; padding: 0 1; background: $warning 20%; color: $text-warning;
+                  text-wrap: nowrap; text-overflow: ellipsis; }
+    """
 
 
 class ResourceList(Vertical):
@@ -124,6 +135,9 @@ class ResourceList(Vertical):
         """`G` twice: pages are fetched one after another to the last."""
         self._end_armed_row: int | None = None
         """The row a first `G` went to; a `G` from there loads to the end."""
+        self.loaded_at: datetime | None = None
+        self.stale_note = ""
+        """Set once a refresh failed while rows were shown: they are as last loaded."""
 
     def compose(self) -> ComposeResult:
         placeholder = f"/ filter {self.kind.title.lower()} by {self.kind.filter_placeholder}"
@@ -228,7 +242,9 @@ class ResourceList(Vertical):
         self._seen, self.labels, self._typed = set(), {}, None
         self.loaded, self.fetching, self.problem = False, False, None
         self.filter_text, self.query_params = "", {}
+        self.loaded_at, self.stale_note = None, ""
         if self.is_mounted:
+            self.query(StaleBanner).remove()
             self.table.clear()
             self.filter_input.value = ""
             self.filter_input.remove_class("-visible")
@@ -311,6 +327,8 @@ class ResourceList(Vertical):
         self.loaded = True
         self.problem = None
         self.pages_fetched.append(page)
+        if page == 1:
+            self.loaded_at = now()
         self.total = fetched.total
         self.labels.update(fetched.labels)
         self.has_more = fetched.has_more and bool(fetched.items)
@@ -370,6 +388,20 @@ class ResourceList(Vertical):
 
     def _status(self) -> None:
         self.post_message(StatusChanged(self, self.status_text))
+
+    def mark_stale(self, failed_at: str) -> None:
+        """The service failed meanwhile (elsewhere, or for a later page): the rows shown are
+        as last loaded, and say so above the table until a reload succeeds."""
+        if self.loaded_at is None or self.problem is not None:
+            return
+        loaded = self.loaded_at.astimezone().strftime("%H:%M")
+        self.stale_note = f"Stale — last loaded {loaded}, refresh failed at {failed_at}."
+        text = f"⚠ {self.stale_note} Press r to retry."
+        banners = self.query(StaleBanner)
+        if banners:
+            banners.first().update(text)
+        else:
+            self.mount(StaleBanner(text), before=self.table)
 
     def _maybe_fetch_more(self) -> None:
         if not self.has_more or self.fetching or self.problem is not None:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import Static
 
+from console.clock import now
 from console.models.tenants import NAMED_SETTINGS
 from console.tui import formatting as fmt
 from console.tui.problems import Problem, describe
@@ -21,6 +23,7 @@ from console.tui.resources import (
 )
 from console.tui.widgets.fields_view import FieldsView
 from console.tui.widgets.key_scroll import KeyScroll
+from console.tui.widgets.resource_list import StaleBanner
 from console.tui.widgets.section_messages import SectionFailed, StatusChanged
 from console.tui.widgets.state_panel import StatePanel
 
@@ -87,6 +90,7 @@ class TenantView(KeyScroll):
         self._generation = 0
         self.labels: Labels = {}
         """Names of the applications among the tenant's audit ids, once looked up."""
+        self.loaded_at: datetime | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("Tenant", classes="section-title")
@@ -108,6 +112,25 @@ class TenantView(KeyScroll):
         self._generation += 1
         self.tenant, self.loaded, self.fetching, self.problem = None, False, False, None
         self.labels = {}
+        self.loaded_at = None
+        if self.is_mounted:
+            self.query(StaleBanner).remove()
+
+    def mark_stale(self, failed_at: str) -> None:
+        """The service failed meanwhile: the fields shown are as last loaded; say so."""
+        if self.loaded_at is None or self.problem is not None:
+            return
+        loaded = self.loaded_at.astimezone().strftime("%H:%M")
+        text = f"⚠ Stale — last loaded {loaded}, refresh failed at {failed_at}. Press r to retry."
+        banners = self.query(StaleBanner)
+        if banners:
+            banners.first().update(text)
+        else:
+            self.mount(StaleBanner(text), before=self.query_one(FieldsView))
+
+    def refresh_times(self) -> None:
+        """Relative times ("3 minutes ago") as of now."""
+        self.refresh_fields()
 
     def reload(self) -> None:
         self.reset()
@@ -135,6 +158,7 @@ class TenantView(KeyScroll):
         if generation != self._generation:
             return
         self.tenant, self.loaded, self.fetching = tenant, True, False
+        self.loaded_at = now()
         self.refresh_fields()
         self.query_one(StatePanel).hide()
         self._content(True)

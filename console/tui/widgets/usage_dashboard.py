@@ -416,6 +416,9 @@ class UsageDashboard(Widget):
         table.add_column("Share", key="share")
         table.add_column("Last created", key="last_created")
         self.set_interval(META_TICK_SECONDS, self._update_meta)
+        saved = getattr(getattr(self.app, "preferences", None), "usage_auto_refresh", None)
+        if saved in AUTO_REFRESH_CHOICES:  # the setting survives a restart
+            self.auto_refresh_seconds = saved
         self._ready = True
         pending, self._pending = self._pending, None
         if pending is not None:
@@ -710,6 +713,9 @@ def _setter(dashboard: UsageDashboard, seconds: int | None):
     def apply() -> None:
         dashboard.set_auto_refresh(seconds)
         dashboard.notify(f"Usage auto-refresh {describe_interval(seconds)}.", timeout=3)
+        remember = getattr(dashboard.app, "set_preference", None)
+        if remember is not None:
+            remember(usage_auto_refresh=seconds)
 
     return apply
 

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import base64
-import binascii
 import re
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
@@ -29,7 +28,19 @@ DESCRIPTION_MAX = 1000
 CODE_MAX = 50_000
 CONTRACT_MAX_ITEMS = 25
 ICON_TYPES: tuple[str, ...] = ("image/png", "image/jpg", "image/jpeg")
-_DATA_URL = re.compile(r"^data:(image/(?:png|jpg|jpeg));base64,(.+)$", re.DOTALL)
+ICON_PATTERN = (
+    r"^data:(image/(?:png|jpg|jpeg));base64,"
+    r"((?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{4}|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2}==))$"
+)
+"""What an icon is: a PNG or JPEG data URL whose payload is base64 as RFC 4648 writes it
+(padded to a multiple of four, not empty). The validator's verdict is this pattern's alone,
+so the OpenAPI document says the same (regex syntax Python and ECMA-262 read alike)."""
+_ICON = re.compile(ICON_PATTERN[1:-1])
+_DATA_URL = re.compile(r"data:image/(?:png|jpg|jpeg);base64,.", re.DOTALL)
+"""Only to word the refusal: a data URL of the right type whose payload is not base64."""
+CONFIGURATION_NAME_PATTERN = r"^[^.]+$"
+"""A configuration name holds no `.` (nesting is unsupported); the validator's own rule."""
+_FLAT_NAME = re.compile(CONFIGURATION_NAME_PATTERN[1:-1])
 
 
 VALUE_TYPES: tuple[str, ...] = ("string", "boolean", "number")
@@ -49,7 +60,11 @@ class FormulaConfiguration(BaseModel):
 
     model_config = ConfigDict(extra="ignore", defer_build=True)
 
-    name: str = Field(min_length=1, max_length=NAME_MAX)
+    name: str = Field(
+        min_length=1,
+        max_length=NAME_MAX,
+        json_schema_extra={"pattern": CONFIGURATION_NAME_PATTERN},
+    )
     description: str | None = Field(default=None, max_length=DESCRIPTION_MAX)
     type: str
 
@@ -61,7 +76,7 @@ class FormulaConfiguration(BaseModel):
     @field_validator("name")
     @classmethod
     def _flat(cls, value: str) -> str:
-        if "." in value:
+        if _FLAT_NAME.fullmatch(value) is None:
             raise ValueError("A configuration name cannot contain '.': nesting is unsupported.")
         return value
 
@@ -83,14 +98,16 @@ class FormulaRequestParameter(BaseModel):
 
 
 def decode_icon(value: str) -> tuple[str, bytes]:
-    """Splits an icon data URL into its media type and bytes; ValueError if it is not one."""
-    match = _DATA_URL.match(value)
+    """Splits an icon data URL into its media type and bytes; ValueError if it is not one
+    (see ICON_PATTERN)."""
+    match = _ICON.fullmatch(value)
     if match is None:
-        raise ValueError("The icon must be a data:image/png, image/jpg or image/jpeg base64 URL.")
-    try:
-        return match.group(1), base64.b64decode(match.group(2), validate=True)
-    except (binascii.Error, ValueError):
-        raise ValueError("The icon's base64 payload does not decode.") from None
+        if _DATA_URL.match(value) is None:
+            raise ValueError(
+                "The icon must be a data:image/png, image/jpg or image/jpeg base64 URL."
+            )
+        raise ValueError("The icon's base64 payload does not decode.")
+    return match.group(1), base64.b64decode(match.group(2), validate=True)
 
 
 def icon_data_url(media_type: str, data: bytes) -> str:
@@ -140,7 +157,7 @@ class ReactorFormulaCreate(RequestModel):
     name: Name
     description: str | None = Field(default=None, max_length=DESCRIPTION_MAX)
     type: FormulaType
-    icon: str | None = None
+    icon: Annotated[str, Field(json_schema_extra={"pattern": ICON_PATTERN})] | None = None
     code: str = Field(min_length=1, max_length=CODE_MAX)
     configuration: list[FormulaConfiguration] = Field(
         default_factory=list, max_length=CONTRACT_MAX_ITEMS

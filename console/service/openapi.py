@@ -2,7 +2,8 @@
 
 FastAPI infers nothing from our handlers (they parse by hand, after authorization), so this
 adds what they declare: request body schemas from the shared models, the ProblemDetails
-schema on every error response, and `SVC-API-KEY` as the security scheme.
+schema on every error response, and `SVC-API-KEY` as the security scheme. Every `pattern` in
+the document is the one its validator uses, defined next to it in console.models.
 """
 
 from __future__ import annotations
@@ -42,7 +43,6 @@ REQUEST_BODIES: dict[str, type[BaseModel]] = {
 
 _REF = "#/components/schemas/{model}"
 _PERMISSION_TYPES = [p.type for p in PERMISSIONS]
-_ICON = r"^data:image/(png|jpg|jpeg);base64,([A-Za-z0-9+/]{4})+$"
 _BOOL_STRING = {"type": "string", "enum": ["true", "false"]}
 _SETTINGS = {
     "type": "object",
@@ -80,19 +80,11 @@ def _request_schema(name: str, model: type[BaseModel], schemas: dict[str, Any]) 
     if name == "ReactorFormulaCreate":
         # Official formulas belong to the operator: tenants can only send `private`.
         properties["type"] = {"type": "string", "enum": ["private"], "title": "Type"}
-        properties["icon"] = {
-            "anyOf": [{"type": "string", "pattern": _ICON}, {"type": "null"}],
-            "default": None,
-            "title": "Icon",
-        }
     schema["title"] = name
     return schema
 
 
 def _tighten_shared(schemas: dict[str, Any]) -> None:
-    configuration = schemas.get("FormulaConfiguration")
-    if configuration:
-        configuration["properties"]["name"]["pattern"] = r"^[^.]+$"
     for name in ("FormulaConfiguration", "FormulaRequestParameter"):
         if name in schemas:  # as for rule transforms: the console may send back a service's own
             schemas[name]["properties"]["type"]["enum"] = list(VALUE_TYPES)

@@ -2,33 +2,34 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
 
 from console.models import Application, ApplicationCreate, ApplicationUpdate, Page
-from console.service.api.common import (
-    Clock,
-    authenticate,
-    found_or_404,
-    id_filter,
-    json_body,
-    page_request,
-    parse,
-    path_id,
-    raw_body,
-    store_of,
-    writing,
-)
-from console.service.api.docs import AUTH, IDS, PAGE, PATH_ID, SIZE, route
+from console.service.api.common import found_or_404, raw_body
+from console.service.api.docs import AUTH, PATH_ID, route
 from console.service.api.problems import Problem
+from console.service.api.query import AcceptedQuery
+from console.service.api.serving import Served, serving
 from console.service.store import applications as rows
 from console.service.timestamps import stamp
 
 router = APIRouter(tags=["Applications"])
 
 
+LIST_QUERY = AcceptedQuery("id", "page", "size")
+
+
 def _rules(payload: ApplicationCreate | ApplicationUpdate) -> list[dict]:
     return [rule.model_dump(mode="json", exclude_none=True) for rule in payload.rules]
+
+
+def _named(served: Served) -> sqlite3.Row:
+    """The application the path names, in the caller's tenant (else 404)."""
+    row = rows.get(served.conn, served.tenant_id, served.path_id, served.clock.text)
+    return found_or_404(row, "application")
 
 
 @router.post(
@@ -36,40 +37,31 @@ def _rules(payload: ApplicationCreate | ApplicationUpdate) -> list[dict]:
     **route(201, Application, body="ApplicationCreate", summary="Create an application"),
 )
 def create_application(request: Request, raw: bytes = Depends(raw_body)) -> JSONResponse:
-    with writing(request) as (conn, clock):
-        caller = authenticate(conn, request, clock, "application:create")
-        payload = parse(ApplicationCreate, json_body(request, raw), raw, now=clock.moment)
+    with serving(request, "application:create", write=True, raw=raw) as served:
+        payload = served.payload(ApplicationCreate, now=served.clock.moment)
         row, key = rows.insert(
-            conn,
-            tenant_id=caller.tenant_id,
+            served.conn,
+            tenant_id=served.tenant_id,
             name=payload.name,
             type=payload.type,
             permissions=payload.permissions,
             rules=_rules(payload),
             expires_at=stamp(payload.expires_at) if payload.expires_at else None,
-            by=caller.application_id,
-            at=clock.text,
+            by=served.caller.application_id,
+            at=served.clock.text,
         )
         return JSONResponse(rows.view(row, key=key), status_code=201)
 
 
 @router.get(
     "/applications",
-    **route(
-        200,
-        Page[Application],
-        params=(IDS, PAGE, SIZE),
-        errors=(400, *AUTH),
-        summary="List applications",
-    ),
+    **route(200, Page[Application], query=LIST_QUERY, summary="List applications"),
 )
 def list_applications(request: Request) -> JSONResponse:
-    clock = Clock()
-    with store_of(request).read() as conn:
-        caller = authenticate(conn, request, clock, "application:read")
-        ids = id_filter(request)
-        paging = page_request(request)
-        return JSONResponse(rows.page(conn, caller.tenant_id, ids, paging, clock.text))
+    with serving(request, "application:read", query=LIST_QUERY) as served:
+        query = served.query
+        page = rows.page(served.conn, served.tenant_id, query.ids, query.paging, served.clock.text)
+        return JSONResponse(page)
 
 
 @router.get(
@@ -77,10 +69,9 @@ def list_applications(request: Request) -> JSONResponse:
     **route(200, Application, summary="The application that owns the request's key"),
 )
 def current_application(request: Request) -> JSONResponse:
-    clock = Clock()
-    with store_of(request).read() as conn:
-        caller = authenticate(conn, request, clock, "application:read")
-        row = rows.get(conn, caller.tenant_id, caller.application_id, clock.text)
+    with serving(request, "application:read") as served:
+        caller = served.caller
+        row = rows.get(served.conn, caller.tenant_id, caller.application_id, served.clock.text)
         return JSONResponse(rows.view(row))  # type: ignore[arg-type]
 
 
@@ -101,13 +92,8 @@ def current_application_other_methods(request: Request) -> None:
     **route(200, Application, params=(PATH_ID,), errors=(*AUTH, 404), summary="Get an application"),
 )
 def get_application(request: Request) -> JSONResponse:
-    clock = Clock()
-    with store_of(request).read() as conn:
-        caller = authenticate(conn, request, clock, "application:read")
-        row = found_or_404(
-            rows.get(conn, caller.tenant_id, path_id(request), clock.text), "application"
-        )
-        return JSONResponse(rows.view(row))
+    with serving(request, "application:read") as served:
+        return JSONResponse(rows.view(_named(served)))
 
 
 @router.put(
@@ -122,22 +108,17 @@ def get_application(request: Request) -> JSONResponse:
     ),
 )
 def update_application(request: Request, raw: bytes = Depends(raw_body)) -> JSONResponse:
-    with writing(request) as (conn, clock):
-        caller = authenticate(conn, request, clock, "application:update")
-        stored = found_or_404(
-            rows.get(conn, caller.tenant_id, path_id(request), clock.text), "application"
-        )
-        payload = parse(
-            ApplicationUpdate, json_body(request, raw), raw, application_type=stored["type"]
-        )
+    with serving(request, "application:update", write=True, raw=raw) as served:
+        stored = _named(served)
+        payload = served.payload(ApplicationUpdate, application_type=stored["type"])
         row = rows.update(
-            conn,
+            served.conn,
             stored["id"],
             name=payload.name,
             permissions=payload.permissions,
             rules=_rules(payload),
-            by=caller.application_id,
-            at=clock.text,
+            by=served.caller.application_id,
+            at=served.clock.text,
         )
         return JSONResponse(rows.view(row))
 
@@ -153,12 +134,11 @@ def update_application(request: Request, raw: bytes = Depends(raw_body)) -> JSON
     ),
 )
 def regenerate_key(request: Request) -> JSONResponse:
-    with writing(request) as (conn, clock):
-        caller = authenticate(conn, request, clock, "application:update")
-        stored = found_or_404(
-            rows.get(conn, caller.tenant_id, path_id(request), clock.text), "application"
+    with serving(request, "application:update", write=True) as served:
+        stored = _named(served)
+        row, key = rows.regenerate(
+            served.conn, stored["id"], by=served.caller.application_id, at=served.clock.text
         )
-        row, key = rows.regenerate(conn, stored["id"], by=caller.application_id, at=clock.text)
         return JSONResponse(rows.view(row, key=key))
 
 
@@ -167,10 +147,6 @@ def regenerate_key(request: Request) -> JSONResponse:
     **route(204, params=(PATH_ID,), errors=(*AUTH, 404), summary="Delete an application"),
 )
 def delete_application(request: Request) -> Response:
-    with writing(request) as (conn, clock):
-        caller = authenticate(conn, request, clock, "application:delete")
-        stored = found_or_404(
-            rows.get(conn, caller.tenant_id, path_id(request), clock.text), "application"
-        )
-        rows.delete(conn, stored["id"])
+    with serving(request, "application:delete", write=True) as served:
+        rows.delete(served.conn, _named(served)["id"])
         return Response(status_code=204)

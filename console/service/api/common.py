@@ -1,7 +1,6 @@
-"""What every handler does: find the store, authenticate and authorize, read the body, page.
+"""The pieces of a request's plumbing: the store, the key, the body, the path's id.
 
-The order is fixed: key (401), permission (403), then the body (415, 400). A caller without
-the permission learns nothing from validation messages.
+`serving` (console.service.api.serving) puts them together in the order the API checks them.
 """
 
 from __future__ import annotations
@@ -9,8 +8,6 @@ from __future__ import annotations
 import json
 import sqlite3
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -20,18 +17,14 @@ from starlette.requests import ClientDisconnect
 
 from console.clock import now
 from console.key_header import DEFAULT_KEY_HEADER
-from console.models.common import NAME_MAX, has_control_characters
 from console.models.errors import PayloadInvalid, field_errors
-from console.models.permissions import APPLICATION_TYPES
 from console.service.api.problems import Problem, invalid
 from console.service.store import Caller, Store
 from console.service.store import applications as app_rows
-from console.service.store.listing import MAX_PAGE_SIZE, PageRequest
 from console.service.timestamps import stamp
 
 API_KEY_HEADER = DEFAULT_KEY_HEADER
 """The default; `serve --key-header` names another (kept in `app.state.key_header`)."""
-MAX_IDS = 100
 MAX_BODY_BYTES = 4 * 1024 * 1024
 """Generous for a formula's code (50,000 characters) with an icon; a guard, not a quota."""
 
@@ -53,17 +46,6 @@ def store_of(request: Request) -> Store:
 def key_header_of(request: Request) -> str:
     """The header this service reads the API key from."""
     return getattr(request.app.state, "key_header", API_KEY_HEADER)
-
-
-@contextmanager
-def writing(request: Request) -> Iterator[tuple[sqlite3.Connection, Clock]]:
-    """A write transaction and the request's clock, read once the write lock is held.
-
-    Read before the lock, a write that waited longer would commit later with an earlier
-    `modified_at` than the write it overwrites.
-    """
-    with store_of(request).write() as conn:
-        yield conn, Clock()
 
 
 async def raw_body(request: Request) -> bytes:
@@ -153,65 +135,6 @@ def path_id(request: Request) -> str:
         return str(uuid.UUID(request.path_params["id"]))
     except ValueError:
         raise Problem(404, "No object with that id exists.") from None
-
-
-def _int_param(request: Request, name: str, default: int, low: int, high: int | None) -> int:
-    value = request.query_params.get(name)
-    if value is None:
-        return default
-    try:
-        number = int(value.strip())
-    except ValueError:
-        raise invalid({name: [f"The {name} must be a whole number."]}) from None
-    if number < low or (high is not None and number > high):
-        bound = f"from {low} to {high}" if high is not None else f"at least {low}"
-        raise invalid({name: [f"The {name} must be {bound}."]})
-    return number
-
-
-def page_request(request: Request) -> PageRequest:
-    """`page` (>= 1, default 1) and `size` (1..100, default 20) from the query."""
-    return PageRequest(
-        page=_int_param(request, "page", 1, 1, None),
-        size=_int_param(request, "size", 20, 1, MAX_PAGE_SIZE),
-    )
-
-
-def id_filter(request: Request) -> list[str]:
-    """The repeatable `id` query parameter, each a UUID."""
-    values = request.query_params.getlist("id")
-    if len(values) > MAX_IDS:
-        raise invalid({"id": [f"At most {MAX_IDS} ids may be given."]})
-    ids: list[str] = []
-    for i, value in enumerate(values):
-        try:
-            ids.append(str(uuid.UUID(value)))
-        except ValueError:
-            raise invalid({f"id[{i}]": ["The id must be a UUID."]}) from None
-    return ids
-
-
-def name_filter(request: Request) -> str | None:
-    """The `name` filter, at most as long as a name: a longer one could match nothing, and
-    would reach SQLite's limit on LIKE patterns (a 500)."""
-    value = request.query_params.get("name")
-    if value and len(value) > NAME_MAX:
-        raise invalid({"name": [f"The name filter must be at most {NAME_MAX} characters."]})
-    if value and has_control_characters(value):
-        # Names hold none, and SQLite's LIKE would read the pattern as cut at a NUL.
-        raise invalid({"name": ["The name filter must not contain control characters."]})
-    return value if value else None
-
-
-def application_type_filter(request: Request) -> str | None:
-    value = request.query_params.get("application_type")
-    if value is None:
-        return None
-    if value not in APPLICATION_TYPES:
-        raise invalid(
-            {"application_type": [f"The application type must be one of {APPLICATION_TYPES}."]}
-        )
-    return value
 
 
 def not_found(kind: str) -> Problem:

@@ -1,7 +1,8 @@
 """How each route describes itself in the OpenAPI document.
 
 Handlers parse their own query, path and body (so that authorization comes first), so the
-parameters and request bodies are declared here rather than inferred from signatures.
+parameters and request bodies are declared here rather than inferred from signatures: the
+query parameters from the model that reads them (console.service.api.query).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from typing import Any
 
 from fastapi import Response
 
-from console.models.common import NAME_PATTERN
+from console.service.api.query import NO_QUERY, AcceptedQuery
 
 ERROR_DESCRIPTIONS = {
     400: "Invalid input: a validation failure (with `errors`), malformed JSON or a bad query.",
@@ -30,39 +31,6 @@ PATH_ID = {
     "required": True,
     "schema": {"type": "string", "format": "uuid"},
 }
-PAGE = {
-    "name": "page",
-    "in": "query",
-    "required": False,
-    "schema": {"type": "integer", "minimum": 1, "default": 1},
-}
-SIZE = {
-    "name": "size",
-    "in": "query",
-    "required": False,
-    "schema": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20},
-}
-IDS = {
-    "name": "id",
-    "in": "query",
-    "required": False,
-    "style": "form",
-    "explode": True,
-    "schema": {"type": "array", "items": {"type": "string", "format": "uuid"}, "maxItems": 100},
-}
-NAME = {
-    "name": "name",
-    "in": "query",
-    "required": False,
-    "description": "Case-insensitive; matches names containing it; `*` matches any run.",
-    "schema": {"type": "string", "maxLength": 200, "pattern": NAME_PATTERN},
-}
-APPLICATION_TYPE = {
-    "name": "application_type",
-    "in": "query",
-    "required": False,
-    "schema": {"type": "string", "enum": ["private", "public", "management"]},
-}
 
 
 def route(
@@ -71,23 +39,30 @@ def route(
     *,
     body: str | None = None,
     params: tuple[dict[str, Any], ...] = (),
+    query: AcceptedQuery = NO_QUERY,
     errors: tuple[int, ...] = AUTH,
     summary: str | None = None,
 ) -> dict[str, Any]:
-    """Decorator keyword arguments declaring a route's success and error responses."""
+    """Decorator keyword arguments declaring a route's parameters, success and error responses.
+
+    A route that takes `query` parameters can answer 400; one with a `body`, 400, 413 and 415.
+    """
     responses: dict[int | str, dict[str, Any]] = {}
     if success == 204:
         responses[204] = {"description": "Done; no body."}
     else:
         responses[success] = {"model": model, "description": "Success."}
     codes = set(errors)
+    if query.names:
+        codes.add(400)
     if body is not None:
         codes |= {400, 413, 415}
     for code in sorted(codes):
         responses[code] = {"description": ERROR_DESCRIPTIONS[code]}
     extra: dict[str, Any] = {}
-    if params:
-        extra["parameters"] = list(params)
+    parameters = [*params, *query.parameters()]
+    if parameters:
+        extra["parameters"] = parameters
     if body is not None:
         extra["requestBody"] = {
             "required": True,

@@ -2,32 +2,38 @@
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
 
 from console.models import Page, ReactorFormula, ReactorFormulaCreate
-from console.service.api.common import (
-    Clock,
-    authenticate,
-    found_or_404,
-    json_body,
-    name_filter,
-    page_request,
-    parse,
-    path_id,
-    raw_body,
-    store_of,
-    writing,
-)
-from console.service.api.docs import AUTH, NAME, PAGE, PATH_ID, SIZE, route
+from console.service.api.common import found_or_404, raw_body
+from console.service.api.docs import AUTH, PATH_ID, route
 from console.service.api.problems import Problem
+from console.service.api.query import AcceptedQuery
+from console.service.api.serving import Served, serving
 from console.service.store import formulas as rows
 
 router = APIRouter(tags=["Reactor formulas"])
+LIST_QUERY = AcceptedQuery("name", "page", "size")
 
 _OFFICIAL_READ_ONLY = "Official formulas belong to the service operator and are read-only."
+
+
+def _named(served: Served) -> sqlite3.Row:
+    """The formula the path names, official or the caller tenant's own (else 404)."""
+    row = rows.get(served.conn, served.tenant_id, served.path_id)
+    return found_or_404(row, "reactor formula")
+
+
+def _private(served: Served) -> sqlite3.Row:
+    """The formula the path names, if the caller's tenant may change it (else 404 or 403)."""
+    stored = _named(served)
+    if stored["tenant_id"] is None:
+        raise Problem(403, _OFFICIAL_READ_ONLY)
+    return stored
 
 
 def _refuse_official(body: Any) -> None:
@@ -41,17 +47,15 @@ def _refuse_official(body: Any) -> None:
     **route(201, ReactorFormula, body="ReactorFormulaCreate", summary="Create a private formula"),
 )
 def create_formula(request: Request, raw: bytes = Depends(raw_body)) -> JSONResponse:
-    with writing(request) as (conn, clock):
-        caller = authenticate(conn, request, clock, "reactor:create")
-        body = json_body(request, raw)
-        _refuse_official(body)
-        payload = parse(ReactorFormulaCreate, body, raw)
+    with serving(request, "reactor:create", write=True, raw=raw) as served:
+        _refuse_official(served.body)
+        payload = served.payload(ReactorFormulaCreate)
         row = rows.insert(
-            conn,
-            caller.tenant_id,
+            served.conn,
+            served.tenant_id,
             payload.model_dump(mode="json"),
-            by=caller.application_id,
-            at=clock.text,
+            by=served.caller.application_id,
+            at=served.clock.text,
         )
         return JSONResponse(rows.view(row), status_code=201)
 
@@ -59,19 +63,13 @@ def create_formula(request: Request, raw: bytes = Depends(raw_body)) -> JSONResp
 @router.get(
     "/reactor-formulas",
     **route(
-        200,
-        Page[ReactorFormula],
-        params=(NAME, PAGE, SIZE),
-        errors=(400, *AUTH),
-        summary="List official and private formulas",
+        200, Page[ReactorFormula], query=LIST_QUERY, summary="List official and private formulas"
     ),
 )
 def list_formulas(request: Request) -> JSONResponse:
-    clock = Clock()
-    with store_of(request).read() as conn:
-        caller = authenticate(conn, request, clock, "reactor:read")
-        paging = page_request(request)
-        return JSONResponse(rows.page(conn, caller.tenant_id, name_filter(request), paging))
+    with serving(request, "reactor:read", query=LIST_QUERY) as served:
+        query = served.query
+        return JSONResponse(rows.page(served.conn, served.tenant_id, query.name, query.paging))
 
 
 @router.get(
@@ -79,11 +77,8 @@ def list_formulas(request: Request) -> JSONResponse:
     **route(200, ReactorFormula, params=(PATH_ID,), errors=(*AUTH, 404), summary="Get a formula"),
 )
 def get_formula(request: Request) -> JSONResponse:
-    clock = Clock()
-    with store_of(request).read() as conn:
-        caller = authenticate(conn, request, clock, "reactor:read")
-        row = found_or_404(rows.get(conn, caller.tenant_id, path_id(request)), "reactor formula")
-        return JSONResponse(rows.view(row))
+    with serving(request, "reactor:read") as served:
+        return JSONResponse(rows.view(_named(served)))
 
 
 @router.put(
@@ -98,20 +93,16 @@ def get_formula(request: Request) -> JSONResponse:
     ),
 )
 def update_formula(request: Request, raw: bytes = Depends(raw_body)) -> JSONResponse:
-    with writing(request) as (conn, clock):
-        caller = authenticate(conn, request, clock, "reactor:update")
-        stored = found_or_404(rows.get(conn, caller.tenant_id, path_id(request)), "reactor formula")
-        if stored["tenant_id"] is None:
-            raise Problem(403, _OFFICIAL_READ_ONLY)
-        body = json_body(request, raw)
-        _refuse_official(body)
-        payload = parse(ReactorFormulaCreate, body, raw)
+    with serving(request, "reactor:update", write=True, raw=raw) as served:
+        stored = _private(served)
+        _refuse_official(served.body)
+        payload = served.payload(ReactorFormulaCreate)
         row = rows.update(
-            conn,
+            served.conn,
             stored["id"],
             payload.model_dump(mode="json"),
-            by=caller.application_id,
-            at=clock.text,
+            by=served.caller.application_id,
+            at=served.clock.text,
         )
         return JSONResponse(rows.view(row))
 
@@ -121,10 +112,6 @@ def update_formula(request: Request, raw: bytes = Depends(raw_body)) -> JSONResp
     **route(204, params=(PATH_ID,), errors=(*AUTH, 404), summary="Delete a private formula"),
 )
 def delete_formula(request: Request) -> Response:
-    with writing(request) as (conn, clock):
-        caller = authenticate(conn, request, clock, "reactor:delete")
-        stored = found_or_404(rows.get(conn, caller.tenant_id, path_id(request)), "reactor formula")
-        if stored["tenant_id"] is None:
-            raise Problem(403, _OFFICIAL_READ_ONLY)
-        rows.delete(conn, stored["id"])
+    with serving(request, "reactor:delete", write=True) as served:
+        rows.delete(served.conn, _private(served)["id"])
         return Response(status_code=204)

@@ -6,10 +6,12 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from console.models import Permission, permissions_for
-from console.service.api.common import Clock, application_type_filter, authenticate, store_of
-from console.service.api.docs import APPLICATION_TYPE, route
+from console.service.api.docs import route
+from console.service.api.query import AcceptedQuery
+from console.service.api.serving import serving
 
 router = APIRouter(tags=["Permissions"])
+QUERY = AcceptedQuery("application_type")
 
 
 @router.get(
@@ -17,14 +19,12 @@ router = APIRouter(tags=["Permissions"])
     **route(
         200,
         list[Permission],
-        params=(APPLICATION_TYPE,),
-        errors=(400, 401, 429),
+        query=QUERY,
+        errors=(401, 429),
         summary="List the permissions, optionally those an application type may hold",
     ),
 )
 def list_permissions(request: Request) -> JSONResponse:
-    clock = Clock()
-    with store_of(request).read() as conn:
-        authenticate(conn, request, clock, None)
-    application_type = application_type_filter(request)
-    return JSONResponse([p.model_dump(mode="json") for p in permissions_for(application_type)])
+    with serving(request, None, query=QUERY) as served:
+        chosen = permissions_for(served.query.application_type)
+    return JSONResponse([p.model_dump(mode="json") for p in chosen])

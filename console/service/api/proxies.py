@@ -9,33 +9,28 @@ from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
 
 from console.models import Page, Proxy, ProxyCreate
-from console.service.api.common import (
-    Clock,
-    authenticate,
-    found_or_404,
-    id_filter,
-    json_body,
-    name_filter,
-    page_request,
-    parse,
-    path_id,
-    raw_body,
-    store_of,
-    writing,
-)
-from console.service.api.docs import AUTH, IDS, NAME, PAGE, PATH_ID, SIZE, route
+from console.service.api.common import found_or_404, raw_body
+from console.service.api.docs import AUTH, PATH_ID, route
 from console.service.api.problems import invalid
+from console.service.api.query import AcceptedQuery
+from console.service.api.serving import Served, serving
 from console.service.store import applications as app_rows
 from console.service.store import proxies as rows
 
 router = APIRouter(tags=["Proxies"])
+LIST_QUERY = AcceptedQuery("id", "name", "page", "size")
 
 
-def _fields(
-    conn: sqlite3.Connection, tenant_id: str, raw_payload: Any, raw: bytes, clock: Clock
-) -> dict[str, Any]:
+def _named(served: Served) -> sqlite3.Row:
+    """The proxy the path names, in the caller's tenant (else 404)."""
+    return found_or_404(
+        rows.get(served.conn, served.tenant_id, served.path_id, served.clock.text), "proxy"
+    )
+
+
+def _fields(served: Served) -> dict[str, Any]:
     """A validated proxy payload, its application checked against the caller's tenant."""
-    payload = parse(ProxyCreate, raw_payload, raw)
+    payload = served.payload(ProxyCreate)
     kinds = {"request_transform": payload.request_transform}
     kinds["response_transform"] = payload.response_transform
     others = {
@@ -46,7 +41,8 @@ def _fields(
     if others:
         raise invalid(others)
     if payload.application is not None:
-        app = app_rows.get(conn, tenant_id, str(payload.application.id), clock.text)
+        app_id = str(payload.application.id)
+        app = app_rows.get(served.conn, served.tenant_id, app_id, served.clock.text)
         if app is None:
             raise invalid({"application.id": ["No application with that id exists."]})
         if app["type"] not in ("public", "private"):
@@ -61,31 +57,33 @@ def _fields(
 
 @router.post("/proxies", **route(201, Proxy, body="ProxyCreate", summary="Create a proxy"))
 def create_proxy(request: Request, raw: bytes = Depends(raw_body)) -> JSONResponse:
-    with writing(request) as (conn, clock):
-        caller = authenticate(conn, request, clock, "proxy:create")
-        fields = _fields(conn, caller.tenant_id, json_body(request, raw), raw, clock)
-        row = rows.insert(conn, caller.tenant_id, fields, by=caller.application_id, at=clock.text)
+    with serving(request, "proxy:create", write=True, raw=raw) as served:
+        row = rows.insert(
+            served.conn,
+            served.tenant_id,
+            _fields(served),
+            by=served.caller.application_id,
+            at=served.clock.text,
+        )
         return JSONResponse(rows.view(row), status_code=201)
 
 
 @router.get(
     "/proxies",
-    **route(
-        200,
-        Page[Proxy],
-        params=(IDS, NAME, PAGE, SIZE),
-        errors=(400, *AUTH),
-        summary="List proxies",
-    ),
+    **route(200, Page[Proxy], query=LIST_QUERY, summary="List proxies"),
 )
 def list_proxies(request: Request) -> JSONResponse:
-    clock = Clock()
-    with store_of(request).read() as conn:
-        caller = authenticate(conn, request, clock, "proxy:read")
-        ids = id_filter(request)
-        paging = page_request(request)
+    with serving(request, "proxy:read", query=LIST_QUERY) as served:
+        query = served.query
         return JSONResponse(
-            rows.page(conn, caller.tenant_id, ids, name_filter(request), paging, clock.text)
+            rows.page(
+                served.conn,
+                served.tenant_id,
+                query.ids,
+                query.name,
+                query.paging,
+                served.clock.text,
+            )
         )
 
 
@@ -94,11 +92,8 @@ def list_proxies(request: Request) -> JSONResponse:
     **route(200, Proxy, params=(PATH_ID,), errors=(*AUTH, 404), summary="Get a proxy"),
 )
 def get_proxy(request: Request) -> JSONResponse:
-    clock = Clock()
-    with store_of(request).read() as conn:
-        caller = authenticate(conn, request, clock, "proxy:read")
-        row = found_or_404(rows.get(conn, caller.tenant_id, path_id(request), clock.text), "proxy")
-        return JSONResponse(rows.view(row))
+    with serving(request, "proxy:read") as served:
+        return JSONResponse(rows.view(_named(served)))
 
 
 @router.put(
@@ -113,13 +108,15 @@ def get_proxy(request: Request) -> JSONResponse:
     ),
 )
 def update_proxy(request: Request, raw: bytes = Depends(raw_body)) -> JSONResponse:
-    with writing(request) as (conn, clock):
-        caller = authenticate(conn, request, clock, "proxy:update")
-        stored = found_or_404(
-            rows.get(conn, caller.tenant_id, path_id(request), clock.text), "proxy"
+    with serving(request, "proxy:update", write=True, raw=raw) as served:
+        stored = _named(served)
+        row = rows.update(
+            served.conn,
+            stored["id"],
+            _fields(served),
+            by=served.caller.application_id,
+            at=served.clock.text,
         )
-        fields = _fields(conn, caller.tenant_id, json_body(request, raw), raw, clock)
-        row = rows.update(conn, stored["id"], fields, by=caller.application_id, at=clock.text)
         return JSONResponse(rows.view(row))
 
 
@@ -128,10 +125,6 @@ def update_proxy(request: Request, raw: bytes = Depends(raw_body)) -> JSONRespon
     **route(204, params=(PATH_ID,), errors=(*AUTH, 404), summary="Delete a proxy"),
 )
 def delete_proxy(request: Request) -> Response:
-    with writing(request) as (conn, clock):
-        caller = authenticate(conn, request, clock, "proxy:delete")
-        stored = found_or_404(
-            rows.get(conn, caller.tenant_id, path_id(request), clock.text), "proxy"
-        )
-        rows.delete(conn, stored["id"])
+    with serving(request, "proxy:delete", write=True) as served:
+        rows.delete(served.conn, _named(served)["id"])
         return Response(status_code=204)

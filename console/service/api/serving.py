@@ -1,0 +1,81 @@
+"""What every handler does first, named once: `serving(request, permission)`.
+
+One transaction per request, on the handler's own thread: handlers are plain `def` functions
+on uvicorn's thread pool and the store gives each thread its own SQLite connection, so the
+transaction opened here is the one the whole request reads and writes. The order of checks is
+fixed here: the key (401), the permission (403), the query parameters (400). The handler then
+finds the object its path names (404) and reads the body (415, 400): a caller without the
+permission learns nothing from validation messages.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, TypeVar
+
+from fastapi import Request
+
+from console.service.api.common import Clock, authenticate, json_body, parse, path_id, store_of
+from console.service.api.query import NO_QUERY, AcceptedQuery, QueryParameters
+from console.service.store import Caller
+
+M = TypeVar("M")
+
+
+@dataclass
+class Served:
+    """A request being served: its transaction, its clock, its caller and its query."""
+
+    request: Request
+    conn: sqlite3.Connection
+    clock: Clock
+    caller: Caller
+    query: QueryParameters
+    raw: bytes
+    """The body as read (see common.raw_body); parsed only when the handler asks."""
+
+    @property
+    def tenant_id(self) -> str:
+        return self.caller.tenant_id
+
+    @property
+    def path_id(self) -> str:
+        """The `{id}` of the path, canonical; one that is not a UUID is simply not found."""
+        return path_id(self.request)
+
+    @cached_property
+    def body(self) -> Any:
+        """The JSON body: 415 if it is not declared as JSON, 400 if it does not parse."""
+        return json_body(self.request, self.raw)
+
+    def payload(self, model: type[M], **context: Any) -> M:
+        """The body validated by `model` (a RequestModel): 400 with field errors."""
+        return parse(model, self.body, self.raw, **context)
+
+
+@contextmanager
+def serving(
+    request: Request,
+    permission: str | None,
+    *,
+    write: bool = False,
+    query: AcceptedQuery = NO_QUERY,
+    raw: bytes = b"",
+) -> Iterator[Served]:
+    """The request's transaction, clock, caller and query, in the order the API checks them.
+
+    `permission` None admits any valid key. A write transaction (`write=True`) commits when
+    the block ends and rolls back if it raises; it waits for the write lock first, and the
+    clock is read only once the lock is held: read before, a write that waited longer would
+    commit later with an earlier `modified_at` than the write it overwrites.
+    """
+    store = store_of(request)
+    transaction = store.write() if write else store.read()
+    with transaction as conn:
+        clock = Clock()
+        caller = authenticate(conn, request, clock, permission)
+        yield Served(request, conn, clock, caller, query.read(request), raw)

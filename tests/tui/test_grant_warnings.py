@@ -82,6 +82,7 @@ async def test_regenerating_a_key_that_can_do_no_more_has_no_note(service, tenan
         assert app.screen.warning_text is None
         await pilot.click("#confirm")
         await wait_until(pilot, screen_is(app, KeyRevealModal), what="key reveal")
+        await pilot.click("#stored")  # the key may close only once it is safe
         await pilot.click("#done")
         assert (await worker.wait()).key
 
@@ -124,6 +125,7 @@ async def test_saving_a_grant_beyond_the_session_asks_first(service, tenant, adm
         await wait_until(pilot, screen_is(app, ConfirmModal), what="grant confirmation")
         await pilot.click("#confirm")
         await wait_until(pilot, screen_is(app, KeyRevealModal), what="key reveal")
+        await pilot.click("#stored")  # the key may close only once it is safe
         await pilot.click("#done")
         await wait_until(pilot, lambda: app.dismissed, what="form to close")
     created = await admin.applications.get(app.result.id)
@@ -138,6 +140,7 @@ async def test_saving_within_the_sessions_own_grants_does_not_ask(service, tenan
         await pilot.press("ctrl+s")
         await wait_until(pilot, screen_is(app, KeyRevealModal), what="key reveal")
         assert not any(isinstance(s, ConfirmModal) for s in app.screen_stack)
+        await pilot.click("#stored")  # the key may close only once it is safe
         await pilot.click("#done")
         await wait_until(pilot, lambda: app.dismissed, what="form to close")
     assert (await admin.applications.get(app.result.id)).permissions == ["proxy:read"]

@@ -36,7 +36,16 @@ NOT_AT_START = (
     "anyio",
     "pydantic",
     "pydantic_core",
-    "console.models",
+    # The models package itself loads its names lazily; only its light contract module
+    # (the key header) may come before the first rows.
+    "console.models.common",
+    "console.models.applications",
+    "console.models.formulas",
+    "console.models.permissions",
+    "console.models.proxies",
+    "console.models.tenants",
+    "console.models.errors",
+    "console.models.round_trip",
     "console.client.client",
     "console.client.resources",
 )

@@ -6,31 +6,7 @@ out actions a key may not take.
 
 from __future__ import annotations
 
-# (method, path template) -> permission; None where any valid key will do.
-PERMISSION_BY_ENDPOINT: dict[tuple[str, str], str | None] = {
-    ("GET", "/permissions"): None,
-    ("POST", "/reactor-formulas"): "reactor:create",
-    ("GET", "/reactor-formulas"): "reactor:read",
-    ("GET", "/reactor-formulas/{id}"): "reactor:read",
-    ("PUT", "/reactor-formulas/{id}"): "reactor:update",
-    ("DELETE", "/reactor-formulas/{id}"): "reactor:delete",
-    ("GET", "/tenants/self"): "tenant:read",
-    ("PUT", "/tenants/self"): "tenant:update",
-    ("DELETE", "/tenants/self"): "tenant:delete",
-    ("GET", "/tenants/self/reports/usage"): "report:read",
-    ("POST", "/proxies"): "proxy:create",
-    ("GET", "/proxies"): "proxy:read",
-    ("GET", "/proxies/{id}"): "proxy:read",
-    ("PUT", "/proxies/{id}"): "proxy:update",
-    ("DELETE", "/proxies/{id}"): "proxy:delete",
-    ("POST", "/applications"): "application:create",
-    ("GET", "/applications"): "application:read",
-    ("GET", "/applications/key"): "application:read",
-    ("GET", "/applications/{id}"): "application:read",
-    ("PUT", "/applications/{id}"): "application:update",
-    ("POST", "/applications/{id}/regenerate"): "application:update",
-    ("DELETE", "/applications/{id}"): "application:delete",
-}
+from console.models.contract import PERMISSION_BY_ENDPOINT
 
 FEATURE_BY_ENDPOINT: dict[tuple[str, str], str] = {
     ("GET", "/permissions"): "a permission catalogue",

@@ -6,10 +6,10 @@ Light (no httpx): shared by the client's session and the console's first-page re
 from __future__ import annotations
 
 from console import __version__
-from console.key_header import DEFAULT_KEY_HEADER, checked_header_name
+from console.models.contract import DEFAULT_KEY_HEADER, checked_header_name
 
 KEY_HEADER = DEFAULT_KEY_HEADER
-"""The default; a profile may name another (see console.key_header)."""
+"""The default; a profile may name another (see console.models.contract)."""
 
 __all__ = ["KEY_HEADER", "USER_AGENT", "checked_header_name", "checked_key"]
 USER_AGENT = f"tenant-console/{__version__}"

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from console.key_header import DEFAULT_KEY_HEADER, checked_header_name
+from console.models.contract import DEFAULT_KEY_HEADER, checked_header_name
 
 APP_NAME = "tenant-console"
 CONFIG_DIR_ENV = "TENANT_CONSOLE_CONFIG_DIR"

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from console.key_header import DEFAULT_KEY_HEADER, checked_header_name
+from console.models.contract import DEFAULT_KEY_HEADER, checked_header_name
 from console.profiles.config import (
     ProfileError,
     ProfilesFile,

@@ -14,7 +14,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import JSONResponse
 
 from console import __version__
-from console.key_header import DEFAULT_KEY_HEADER
+from console.models.contract import DEFAULT_KEY_HEADER
 from console.service.api import applications, formulas, permissions, proxies, tenants
 from console.service.api.problems import Problem, problem_response
 from console.service.openapi import install_openapi

@@ -46,7 +46,7 @@ def serve(args: argparse.Namespace) -> int:
         return _fail("serve", f"--port must be between 0 and 65535, not {args.port}.")
     if args.rate_limit is not None and args.rate_limit < 1:
         return _fail("serve", f"--rate-limit must be at least 1, not {args.rate_limit}.")
-    from console.key_header import checked_header_name
+    from console.models.contract import checked_header_name
 
     try:
         key_header = checked_header_name(args.key_header)

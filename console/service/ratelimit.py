@@ -12,7 +12,7 @@ import time
 from collections import deque
 from typing import Any
 
-from console.key_header import DEFAULT_KEY_HEADER
+from console.models.contract import DEFAULT_KEY_HEADER
 from console.service.api.problems import problem_body
 from console.service.keys import hash_key
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import uvicorn
 
-from console.key_header import DEFAULT_KEY_HEADER
+from console.models.contract import DEFAULT_KEY_HEADER
 from console.service.app import create_app
 from console.service.connections import (
     ACCEPT_BATCH,

@@ -22,7 +22,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
-from console.key_header import DEFAULT_KEY_HEADER
+from console.models.contract import DEFAULT_KEY_HEADER
 from console.tui.commands import ObjectProvider
 from console.tui.connection import Connection, MemoryProfiles, ProfileSource, SavedProfiles
 from console.tui.early_start import EarlyStart, request_first_page

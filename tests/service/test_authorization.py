@@ -25,6 +25,7 @@ from service_http import (
 )
 
 from console.models import MANAGEMENT_PERMISSIONS
+from console.models.contract import PERMISSION_BY_ENDPOINT, required_permission
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,6 @@ class Endpoint:
 
     method: str
     path: str
-    permission: str | None
     success: int
     body: Callable[[], dict[str, Any]] | None = None
     target: str | None = None
@@ -47,31 +47,35 @@ class Endpoint:
     def label(self) -> str:
         return f"{self.method} {self.path}"
 
+    @property
+    def permission(self) -> str | None:
+        """What the endpoint requires: the API contract's one table (console.models)."""
+        return required_permission(self.method, self.path)
+
 
 ENDPOINTS: list[Endpoint] = [
-    Endpoint("GET", "/permissions", None, 200),
-    Endpoint("POST", "/reactor-formulas", "reactor:create", 201, formula_body),
-    Endpoint("GET", "/reactor-formulas", "reactor:read", 200),
-    Endpoint("GET", "/reactor-formulas/{id}", "reactor:read", 200, target="formula"),
-    Endpoint("PUT", "/reactor-formulas/{id}", "reactor:update", 200, formula_body, "formula"),
-    Endpoint("DELETE", "/reactor-formulas/{id}", "reactor:delete", 204, None, "formula", True),
-    Endpoint("GET", "/tenants/self", "tenant:read", 200),
-    Endpoint("PUT", "/tenants/self", "tenant:update", 200, tenant_body),
-    Endpoint("DELETE", "/tenants/self", "tenant:delete", 204, None, "tenant", True),
-    Endpoint("GET", "/tenants/self/reports/usage", "report:read", 200),
-    Endpoint("POST", "/proxies", "proxy:create", 201, proxy_body),
-    Endpoint("GET", "/proxies", "proxy:read", 200),
-    Endpoint("GET", "/proxies/{id}", "proxy:read", 200, target="proxy"),
-    Endpoint("PUT", "/proxies/{id}", "proxy:update", 200, proxy_body, "proxy"),
-    Endpoint("DELETE", "/proxies/{id}", "proxy:delete", 204, None, "proxy", True),
-    Endpoint("POST", "/applications", "application:create", 201, private_application_body),
-    Endpoint("GET", "/applications", "application:read", 200),
-    Endpoint("GET", "/applications/{id}", "application:read", 200, target="application"),
-    Endpoint("GET", "/applications/key", "application:read", 200),
+    Endpoint("GET", "/permissions", 200),
+    Endpoint("POST", "/reactor-formulas", 201, formula_body),
+    Endpoint("GET", "/reactor-formulas", 200),
+    Endpoint("GET", "/reactor-formulas/{id}", 200, target="formula"),
+    Endpoint("PUT", "/reactor-formulas/{id}", 200, formula_body, "formula"),
+    Endpoint("DELETE", "/reactor-formulas/{id}", 204, None, "formula", True),
+    Endpoint("GET", "/tenants/self", 200),
+    Endpoint("PUT", "/tenants/self", 200, tenant_body),
+    Endpoint("DELETE", "/tenants/self", 204, None, "tenant", True),
+    Endpoint("GET", "/tenants/self/reports/usage", 200),
+    Endpoint("POST", "/proxies", 201, proxy_body),
+    Endpoint("GET", "/proxies", 200),
+    Endpoint("GET", "/proxies/{id}", 200, target="proxy"),
+    Endpoint("PUT", "/proxies/{id}", 200, proxy_body, "proxy"),
+    Endpoint("DELETE", "/proxies/{id}", 204, None, "proxy", True),
+    Endpoint("POST", "/applications", 201, private_application_body),
+    Endpoint("GET", "/applications", 200),
+    Endpoint("GET", "/applications/{id}", 200, target="application"),
+    Endpoint("GET", "/applications/key", 200),
     Endpoint(
         "PUT",
         "/applications/{id}",
-        "application:update",
         200,
         lambda: {"name": "renamed", "permissions": ["token:read"]},
         "application",
@@ -79,13 +83,12 @@ ENDPOINTS: list[Endpoint] = [
     Endpoint(
         "POST",
         "/applications/{id}/regenerate",
-        "application:update",
         200,
         None,
         "application",
         True,
     ),
-    Endpoint("DELETE", "/applications/{id}", "application:delete", 204, None, "application", True),
+    Endpoint("DELETE", "/applications/{id}", 204, None, "application", True),
 ]
 
 # An invalid body for every endpoint that takes one: permission is checked before validation.
@@ -109,6 +112,7 @@ CREATE_PATHS = {
 
 def test_matrix_covers_every_endpoint() -> None:
     assert len({e.label for e in ENDPOINTS}) == 22
+    assert {(e.method, e.path) for e in ENDPOINTS} == set(PERMISSION_BY_ENDPOINT)
     with_body = {e.label for e in ENDPOINTS if e.body is not None}
     assert set(INVALID_BODIES) == with_body
 

@@ -37,7 +37,7 @@ def _named(served: Served) -> sqlite3.Row:
     **route(201, Application, body="ApplicationCreate", summary="Create an application"),
 )
 def create_application(request: Request, raw: bytes = Depends(raw_body)) -> JSONResponse:
-    with serving(request, "application:create", write=True, raw=raw) as served:
+    with serving(request, write=True, raw=raw) as served:
         payload = served.payload(ApplicationCreate, now=served.clock.moment)
         row, key = rows.insert(
             served.conn,
@@ -58,7 +58,7 @@ def create_application(request: Request, raw: bytes = Depends(raw_body)) -> JSON
     **route(200, Page[Application], query=LIST_QUERY, summary="List applications"),
 )
 def list_applications(request: Request) -> JSONResponse:
-    with serving(request, "application:read", query=LIST_QUERY) as served:
+    with serving(request, query=LIST_QUERY) as served:
         query = served.query
         page = rows.page(served.conn, served.tenant_id, query.ids, query.paging, served.clock.text)
         return JSONResponse(page)
@@ -69,7 +69,7 @@ def list_applications(request: Request) -> JSONResponse:
     **route(200, Application, summary="The application that owns the request's key"),
 )
 def current_application(request: Request) -> JSONResponse:
-    with serving(request, "application:read") as served:
+    with serving(request) as served:
         caller = served.caller
         row = rows.get(served.conn, caller.tenant_id, caller.application_id, served.clock.text)
         return JSONResponse(rows.view(row))  # type: ignore[arg-type]
@@ -92,7 +92,7 @@ def current_application_other_methods(request: Request) -> None:
     **route(200, Application, params=(PATH_ID,), errors=(*AUTH, 404), summary="Get an application"),
 )
 def get_application(request: Request) -> JSONResponse:
-    with serving(request, "application:read") as served:
+    with serving(request) as served:
         return JSONResponse(rows.view(_named(served)))
 
 
@@ -108,7 +108,7 @@ def get_application(request: Request) -> JSONResponse:
     ),
 )
 def update_application(request: Request, raw: bytes = Depends(raw_body)) -> JSONResponse:
-    with serving(request, "application:update", write=True, raw=raw) as served:
+    with serving(request, write=True, raw=raw) as served:
         stored = _named(served)
         payload = served.payload(ApplicationUpdate, application_type=stored["type"])
         row = rows.update(
@@ -134,7 +134,7 @@ def update_application(request: Request, raw: bytes = Depends(raw_body)) -> JSON
     ),
 )
 def regenerate_key(request: Request) -> JSONResponse:
-    with serving(request, "application:update", write=True) as served:
+    with serving(request, write=True) as served:
         stored = _named(served)
         row, key = rows.regenerate(
             served.conn, stored["id"], by=served.caller.application_id, at=served.clock.text
@@ -147,6 +147,6 @@ def regenerate_key(request: Request) -> JSONResponse:
     **route(204, params=(PATH_ID,), errors=(*AUTH, 404), summary="Delete an application"),
 )
 def delete_application(request: Request) -> Response:
-    with serving(request, "application:delete", write=True) as served:
+    with serving(request, write=True) as served:
         rows.delete(served.conn, _named(served)["id"])
         return Response(status_code=204)

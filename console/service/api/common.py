@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from starlette.requests import ClientDisconnect
 
 from console.clock import now
-from console.key_header import DEFAULT_KEY_HEADER
+from console.models.contract import DEFAULT_KEY_HEADER
 from console.models.errors import PayloadInvalid, field_errors
 from console.service.api.problems import Problem, invalid
 from console.service.store import Caller, Store

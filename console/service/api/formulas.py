@@ -47,7 +47,7 @@ def _refuse_official(body: Any) -> None:
     **route(201, ReactorFormula, body="ReactorFormulaCreate", summary="Create a private formula"),
 )
 def create_formula(request: Request, raw: bytes = Depends(raw_body)) -> JSONResponse:
-    with serving(request, "reactor:create", write=True, raw=raw) as served:
+    with serving(request, write=True, raw=raw) as served:
         _refuse_official(served.body)
         payload = served.payload(ReactorFormulaCreate)
         row = rows.insert(
@@ -67,7 +67,7 @@ def create_formula(request: Request, raw: bytes = Depends(raw_body)) -> JSONResp
     ),
 )
 def list_formulas(request: Request) -> JSONResponse:
-    with serving(request, "reactor:read", query=LIST_QUERY) as served:
+    with serving(request, query=LIST_QUERY) as served:
         query = served.query
         return JSONResponse(rows.page(served.conn, served.tenant_id, query.name, query.paging))
 
@@ -77,7 +77,7 @@ def list_formulas(request: Request) -> JSONResponse:
     **route(200, ReactorFormula, params=(PATH_ID,), errors=(*AUTH, 404), summary="Get a formula"),
 )
 def get_formula(request: Request) -> JSONResponse:
-    with serving(request, "reactor:read") as served:
+    with serving(request) as served:
         return JSONResponse(rows.view(_named(served)))
 
 
@@ -93,7 +93,7 @@ def get_formula(request: Request) -> JSONResponse:
     ),
 )
 def update_formula(request: Request, raw: bytes = Depends(raw_body)) -> JSONResponse:
-    with serving(request, "reactor:update", write=True, raw=raw) as served:
+    with serving(request, write=True, raw=raw) as served:
         stored = _private(served)
         _refuse_official(served.body)
         payload = served.payload(ReactorFormulaCreate)
@@ -112,6 +112,6 @@ def update_formula(request: Request, raw: bytes = Depends(raw_body)) -> JSONResp
     **route(204, params=(PATH_ID,), errors=(*AUTH, 404), summary="Delete a private formula"),
 )
 def delete_formula(request: Request) -> Response:
-    with serving(request, "reactor:delete", write=True) as served:
+    with serving(request, write=True) as served:
         rows.delete(served.conn, _private(served)["id"])
         return Response(status_code=204)

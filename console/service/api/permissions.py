@@ -25,6 +25,6 @@ QUERY = AcceptedQuery("application_type")
     ),
 )
 def list_permissions(request: Request) -> JSONResponse:
-    with serving(request, None, query=QUERY) as served:
+    with serving(request, query=QUERY) as served:
         chosen = permissions_for(served.query.application_type)
     return JSONResponse([p.model_dump(mode="json") for p in chosen])

@@ -57,7 +57,7 @@ def _fields(served: Served) -> dict[str, Any]:
 
 @router.post("/proxies", **route(201, Proxy, body="ProxyCreate", summary="Create a proxy"))
 def create_proxy(request: Request, raw: bytes = Depends(raw_body)) -> JSONResponse:
-    with serving(request, "proxy:create", write=True, raw=raw) as served:
+    with serving(request, write=True, raw=raw) as served:
         row = rows.insert(
             served.conn,
             served.tenant_id,
@@ -73,7 +73,7 @@ def create_proxy(request: Request, raw: bytes = Depends(raw_body)) -> JSONRespon
     **route(200, Page[Proxy], query=LIST_QUERY, summary="List proxies"),
 )
 def list_proxies(request: Request) -> JSONResponse:
-    with serving(request, "proxy:read", query=LIST_QUERY) as served:
+    with serving(request, query=LIST_QUERY) as served:
         query = served.query
         return JSONResponse(
             rows.page(
@@ -92,7 +92,7 @@ def list_proxies(request: Request) -> JSONResponse:
     **route(200, Proxy, params=(PATH_ID,), errors=(*AUTH, 404), summary="Get a proxy"),
 )
 def get_proxy(request: Request) -> JSONResponse:
-    with serving(request, "proxy:read") as served:
+    with serving(request) as served:
         return JSONResponse(rows.view(_named(served)))
 
 
@@ -108,7 +108,7 @@ def get_proxy(request: Request) -> JSONResponse:
     ),
 )
 def update_proxy(request: Request, raw: bytes = Depends(raw_body)) -> JSONResponse:
-    with serving(request, "proxy:update", write=True, raw=raw) as served:
+    with serving(request, write=True, raw=raw) as served:
         stored = _named(served)
         row = rows.update(
             served.conn,
@@ -125,6 +125,6 @@ def update_proxy(request: Request, raw: bytes = Depends(raw_body)) -> JSONRespon
     **route(204, params=(PATH_ID,), errors=(*AUTH, 404), summary="Delete a proxy"),
 )
 def delete_proxy(request: Request) -> Response:
-    with serving(request, "proxy:delete", write=True) as served:
+    with serving(request, write=True) as served:
         rows.delete(served.conn, _named(served)["id"])
         return Response(status_code=204)

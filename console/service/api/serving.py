@@ -1,4 +1,4 @@
-"""What every handler does first, named once: `serving(request, permission)`.
+"""What every handler does first, named once: `serving(request)`.
 
 One transaction per request, on the handler's own thread: handlers are plain `def` functions
 on uvicorn's thread pool and the store gives each thread its own SQLite connection, so the
@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 from fastapi import Request
 
+from console.models.contract import required_permission
 from console.service.api.common import Clock, authenticate, json_body, parse, path_id, store_of
 from console.service.api.query import NO_QUERY, AcceptedQuery, QueryParameters
 from console.service.store import Caller
@@ -57,10 +58,14 @@ class Served:
         return parse(model, self.body, self.raw, **context)
 
 
+def endpoint_permission(request: Request) -> str | None:
+    """The permission the matched route requires, by the contract table."""
+    return required_permission(request.method, request.scope["route"].path)
+
+
 @contextmanager
 def serving(
     request: Request,
-    permission: str | None,
     *,
     write: bool = False,
     query: AcceptedQuery = NO_QUERY,
@@ -68,7 +73,9 @@ def serving(
 ) -> Iterator[Served]:
     """The request's transaction, clock, caller and query, in the order the API checks them.
 
-    `permission` None admits any valid key. A write transaction (`write=True`) commits when
+    The permission the endpoint requires comes from the API's contract table
+    (console.models.contract), by the method and the route's path template; where it is
+    None, any valid key will do. A write transaction (`write=True`) commits when
     the block ends and rolls back if it raises; it waits for the write lock first, and the
     clock is read only once the lock is held: read before, a write that waited longer would
     commit later with an earlier `modified_at` than the write it overwrites.
@@ -77,5 +84,5 @@ def serving(
     transaction = store.write() if write else store.read()
     with transaction as conn:
         clock = Clock()
-        caller = authenticate(conn, request, clock, permission)
+        caller = authenticate(conn, request, clock, endpoint_permission(request))
         yield Served(request, conn, clock, caller, query.read(request), raw)

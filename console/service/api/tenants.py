@@ -16,14 +16,14 @@ router = APIRouter(tags=["Tenants"])
 
 @router.get("/tenants/self", **route(200, Tenant, summary="Get the caller's tenant"))
 def get_tenant(request: Request) -> JSONResponse:
-    with serving(request, "tenant:read") as served:
+    with serving(request) as served:
         tenant = rows.get(served.conn, served.tenant_id)
         return JSONResponse(rows.view(tenant))  # type: ignore[arg-type]
 
 
 @router.put("/tenants/self", **route(200, Tenant, body="TenantUpdate", summary="Update the tenant"))
 def update_tenant(request: Request, raw: bytes = Depends(raw_body)) -> JSONResponse:
-    with serving(request, "tenant:update", write=True, raw=raw) as served:
+    with serving(request, write=True, raw=raw) as served:
         payload = served.payload(TenantUpdate)
         row = rows.update(
             served.conn,
@@ -38,7 +38,7 @@ def update_tenant(request: Request, raw: bytes = Depends(raw_body)) -> JSONRespo
 
 @router.delete("/tenants/self", **route(204, summary="Delete the tenant and everything it owns"))
 def delete_tenant(request: Request) -> Response:
-    with serving(request, "tenant:delete", write=True) as served:
+    with serving(request, write=True) as served:
         rows.delete(served.conn, served.tenant_id)
         return Response(status_code=204)
 
@@ -48,6 +48,6 @@ def delete_tenant(request: Request) -> Response:
     **route(200, UsageReport, summary="The tenant's token usage report"),
 )
 def usage_report(request: Request) -> JSONResponse:
-    with serving(request, "report:read") as served:
+    with serving(request) as served:
         tenant = rows.get(served.conn, served.tenant_id)
         return JSONResponse(rows.usage_report(served.conn, tenant))  # type: ignore[arg-type]

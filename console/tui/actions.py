@@ -33,6 +33,12 @@ _KIND_ALIASES = {
     "tenant": "tenant",
 }
 
+
+def with_article(noun: str) -> str:
+    """ "an application", "a proxy": the article a sentence needs before `noun`."""
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+
+
 NOUNS = {
     "application": "application",
     "proxy": "proxy",
@@ -120,7 +126,7 @@ async def open_form(
     name = kind_name(kind)
     readable = name == "reactor_formula" and getattr(obj, "type", None) == "official"
     if not readable and refuse_if_read_only(
-        app, f"{'editing' if obj is not None else 'creating'} a {NOUNS[name]}"
+        app, f"{'editing' if obj is not None else 'creating'} {with_article(NOUNS[name])}"
     ):
         return None
     form = form_for(app, name, obj, client=client)
@@ -137,7 +143,7 @@ async def delete_object(app: App[Any], kind: Any, obj: Any, *, client: Any = Non
 
     name = kind_name(kind)
     noun = NOUNS[name]
-    if refuse_if_read_only(app, f"deleting a {noun}"):
+    if refuse_if_read_only(app, f"deleting {with_article(noun)}"):
         return False
     if name == "reactor_formula" and getattr(obj, "type", None) == "official":
         app.notify(
@@ -372,7 +378,7 @@ async def edit_flow(app: App[Any], kind: Any, obj: Any) -> Any | None:
     if obj is None:
         return None
     official = name == "reactor_formula" and getattr(obj, "type", None) == "official"
-    if not official and refuse_if_read_only(app, f"editing a {NOUNS[name]}"):
+    if not official and refuse_if_read_only(app, f"editing {with_article(NOUNS[name])}"):
         return None
     saved = await open_form(app, name, await fresh_copy(app, name, obj))
     if saved is not None:

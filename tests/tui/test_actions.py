@@ -458,3 +458,25 @@ async def test_regenerating_the_consoles_own_key_in_the_shell_keeps_it_working(s
     async with AdminClient(service.base_url, tenant.key) as old:
         with pytest.raises(Unauthorized):
             await old.tenant.get()
+
+
+# ----- wording -----
+
+
+async def test_read_only_refusals_use_the_right_article(service, tenant):
+    app = host(service, tenant, read_only=True)
+    async with app.run_test(size=SIZE):
+        assert await app.run_worker(open_form(app, "application")).wait() is None
+        assert await app.run_worker(open_form(app, "proxy")).wait() is None
+    assert "Read-only mode: creating an application is refused." in app.notes
+    assert "Read-only mode: creating a proxy is refused." in app.notes
+
+
+async def test_tenant_section_says_which_key_edits_it(service, tenant):
+    app = make_app(service.base_url, tenant.key)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("5")
+        await settle(pilot)
+        texts = [str(s.content) for s in console(app).section_widget("tenant").query(".muted")]
+        assert any("Press e to edit the tenant" in t for t in texts), texts

@@ -801,3 +801,13 @@ def test_snapshot_official_formula_read_only(service, snap_compare):
 def test_snapshot_edit_tenant(service, snap_compare):
     app = snapshot_host(service, lambda c: TenantForm(c, sample_tenant()))
     assert snap_compare(app, terminal_size=SIZE, run_before=settle)
+
+
+async def test_a_missing_destination_says_url_in_capitals(service, tenant):
+    app = host(service, tenant, lambda c: ProxyForm(c))
+    async with app.run_test(size=SIZE) as pilot:
+        form = app.form
+        type_into(form, "#name", "No destination")
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: field(form, "destination_url").invalid)
+        assert "The destination URL must not be empty." in field(form, "destination_url").errors

@@ -292,7 +292,7 @@ class CodeEditor(Widget):
 
         self.app.push_screen(
             PathPrompt(
-                f"Load the {self.label.lower()} from a file",
+                f"Load the {self._what} from a file",
                 mode="open",
                 initial=self._initial_path(),
             ),
@@ -314,7 +314,7 @@ class CodeEditor(Widget):
 
         self.app.push_screen(
             PathPrompt(
-                f"Save the {self.label.lower()} to a file",
+                f"Save the {self._what} to a file",
                 mode="save",
                 initial=self._initial_path(),
             ),
@@ -325,6 +325,11 @@ class CodeEditor(Widget):
         self.edit_externally()
 
     # -- helpers --------------------------------------------------------------------------
+
+    @property
+    def _what(self) -> str:
+        """The label as a sentence names it: "request transform", not "... (optional)"."""
+        return self.label.split(" (")[0].lower()
 
     def _initial_path(self) -> str:
         return str(self._last_path) if self._last_path is not None else ""

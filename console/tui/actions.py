@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import logging
 import weakref
 from typing import TYPE_CHECKING, Any
 
@@ -55,6 +56,8 @@ CONSEQUENCES = {
         "stops working at once, including the one this console uses. This cannot be undone."
     ),
 }
+
+log = logging.getLogger(__name__)
 
 _session_applications: weakref.WeakKeyDictionary[Any, str | None] = weakref.WeakKeyDictionary()
 
@@ -157,6 +160,8 @@ async def delete_object(app: App[Any], kind: Any, obj: Any, *, client: Any = Non
     body = CONSEQUENCES[name]
     if name == "application" and await _is_session_application(app, client, obj):
         body += " It is the key this console is using: the console loses its access."
+    if name == "application":
+        body += "\n\n" + await _proxies_losing(client, obj)
     if name == "tenant":
         modal: Any = TypeToConfirmModal(
             f'Delete the tenant "{label}"?', body, label, confirm_label="Delete tenant"
@@ -187,6 +192,65 @@ async def delete_object(app: App[Any], kind: Any, obj: Any, *, client: Any = Non
     else:
         app.notify(f'Deleted {noun} "{label}".', title="Deleted")
     return True
+
+
+PROXY_SCAN_PAGES = 20
+"""Pages of 100 proxies read to find those an application's deletion affects: 2,000
+proxies is more than a tenant usually has, and the dialog must not wait on a huge one."""
+
+PROXIES_NAMED = 5
+"""Proxies named in the confirmation; past these, "and N more"."""
+
+
+async def proxies_using(client: Any, application_id: str) -> tuple[list[str], bool]:
+    """Names of the proxies bound to the application, and whether every proxy was read.
+
+    The service filters proxies by id and name only, so this walks the pages (as sent:
+    no models), at most PROXY_SCAN_PAGES of them.
+    """
+    names: list[str] = []
+    for page in range(1, PROXY_SCAN_PAGES + 1):
+        data = await client.proxies.page_json(page=page, size=100)
+        rows = data.get("data") or []
+        names += [
+            str(row.get("name") or row.get("id"))
+            for row in rows
+            if isinstance(row, dict) and str(row.get("application_id") or "") == application_id
+        ]
+        pagination = data.get("pagination") or {}
+        total = pagination.get("total_items")
+        if not rows or (isinstance(total, int) and page * 100 >= total):
+            return names, True
+    return names, False
+
+
+def _names_sentence(names: list[str]) -> str:
+    quoted = [f'"{n}"' for n in names[:PROXIES_NAMED]]
+    more = len(names) - len(quoted)
+    if more:
+        return ", ".join(quoted) + f" and {more} more"
+    if len(quoted) == 1:
+        return quoted[0]
+    return ", ".join(quoted[:-1]) + " and " + quoted[-1]
+
+
+async def _proxies_losing(client: Any, application: Any) -> str:
+    """The confirmation's sentence naming the proxies that lose their application."""
+    try:
+        names, complete = await proxies_using(client, str(application.id))
+    except Exception as error:  # e.g. a key without proxy:read: say so, still ask
+        log.warning("Could not list the proxies using an application", exc_info=True)
+        return f"Could not check which proxies use it: {error}"
+    checked = "" if complete else f" (among the first {PROXY_SCAN_PAGES * 100} proxies)"
+    if not names:
+        return f"No proxy uses it{checked}."
+    if len(names) == 1:
+        what = "1 proxy loses its application, and with it the key its transforms get"
+    else:
+        what = (
+            f"{len(names)} proxies lose their application, and with it the key their transforms get"
+        )
+    return f"{what}{checked}: {_names_sentence(names)}."
 
 
 # ----- regenerate ---------------------------------------------------------------------------

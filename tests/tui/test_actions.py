@@ -480,3 +480,78 @@ async def test_tenant_section_says_which_key_edits_it(service, tenant):
         await settle(pilot)
         texts = [str(s.content) for s in console(app).section_widget("tenant").query(".muted")]
         assert any("Press e to edit the tenant" in t for t in texts), texts
+
+
+# ----- what a deletion breaks -----
+
+
+async def test_deleting_an_application_names_the_proxies_that_use_it(service, tenant, client):
+    used = await client.applications.create(
+        {"name": "Bound", "type": "private", "permissions": ["token:read"]}
+    )
+    other = await client.applications.create(
+        {"name": "Other", "type": "private", "permissions": ["token:read"]}
+    )
+    for index in range(7):
+        await client.proxies.create(
+            {
+                "name": f"Edge {index}",
+                "destination_url": "https://edge.example.com",
+                "application": {"id": str(used.id)},
+            }
+        )
+    await client.proxies.create(
+        {
+            "name": "Unrelated",
+            "destination_url": "https://u.example.com",
+            "application": {"id": str(other.id)},
+        }
+    )
+    app = host(service, tenant)
+    async with app.run_test(size=SIZE) as pilot:
+        worker = app.run_worker(delete_object(app, "application", used))
+        await wait_until(pilot, screen_is(app, ConfirmModal))
+        body = app.screen.body_text
+        assert "7 proxies lose their application" in body
+        assert '"Edge 0", "Edge 1", "Edge 2", "Edge 3", "Edge 4" and 2 more' in body
+        assert "Unrelated" not in body
+        await pilot.click("#cancel")
+        assert await worker.wait() is False
+
+        worker = app.run_worker(delete_object(app, "application", other))
+        await wait_until(pilot, screen_is(app, ConfirmModal))
+        assert "1 proxy loses its application" in app.screen.body_text
+        assert '"Unrelated".' in app.screen.body_text
+        await pilot.click("#cancel")
+        await worker.wait()
+
+
+async def test_an_application_no_proxy_uses_says_so(service, tenant, client):
+    alone = await client.applications.create(
+        {"name": "Alone", "type": "private", "permissions": ["token:read"]}
+    )
+    app = host(service, tenant)
+    async with app.run_test(size=SIZE) as pilot:
+        worker = app.run_worker(delete_object(app, "application", alone))
+        await wait_until(pilot, screen_is(app, ConfirmModal))
+        assert "No proxy uses it." in app.screen.body_text
+        await pilot.click("#cancel")
+        await worker.wait()
+
+
+async def test_without_proxy_read_the_confirmation_says_it_could_not_check(service, tenant, client):
+    limited = await client.applications.create(
+        {"name": "No proxies", "type": "management", "permissions": ["application:delete"]}
+    )
+    target = await client.applications.create(
+        {"name": "Target", "type": "private", "permissions": ["token:read"]}
+    )
+    app = FormHost(base_url=service.base_url, key=limited.key)
+    async with app.run_test(size=SIZE) as pilot:
+        worker = app.run_worker(delete_object(app, "application", target))
+        await wait_until(pilot, screen_is(app, ConfirmModal))
+        body = app.screen.body_text
+        assert "Could not check which proxies use it" in body
+        assert "proxy:read" in body
+        await pilot.click("#cancel")
+        await worker.wait()

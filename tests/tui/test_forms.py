@@ -811,3 +811,99 @@ async def test_a_missing_destination_says_url_in_capitals(service, tenant):
         await pilot.press("ctrl+s")
         await wait_until(pilot, lambda: field(form, "destination_url").invalid)
         assert "The destination URL must not be empty." in field(form, "destination_url").errors
+
+
+# ----- tabbing through a form never changes it -----
+
+TAB_FORMS = [
+    "new application",
+    "edit application",
+    "new proxy",
+    "edit proxy",
+    "new formula",
+    "edit formula",
+    "edit tenant",
+]
+
+
+async def _object_for(which: str, client: Any) -> Any:
+    if which == "edit application":
+        return await client.applications.create(
+            {
+                "name": "Tabbed",
+                "type": "private",
+                "permissions": ["token:read"],
+                "rules": [
+                    {
+                        "description": "all",
+                        "priority": 1,
+                        "container": "/",
+                        "transform": "mask",
+                        "permissions": ["token:read"],
+                    }
+                ],
+            }
+        )
+    if which == "edit proxy":
+        bound = await client.applications.create(
+            {"name": "Bound", "type": "public", "permissions": ["token:create"]}
+        )
+        return await client.proxies.create(
+            {
+                "name": "Tabbed proxy",
+                "destination_url": "https://t.example.com",
+                "application": {"id": str(bound.id)},
+                "configuration": {"region": "eu"},
+                "request_transform": {"code": "module.exports = (req) => {\n  return req;\n};\n"},
+                "response_transform": {"code": "module.exports = (res) => res;\n"},
+            }
+        )
+    if which == "edit formula":
+        return await client.reactor_formulas.create(
+            {
+                "name": "Tabbed formula",
+                "type": "private",
+                "code": "module.exports = async function (req) {\n  return { raw: 1 };\n};\n",
+                "configuration": [{"name": "salt", "description": "s", "type": "string"}],
+                "request_parameters": [
+                    {"name": "a.b", "description": "d", "type": "number", "optional": True}
+                ],
+            }
+        )
+    if which == "edit tenant":
+        return await client.tenant.get()
+    return None
+
+
+@pytest.mark.parametrize("which", TAB_FORMS)
+async def test_tabbing_through_a_form_leaves_its_payload_unchanged(service, tenant, client, which):
+    obj = await _object_for(which, client)
+    form_class = {
+        "application": ApplicationForm,
+        "proxy": ProxyForm,
+        "formula": FormulaForm,
+        "tenant": TenantForm,
+    }[which.split()[1]]
+    app = host(service, tenant, lambda c: form_class(c, obj))
+    async with app.run_test(size=SIZE) as pilot:
+        form = app.form
+        await checklists_loaded(pilot, form)
+        await wait_until(pilot, lambda: all(p.loaded for p in form.query(ApplicationPicker)))
+        await pilot.pause()
+        before = (form.build_payload()[0], form.form_state())
+        start = app.focused
+        assert start is not None
+        visited = []
+        for _ in range(200):
+            await pilot.press("tab")
+            visited.append(app.focused)
+            if app.focused is start:
+                break
+        assert app.focused is start, "Tab never came back round"
+        for _ in visited:
+            await pilot.press("shift+tab")
+        assert app.focused is start
+        assert (form.build_payload()[0], form.form_state()) == before
+        assert not form.dirty
+        if which.split()[1] in ("proxy", "formula"):
+            assert any(type(w).__name__ == "JavaScriptTextArea" for w in visited)

@@ -123,6 +123,9 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
 
     BINDINGS = [Binding("escape", "cancel", "Close")]
 
+    ALLOW_IN_MAXIMIZED_VIEW = "KeyBar"
+    """A code editor in full screen keeps the form's keys line."""
+
     def __init__(
         self,
         client: Any,

@@ -84,13 +84,24 @@ class CodeEditor(Widget):
     CodeEditor > ProblemsStrip.-warning {
         color: $warning;
     }
+    CodeEditor.-maximized {
+        height: 1fr !important;
+        width: 1fr;
+        min-height: 0;
+        padding: 0 1;
+        background: $surface;
+    }
     """
+
+    ALLOW_MAXIMIZE = True
+    """Full screen (F11): the screen's `maximize`, with Tab indenting while it lasts."""
 
     BINDINGS = [
         Binding("f2", "load_file", "Load file", show=False),
         Binding("f3", "save_file", "Save to file", show=False),
         Binding("f4", "external_editor", "Open in $EDITOR", show=False),
         Binding("f8", "next_problem", "Next problem", show=False),
+        Binding("f11,ctrl+f", "full_screen", "Full screen", show=False, key_display="F11"),
     ]
 
     CHECK_DELAY = 0.3
@@ -129,7 +140,7 @@ class CodeEditor(Widget):
             text,
             language="javascript",
             show_line_numbers=True,
-            tab_behavior="indent",
+            tab_behavior="focus",
             soft_wrap=False,
             read_only=read_only,
             id="code-area",
@@ -242,6 +253,26 @@ class CodeEditor(Widget):
         self._show_keys()
         self._show_problems()
         self.watch(self.app, "theme", self._follow_app_theme)
+        self.watch(self.screen, "maximized", self._follow_maximized, init=False)
+
+    @property
+    def full_screen(self) -> bool:
+        return self.is_mounted and self.screen.maximized is self
+
+    def action_full_screen(self) -> None:
+        """Toggles full screen: the code alone on the screen, where Tab indents."""
+        if self.full_screen:
+            self.screen.minimize()
+        else:
+            self.screen.maximize(self, container=False)
+        self.text_area.focus()
+
+    def _follow_maximized(self) -> None:
+        """Tab indents only in full screen; elsewhere it moves on, so a form's content
+        never changes by tabbing through it."""
+        full = self.full_screen
+        self.text_area.tab_behavior = "indent" if full else "focus"
+        self._show_keys()
 
     def _follow_app_theme(self) -> None:
         dark = self.app.current_theme.dark
@@ -376,6 +407,10 @@ class CodeEditor(Widget):
             else [("F2", "load"), ("F3", "save as"), ("F4", "$EDITOR")]
         )
         keys.append(("F8", "next problem"))
+        if self.full_screen:
+            keys = [("tab", "indents"), ("esc/F11", "back to the form"), *keys]
+        else:
+            keys.append(("F11", "full screen"))
         parts = [Content.from_markup("[b]$key[/b] $what", key=key, what=what) for key, what in keys]
         line = Content("  ").join(parts)
         if self.read_only:

@@ -555,3 +555,92 @@ async def test_without_proxy_read_the_confirmation_says_it_could_not_check(servi
         assert "proxy:read" in body
         await pilot.click("#cancel")
         await worker.wait()
+
+
+# ----- what the key may do -----
+
+
+def key_states(app: Any) -> dict[str, bool]:
+    """Each change action's key on the top screen: True enabled, False dimmed."""
+    return {
+        b.binding.action: b.enabled
+        for b in app.screen.active_bindings.values()
+        if b.binding.action in ("new", "edit", "delete", "regenerate")
+    }
+
+
+async def test_actions_the_key_may_not_do_are_dimmed_and_say_what_they_need(
+    service, tenant, client, monkeypatch
+):
+    from console.client.resources import Applications
+
+    asked: list[int] = []
+    current = Applications.current
+
+    async def counted(self: Any) -> Any:
+        asked.append(1)
+        return await current(self)
+
+    monkeypatch.setattr(Applications, "current", counted)
+    reader = await client.applications.create(
+        {
+            "name": "Reader",
+            "type": "management",
+            "permissions": ["application:read", "proxy:read", "proxy:create", "tenant:read"],
+        }
+    )
+    await client.proxies.create({"name": "P", "destination_url": "https://p.example.com"})
+    app = make_app(service.base_url, reader.key)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await wait_until(pilot, lambda: key_states(app).get("new") is False, what="dimmed n")
+        assert key_states(app) == {
+            "new": False,
+            "edit": False,
+            "delete": False,
+            "regenerate": False,
+        }
+        await pilot.press("n")
+        await settle(pilot)
+        assert isinstance(app.screen, ConsoleScreen)  # no form opened
+        assert any(
+            "Creating an application needs application:create" in n for n in notifications(app)
+        )
+
+        await pilot.press("2")  # proxies: this key may create them, not edit or delete
+        await settle(pilot)
+        assert key_states(app) == {"new": True, "edit": False, "delete": False}
+        await pilot.press("d")
+        await settle(pilot)
+        assert isinstance(app.screen, ConsoleScreen)
+        assert any("Deleting a proxy needs proxy:delete" in n for n in notifications(app))
+
+        await pilot.press("1")
+        await settle(pilot)
+        await pilot.press("enter")
+        await wait_until(pilot, screen_is(app, DetailScreen))
+        await settle(pilot)
+        assert key_states(app) == {"edit": False, "delete": False, "regenerate": False}
+        await pilot.press("R")
+        await settle(pilot)
+        assert isinstance(app.screen, DetailScreen)
+        assert any("needs application:update" in n for n in notifications(app))
+    assert len(asked) == 1  # once for the connection
+
+
+async def test_a_403_page_says_which_permission_instead_of_retry(service, tenant, client):
+    blind = await client.applications.create(
+        {"name": "Blind", "type": "management", "permissions": ["application:read"]}
+    )
+    app = make_app(service.base_url, blind.key)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("2")
+        await settle(pilot)
+        from console.tui.widgets.state_panel import StatePanel
+
+        panel = console(app).section_widget("proxies").query_one(StatePanel)
+        assert panel.kind == "error"
+        hint = str(panel.query_one(".state-hint").content)
+        assert "Retrying will not help" in hint and "proxy:read" in hint
+        assert "r to retry" not in hint.lower()

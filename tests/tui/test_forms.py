@@ -907,3 +907,59 @@ async def test_tabbing_through_a_form_leaves_its_payload_unchanged(service, tena
         assert not form.dirty
         if which.split()[1] in ("proxy", "formula"):
             assert any(type(w).__name__ == "JavaScriptTextArea" for w in visited)
+
+
+# ----- the permission checklist -----
+
+
+async def test_permission_checklist_filters_and_presets(service, tenant):
+    app = host(service, tenant, lambda c: ApplicationForm(c))
+    async with app.run_test(size=SIZE) as pilot:
+        form = app.form
+        form.query_one("#type", Select).value = "management"
+        checklist = form.query_one("#permissions", PermissionChecklist)
+        await wait_until(
+            pilot, lambda: checklist.loaded and "tenant:read" in (checklist._options or [])
+        )
+        offered = list(checklist._options or [])
+        checklist.query_one(".preset-read", Button).press()
+        await pilot.pause()
+        assert checklist.selected == [p for p in offered if p.endswith((":read", ":search"))]
+        assert form.dirty
+        filter_input = checklist.query_one(".checklist-filter", Input)
+        filter_input.value = "proxy"
+        await pilot.pause()
+        shown = checklist.selection_list
+        visible = [shown.get_option_at_index(i).value for i in range(shown.option_count)]
+        assert visible == [p for p in offered if "proxy" in p]
+        shown.deselect("proxy:read")
+        await pilot.pause()
+        # ticked permissions out of sight stay ticked
+        assert "tenant:read" in checklist.selected and "proxy:read" not in checklist.selected
+        filter_input.value = ""
+        await pilot.pause()
+        assert shown.option_count == len(offered)
+        checklist.query_one(".preset-all", Button).press()
+        await pilot.pause()
+        assert checklist.selected == offered
+        checklist.query_one(".preset-none", Button).press()
+        await pilot.pause()
+        assert checklist.selected == []
+        assert form.build_payload()[0]["permissions"] == []
+
+
+async def test_checked_boxes_differ_without_colour(service, tenant):
+    app = host(service, tenant, lambda c: ApplicationForm(c))
+    async with app.run_test(size=SIZE) as pilot:
+        form = app.form
+        await checklists_loaded(pilot, form)
+        checklist = form.query_one("#permissions", PermissionChecklist)
+        checklist.selection_list.select("token:read")
+        await pilot.pause()
+        shown = checklist.selection_list
+        lines = {
+            shown.get_option_at_index(y).value: shown.render_line(y).text
+            for y in range(shown.option_count)
+        }
+        assert lines["token:read"].startswith("[x] token:read")
+        assert lines["token:create"].startswith("[ ] token:create")

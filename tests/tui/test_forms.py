@@ -305,6 +305,12 @@ async def test_server_400_on_the_application_lands_at_the_picker(service, tenant
         assert field(form, "application").invalid
         assert "refused" in form.banner_text
         assert form.query_one("#name", Input).value == "Orphan"
+        type_into(form, "#name", "Orphan 2")  # not the field the service refused
+        await pilot.pause()
+        assert field(form, "application").invalid
+        picker.value = Select.NULL  # the refused choice is gone: so is its error
+        await pilot.pause()
+        assert not field(form, "application").invalid
     assert (await client.proxies.list()).pagination.total_items == 0
 
 
@@ -907,6 +913,63 @@ async def test_tabbing_through_a_form_leaves_its_payload_unchanged(service, tena
         assert not form.dirty
         if which.split()[1] in ("proxy", "formula"):
             assert any(type(w).__name__ == "JavaScriptTextArea" for w in visited)
+
+
+# ----- errors clear as soon as the value is valid; expiry presets -----
+
+
+async def test_a_fields_error_clears_as_soon_as_its_value_is_valid(service, tenant):
+    app = host(service, tenant, lambda c: ApplicationForm(c))
+    async with app.run_test(size=SIZE) as pilot:
+        form = app.form
+        await checklists_loaded(pilot, form)
+        type_into(form, "#name", "x" * 201)
+        type_into(form, "#expires-at", "next tuesday")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert field(form, "name").invalid and field(form, "expires_at").invalid
+        type_into(form, "#name", "x" * 200)
+        await pilot.pause()
+        assert not field(form, "name").invalid  # at once, before any save
+        assert field(form, "expires_at").invalid and form.banner_text
+        type_into(form, "#expires-at", "2099-01-01")
+        form.query_one("#permissions", PermissionChecklist).selection_list.select("token:read")
+        await pilot.pause()
+        assert not field(form, "expires_at").invalid
+        assert form.banner_text == ""
+        type_into(form, "#name", "x" * 201)  # errors only clear: none appears while typing
+        await pilot.pause()
+        assert not field(form, "name").invalid
+        assert form._send_count == 0
+
+
+async def test_expiry_presets_fill_the_date(service, tenant, client):
+    from datetime import UTC, datetime, timedelta
+
+    app = host(service, tenant, lambda c: ApplicationForm(c))
+    async with app.run_test(size=SIZE) as pilot:
+        form = app.form
+        await checklists_loaded(pilot, form)
+        type_into(form, "#name", "Thirty days")
+        form.query_one("#permissions", PermissionChecklist).selection_list.select("token:read")
+        type_into(form, "#expires-at", "soon")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert field(form, "expires_at").invalid
+        for days in (7, 90, 30):
+            form.query_one(f"#expires-in-{days}", Button).press()
+            await pilot.pause()
+            assert not field(form, "expires_at").invalid
+            value = datetime.fromisoformat(form.query_one("#expires-at", Input).value)
+            expected = datetime.now(UTC).replace(tzinfo=None) + timedelta(days=days)
+            assert abs((value - expected).total_seconds()) < 120
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, screen_is(app, KeyRevealModal))
+        await pilot.click("#done")
+        await wait_until(pilot, lambda: app.dismissed)
+    stored = await client.applications.get(app.result.id)
+    left = stored.expires_at - datetime.now(UTC)
+    assert timedelta(days=29, hours=23) < left <= timedelta(days=30)
 
 
 # ----- the permission checklist -----

@@ -611,7 +611,7 @@ async def test_full_screen_gives_the_code_the_screen_and_tab_indents_there() -> 
         await pilot.pause()
         assert editor.full_screen and app.screen.maximized is editor
         assert editor.size.height >= 28 and editor.size.width >= 98
-        assert "Tab indents" in str(editor.query_one("#code-keys").render()).replace("tab", "Tab")
+        assert "tab indent" in str(editor.query_one("#code-keys").render())
         await pilot.press("tab")
         assert app.focused is area
         assert editor.text.splitlines()[1] == "    const total = req.args.amount + 1;"

@@ -1026,3 +1026,72 @@ async def test_checked_boxes_differ_without_colour(service, tenant):
         }
         assert lines["token:read"].startswith("[x] token:read")
         assert lines["token:create"].startswith("[ ] token:create")
+
+
+# ----- looks at 80x24 -----
+
+SMALL = (80, 24)
+
+SMALL_FORMS = {
+    "new-application": lambda c: ApplicationForm(c),
+    "edit-application": lambda c: ApplicationForm(c, sample_application()),
+    "new-proxy": lambda c: ProxyForm(c),
+    "edit-proxy": lambda c: ProxyForm(c, sample_proxy()),
+    "new-formula": lambda c: FormulaForm(c),
+    "edit-formula": lambda c: FormulaForm(c, sample_formula(BROKEN_CODE)),
+    "edit-tenant": lambda c: TenantForm(c, sample_tenant()),
+}
+
+
+@pytest.mark.parametrize("name", list(SMALL_FORMS))
+def test_snapshot_form_at_80x24(name, service, snap_compare):
+    app = snapshot_host(service, SMALL_FORMS[name])
+    assert snap_compare(app, terminal_size=SMALL, run_before=settle)
+
+
+def test_snapshot_permission_checklist_filtered_at_80x24(service, snap_compare):
+    app = snapshot_host(service, lambda c: ApplicationForm(c))
+
+    async def filtered(pilot: Any) -> None:
+        await settle(pilot)
+        form = pilot.app.form
+        form.query_one("#type", Select).value = "management"
+        checklist = form.query_one("#permissions", PermissionChecklist)
+        await wait_until(
+            pilot, lambda: checklist.loaded and "tenant:read" in (checklist._options or [])
+        )
+        checklist.query_one(".preset-read", Button).press()
+        checklist.query_one(".checklist-filter", Input).value = "proxy"
+        await pilot.pause()
+        form.query_one("#form-body").scroll_to_widget(checklist, animate=False, top=True)
+        await pilot.pause()
+        steady_cursors(pilot)
+
+    assert snap_compare(app, terminal_size=SMALL, run_before=filtered)
+
+
+def test_snapshot_code_editor_full_screen_at_80x24(service, snap_compare):
+    app = snapshot_host(service, lambda c: ProxyForm(c, sample_proxy()))
+
+    async def full_screen(pilot: Any) -> None:
+        await settle(pilot)
+        editor = pilot.app.form.query_one("#request-transform")
+        editor.focus()
+        await pilot.press("f11")
+        await wait_until(pilot, lambda: editor.full_screen)
+        steady_cursors(pilot)
+
+    assert snap_compare(app, terminal_size=SMALL, run_before=full_screen)
+
+
+def test_snapshot_expiry_presets_at_80x24(service, snap_compare):
+    app = snapshot_host(service, lambda c: ApplicationForm(c))
+
+    async def at_expiry(pilot: Any) -> None:
+        await settle(pilot)
+        form = pilot.app.form
+        form.query_one("#form-body").scroll_end(animate=False)
+        await pilot.pause()
+        steady_cursors(pilot)
+
+    assert snap_compare(app, terminal_size=SMALL, run_before=at_expiry)

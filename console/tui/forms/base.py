@@ -516,6 +516,13 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
             return False
         return True
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # escape gives the form back to a full-screen editor first
+        return not (action == "cancel" and self.maximized is not None)
+
+    def watch_maximized(self) -> None:
+        self.refresh_bindings()
+
     def action_cancel(self) -> None:
         if self.saving:
             self.notify("Saving: wait for the answer before closing.")

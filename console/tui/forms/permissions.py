@@ -87,8 +87,19 @@ class PermissionChecklist(Vertical):
         max-width: 40;
         margin-right: 1;
     }
+    PermissionChecklist > .checklist-tools > .checklist-filter-label {
+        width: auto;
+        color: $text-muted;
+    }
+    PermissionChecklist > .checklist-tools > .checklist-hidden {
+        width: auto;
+        margin-left: 2;
+        color: $text-muted;
+    }
     PermissionChecklist > .checklist-tools > Button {
-        margin-left: 1;
+        width: auto;
+        min-width: 0;
+        margin-left: 2;
     }
     """
 
@@ -113,8 +124,9 @@ class PermissionChecklist(Vertical):
     def compose(self) -> ComposeResult:
         yield Static("Loading permissions…", classes="checklist-note")
         with Horizontal(classes="checklist-tools"):
+            yield Static("Filter ", classes="checklist-filter-label")
             yield Input(
-                placeholder="filter…",
+                placeholder="name or words…",
                 compact=True,
                 classes="checklist-filter",
                 select_on_focus=False,
@@ -130,6 +142,7 @@ class PermissionChecklist(Vertical):
                         "all": "Tick every permission this application type allows",
                     }[preset],
                 )
+            yield Static("", classes="checklist-hidden")
         selection_list = CheckList(classes="checklist")
         selection_list.loading = True
         yield selection_list
@@ -222,6 +235,10 @@ class PermissionChecklist(Vertical):
                 rows.append(Selection(label, permission.type, permission.type in chosen))
         selection_list.add_options(rows)
         self._hidden_selected = chosen - visible
+        hidden = len(self._hidden_selected)
+        self.query_one(".checklist-hidden", Static).update(
+            f"+{hidden} ticked, filtered out" if hidden else ""
+        )
         if highlighted is not None and selection_list.option_count:
             selection_list.highlighted = min(highlighted, selection_list.option_count - 1)
 

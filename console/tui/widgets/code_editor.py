@@ -104,6 +104,9 @@ class CodeEditor(Widget):
         Binding("f11,ctrl+f", "full_screen", "Full screen", show=False, key_display="F11"),
     ]
 
+    WIDE_TOOLBAR = 100
+    """Narrower than this, the toolbar names its keys in one word each."""
+
     CHECK_DELAY = 0.3
     """Seconds of quiet after typing before the problems strip is brought up to date."""
 
@@ -401,21 +404,29 @@ class CodeEditor(Widget):
         strip.update(f"{mark} {first.summary}{suffix}")
 
     def _show_keys(self) -> None:
-        keys = (
-            [("F3", "save as")]
-            if self.read_only
-            else [("F2", "load"), ("F3", "save as"), ("F4", "$EDITOR")]
-        )
-        keys.append(("F8", "next problem"))
+        """The toolbar's keys, in words that fit: short ones on a narrow editor (80 columns),
+        so the code's label keeps its room."""
+        narrow = 0 < self.size.width < self.WIDE_TOOLBAR
+        keys = [] if self.read_only else [("F2", "load", "load")]
+        keys.append(("F3", "save as", "save"))
+        if not self.read_only:
+            keys.append(("F4", "$EDITOR", "$EDITOR"))
+        keys.append(("F8", "next problem", "next"))
         if self.full_screen:
-            keys = [("tab", "indents"), ("esc/F11", "back to the form"), *keys]
+            keys = [("tab", "indents", "indent"), ("esc", "back to the form", "back"), *keys]
         else:
-            keys.append(("F11", "full screen"))
-        parts = [Content.from_markup("[b]$key[/b] $what", key=key, what=what) for key, what in keys]
-        line = Content("  ").join(parts)
+            keys.append(("F11", "full screen", "full"))
+        parts = [
+            Content.from_markup("[b]$key[/b] $what", key=key, what=short if narrow else long)
+            for key, long, short in keys
+        ]
+        line = Content(" " if narrow else "  ").join(parts)
         if self.read_only:
             line = Content.assemble(("read-only", "italic"), "  ", line)
         self.query_one("#code-keys", Static).update(line)
+
+    def on_resize(self) -> None:
+        self._show_keys()
 
 
 def read_code_file(path: Path) -> str:

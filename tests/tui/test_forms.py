@@ -1095,3 +1095,21 @@ def test_snapshot_expiry_presets_at_80x24(service, snap_compare):
         steady_cursors(pilot)
 
     assert snap_compare(app, terminal_size=SMALL, run_before=at_expiry)
+
+
+async def test_a_code_editor_in_full_screen_fills_the_screen_each_time(service, tenant):
+    app = host(service, tenant, lambda c: ProxyForm(c, sample_proxy()))
+    async with app.run_test(size=(80, 24)) as pilot:
+        form = app.form
+        await wait_until(pilot, lambda: form.query_one(ApplicationPicker).loaded)
+        editor = form.query_one("#response-transform")
+        editor.focus()
+        await pilot.pause()
+        for _ in range(2):
+            await pilot.press("f11")
+            await wait_until(pilot, lambda: editor.full_screen)
+            assert editor.region.height == 23  # all but the keys line
+            assert not [b for b in app.screen.active_bindings.values() if b.binding.key == "escape"]
+            await pilot.press("escape")
+            await wait_until(pilot, lambda: not editor.full_screen)
+            assert editor.region.height < 20 and app.screen is form

@@ -84,9 +84,9 @@ class CodeEditor(Widget):
     CodeEditor > ProblemsStrip.-warning {
         color: $warning;
     }
-    CodeEditor.-maximized {
-        height: 1fr !important;
-        width: 1fr;
+    CodeEditor.-full-screen {
+        height: 100% !important;
+        width: 100%;
         min-height: 0;
         padding: 0 1;
         background: $surface;
@@ -263,17 +263,27 @@ class CodeEditor(Widget):
         return self.is_mounted and self.screen.maximized is self
 
     def action_full_screen(self) -> None:
-        """Toggles full screen: the code alone on the screen, where Tab indents."""
+        """Toggles full screen: the code alone on the screen, where Tab indents.
+
+        The size comes from the class -full-screen, set one refresh before the screen
+        maximizes the editor: Screen caches its maximized arrangement by (size, children,
+        widget), so it must be computed with the full-screen size already in force."""
         if self.full_screen:
             self.screen.minimize()
         else:
-            self.screen.maximize(self, container=False)
+            self.add_class("-full-screen")
+            self.call_after_refresh(self._maximize)
         self.text_area.focus()
+
+    def _maximize(self) -> None:
+        if self.has_class("-full-screen") and self.is_mounted:
+            self.screen.maximize(self, container=False)
 
     def _follow_maximized(self) -> None:
         """Tab indents only in full screen; elsewhere it moves on, so a form's content
         never changes by tabbing through it."""
         full = self.full_screen
+        self.set_class(full, "-full-screen")
         self.text_area.tab_behavior = "indent" if full else "focus"
         self._show_keys()
 

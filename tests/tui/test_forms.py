@@ -1113,3 +1113,13 @@ async def test_a_code_editor_in_full_screen_fills_the_screen_each_time(service, 
             await pilot.press("escape")
             await wait_until(pilot, lambda: not editor.full_screen)
             assert editor.region.height < 20 and app.screen is form
+
+
+async def test_a_form_uses_the_width_of_a_wide_terminal(service, tenant):
+    app = host(service, tenant, lambda c: ProxyForm(c))
+    async with app.run_test(size=(200, 60)) as pilot:
+        await pilot.pause()
+        assert app.form.query_one("#form-frame").size.width >= 160
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        assert app.form.query_one("#form-frame").outer_size.width == 112

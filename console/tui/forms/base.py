@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any, ClassVar, Generic, TypeVar
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -240,6 +240,11 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
         if self.obj is not None and getattr(self.obj, "modified_at", None) is not None:
             return f"Last modified {format_when(self.obj.modified_at)}"
         return ""
+
+    def on_resize(self, event: events.Resize) -> None:
+        """112 columns up to 130, then most of a wide terminal (code needs the room)."""
+        frame = self.query_one("#form-frame")
+        frame.styles.width = max(112, min(170, event.size.width * 85 // 100))
 
     def on_mount(self) -> None:
         if self.read_only:

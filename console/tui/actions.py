@@ -11,7 +11,6 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
-import sys
 import weakref
 from typing import TYPE_CHECKING, Any
 
@@ -423,10 +422,11 @@ def known_permissions(app: App[Any]) -> frozenset[str] | None:
 
 
 def _loaded_client(app: App[Any]) -> Any | None:
-    """The app's client once the client's modules are in (making it is cheap then)."""
-    if "console.client.client" not in sys.modules:
-        return None
-    client = getattr(app, "client", None)
+    """The app's client if it has been made already, never making it: the console makes
+    its client once the first rows are on screen (TenantConsoleApp.client is a property
+    that would make it now; a plain `client` attribute, as in tests' hosts, is read)."""
+    attributes = vars(app)
+    client = attributes.get("_client") or attributes.get("client")
     return client if hasattr(client, "applications") else None
 
 

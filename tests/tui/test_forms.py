@@ -965,6 +965,7 @@ async def test_expiry_presets_fill_the_date(service, tenant, client):
             assert abs((value - expected).total_seconds()) < 120
         await pilot.press("ctrl+s")
         await wait_until(pilot, screen_is(app, KeyRevealModal))
+        await pilot.click("#stored")  # the key may close only once it is safe
         await pilot.click("#done")
         await wait_until(pilot, lambda: app.dismissed)
     stored = await client.applications.get(app.result.id)

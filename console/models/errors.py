@@ -46,9 +46,15 @@ def json_path(loc: Sequence[str | int]) -> str:
     return path
 
 
+_ACRONYMS = {"url": "URL", "id": "ID", "api": "API", "ip": "IP", "uuid": "UUID"}
+
+
 def _label(loc: Sequence[str | int]) -> str:
+    """`destination_url` -> `destination URL`: the field's name as a sentence spells it."""
     names = [p for p in loc if isinstance(p, str)]
-    return names[-1].replace("_", " ") if names else "value"
+    if not names:
+        return "value"
+    return " ".join(_ACRONYMS.get(word, word) for word in names[-1].split("_"))
 
 
 def _sentence(error: dict[str, Any]) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import logging
 import weakref
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +34,12 @@ _KIND_ALIASES = {
     "tenant": "tenant",
 }
 
+
+def with_article(noun: str) -> str:
+    """ "an application", "a proxy": the article a sentence needs before `noun`."""
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+
+
 NOUNS = {
     "application": "application",
     "proxy": "proxy",
@@ -50,7 +57,14 @@ CONSEQUENCES = {
     ),
 }
 
+log = logging.getLogger(__name__)
+
 _session_applications: weakref.WeakKeyDictionary[Any, str | None] = weakref.WeakKeyDictionary()
+_key_permissions: weakref.WeakKeyDictionary[Any, frozenset[str] | None] = (
+    weakref.WeakKeyDictionary()
+)
+"""Per client (so per connection): the permissions of the key it sends, None if unknown."""
+_asking: weakref.WeakSet[Any] = weakref.WeakSet()
 
 
 def kind_name(kind: Any) -> str:
@@ -120,7 +134,7 @@ async def open_form(
     name = kind_name(kind)
     readable = name == "reactor_formula" and getattr(obj, "type", None) == "official"
     if not readable and refuse_if_read_only(
-        app, f"{'editing' if obj is not None else 'creating'} a {NOUNS[name]}"
+        app, f"{'editing' if obj is not None else 'creating'} {with_article(NOUNS[name])}"
     ):
         return None
     form = form_for(app, name, obj, client=client)
@@ -137,7 +151,7 @@ async def delete_object(app: App[Any], kind: Any, obj: Any, *, client: Any = Non
 
     name = kind_name(kind)
     noun = NOUNS[name]
-    if refuse_if_read_only(app, f"deleting a {noun}"):
+    if refuse_if_read_only(app, f"deleting {with_article(noun)}"):
         return False
     if name == "reactor_formula" and getattr(obj, "type", None) == "official":
         app.notify(
@@ -151,6 +165,8 @@ async def delete_object(app: App[Any], kind: Any, obj: Any, *, client: Any = Non
     body = CONSEQUENCES[name]
     if name == "application" and await _is_session_application(app, client, obj):
         body += " It is the key this console is using: the console loses its access."
+    if name == "application":
+        body += "\n\n" + await _proxies_losing(client, obj)
     if name == "tenant":
         modal: Any = TypeToConfirmModal(
             f'Delete the tenant "{label}"?', body, label, confirm_label="Delete tenant"
@@ -183,6 +199,65 @@ async def delete_object(app: App[Any], kind: Any, obj: Any, *, client: Any = Non
     return True
 
 
+PROXY_SCAN_PAGES = 20
+"""Pages of 100 proxies read to find those an application's deletion affects: 2,000
+proxies is more than a tenant usually has, and the dialog must not wait on a huge one."""
+
+PROXIES_NAMED = 5
+"""Proxies named in the confirmation; past these, "and N more"."""
+
+
+async def proxies_using(client: Any, application_id: str) -> tuple[list[str], bool]:
+    """Names of the proxies bound to the application, and whether every proxy was read.
+
+    The service filters proxies by id and name only, so this walks the pages (as sent:
+    no models), at most PROXY_SCAN_PAGES of them.
+    """
+    names: list[str] = []
+    for page in range(1, PROXY_SCAN_PAGES + 1):
+        data = await client.proxies.page_json(page=page, size=100)
+        rows = data.get("data") or []
+        names += [
+            str(row.get("name") or row.get("id"))
+            for row in rows
+            if isinstance(row, dict) and str(row.get("application_id") or "") == application_id
+        ]
+        pagination = data.get("pagination") or {}
+        total = pagination.get("total_items")
+        if not rows or (isinstance(total, int) and page * 100 >= total):
+            return names, True
+    return names, False
+
+
+def _names_sentence(names: list[str]) -> str:
+    quoted = [f'"{n}"' for n in names[:PROXIES_NAMED]]
+    more = len(names) - len(quoted)
+    if more:
+        return ", ".join(quoted) + f" and {more} more"
+    if len(quoted) == 1:
+        return quoted[0]
+    return ", ".join(quoted[:-1]) + " and " + quoted[-1]
+
+
+async def _proxies_losing(client: Any, application: Any) -> str:
+    """The confirmation's sentence naming the proxies that lose their application."""
+    try:
+        names, complete = await proxies_using(client, str(application.id))
+    except Exception as error:  # e.g. a key without proxy:read: say so, still ask
+        log.warning("Could not list the proxies using an application", exc_info=True)
+        return f"Could not check which proxies use it: {error}"
+    checked = "" if complete else f" (among the first {PROXY_SCAN_PAGES * 100} proxies)"
+    if not names:
+        return f"No proxy uses it{checked}."
+    if len(names) == 1:
+        what = "1 proxy loses its application, and with it the key its transforms get"
+    else:
+        what = (
+            f"{len(names)} proxies lose their application, and with it the key their transforms get"
+        )
+    return f"{what}{checked}: {_names_sentence(names)}."
+
+
 # ----- regenerate ---------------------------------------------------------------------------
 
 
@@ -191,14 +266,24 @@ async def session_application_id(app: App[Any], client: Any) -> str | None:
     known = getattr(app, "session_application_id", None)
     if known:
         return str(known)
-    if client in _session_applications:
-        return _session_applications[client]
+    if client not in _session_applications:
+        await key_application(client)
+    return _session_applications.get(client)
+
+
+async def key_application(client: Any) -> Any | None:
+    """GET /applications/key, once per client (one client per connection): the session's
+    application id and its permissions are kept; None when the service will not say."""
     try:
-        found: str | None = str((await client.applications.current()).id)
+        application = await client.applications.current()
     except Exception:  # without application:read the console cannot tell; no harm
-        found = None
-    _session_applications[client] = found
-    return found
+        log.info("GET /applications/key failed; the key's permissions stay unknown", exc_info=True)
+        _session_applications[client] = None
+        _key_permissions[client] = None
+        return None
+    _session_applications[client] = str(application.id)
+    _key_permissions[client] = frozenset(application.permissions)
+    return application
 
 
 async def _is_session_application(app: App[Any], client: Any, application: Any) -> bool:
@@ -298,6 +383,110 @@ def _store_key(app: App[Any], profile: str, key: str) -> None:
     set_key(profile, key)
 
 
+# ----- what the key may do ------------------------------------------------------------------
+
+_PERMISSION_PREFIX = {
+    "application": "application",
+    "proxy": "proxy",
+    "reactor_formula": "reactor",
+    "tenant": "tenant",
+}
+_PERMISSION_VERB = {"new": "create", "edit": "update", "delete": "delete", "regenerate": "update"}
+
+
+def needed_permission(kind: Any, action: str) -> str | None:
+    """The permission `n`, `e`, `d` or `R` on this kind of object needs (`proxy:create`)."""
+    try:
+        name = kind_name(kind)
+    except ValueError:
+        return None
+    verb = _PERMISSION_VERB.get(action)
+    return f"{_PERMISSION_PREFIX[name]}:{verb}" if verb else None
+
+
+def known_permissions(app: App[Any]) -> frozenset[str] | None:
+    """The key's permissions if known already, else None; asks the service once per
+    connection, in the background, and refreshes every screen's keys when it answers.
+
+    Never makes the client itself: before the first rows its modules are not loaded, and
+    the footer is drawn long before that (see console.tui.early_start)."""
+    client = _loaded_client(app)
+    if client is None:
+        return None
+    if client in _key_permissions:
+        return _key_permissions[client]
+    if client not in _asking:
+        _asking.add(client)
+        app.run_worker(_ask_permissions(app, client), group="key-permissions", exit_on_error=False)
+    return None
+
+
+def _loaded_client(app: App[Any]) -> Any | None:
+    """The app's client if it has been made already, never making it: the console makes
+    its client once the first rows are on screen (TenantConsoleApp.client is a property
+    that would make it now; a plain `client` attribute, as in tests' hosts, is read)."""
+    attributes = vars(app)
+    client = attributes.get("_client") or attributes.get("client")
+    return client if hasattr(client, "applications") else None
+
+
+async def _ask_permissions(app: App[Any], client: Any) -> None:
+    try:
+        await key_application(client)
+    finally:
+        _asking.discard(client)
+    for screen in app.screen_stack:
+        screen.refresh_bindings()
+
+
+async def lacking_permission(app: App[Any], kind: Any, action: str) -> str | None:
+    """The permission the key lacks for this action (asking the service if not yet known),
+    or None when it has it or the console cannot tell (the service then decides)."""
+    needed = needed_permission(kind, action)
+    if needed is None or is_read_only(app):
+        return None
+    client = getattr(app, "client", None)
+    if client is None:
+        return None
+    if client not in _key_permissions:
+        await key_application(client)
+    permissions = _key_permissions.get(client)
+    return needed if permissions is not None and needed not in permissions else None
+
+
+def lacking_now(app: App[Any], kind: Any, action: str) -> str | None:
+    """As `lacking_permission`, from what is known now (for the footer's keys)."""
+    needed = needed_permission(kind, action)
+    if needed is None or is_read_only(app):
+        return None
+    permissions = known_permissions(app)
+    return needed if permissions is not None and needed not in permissions else None
+
+
+def say_lacking(app: App[Any], permission: str, what: str) -> None:
+    app.notify(
+        f"{what.capitalize()} needs {permission}, which this key lacks. Use a key that has it "
+        "(another profile: p).",
+        title=f"Needs {permission}",
+        severity="warning",
+    )
+
+
+_ACTION_WORDS = {
+    "new": "creating",
+    "edit": "editing",
+    "delete": "deleting",
+    "regenerate": "regenerating the key of",
+}
+
+
+def _doing(kind: Any, action: str) -> str:
+    noun = "the tenant" if kind_name(kind) == "tenant" else with_article(NOUNS[kind_name(kind)])
+    if action == "regenerate":
+        return f"regenerating the key of {noun}"
+    return f"{_ACTION_WORDS[action]} {noun}"
+
+
 # ----- for the shell's screens ----------------------------------------------------------------
 
 MUTATING_ACTIONS = ("new", "edit", "delete", "regenerate")
@@ -315,8 +504,17 @@ LIST_KEYS = {
 
 
 def hide_mutating_bindings(node: Any) -> None:
-    """In read-only mode, takes the keys that change data out of the footer of `node`."""
+    """In read-only mode, takes the keys that change data out of the footer of `node`.
+
+    Otherwise adds, behind each of those keys, a hidden binding that says which permission
+    is missing: a key the session's key may not use is dimmed (check_action None), and
+    Textual then tries the next binding of the same key."""
     if not is_read_only(node.app):
+        for key, found in list(node._bindings.key_to_bindings.items()):
+            for binding in found:
+                action = binding.action.split("(")[0]
+                if action in MUTATING_ACTIONS:
+                    node._bindings.bind(key, f"lacking_permission('{action}')", show=False)
         return
     bindings = node._bindings.key_to_bindings
     for key, found in list(bindings.items()):
@@ -358,8 +556,19 @@ async def fresh_copy(app: App[Any], kind: Any, obj: Any, *, client: Any = None) 
         return obj
 
 
+async def _refuse_if_lacking(app: App[Any], kind: Any, action: str) -> bool:
+    """True (and says which permission) when the key may not do this."""
+    missing = await lacking_permission(app, kind, action)
+    if missing:
+        say_lacking(app, missing, _doing(kind, action))
+        return True
+    return False
+
+
 async def create_flow(app: App[Any], kind: Any) -> Any | None:
     """`n` on a list: the form, then the list reloaded."""
+    if await _refuse_if_lacking(app, kind, "new"):
+        return None
     saved = await open_form(app, kind)
     if saved is not None:
         refresh_after_change(app, kind)
@@ -372,7 +581,9 @@ async def edit_flow(app: App[Any], kind: Any, obj: Any) -> Any | None:
     if obj is None:
         return None
     official = name == "reactor_formula" and getattr(obj, "type", None) == "official"
-    if not official and refuse_if_read_only(app, f"editing a {NOUNS[name]}"):
+    if not official and refuse_if_read_only(app, f"editing {with_article(NOUNS[name])}"):
+        return None
+    if not official and await _refuse_if_lacking(app, name, "edit"):
         return None
     saved = await open_form(app, name, await fresh_copy(app, name, obj))
     if saved is not None:
@@ -384,6 +595,8 @@ async def delete_flow(app: App[Any], kind: Any, obj: Any) -> bool:
     """`d` on a row, a detail or the tenant: confirmation, delete, then reloads."""
     if obj is None:
         return False
+    if not is_read_only(app) and await _refuse_if_lacking(app, kind, "delete"):
+        return False
     deleted = await delete_object(app, kind, obj)
     if deleted:
         refresh_after_change(app, kind)
@@ -393,6 +606,8 @@ async def delete_flow(app: App[Any], kind: Any, obj: Any) -> bool:
 async def regenerate_flow(app: App[Any], application: Any) -> Any | None:
     """`R` on an application: confirmation, the new key shown once, then reloads."""
     if application is None:
+        return None
+    if not is_read_only(app) and await _refuse_if_lacking(app, "application", "regenerate"):
         return None
     result = await regenerate_key(app, application)
     if result is not None:
@@ -431,16 +646,37 @@ def _console_target(screen: Any) -> tuple[Any, Any]:
     return None, None
 
 
-def console_action_allowed(screen: Any, action: str) -> bool:
-    """Whether `n`, `e`, `d` or `R` applies where the console screen stands now."""
+def console_action_allowed(screen: Any, action: str) -> bool | None:
+    """Whether `n`, `e`, `d` or `R` applies where the console screen stands now; None
+    (shown dimmed) when it would but the key lacks the permission."""
     kind, obj = _console_target(screen)
     if action == "new":
-        return kind is not None and kind != "tenant"
-    if action == "regenerate":
-        if REGENERATE in not_offered(screen.app):
-            return False
-        return kind is not None and kind_name(kind) == "application" and obj is not None
-    return obj is not None
+        applies = kind is not None and kind != "tenant"
+    elif action == "regenerate":
+        applies = (
+            kind is not None
+            and kind_name(kind) == "application"
+            and obj is not None
+            and REGENERATE not in not_offered(screen.app)
+        )
+    else:
+        applies = obj is not None
+    if applies and lacking_now(screen.app, kind, action):
+        return None
+    return applies
+
+
+def explain_lacking_permission(screen: Any, action: str) -> None:
+    """A dimmed `n`, `e`, `d` or `R` was pressed: say which permission it needs."""
+    if hasattr(screen, "item") and hasattr(screen, "kind"):  # a detail screen
+        dimmed = detail_action_allowed(screen, action) is None
+        kind = screen.kind
+    else:
+        dimmed = console_action_allowed(screen, action) is None
+        kind, _ = _console_target(screen)
+    missing = lacking_now(screen.app, kind, action) if dimmed else None
+    if missing:
+        say_lacking(screen.app, missing, _doing(kind, action))
 
 
 def run_console_action(screen: Any, action: str) -> None:
@@ -465,14 +701,19 @@ def run_console_action(screen: Any, action: str) -> None:
         start_flow(app, regenerate_flow(app, obj))
 
 
-def detail_action_allowed(screen: Any, action: str) -> bool:
-    """Whether `e`, `d` or `R` applies to the object a detail screen shows."""
+def detail_action_allowed(screen: Any, action: str) -> bool | None:
+    """Whether `e`, `d` or `R` applies to the object a detail screen shows; None (dimmed)
+    when the key lacks the permission."""
     if screen.item is None or not changeable(screen.kind):
         return False
     name = kind_name(screen.kind)
     if action == "regenerate":
-        return name == "application" and REGENERATE not in not_offered(screen.app)
-    return action in ("edit", "delete")
+        applies = name == "application" and REGENERATE not in not_offered(screen.app)
+    else:
+        applies = action in ("edit", "delete")
+    if applies and lacking_now(screen.app, screen.kind, action):
+        return None
+    return applies
 
 
 def run_detail_action(screen: Any, action: str) -> None:

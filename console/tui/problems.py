@@ -72,7 +72,15 @@ def describe(exc: BaseException, *, permission: str | None = None, what: str = "
         else:
             lacks = f"This key lacks {permission}." if permission else "This key lacks a grant."
             message = f"{lacks} {text}".strip()
-        return Problem(f"Not permitted (403){_for(what)}", message, 403)
+        needed = named or permission
+        hint = (
+            f"Retrying will not help: this needs a key with {needed}. "
+            "Use another profile (p) or key that has it."
+            if needed
+            else "Retrying will not help: this needs a key with more permissions. "
+            "Use another profile (p) or key."
+        )
+        return Problem(f"Not permitted (403){_for(what)}", message, 403, hint=hint)
     if _is(exc, "NotFound", errors) or status == 404:
         return Problem(f"Not found (404){_for(what)}", text, 404)
     if _is(exc, "RateLimited", errors) or status == 429:

@@ -56,7 +56,9 @@ SCENES: tuple[Scene, ...] = (
     Scene("edit-proxy", "Editing a proxy, with its transform code", ("2", "e"), snapshot=False),
     Scene("new-formula", "A new reactor formula", ("3", "n"), snapshot=False),
     Scene("edit-tenant", "Editing the tenant", ("5", "e")),
-    Scene("delete-confirm", "Deleting asks first, naming what breaks", ("down", "d")),
+    Scene(
+        "delete-confirm", "Deleting asks first, naming what breaks", ("down", "down", "down", "d")
+    ),
     Scene("regenerate-confirm", "Regenerating a key asks first", ("down", "R")),
     Scene("error-401", "A key the service rejects", (), "rejected"),
     Scene("welcome", "Welcome: no profile yet", (), "welcome"),

@@ -458,3 +458,189 @@ async def test_regenerating_the_consoles_own_key_in_the_shell_keeps_it_working(s
     async with AdminClient(service.base_url, tenant.key) as old:
         with pytest.raises(Unauthorized):
             await old.tenant.get()
+
+
+# ----- wording -----
+
+
+async def test_read_only_refusals_use_the_right_article(service, tenant):
+    app = host(service, tenant, read_only=True)
+    async with app.run_test(size=SIZE):
+        assert await app.run_worker(open_form(app, "application")).wait() is None
+        assert await app.run_worker(open_form(app, "proxy")).wait() is None
+    assert "Read-only mode: creating an application is refused." in app.notes
+    assert "Read-only mode: creating a proxy is refused." in app.notes
+
+
+async def test_tenant_section_says_which_key_edits_it(service, tenant):
+    app = make_app(service.base_url, tenant.key)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("5")
+        await settle(pilot)
+        texts = [str(s.content) for s in console(app).section_widget("tenant").query(".muted")]
+        assert any("Press e to edit the tenant" in t for t in texts), texts
+
+
+# ----- what a deletion breaks -----
+
+
+async def test_deleting_an_application_names_the_proxies_that_use_it(service, tenant, client):
+    used = await client.applications.create(
+        {"name": "Bound", "type": "private", "permissions": ["token:read"]}
+    )
+    other = await client.applications.create(
+        {"name": "Other", "type": "private", "permissions": ["token:read"]}
+    )
+    for index in range(7):
+        await client.proxies.create(
+            {
+                "name": f"Edge {index}",
+                "destination_url": "https://edge.example.com",
+                "application": {"id": str(used.id)},
+            }
+        )
+    await client.proxies.create(
+        {
+            "name": "Unrelated",
+            "destination_url": "https://u.example.com",
+            "application": {"id": str(other.id)},
+        }
+    )
+    app = host(service, tenant)
+    async with app.run_test(size=SIZE) as pilot:
+        worker = app.run_worker(delete_object(app, "application", used))
+        await wait_until(pilot, screen_is(app, ConfirmModal))
+        body = app.screen.body_text
+        assert "7 proxies lose their application" in body
+        assert '"Edge 0", "Edge 1", "Edge 2", "Edge 3", "Edge 4" and 2 more' in body
+        assert "Unrelated" not in body
+        await pilot.click("#cancel")
+        assert await worker.wait() is False
+
+        worker = app.run_worker(delete_object(app, "application", other))
+        await wait_until(pilot, screen_is(app, ConfirmModal))
+        assert "1 proxy loses its application" in app.screen.body_text
+        assert '"Unrelated".' in app.screen.body_text
+        await pilot.click("#cancel")
+        await worker.wait()
+
+
+async def test_an_application_no_proxy_uses_says_so(service, tenant, client):
+    alone = await client.applications.create(
+        {"name": "Alone", "type": "private", "permissions": ["token:read"]}
+    )
+    app = host(service, tenant)
+    async with app.run_test(size=SIZE) as pilot:
+        worker = app.run_worker(delete_object(app, "application", alone))
+        await wait_until(pilot, screen_is(app, ConfirmModal))
+        assert "No proxy uses it." in app.screen.body_text
+        await pilot.click("#cancel")
+        await worker.wait()
+
+
+async def test_without_proxy_read_the_confirmation_says_it_could_not_check(service, tenant, client):
+    limited = await client.applications.create(
+        {"name": "No proxies", "type": "management", "permissions": ["application:delete"]}
+    )
+    target = await client.applications.create(
+        {"name": "Target", "type": "private", "permissions": ["token:read"]}
+    )
+    app = FormHost(base_url=service.base_url, key=limited.key)
+    async with app.run_test(size=SIZE) as pilot:
+        worker = app.run_worker(delete_object(app, "application", target))
+        await wait_until(pilot, screen_is(app, ConfirmModal))
+        body = app.screen.body_text
+        assert "Could not check which proxies use it" in body
+        assert "proxy:read" in body
+        await pilot.click("#cancel")
+        await worker.wait()
+
+
+# ----- what the key may do -----
+
+
+def key_states(app: Any) -> dict[str, bool]:
+    """Each change action's key on the top screen: True enabled, False dimmed."""
+    return {
+        b.binding.action: b.enabled
+        for b in app.screen.active_bindings.values()
+        if b.binding.action in ("new", "edit", "delete", "regenerate")
+    }
+
+
+async def test_actions_the_key_may_not_do_are_dimmed_and_say_what_they_need(
+    service, tenant, client, monkeypatch
+):
+    from console.client.resources import Applications
+
+    asked: list[int] = []
+    current = Applications.current
+
+    async def counted(self: Any) -> Any:
+        asked.append(1)
+        return await current(self)
+
+    monkeypatch.setattr(Applications, "current", counted)
+    reader = await client.applications.create(
+        {
+            "name": "Reader",
+            "type": "management",
+            "permissions": ["application:read", "proxy:read", "proxy:create", "tenant:read"],
+        }
+    )
+    await client.proxies.create({"name": "P", "destination_url": "https://p.example.com"})
+    app = make_app(service.base_url, reader.key)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await wait_until(pilot, lambda: key_states(app).get("new") is False, what="dimmed n")
+        assert key_states(app) == {
+            "new": False,
+            "edit": False,
+            "delete": False,
+            "regenerate": False,
+        }
+        await pilot.press("n")
+        await settle(pilot)
+        assert isinstance(app.screen, ConsoleScreen)  # no form opened
+        assert any(
+            "Creating an application needs application:create" in n for n in notifications(app)
+        )
+
+        await pilot.press("2")  # proxies: this key may create them, not edit or delete
+        await settle(pilot)
+        assert key_states(app) == {"new": True, "edit": False, "delete": False}
+        await pilot.press("d")
+        await settle(pilot)
+        assert isinstance(app.screen, ConsoleScreen)
+        assert any("Deleting a proxy needs proxy:delete" in n for n in notifications(app))
+
+        await pilot.press("1")
+        await settle(pilot)
+        await pilot.press("enter")
+        await wait_until(pilot, screen_is(app, DetailScreen))
+        await settle(pilot)
+        assert key_states(app) == {"edit": False, "delete": False, "regenerate": False}
+        await pilot.press("R")
+        await settle(pilot)
+        assert isinstance(app.screen, DetailScreen)
+        assert any("needs application:update" in n for n in notifications(app))
+    assert len(asked) == 1  # once for the connection
+
+
+async def test_a_403_page_says_which_permission_instead_of_retry(service, tenant, client):
+    blind = await client.applications.create(
+        {"name": "Blind", "type": "management", "permissions": ["application:read"]}
+    )
+    app = make_app(service.base_url, blind.key)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("2")
+        await settle(pilot)
+        from console.tui.widgets.state_panel import StatePanel
+
+        panel = console(app).section_widget("proxies").query_one(StatePanel)
+        assert panel.kind == "error"
+        hint = str(panel.query_one(".state-hint").content)
+        assert "Retrying will not help" in hint and "proxy:read" in hint
+        assert "r to retry" not in hint.lower()

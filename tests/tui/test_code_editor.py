@@ -168,7 +168,7 @@ async def test_javascript_highlighting_is_active_and_visible() -> None:
         assert area.language == "javascript"
         assert isinstance(area.document, SyntaxAwareDocument)
         assert area.show_line_numbers and area.match_cursor_bracket
-        assert area.tab_behavior == "indent" and not area.soft_wrap
+        assert area.tab_behavior == "focus" and not area.soft_wrap  # Tab leaves the code
 
         def colour_of(row: int, word: str) -> object:
             strip = area.render_line(row)
@@ -551,3 +551,80 @@ def _editor_script(tmp_path: Path, body: str, name: str = "editor", suffix: str 
     script.write_text(f"#!{sys.executable}\nimport sys\nfrom pathlib import Path\n{body}\n")
     script.chmod(0o755)
     return script
+
+
+# -- Tab, indentation keys and full screen ----------------------------------------------------
+
+
+class TwoFields(App[None]):
+    """An input, the editor, an input: what a form's Tab order looks like."""
+
+    def compose(self) -> ComposeResult:
+        yield Input(id="before")
+        yield CodeEditor(VALID, id="editor")
+        yield Input(id="after")
+
+
+async def test_tab_moves_focus_out_of_the_code_and_changes_nothing() -> None:
+    app = TwoFields()
+    async with app.run_test(size=(100, 30)) as pilot:
+        editor = app.query_one(CodeEditor)
+        app.query_one("#before").focus()
+        await pilot.press("tab")
+        assert app.focused is editor.text_area
+        await pilot.press("tab")
+        assert app.focused is app.query_one("#after")
+        await pilot.press("shift+tab")
+        assert app.focused is editor.text_area
+        await pilot.press("shift+tab")
+        assert app.focused is app.query_one("#before")
+        assert editor.text == VALID
+
+
+async def test_ctrl_bracket_indents_and_ctrl_backslash_outdents_the_selected_lines() -> None:
+    app = Host(VALID)
+    async with app.run_test(size=(100, 30)) as pilot:
+        area = app.editor.text_area
+        area.focus()
+        area.selection = type(area.selection)((1, 3), (2, 5))
+        await pilot.press("ctrl+right_square_bracket")
+        lines = app.editor.text.splitlines()
+        assert lines[1] == "    const total = req.args.amount + 1;"
+        assert lines[2] == "    return { raw: { total } };"
+        assert lines[0] == VALID.splitlines()[0]
+        assert area.selection == ((1, 5), (2, 7))  # the selection moves with its text
+        await pilot.press("ctrl+backslash", "ctrl+backslash")
+        lines = app.editor.text.splitlines()
+        assert lines[1] == "const total = req.args.amount + 1;"
+        await pilot.press("ctrl+z", "ctrl+z", "ctrl+z")
+        assert app.editor.text == VALID
+
+
+async def test_full_screen_gives_the_code_the_screen_and_tab_indents_there() -> None:
+    app = TwoFields()
+    async with app.run_test(size=(100, 30)) as pilot:
+        editor = app.query_one(CodeEditor)
+        editor.focus()
+        area = editor.text_area
+        area.move_cursor((1, 0))
+        await pilot.press("f11")
+        await pilot.pause()
+        assert editor.full_screen and app.screen.maximized is editor
+        assert editor.size.height >= 28 and editor.size.width >= 98
+        assert "tab indent" in str(editor.query_one("#code-keys").render())
+        await pilot.press("tab")
+        assert app.focused is area
+        assert editor.text.splitlines()[1] == "    const total = req.args.amount + 1;"
+        await pilot.press("shift+tab")
+        assert editor.text == VALID and app.focused is area
+        await pilot.press("escape")  # back to the form's layout; Tab leaves the code again
+        await pilot.pause()
+        assert not editor.full_screen and app.screen.maximized is None
+        await pilot.press("tab")
+        assert app.focused is app.query_one("#after")
+        assert editor.text == VALID
+        editor.focus()
+        await pilot.press("ctrl+f")
+        assert editor.full_screen
+        await pilot.press("ctrl+f")
+        assert not editor.full_screen

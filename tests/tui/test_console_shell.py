@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import sys
 from typing import Any
 
@@ -117,3 +118,55 @@ def test_demo_that_cannot_start_says_so(
     err = capsys.readouterr().err.strip().splitlines()
     assert err[-1].startswith("tenant-console demo: ")
     assert "Traceback" not in "\n".join(err)
+
+
+async def test_palette_opens_an_application_that_is_not_loaded(service: Any) -> None:
+    info = service.new_tenant("Palette far")
+    seed = Seeder(service.base_url, info.key)
+    for index in range(120):
+        seed.application(f"Filler {index:03}")
+    far = seed.application("Far away target")
+    seed.close()
+    app = make_app(service.base_url, info.key)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        loaded = console(app).resource_list("applications").items
+        assert far["id"] not in {item["id"] for item in loaded}  # page 3 of the list
+
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        palette = app.screen
+        assert isinstance(palette, CommandPalette)
+        await pilot.press(*"away targ")
+        options = palette.query_one("CommandList")
+
+        def offered() -> list[str]:
+            return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+
+        deadline = asyncio.get_running_loop().time() + 15
+        while not any("Far away target" in o for o in offered()):
+            assert asyncio.get_running_loop().time() < deadline, offered()
+            await pilot.pause(0.05)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, DetailScreen)
+        assert app.screen.item_id == far["id"]
+
+
+async def test_palette_walks_application_pages_once_per_opening(service: Any) -> None:
+    info = service.new_tenant("Palette walk")
+    seed = Seeder(service.base_url, info.key)
+    for index in range(105):
+        seed.application(f"App {index:03}")
+    seed.close()
+    app = make_app(service.base_url, info.key)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        provider = ObjectProvider(app.screen)
+        first = [str(h.text) async for h in provider.search("App 10*")]
+        assert first == [f"Open application: App {n}" for n in range(100, 105)]
+        walk = provider._walk
+        assert walk is not None and walk.complete and walk.pages == 2
+        again = [str(h.text) async for h in provider.search("app 104")]
+        assert again == ["Open application: App 104"]
+        assert provider._walk is walk and walk.pages == 2  # no page fetched twice

@@ -305,6 +305,12 @@ async def test_server_400_on_the_application_lands_at_the_picker(service, tenant
         assert field(form, "application").invalid
         assert "refused" in form.banner_text
         assert form.query_one("#name", Input).value == "Orphan"
+        type_into(form, "#name", "Orphan 2")  # not the field the service refused
+        await pilot.pause()
+        assert field(form, "application").invalid
+        picker.value = Select.NULL  # the refused choice is gone: so is its error
+        await pilot.pause()
+        assert not field(form, "application").invalid
     assert (await client.proxies.list()).pagination.total_items == 0
 
 
@@ -801,3 +807,320 @@ def test_snapshot_official_formula_read_only(service, snap_compare):
 def test_snapshot_edit_tenant(service, snap_compare):
     app = snapshot_host(service, lambda c: TenantForm(c, sample_tenant()))
     assert snap_compare(app, terminal_size=SIZE, run_before=settle)
+
+
+async def test_a_missing_destination_says_url_in_capitals(service, tenant):
+    app = host(service, tenant, lambda c: ProxyForm(c))
+    async with app.run_test(size=SIZE) as pilot:
+        form = app.form
+        type_into(form, "#name", "No destination")
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: field(form, "destination_url").invalid)
+        assert "The destination URL must not be empty." in field(form, "destination_url").errors
+
+
+# ----- tabbing through a form never changes it -----
+
+TAB_FORMS = [
+    "new application",
+    "edit application",
+    "new proxy",
+    "edit proxy",
+    "new formula",
+    "edit formula",
+    "edit tenant",
+]
+
+
+async def _object_for(which: str, client: Any) -> Any:
+    if which == "edit application":
+        return await client.applications.create(
+            {
+                "name": "Tabbed",
+                "type": "private",
+                "permissions": ["token:read"],
+                "rules": [
+                    {
+                        "description": "all",
+                        "priority": 1,
+                        "container": "/",
+                        "transform": "mask",
+                        "permissions": ["token:read"],
+                    }
+                ],
+            }
+        )
+    if which == "edit proxy":
+        bound = await client.applications.create(
+            {"name": "Bound", "type": "public", "permissions": ["token:create"]}
+        )
+        return await client.proxies.create(
+            {
+                "name": "Tabbed proxy",
+                "destination_url": "https://t.example.com",
+                "application": {"id": str(bound.id)},
+                "configuration": {"region": "eu"},
+                "request_transform": {"code": "module.exports = (req) => {\n  return req;\n};\n"},
+                "response_transform": {"code": "module.exports = (res) => res;\n"},
+            }
+        )
+    if which == "edit formula":
+        return await client.reactor_formulas.create(
+            {
+                "name": "Tabbed formula",
+                "type": "private",
+                "code": "module.exports = async function (req) {\n  return { raw: 1 };\n};\n",
+                "configuration": [{"name": "salt", "description": "s", "type": "string"}],
+                "request_parameters": [
+                    {"name": "a.b", "description": "d", "type": "number", "optional": True}
+                ],
+            }
+        )
+    if which == "edit tenant":
+        return await client.tenant.get()
+    return None
+
+
+@pytest.mark.parametrize("which", TAB_FORMS)
+async def test_tabbing_through_a_form_leaves_its_payload_unchanged(service, tenant, client, which):
+    obj = await _object_for(which, client)
+    form_class = {
+        "application": ApplicationForm,
+        "proxy": ProxyForm,
+        "formula": FormulaForm,
+        "tenant": TenantForm,
+    }[which.split()[1]]
+    app = host(service, tenant, lambda c: form_class(c, obj))
+    async with app.run_test(size=SIZE) as pilot:
+        form = app.form
+        await checklists_loaded(pilot, form)
+        await wait_until(pilot, lambda: all(p.loaded for p in form.query(ApplicationPicker)))
+        await pilot.pause()
+        before = (form.build_payload()[0], form.form_state())
+        start = app.focused
+        assert start is not None
+        visited = []
+        for _ in range(200):
+            await pilot.press("tab")
+            visited.append(app.focused)
+            if app.focused is start:
+                break
+        assert app.focused is start, "Tab never came back round"
+        for _ in visited:
+            await pilot.press("shift+tab")
+        assert app.focused is start
+        assert (form.build_payload()[0], form.form_state()) == before
+        assert not form.dirty
+        if which.split()[1] in ("proxy", "formula"):
+            assert any(type(w).__name__ == "JavaScriptTextArea" for w in visited)
+
+
+# ----- errors clear as soon as the value is valid; expiry presets -----
+
+
+async def test_a_fields_error_clears_as_soon_as_its_value_is_valid(service, tenant):
+    app = host(service, tenant, lambda c: ApplicationForm(c))
+    async with app.run_test(size=SIZE) as pilot:
+        form = app.form
+        await checklists_loaded(pilot, form)
+        type_into(form, "#name", "x" * 201)
+        type_into(form, "#expires-at", "next tuesday")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert field(form, "name").invalid and field(form, "expires_at").invalid
+        type_into(form, "#name", "x" * 200)
+        await pilot.pause()
+        assert not field(form, "name").invalid  # at once, before any save
+        assert field(form, "expires_at").invalid and form.banner_text
+        type_into(form, "#expires-at", "2099-01-01")
+        form.query_one("#permissions", PermissionChecklist).selection_list.select("token:read")
+        await pilot.pause()
+        assert not field(form, "expires_at").invalid
+        assert form.banner_text == ""
+        type_into(form, "#name", "x" * 201)  # errors only clear: none appears while typing
+        await pilot.pause()
+        assert not field(form, "name").invalid
+        assert form._send_count == 0
+
+
+async def test_expiry_presets_fill_the_date(service, tenant, client):
+    from datetime import UTC, datetime, timedelta
+
+    app = host(service, tenant, lambda c: ApplicationForm(c))
+    async with app.run_test(size=SIZE) as pilot:
+        form = app.form
+        await checklists_loaded(pilot, form)
+        type_into(form, "#name", "Thirty days")
+        form.query_one("#permissions", PermissionChecklist).selection_list.select("token:read")
+        type_into(form, "#expires-at", "soon")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert field(form, "expires_at").invalid
+        for days in (7, 90, 30):
+            form.query_one(f"#expires-in-{days}", Button).press()
+            await pilot.pause()
+            assert not field(form, "expires_at").invalid
+            value = datetime.fromisoformat(form.query_one("#expires-at", Input).value)
+            expected = datetime.now(UTC).replace(tzinfo=None) + timedelta(days=days)
+            assert abs((value - expected).total_seconds()) < 120
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, screen_is(app, KeyRevealModal))
+        await pilot.click("#stored")  # the key may close only once it is safe
+        await pilot.click("#done")
+        await wait_until(pilot, lambda: app.dismissed)
+    stored = await client.applications.get(app.result.id)
+    left = stored.expires_at - datetime.now(UTC)
+    assert timedelta(days=29, hours=23) < left <= timedelta(days=30)
+
+
+# ----- the permission checklist -----
+
+
+async def test_permission_checklist_filters_and_presets(service, tenant):
+    app = host(service, tenant, lambda c: ApplicationForm(c))
+    async with app.run_test(size=SIZE) as pilot:
+        form = app.form
+        form.query_one("#type", Select).value = "management"
+        checklist = form.query_one("#permissions", PermissionChecklist)
+        await wait_until(
+            pilot, lambda: checklist.loaded and "tenant:read" in (checklist._options or [])
+        )
+        offered = list(checklist._options or [])
+        checklist.query_one(".preset-read", Button).press()
+        await pilot.pause()
+        assert checklist.selected == [p for p in offered if p.endswith((":read", ":search"))]
+        assert form.dirty
+        filter_input = checklist.query_one(".checklist-filter", Input)
+        filter_input.value = "proxy"
+        await pilot.pause()
+        shown = checklist.selection_list
+        visible = [shown.get_option_at_index(i).value for i in range(shown.option_count)]
+        assert visible == [p for p in offered if "proxy" in p]
+        shown.deselect("proxy:read")
+        await pilot.pause()
+        # ticked permissions out of sight stay ticked
+        assert "tenant:read" in checklist.selected and "proxy:read" not in checklist.selected
+        filter_input.value = ""
+        await pilot.pause()
+        assert shown.option_count == len(offered)
+        checklist.query_one(".preset-all", Button).press()
+        await pilot.pause()
+        assert checklist.selected == offered
+        checklist.query_one(".preset-none", Button).press()
+        await pilot.pause()
+        assert checklist.selected == []
+        assert form.build_payload()[0]["permissions"] == []
+
+
+async def test_checked_boxes_differ_without_colour(service, tenant):
+    app = host(service, tenant, lambda c: ApplicationForm(c))
+    async with app.run_test(size=SIZE) as pilot:
+        form = app.form
+        await checklists_loaded(pilot, form)
+        checklist = form.query_one("#permissions", PermissionChecklist)
+        checklist.selection_list.select("token:read")
+        await pilot.pause()
+        shown = checklist.selection_list
+        lines = {
+            shown.get_option_at_index(y).value: shown.render_line(y).text
+            for y in range(shown.option_count)
+        }
+        assert lines["token:read"].startswith("[x] token:read")
+        assert lines["token:create"].startswith("[ ] token:create")
+
+
+# ----- looks at 80x24 -----
+
+SMALL = (80, 24)
+
+SMALL_FORMS = {
+    "new-application": lambda c: ApplicationForm(c),
+    "edit-application": lambda c: ApplicationForm(c, sample_application()),
+    "new-proxy": lambda c: ProxyForm(c),
+    "edit-proxy": lambda c: ProxyForm(c, sample_proxy()),
+    "new-formula": lambda c: FormulaForm(c),
+    "edit-formula": lambda c: FormulaForm(c, sample_formula(BROKEN_CODE)),
+    "edit-tenant": lambda c: TenantForm(c, sample_tenant()),
+}
+
+
+@pytest.mark.parametrize("name", list(SMALL_FORMS))
+def test_snapshot_form_at_80x24(name, service, snap_compare):
+    app = snapshot_host(service, SMALL_FORMS[name])
+    assert snap_compare(app, terminal_size=SMALL, run_before=settle)
+
+
+def test_snapshot_permission_checklist_filtered_at_80x24(service, snap_compare):
+    app = snapshot_host(service, lambda c: ApplicationForm(c))
+
+    async def filtered(pilot: Any) -> None:
+        await settle(pilot)
+        form = pilot.app.form
+        form.query_one("#type", Select).value = "management"
+        checklist = form.query_one("#permissions", PermissionChecklist)
+        await wait_until(
+            pilot, lambda: checklist.loaded and "tenant:read" in (checklist._options or [])
+        )
+        checklist.query_one(".preset-read", Button).press()
+        checklist.query_one(".checklist-filter", Input).value = "proxy"
+        await pilot.pause()
+        form.query_one("#form-body").scroll_to_widget(checklist, animate=False, top=True)
+        await pilot.pause()
+        steady_cursors(pilot)
+
+    assert snap_compare(app, terminal_size=SMALL, run_before=filtered)
+
+
+def test_snapshot_code_editor_full_screen_at_80x24(service, snap_compare):
+    app = snapshot_host(service, lambda c: ProxyForm(c, sample_proxy()))
+
+    async def full_screen(pilot: Any) -> None:
+        await settle(pilot)
+        editor = pilot.app.form.query_one("#request-transform")
+        editor.focus()
+        await pilot.press("f11")
+        await wait_until(pilot, lambda: editor.full_screen)
+        steady_cursors(pilot)
+
+    assert snap_compare(app, terminal_size=SMALL, run_before=full_screen)
+
+
+def test_snapshot_expiry_presets_at_80x24(service, snap_compare):
+    app = snapshot_host(service, lambda c: ApplicationForm(c))
+
+    async def at_expiry(pilot: Any) -> None:
+        await settle(pilot)
+        form = pilot.app.form
+        form.query_one("#form-body").scroll_end(animate=False)
+        await pilot.pause()
+        steady_cursors(pilot)
+
+    assert snap_compare(app, terminal_size=SMALL, run_before=at_expiry)
+
+
+async def test_a_code_editor_in_full_screen_fills_the_screen_each_time(service, tenant):
+    app = host(service, tenant, lambda c: ProxyForm(c, sample_proxy()))
+    async with app.run_test(size=(80, 24)) as pilot:
+        form = app.form
+        await wait_until(pilot, lambda: form.query_one(ApplicationPicker).loaded)
+        editor = form.query_one("#response-transform")
+        editor.focus()
+        await pilot.pause()
+        for _ in range(2):
+            await pilot.press("f11")
+            await wait_until(pilot, lambda: editor.full_screen)
+            assert editor.region.height == 23  # all but the keys line
+            assert not [b for b in app.screen.active_bindings.values() if b.binding.key == "escape"]
+            await pilot.press("escape")
+            await wait_until(pilot, lambda: not editor.full_screen)
+            assert editor.region.height < 20 and app.screen is form
+
+
+async def test_a_form_uses_the_width_of_a_wide_terminal(service, tenant):
+    app = host(service, tenant, lambda c: ProxyForm(c))
+    async with app.run_test(size=(200, 60)) as pilot:
+        await pilot.pause()
+        assert app.form.query_one("#form-frame").size.width >= 160
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        assert app.form.query_one("#form-frame").outer_size.width == 112

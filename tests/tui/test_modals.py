@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from form_host import SIZE, FormHost, wait_until
 from textual.widgets import Button, Input
 
@@ -125,3 +126,45 @@ def test_snapshot_code_warning(snap_compare):
         ]
     )
     assert snap_compare(hosting(modal), terminal_size=SIZE)
+
+
+# ----- looks at 80x24 (the key dialog's own are with the welcome and key prompt) -------------
+
+SMALL = (80, 24)
+
+
+def delete_application_naming_proxies() -> ConfirmModal:
+    return ConfirmModal(
+        'Delete application "Checkout backend"?',
+        "Its API key stops working at once.\n\n7 proxies lose their application, and with it "
+        'the key their transforms get: "Edge 0", "Edge 1", "Edge 2", "Edge 3", "Edge 4" '
+        "and 2 more.",
+        confirm_label="Delete",
+    )
+
+
+SMALL_DIALOGS = {
+    "delete-naming-proxies": delete_application_naming_proxies,
+    "type-to-confirm": lambda: TypeToConfirmModal(
+        'Delete the tenant "Acme Payments"?',
+        "Every application, proxy and formula in it is deleted, and every key of the tenant "
+        "stops working at once, including the one this console uses. This cannot be undone.",
+        "Acme Payments",
+        confirm_label="Delete tenant",
+    ),
+    "regenerate-own-key": lambda: RegenerateConfirm("Bootstrap management", own_key=True),
+    "lost-update": lost_update,
+    "discard-changes": lambda: DiscardChangesModal("this proxy"),
+    "code-warning": lambda: CodeWarningModal(
+        [
+            "The code has 2 syntax errors (first at 3:14).",
+            "The request transform never assigns module.exports: the service finds no "
+            "function to run.",
+        ]
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(SMALL_DIALOGS))
+def test_snapshot_dialog_at_80x24(name, snap_compare):
+    assert snap_compare(hosting(SMALL_DIALOGS[name]()), terminal_size=SMALL)

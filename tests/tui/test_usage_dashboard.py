@@ -350,7 +350,7 @@ async def test_types_that_count_zero_are_empty_too() -> None:
         assert "No tokens yet" in screen_text(app)
 
 
-async def test_forbidden_message_is_shown_in_place_with_how_to_retry() -> None:
+async def test_forbidden_message_is_shown_in_place_with_what_to_do() -> None:
     app = DashboardHost(error=FORBIDDEN)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
@@ -362,7 +362,8 @@ async def test_forbidden_message_is_shown_in_place_with_how_to_retry() -> None:
         text = screen_text(app)
         assert FORBIDDEN in text
         assert "Permission needed" in text
-        assert "press r to try again" in text
+        assert "Retrying will not help" in text and "report:read" in text
+        assert "try again" not in text
         assert "Monthly active tokens" not in text
 
 
@@ -663,7 +664,8 @@ async def test_key_without_report_read_gets_the_403_sentence(service) -> None:
         text = screen_text(app)
         assert dashboard.error_text in text
         assert "Permission needed" in text
-        assert "press r to try again" in text
+        assert "Retrying will not help" in text and "report:read" in text
+        assert "try again" not in text
 
 
 async def test_demo_tenant_renders_in_the_warning_zone(start_service) -> None:

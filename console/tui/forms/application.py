@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import logging
+from datetime import UTC, timedelta
 from typing import Any, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.widgets import Input, Select, Static
+from textual.containers import Horizontal
+from textual.widgets import Button, Input, Select, Static
 
+from console import clock
 from console.models import (
     APPLICATION_TYPES,
     Application,
@@ -33,8 +36,26 @@ TYPE_LABELS = {
 }
 
 
+EXPIRY_PRESETS = (7, 30, 90)
+"""Days from now offered beside the expiry date."""
+
+
 class ApplicationForm(ResourceForm[Application]):
     """The type is chosen once, on create; permissions offered follow the type."""
+
+    DEFAULT_CSS = """
+    ApplicationForm .expiry-row {
+        height: auto;
+    }
+    ApplicationForm .expiry-row Input {
+        width: 1fr;
+    }
+    ApplicationForm .expiry-row Button {
+        width: auto;
+        min-width: 0;
+        margin-left: 1;
+    }
+    """
 
     noun = "application"
     field_labels: ClassVar[dict[str, str]] = {
@@ -107,7 +128,14 @@ class ApplicationForm(ResourceForm[Application]):
         if app is None:
             yield FormField(
                 "Expires at (optional)",
-                Input(placeholder="2026-12-31 17:00 (UTC) or ISO 8601", id="expires-at"),
+                Horizontal(
+                    Input(placeholder="2026-12-31 17:00 (UTC) or ISO 8601", id="expires-at"),
+                    *(
+                        Button(f"+{days} days", id=f"expires-in-{days}", classes="expiry-preset")
+                        for days in EXPIRY_PRESETS
+                    ),
+                    classes="expiry-row",
+                ),
                 path="expires_at",
                 hint="The application and its key are deleted at this time.",
             )
@@ -118,6 +146,16 @@ class ApplicationForm(ResourceForm[Application]):
                 path="expires_at",
                 hint="Set only when the application is created.",
             )
+
+    @on(Button.Pressed, ".expiry-preset")
+    def _expiry_preset(self, event: Button.Pressed) -> None:
+        """Sets the expiry to now plus 7, 30 or 90 days, to the minute (UTC)."""
+        event.stop()
+        days = int(str(event.button.id).rsplit("-", 1)[1])
+        moment = (
+            (clock.now() + timedelta(days=days)).astimezone(UTC).replace(second=0, microsecond=0)
+        )
+        self.query_one("#expires-at", Input).value = moment.strftime("%Y-%m-%d %H:%M")
 
     # ----- permission lists --------------------------------------------------------------
 

@@ -7,11 +7,12 @@ Nothing typed is ever lost on a failure: the form stays open and says what went 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from datetime import datetime
 from typing import Any, ClassVar, Generic, TypeVar
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -30,6 +31,11 @@ ResultT = TypeVar("ResultT")
 FieldErrors = dict[str, list[str]]
 
 READ_ONLY_REFUSAL = "Read-only mode: saving is refused."
+
+
+def _top_key(path: str) -> str:
+    """`rules[0].container` -> `rules`: the payload key a field's path is under."""
+    return re.split(r"[.\[]", path, maxsplit=1)[0]
 
 
 class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
@@ -123,6 +129,9 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
 
     BINDINGS = [Binding("escape", "cancel", "Close")]
 
+    ALLOW_IN_MAXIMIZED_VIEW = "KeyBar"
+    """A code editor in full screen keeps the form's keys line."""
+
     def __init__(
         self,
         client: Any,
@@ -140,6 +149,9 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
         self.saved: ResultT | None = None
         self._baseline: Any = None
         self._send_count = 0
+        self._refused: tuple[dict[str, Any], set[str]] | None = None
+        """The payload the service refused (400), and the fields its errors went to."""
+        self._banner_has_more = False
         # In read-only mode ctrl+s stays bound (hidden) so that pressing it says why not.
         self._bindings.bind("ctrl+s", "save", "Save", show=not self.read_only, priority=True)
 
@@ -229,6 +241,11 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
             return f"Last modified {format_when(self.obj.modified_at)}"
         return ""
 
+    def on_resize(self, event: events.Resize) -> None:
+        """112 columns up to 130, then most of a wide terminal (code needs the room)."""
+        frame = self.query_one("#form-frame")
+        frame.styles.width = max(112, min(170, event.size.width * 85 // 100))
+
     def on_mount(self) -> None:
         if self.read_only:
             for widget in self.query_one("#form-body").query("Input, Select, SelectionList"):
@@ -276,6 +293,7 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
     def refresh_dirty(self) -> None:
         if not self.is_mounted:
             return
+        self._clear_mended_errors()
         title = self.query_one("#form-title", Static)
         dirty = self.dirty
         title.update(self.title_text + ("  • unsaved changes" if dirty else ""))
@@ -291,6 +309,40 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
             self.refresh_dirty()
 
     # ----- errors ----------------------------------------------------------------------------
+
+    def local_errors(self) -> FieldErrors:
+        """What saving now would refuse before sending (reading the widgets, the model)."""
+        payload, errors = self.build_payload()
+        try:
+            self.validate(payload)
+        except PayloadInvalid as invalid:
+            for path, sentences in invalid.errors.items():
+                errors.setdefault(path, []).extend(sentences)
+        return errors
+
+    def _clear_mended_errors(self) -> None:
+        """A field marked in red turns back as soon as its value is valid: each change
+        checks again (only while something is marked). An error the service gave stays
+        while the part of the payload it is about is what the service refused."""
+        fields = [f for f in self.query(FormField) if f.invalid]
+        if not fields:
+            return
+        try:
+            payload = self.build_payload()[0]
+            errors = self.local_errors()
+        except Exception:  # a half-built form: check again on the next change
+            return
+        by_path = self.fields_by_path()
+        still = {f.path for p in errors if (f := nearest_field(p, by_path)) is not None}
+        refused_payload, refused_paths = self._refused or ({}, set())
+        for field in fields:
+            top = _top_key(field.path)
+            if field.path in refused_paths and payload.get(top) == refused_payload.get(top):
+                continue
+            if field.path not in still:
+                field.show_errors([])
+        if not any(f.invalid for f in self.query(FormField)) and not self._banner_has_more:
+            self.hide_banner()
 
     def fields_by_path(self) -> dict[str, FormField]:
         return {field.path: field for field in self.query(FormField)}
@@ -330,6 +382,7 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
                 at_field.setdefault(field.path, []).extend(sentences)
         for path, sentences in at_field.items():
             fields[path].show_errors(list(dict.fromkeys(sentences)))
+        self._banner_has_more = bool(unplaced)
         count = sum(len(s) for s in errors.values())
         problems = "1 problem" if count == 1 else f"{count} problems"
         lines = [headline or f"Not saved: {problems}. See the fields marked in red."]
@@ -366,6 +419,7 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
             self.notify("Already saving: wait for the answer.")
             return
         self.clear_errors()
+        self._refused = None
         payload, errors = self.build_payload()
         model = None
         try:
@@ -419,6 +473,9 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
             result = await self.send(self.wire_body(model))
         except ValidationFailed as error:
             self.show_errors(error.errors, headline=f"The service refused it: {error}")
+            by_path = self.fields_by_path()
+            paths = {f.path for p in error.errors if (f := nearest_field(p, by_path)) is not None}
+            self._refused = (payload, paths)
         except NotFound as error:
             self.show_failure(error)
         except ApiError as error:
@@ -463,6 +520,13 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
             self.obj = current
             return False
         return True
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # escape gives the form back to a full-screen editor first
+        return not (action == "cancel" and self.maximized is not None)
+
+    def watch_maximized(self) -> None:
+        self.refresh_bindings()
 
     def action_cancel(self) -> None:
         if self.saving:

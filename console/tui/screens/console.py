@@ -19,6 +19,7 @@ from console.tui.actions import (
     CHANGE_KEYS_GROUP,
     MUTATING_ACTIONS,
     console_action_allowed,
+    explain_lacking_permission,
     hide_mutating_bindings,
     run_console_action,
 )
@@ -220,6 +221,10 @@ class ConsoleScreen(Screen[None]):
 
     def action_regenerate(self) -> None:
         run_console_action(self, "regenerate")
+
+    def action_lacking_permission(self, action: str) -> None:
+        """A dimmed n, e, d or R: says which permission the key lacks."""
+        explain_lacking_permission(self, action)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in MUTATING_ACTIONS:

@@ -15,6 +15,7 @@ from textual.widgets import Static
 from console.tui.actions import (
     MUTATING_ACTIONS,
     detail_action_allowed,
+    explain_lacking_permission,
     hide_mutating_bindings,
     run_detail_action,
 )
@@ -206,6 +207,10 @@ class DetailScreen(Screen[None]):
 
     def action_regenerate(self) -> None:
         run_detail_action(self, "regenerate")
+
+    def action_lacking_permission(self, action: str) -> None:
+        """A dimmed n, e, d or R: says which permission the key lacks."""
+        explain_lacking_permission(self, action)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in MUTATING_ACTIONS:

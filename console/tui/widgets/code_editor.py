@@ -84,14 +84,28 @@ class CodeEditor(Widget):
     CodeEditor > ProblemsStrip.-warning {
         color: $warning;
     }
+    CodeEditor.-full-screen {
+        height: 100% !important;
+        width: 100%;
+        min-height: 0;
+        padding: 0 1;
+        background: $surface;
+    }
     """
+
+    ALLOW_MAXIMIZE = True
+    """Full screen (F11): the screen's `maximize`, with Tab indenting while it lasts."""
 
     BINDINGS = [
         Binding("f2", "load_file", "Load file", show=False),
         Binding("f3", "save_file", "Save to file", show=False),
         Binding("f4", "external_editor", "Open in $EDITOR", show=False),
         Binding("f8", "next_problem", "Next problem", show=False),
+        Binding("f11,ctrl+f", "full_screen", "Full screen", show=False, key_display="F11"),
     ]
+
+    WIDE_TOOLBAR = 100
+    """Narrower than this, the toolbar names its keys in one word each."""
 
     CHECK_DELAY = 0.3
     """Seconds of quiet after typing before the problems strip is brought up to date."""
@@ -129,7 +143,7 @@ class CodeEditor(Widget):
             text,
             language="javascript",
             show_line_numbers=True,
-            tab_behavior="indent",
+            tab_behavior="focus",
             soft_wrap=False,
             read_only=read_only,
             id="code-area",
@@ -242,6 +256,36 @@ class CodeEditor(Widget):
         self._show_keys()
         self._show_problems()
         self.watch(self.app, "theme", self._follow_app_theme)
+        self.watch(self.screen, "maximized", self._follow_maximized, init=False)
+
+    @property
+    def full_screen(self) -> bool:
+        return self.is_mounted and self.screen.maximized is self
+
+    def action_full_screen(self) -> None:
+        """Toggles full screen: the code alone on the screen, where Tab indents.
+
+        The size comes from the class -full-screen, set one refresh before the screen
+        maximizes the editor: Screen caches its maximized arrangement by (size, children,
+        widget), so it must be computed with the full-screen size already in force."""
+        if self.full_screen:
+            self.screen.minimize()
+        else:
+            self.add_class("-full-screen")
+            self.call_after_refresh(self._maximize)
+        self.text_area.focus()
+
+    def _maximize(self) -> None:
+        if self.has_class("-full-screen") and self.is_mounted:
+            self.screen.maximize(self, container=False)
+
+    def _follow_maximized(self) -> None:
+        """Tab indents only in full screen; elsewhere it moves on, so a form's content
+        never changes by tabbing through it."""
+        full = self.full_screen
+        self.set_class(full, "-full-screen")
+        self.text_area.tab_behavior = "indent" if full else "focus"
+        self._show_keys()
 
     def _follow_app_theme(self) -> None:
         dark = self.app.current_theme.dark
@@ -292,7 +336,7 @@ class CodeEditor(Widget):
 
         self.app.push_screen(
             PathPrompt(
-                f"Load the {self.label.lower()} from a file",
+                f"Load the {self._what} from a file",
                 mode="open",
                 initial=self._initial_path(),
             ),
@@ -314,7 +358,7 @@ class CodeEditor(Widget):
 
         self.app.push_screen(
             PathPrompt(
-                f"Save the {self.label.lower()} to a file",
+                f"Save the {self._what} to a file",
                 mode="save",
                 initial=self._initial_path(),
             ),
@@ -325,6 +369,11 @@ class CodeEditor(Widget):
         self.edit_externally()
 
     # -- helpers --------------------------------------------------------------------------
+
+    @property
+    def _what(self) -> str:
+        """The label as a sentence names it: "request transform", not "... (optional)"."""
+        return self.label.split(" (")[0].lower()
 
     def _initial_path(self) -> str:
         return str(self._last_path) if self._last_path is not None else ""
@@ -365,17 +414,29 @@ class CodeEditor(Widget):
         strip.update(f"{mark} {first.summary}{suffix}")
 
     def _show_keys(self) -> None:
-        keys = (
-            [("F3", "save as")]
-            if self.read_only
-            else [("F2", "load"), ("F3", "save as"), ("F4", "$EDITOR")]
-        )
-        keys.append(("F8", "next problem"))
-        parts = [Content.from_markup("[b]$key[/b] $what", key=key, what=what) for key, what in keys]
-        line = Content("  ").join(parts)
+        """The toolbar's keys, in words that fit: short ones on a narrow editor (80 columns),
+        so the code's label keeps its room."""
+        narrow = 0 < self.size.width < self.WIDE_TOOLBAR
+        keys = [] if self.read_only else [("F2", "load", "load")]
+        keys.append(("F3", "save as", "save"))
+        if not self.read_only:
+            keys.append(("F4", "$EDITOR", "$EDITOR"))
+        keys.append(("F8", "next problem", "next"))
+        if self.full_screen:
+            keys = [("tab", "indents", "indent"), ("esc", "back to the form", "back"), *keys]
+        else:
+            keys.append(("F11", "full screen", "full"))
+        parts = [
+            Content.from_markup("[b]$key[/b] $what", key=key, what=short if narrow else long)
+            for key, long, short in keys
+        ]
+        line = Content(" " if narrow else "  ").join(parts)
         if self.read_only:
             line = Content.assemble(("read-only", "italic"), "  ", line)
         self.query_one("#code-keys", Static).update(line)
+
+    def on_resize(self) -> None:
+        self._show_keys()
 
 
 def read_code_file(path: Path) -> str:

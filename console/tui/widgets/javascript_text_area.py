@@ -19,6 +19,7 @@ from typing import Any
 from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.binding import Binding
 from textual.color import Color
 from textual.widgets import TextArea
 from textual.widgets.text_area import Edit, EditResult, TextAreaTheme, WrappedDocument
@@ -26,6 +27,7 @@ from textual.widgets.text_area import Edit, EditResult, TextAreaTheme, WrappedDo
 _OPENERS = {"(": ")", "[": "]", "{": "}"}
 _CLOSERS = frozenset(_OPENERS.values())
 _INDENT = re.compile(r"^[ \t]*")
+_INDENT_KEYS = Binding.Group("Indent/Outdent")
 
 
 class _CountedWrappedDocument(WrappedDocument):
@@ -53,7 +55,22 @@ def _console_themes() -> list[TextAreaTheme]:
 
 
 class JavaScriptTextArea(TextArea):
-    """The code editor's text area: lazy highlighting and bracket-aware indentation."""
+    """The code editor's text area: lazy highlighting and bracket-aware indentation.
+
+    Tab leaves the code (so tabbing through a form never changes it) unless `tab_behavior`
+    is "indent" (the editor's full-screen mode); ctrl+] and ctrl+\\ indent and outdent.
+    """
+
+    BINDINGS = [
+        Binding(
+            "ctrl+right_square_bracket",
+            "indent",
+            "Indent",
+            key_display="ctrl+]",
+            group=_INDENT_KEYS,
+        ),
+        Binding("ctrl+backslash", "outdent", "Outdent", key_display="ctrl+\\", group=_INDENT_KEYS),
+    ]
 
     DARK_THEME = "console-dark"
     LIGHT_THEME = "console-light"
@@ -210,9 +227,75 @@ class JavaScriptTextArea(TextArea):
         smallest = min(widths, default=2)
         self.indent_width = 4 if smallest >= 4 and smallest % 4 == 0 else 2
 
+    def _check_consume_key(self, key: str, character: str | None = None) -> bool:
+        """Where Tab indents (full screen), shift+tab outdents: both stay in the code."""
+        if key == "shift+tab" and self.tab_behavior == "indent" and not self.read_only:
+            return True
+        return super()._check_consume_key(key, character)
+
+    def action_indent(self) -> None:
+        """Indents the selected lines (or the cursor's line) by one level."""
+        self._shift_lines(+1)
+
+    def action_outdent(self) -> None:
+        """Takes one level of indentation off the selected lines (or the cursor's line)."""
+        self._shift_lines(-1)
+
+    def _shift_lines(self, step: int) -> None:
+        if self.read_only:
+            return
+        start, end = self.selection
+        first, last = sorted((start[0], end[0]))
+        if end[0] != start[0] and max(start, end)[1] == 0:
+            last -= 1  # a selection ending at a line's start leaves that line alone
+        unit = self._indent_unit()
+        lines = [self.document.get_line(row) for row in range(first, last + 1)]
+        shifts: list[int] = []
+        changed: list[str] = []
+        for line in lines:
+            if step > 0:
+                shift = len(unit) if line.strip() else 0
+                changed.append(unit + line if shift else line)
+            else:
+                if line.startswith(unit):
+                    shift = -len(unit)
+                elif line.startswith("\t"):
+                    shift = -1
+                else:
+                    shift = -(len(line) - len(line.lstrip(" ")))
+                changed.append(line[-shift:] if shift else line)
+            shifts.append(shift)
+        if changed == lines:
+            return
+        self.replace(
+            "\n".join(changed), (first, 0), (last, len(lines[-1])), maintain_selection_offset=False
+        )
+
+        def moved(location: tuple[int, int]) -> tuple[int, int]:
+            row, column = location
+            if first <= row <= last:
+                column = max(0, column + shifts[row - first])
+            return row, column
+
+        self.selection = type(self.selection)(moved(start), moved(end))
+
     async def _on_key(self, event: events.Key) -> None:
         """Enter and closing brackets; everything else goes on to TextArea's own handler."""
         if self.read_only:
+            return
+        if event.key == "shift+tab" and self.tab_behavior == "indent":
+            event.stop()
+            event.prevent_default()
+            self.action_outdent()
+            return
+        if (
+            event.key == "tab"
+            and self.tab_behavior == "indent"
+            and self.selection.start[0] != (self.selection.end[0])
+        ):
+            event.stop()  # Tab on a selection of lines indents them, as editors do
+            event.prevent_default()
+            self.action_indent()
             return
         handled = False
         if event.key == "enter":

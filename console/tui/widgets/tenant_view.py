@@ -95,8 +95,13 @@ class TenantView(KeyScroll):
     def compose(self) -> ComposeResult:
         yield Static("Tenant", classes="section-title")
         yield FieldsView(id="tenant-fields")
-        yield Static("Read-only here: the tenant is edited with the forms.", classes="muted")
+        yield Static(self._how_to_edit(), classes="muted")
         yield StatePanel()
+
+    def _how_to_edit(self) -> str:
+        if getattr(self.app, "read_only", False):
+            return "Read-only mode: the tenant cannot be changed from this console."
+        return "Press e to edit the tenant's name and settings (d deletes it, after asking)."
 
     @property
     def status_text(self) -> str:

@@ -528,8 +528,8 @@ class UsageDashboard(Widget):
         )
         if hint is None:
             hint = (
-                "The usage report needs a key with report:read. Switch to a profile whose key "
-                "has it, or press [b]r[/b] to try again."
+                "Retrying will not help: the usage report needs a key with report:read. "
+                "Switch to a profile whose key has it ([b]p[/b])."
                 if permission
                 else "Press [b]r[/b] to try again."
             )

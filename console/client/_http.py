@@ -190,11 +190,11 @@ class HttpSession:
         started = time.monotonic()
         try:
             response = await self._client.request(
-                method, path, params=params, content=content, headers=headers
+                method, path, params=list(params or ()), content=content, headers=headers
             )
         except httpx.TransportError as exc:
-            error, retryable = self._unreachable(exc, method, path)
-            return _Outcome(error=error, retryable=retryable)
+            unreachable, retryable = self._unreachable(exc, method, path)
+            return _Outcome(error=unreachable, retryable=retryable)
         except httpx.HTTPError:  # an undecodable body, a redirect loop: not the API talking
             return _Outcome(
                 error=UnexpectedResponse(

@@ -21,6 +21,7 @@ from console.models import (
     ApplicationCreate,
     ApplicationUpdate,
     Page,
+    Pagination,
     Permission,
     Proxy,
     ProxyCreate,
@@ -129,7 +130,7 @@ class _Collection(_Resource, Generic[M]):
             if pagination[name] is None:
                 pagination[name] = asked
         return Page[self.model](  # type: ignore[name-defined]
-            pagination=pagination, data=data, unreadable=unreadable
+            pagination=Pagination.model_validate(pagination), data=data, unreadable=unreadable
         )
 
     async def _page_json(self, page: int, size: int, filters: Params) -> dict[str, Any]:
@@ -150,11 +151,11 @@ class _Collection(_Resource, Generic[M]):
     async def get(self, id: Id) -> M:
         return await self._call("GET", f"{self.path}/{_segment(id)}", self.model)
 
-    async def create(self, payload: Payload) -> M:
+    async def _create(self, payload: Payload) -> M:
         """POST: never retried, so a failure never creates the object twice."""
         return await self._call("POST", self.path, self.model, body=body_of(payload))
 
-    async def update(self, id: Id, payload: Payload) -> M:
+    async def _update(self, id: Id, payload: Payload) -> M:
         return await self._call(
             "PUT", f"{self.path}/{_segment(id)}", self.model, body=body_of(payload)
         )
@@ -212,10 +213,10 @@ class Applications(_Collection[Application]):
 
     async def create(self, payload: ApplicationCreate | Mapping[str, Any]) -> Application:
         """The created application, with its key: the only time it is shown, with regenerate."""
-        return await super().create(payload)
+        return await self._create(payload)
 
     async def update(self, id: Id, payload: ApplicationUpdate | Mapping[str, Any]) -> Application:
-        return await super().update(id, payload)
+        return await self._update(id, payload)
 
     async def regenerate(self, id: Id) -> Application:
         """A new key for the application (the old one stops working at once). Never retried.
@@ -278,10 +279,10 @@ class Proxies(_Collection[Proxy]):
         return self._iterate([*_ids(ids), *_name(name)], size)
 
     async def create(self, payload: ProxyCreate | Mapping[str, Any]) -> Proxy:
-        return await super().create(payload)
+        return await self._create(payload)
 
     async def update(self, id: Id, payload: ProxyUpdate | Mapping[str, Any]) -> Proxy:
-        return await super().update(id, payload)
+        return await self._update(id, payload)
 
 
 class ReactorFormulas(_Collection[ReactorFormula]):
@@ -306,12 +307,12 @@ class ReactorFormulas(_Collection[ReactorFormula]):
         return self._iterate(_name(name), size)
 
     async def create(self, payload: ReactorFormulaCreate | Mapping[str, Any]) -> ReactorFormula:
-        return await super().create(payload)
+        return await self._create(payload)
 
     async def update(
         self, id: Id, payload: ReactorFormulaUpdate | Mapping[str, Any]
     ) -> ReactorFormula:
-        return await super().update(id, payload)
+        return await self._update(id, payload)
 
 
 class TenantResource(_Resource):

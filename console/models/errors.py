@@ -6,7 +6,7 @@ message seen at a form field is the message the service would have sent.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -57,7 +57,7 @@ def _label(loc: Sequence[str | int]) -> str:
     return " ".join(_ACRONYMS.get(word, word) for word in names[-1].split("_"))
 
 
-def _sentence(error: dict[str, Any]) -> str:
+def _sentence(error: Mapping[str, Any]) -> str:
     """One pydantic error as a sentence a person can act on."""
     kind = error["type"]
     label = _label(error["loc"])

@@ -29,9 +29,9 @@ class Permission(LenientModel):
     application_types: Strings = []
 
 
-_PUBLIC_PRIVATE: list[ApplicationType] = ["public", "private"]
-_PRIVATE: list[ApplicationType] = ["private"]
-_MANAGEMENT: list[ApplicationType] = ["management"]
+_PUBLIC_PRIVATE: list[str] = ["public", "private"]
+_PRIVATE: list[str] = ["private"]
+_MANAGEMENT: list[str] = ["management"]
 
 PERMISSIONS: tuple[Permission, ...] = tuple(
     Permission(type=t, description=d, application_types=a)

@@ -152,7 +152,7 @@ def _list(args: argparse.Namespace) -> int:
         _print_env_notes(profiles)
         return OK
     env_key = bool(os.environ.get(API_KEY_ENV, "").strip())
-    rows = [("ACTIVE", "NAME", "LABEL", "BASE URL", "KEY HEADER", "KEY")]
+    rows: list[tuple[str, ...]] = [("ACTIVE", "NAME", "LABEL", "BASE URL", "KEY HEADER", "KEY")]
     keyring_error: str | None = None
     for profile in profiles.profiles.values():
         status = "unknown"

@@ -331,8 +331,8 @@ def _parse_document(
                 "tenant": "tenant_name",
                 "key header": "key_header",
             }
-            key = next((k for w, k in words.items() if f"Invalid {w}" in str(error)), None)
-            at = _locate(text, profile=name, key=key) if key else line
+            field_name = next((k for w, k in words.items() if f"Invalid {w}" in str(error)), None)
+            at = (_locate(text, profile=name, key=field_name) if field_name else None) or line
             raise ConfigError(path, at, str(error).rstrip(".")) from None
     active = document.get("active")
     if active is not None and (not isinstance(active, str) or active not in profiles):

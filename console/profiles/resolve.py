@@ -11,7 +11,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from console.models.contract import DEFAULT_KEY_HEADER, checked_header_name
 from console.profiles.config import (
@@ -90,7 +90,7 @@ def resolve_connection(
     profile = profiles.profiles[name]
     base_url = env_url or profile.base_url
     header = env_header or profile.header
-    tag = {"label": profile.label, "color": profile.color, "key_header": header}
+    tag: dict[str, Any] = {"label": profile.label, "color": profile.color, "key_header": header}
 
     if env_key:
         return Connection(profile=name, base_url=base_url, key=env_key, key_source="env", **tag)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,7 @@ async def verify_key(
     """
     from console.client import AdminClient, Forbidden
 
-    options: dict[str, object] = {}
+    options: dict[str, Any] = {}
     if timeout is not None:
         options["timeout"] = timeout
     if transport is not None:

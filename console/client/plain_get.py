@@ -14,20 +14,22 @@ service the same way or this one steps aside.
 from __future__ import annotations
 
 import contextlib
-import http.client
 import json
 import os
 import socket
+import sys
 import threading
 import time
-import urllib.request
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import quote, urlsplit
 
 from console.client.envelope import is_envelope, page_params
 from console.client.headers import KEY_HEADER, USER_AGENT, checked_header_name, checked_key
+
+if TYPE_CHECKING:
+    import http.client
 
 MAX_BODY = 16 * 1024 * 1024
 """A list page is a few kilobytes; anything near this is not an answer to read here."""
@@ -88,7 +90,16 @@ def read_json(
 def uses_proxy(scheme: str, host: str) -> bool:
     """Whether httpx would send this request through a proxy: `urllib`'s proxies (the
     environment's *_PROXY, and the system's on macOS and Windows) for the scheme or `all`,
-    unless NO_PROXY (or the system's bypass list) exempts the host."""
+    unless NO_PROXY (or the system's bypass list) exempts the host.
+
+    Where only the environment can name a proxy (not macOS or Windows) and it names none,
+    urllib.request is not even imported: this runs on the console's start-up path."""
+    if sys.platform not in ("darwin", "win32") and not any(
+        name.lower().endswith("_proxy") and value for name, value in os.environ.items()
+    ):
+        return False
+    import urllib.request
+
     proxies = urllib.request.getproxies()
     if not (proxies.get(scheme) or proxies.get("all")):
         return False
@@ -110,6 +121,8 @@ def _get(
         return None
     api_key = checked_key(api_key)  # a key a header cannot carry: None, via read_json
     key_header = checked_header_name(key_header)
+    import http.client  # in the reader's thread, beside Textual's import on the main one
+
     target = parts.path.rstrip("/") + path
     if params:
         target += "?" + "&".join(f"{quote(k, safe='')}={quote(v, safe='')}" for k, v in params)

@@ -63,6 +63,20 @@ async def test_confirm_answers_and_defaults_to_the_safe_choice():
     assert app.result is False
 
 
+async def test_arrow_keys_move_between_a_dialogs_buttons():
+    app = hosting(DiscardChangesModal("this proxy"))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.screen.is_mounted)
+        assert app.screen.focused.id == "cancel"
+        await pilot.press("right")
+        assert app.screen.focused.id == "confirm"
+        await pilot.press("left")
+        assert app.screen.focused.id == "cancel"
+        await pilot.press("right", "enter")
+        await wait_until(pilot, lambda: app.dismissed)
+    assert app.result is True
+
+
 async def test_type_to_confirm_needs_the_exact_name():
     app = hosting(TypeToConfirmModal("Delete the tenant?", "Everything goes.", "Acme"))
     async with app.run_test(size=SIZE) as pilot:

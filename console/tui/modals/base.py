@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TypeVar
 
+from textual.binding import Binding
 from textual.screen import ModalScreen
 
 ResultT = TypeVar("ResultT")
@@ -52,3 +53,9 @@ class Dialog(ModalScreen[ResultT]):
         margin-left: 1;
     }
     """
+
+    BINDINGS = [
+        Binding("left", "app.focus_previous", "Previous", show=False),
+        Binding("right", "app.focus_next", "Next", show=False),
+    ]
+    """Arrows move between the buttons, as in most dialogs (Tab does too)."""

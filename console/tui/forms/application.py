@@ -175,8 +175,8 @@ class ApplicationForm(ResourceForm[Application]):
         note = None
         permissions = self._permission_cache.get(application_type)
         if permissions is None:
-            checklist.set_loading()
-            rules.set_loading()
+            checklist.show_options_loading()
+            rules.show_options_loading()
             try:
                 if self.catalogue is None:
                     every = await self.client.permissions.list()
@@ -256,7 +256,8 @@ class ApplicationForm(ResourceForm[Application]):
                     "transform": r.transform,
                     "permissions": list(r.permissions),
                 }
-                for r in sorted(obj.rules, key=lambda r: r.priority)
+                # A rule the service sent without a priority sorts last instead of failing.
+                for r in sorted(obj.rules, key=lambda r: (r.priority is None, r.priority or 0))
             ],
         }
 
@@ -279,6 +280,7 @@ class ApplicationForm(ResourceForm[Application]):
         return await self.client.applications.update(self.obj.id, model)
 
     async def fetch_current(self) -> Application:
+        assert self.obj is not None, "only an edit re-reads its object"
         return await self.client.applications.get(self.obj.id)
 
     async def confirm_send(self, model: Any) -> bool:

@@ -118,7 +118,7 @@ class ListEditor(Vertical):
 
     @property
     def rows(self) -> list[Vertical]:
-        return list(self.query_one(".rows").query_children(".list-row"))
+        return list(self.query_one(".rows").query_children(".list-row").results(Vertical))
 
     def _show_empty(self) -> None:
         self.query_one(".list-empty", Static).display = not self.rows

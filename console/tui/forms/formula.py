@@ -253,4 +253,5 @@ class FormulaForm(ResourceForm[ReactorFormula]):
         return await self.client.reactor_formulas.update(self.obj.id, model)
 
     async def fetch_current(self) -> ReactorFormula:
+        assert self.obj is not None, "only an edit re-reads its object"
         return await self.client.reactor_formulas.get(self.obj.id)

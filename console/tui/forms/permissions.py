@@ -242,7 +242,7 @@ class PermissionChecklist(Vertical):
         if highlighted is not None and selection_list.option_count:
             selection_list.highlighted = min(highlighted, selection_list.option_count - 1)
 
-    def set_loading(self) -> None:
+    def show_options_loading(self) -> None:
         if self._options is not None:
             self._pending = self.selected
         self._options = None

@@ -270,4 +270,5 @@ class ProxyForm(ResourceForm[Proxy]):
         return await self.client.proxies.update(self.obj.id, model)
 
     async def fetch_current(self) -> Proxy:
+        assert self.obj is not None, "only an edit re-reads its object"
         return await self.client.proxies.get(self.obj.id)

@@ -257,10 +257,10 @@ class RulesEditor(Vertical):
             )
         return extras
 
-    def set_loading(self) -> None:
+    def show_options_loading(self) -> None:
         self.permission_options = None
         for row in self.rows:
-            row.checklist.set_loading()
+            row.checklist.show_options_loading()
 
     def _show_empty(self) -> None:
         self.query_one(".rules-empty", Static).display = not self.rows

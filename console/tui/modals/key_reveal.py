@@ -51,7 +51,7 @@ class KeyRevealModal(Dialog[None]):
 
     BINDINGS = [
         Binding("c", "copy", "Copy key"),
-        Binding("s", "toggle", "Show/hide"),
+        Binding("s", "toggle_key", "Show/hide"),
         Binding("d", "done", "Done"),
         Binding("escape", "refuse_escape", "Done (d)", show=False),
     ]
@@ -101,7 +101,7 @@ class KeyRevealModal(Dialog[None]):
         self.status_text = text
         self.query_one("#key-status", Static).update(text)
 
-    def action_toggle(self) -> None:
+    def action_toggle_key(self) -> None:
         self.revealed = not self.revealed
         key = self.query_one("#key", Static)
         key.update(self._key if self.revealed else MASK)
@@ -150,7 +150,7 @@ class KeyRevealModal(Dialog[None]):
 
     @on(Button.Pressed, "#toggle")
     def _toggle_pressed(self) -> None:
-        self.action_toggle()
+        self.action_toggle_key()
 
     @on(Button.Pressed, "#copy")
     def _copy_pressed(self) -> None:

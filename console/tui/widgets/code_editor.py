@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
+from typing import cast
 
 from textual import events, on
 from textual.app import ComposeResult, SuspendNotSupported
@@ -139,14 +140,18 @@ class CodeEditor(Widget):
         super().__init__(id=id, classes=classes)
         self.label = label
         self.max_length = max_length
-        self.text_area = JavaScriptTextArea.code_editor(
-            text,
-            language="javascript",
-            show_line_numbers=True,
-            tab_behavior="focus",
-            soft_wrap=False,
-            read_only=read_only,
-            id="code-area",
+        # TextArea.code_editor is a classmethod typed to return a plain TextArea.
+        self.text_area = cast(
+            JavaScriptTextArea,
+            JavaScriptTextArea.code_editor(
+                text,
+                language="javascript",
+                show_line_numbers=True,
+                tab_behavior="focus",
+                soft_wrap=False,
+                read_only=read_only,
+                id="code-area",
+            ),
         )
         self.text_area.adapt_indent_width(text)
         self._checker: JavaScriptChecker | None = None

@@ -81,9 +81,7 @@ def _cell_parts(cell: Cell) -> tuple[str, Style | None]:
     if type(cell) is str:
         return _first_line(cell), None
     if isinstance(cell, Text):
-        style = cell.style
-        if isinstance(style, str):
-            style = _parse_style(style)
+        style = _parse_style(cell.style) if isinstance(cell.style, str) else cell.style
         return _first_line(cell.plain), style or None
     return _first_line(str(cell)), None
 

@@ -17,6 +17,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import IO
 
 KEY_PREFIX = "API key:"
 LISTENING_PREFIX = "Listening on"
@@ -121,7 +122,7 @@ class DemoService:
         assert self._process is not None and self._process.stdout is not None
         lines: queue.Queue[str | None] = queue.Queue()
 
-        def pump(stream) -> None:  # type: ignore[no-untyped-def]
+        def pump(stream: IO[str]) -> None:
             for line in stream:
                 lines.put(line)
             lines.put(None)

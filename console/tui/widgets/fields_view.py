@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
@@ -23,7 +25,7 @@ class FieldsView(Static):
 
     DEFAULT_CSS = "FieldsView { height: auto; padding: 0 1; }"
 
-    def __init__(self, fields: list[tuple[str, Renderable]] | None = None, **kwargs) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, fields: list[tuple[str, Renderable]] | None = None, **kwargs: Any) -> None:
         self.fields = fields or []
         super().__init__(fields_table(self.fields), **kwargs)
 

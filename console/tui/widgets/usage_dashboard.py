@@ -18,6 +18,7 @@ from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
+from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.timer import Timer
@@ -205,7 +206,7 @@ class TokenBarChart(Widget):
         self.rows = rows
         self.refresh(layout=True)
 
-    def get_content_height(self, container, viewport, width: int) -> int:  # type: ignore[override]
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return max(len(self.rows), 1)
 
     def render(self) -> Text:

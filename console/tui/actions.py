@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 from textual.app import App
 from textual.binding import Binding
 
+from console.tui.connection import Connection as ConsoleConnection
+
 if TYPE_CHECKING:
     from console.client import AdminClient
 
@@ -341,7 +343,7 @@ async def adopt_session_key(app: App[Any], client: Any, key: str) -> None:
     """The session's key was regenerated: use the new one now, and store it for next time."""
     swap_client_key(client, key)
     connection = getattr(app, "connection", None)
-    if connection is not None and dataclasses.is_dataclass(connection):
+    if isinstance(connection, ConsoleConnection):
         app.connection = dataclasses.replace(connection, key=key)  # type: ignore[attr-defined]
     profile = getattr(connection, "profile", None)
     source = getattr(connection, "key_source", "memory")

@@ -152,7 +152,7 @@ class TenantConsoleApp(App[int]):
     async def on_mount(self) -> None:
         loop = asyncio.get_running_loop()
         for signum in self._exit_signals:  # the loop runs the handler: a clean shutdown
-            loop.add_signal_handler(signum, lambda n=signum: self.exit(return_code=128 + n))
+            loop.add_signal_handler(signum, self.exit, None, 128 + signum)
         if self._persist_preferences:
             self._load_preferences()
         self.set_interval(TIME_TICK_SECONDS, self.refresh_times)
@@ -239,7 +239,7 @@ class TenantConsoleApp(App[int]):
         for screen in self.screen_stack:
             for node in (screen, *screen.walk_children()):
                 refresh = getattr(node, "refresh_times", None)
-                if callable(refresh) and node.is_mounted:
+                if callable(refresh) and getattr(node, "is_mounted", True):
                     try:
                         refresh()
                     except Exception:

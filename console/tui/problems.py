@@ -34,8 +34,17 @@ def _client_errors() -> dict[str, type[BaseException]]:
         import console.client as client
     except Exception:
         return {}
-    names = ("Unauthorized", "Forbidden", "NotFound", "NotOffered", "RateLimited", "ServerError")
-    names += ("ServiceUnreachable", "ValidationFailed", "ApiError")
+    names = (
+        "Unauthorized",
+        "Forbidden",
+        "NotFound",
+        "NotOffered",
+        "RateLimited",
+        "ServerError",
+        "ServiceUnreachable",
+        "ValidationFailed",
+        "ApiError",
+    )
     return {n: getattr(client, n) for n in names if hasattr(client, n)}
 
 

@@ -375,11 +375,11 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
         at_field: dict[str, list[str]] = {}
         unplaced: list[str] = []
         for path, sentences in errors.items():
-            field = nearest_field(path, fields)
-            if field is None:
+            nearest = nearest_field(path, fields)
+            if nearest is None:
                 unplaced.extend(f"{path}: {s}" if path else s for s in sentences)
             else:
-                at_field.setdefault(field.path, []).extend(sentences)
+                at_field.setdefault(nearest.path, []).extend(sentences)
         for path, sentences in at_field.items():
             fields[path].show_errors(list(dict.fromkeys(sentences)))
         self._banner_has_more = bool(unplaced)

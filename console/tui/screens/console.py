@@ -143,7 +143,7 @@ class ConsoleScreen(Screen[None]):
     def show_section(self, key: str) -> None:
         switcher = self.query_one(ContentSwitcher)
         widget = next((w for w in switcher.children if w.id == key), None)
-        if widget is not None and widget.is_mounted:
+        if widget is not None and widget.is_mounted and hasattr(widget, "ensure_loaded"):
             # Its request goes out before anything on screen changes: the frame that shows
             # the switch is then drawn while the service answers, not before it is asked.
             widget.ensure_loaded()

@@ -49,7 +49,7 @@ SERVICE_WATCH_SECONDS = 2.0
 
 def usage_commands() -> Any:
     """The usage dashboard's palette commands, imported when the palette first opens."""
-    from console.tui.widgets.usage_dashboard import UsageCommands
+    from console.tui.widgets.usage_commands import UsageCommands
 
     return UsageCommands
 

@@ -149,7 +149,6 @@ class ResourceKind:
     title: str = ""
     singular: str = ""
     permission: str | None = None
-    paged: bool = True
     path: str = ""
     """The list endpoint, for the console's first page (console.client.plain_get)."""
     model_name: str = ""
@@ -484,7 +483,6 @@ class Permissions(ResourceKind):
     title = "Permissions"
     singular = "permission"
     permission = None
-    paged = False
     path = "/permissions"
     model_name = "Permission"
     filter_placeholder = "application type: private, public or management"

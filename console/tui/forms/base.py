@@ -271,11 +271,6 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
     def _take_baseline(self) -> None:
         self._baseline = self._safe_state()
 
-    def reset_baseline(self) -> None:
-        """Call after fields were filled asynchronously with the object's own values."""
-        self._take_baseline()
-        self.refresh_dirty()
-
     def _safe_state(self) -> Any:
         try:
             return self.form_state()

@@ -14,10 +14,10 @@ from console.models import ReactorFormula, ReactorFormulaCreate
 from console.models.formulas import CODE_MAX
 from console.models.round_trip import keep_item_fields
 from console.tui.forms.base import FieldErrors, ResourceForm
-from console.tui.forms.code import make_code_editor
 from console.tui.forms.editors import ContractEditor, ListEditor
 from console.tui.forms.fields import FormField
 from console.tui.forms.icon import IconError, describe_icon, read_icon
+from console.tui.widgets.code_editor import CodeEditor
 
 CODE_TEMPLATE = """module.exports = async function (req) {
   const { args, configuration } = req;
@@ -111,7 +111,7 @@ class FormulaForm(ResourceForm[ReactorFormula]):
             )
         yield FormField(
             "",
-            make_code_editor(
+            CodeEditor(
                 formula.code if formula else CODE_TEMPLATE,
                 label="Code",
                 read_only=self.read_only,

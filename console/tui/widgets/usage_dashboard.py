@@ -34,7 +34,6 @@ from console.tui.widgets.usage_math import (
     GaugeState,
     TokenTypeRow,
     format_count,
-    format_plan_percent,
     format_share,
     is_empty,
     local_and_relative,
@@ -357,10 +356,6 @@ class UsageDashboard(Widget):
         numbers = str(self.query_one("#usage-plan-numbers", Static).content)
         status = str(self.query_one("#usage-plan-status", Static).content)
         return f"{_plain(numbers)} · {status}"
-
-    @property
-    def percent_text(self) -> str | None:
-        return format_plan_percent(self.report) if self.report else None
 
     @property
     def totals_text(self) -> str:

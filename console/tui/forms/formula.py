@@ -17,6 +17,7 @@ from console.tui.forms.base import FieldErrors, ResourceForm
 from console.tui.forms.editors import ContractEditor, ListEditor
 from console.tui.forms.fields import FormField
 from console.tui.forms.icon import IconError, describe_icon, read_icon
+from console.tui.resources import REACTOR_FORMULAS
 from console.tui.widgets.code_editor import CodeEditor
 
 CODE_TEMPLATE = """module.exports = async function (req) {
@@ -32,7 +33,7 @@ TYPE_TEXT = {
 
 
 class FormulaForm(ResourceForm[ReactorFormula]):
-    noun = "reactor formula"
+    kind = REACTOR_FORMULAS
     field_labels: ClassVar[dict[str, str]] = {
         "name": "Name",
         "description": "Description",
@@ -65,11 +66,6 @@ class FormulaForm(ResourceForm[ReactorFormula]):
         super().__init__(client, obj, **kwargs)
         self.icon: str | None = obj.icon if obj else None
         self._loading_icon = False
-
-    @classmethod
-    def forced_read_only(cls, obj: Any | None) -> bool:
-        # Official formulas (and any type but private, e.g. a partner's) are the operator's.
-        return obj is not None and getattr(obj, "type", None) != "private"
 
     @property
     def formula_type(self) -> str:

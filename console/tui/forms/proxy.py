@@ -14,6 +14,7 @@ from console.models import Proxy, ProxyCreate
 from console.tui.forms.base import FieldErrors, ResourceForm
 from console.tui.forms.editors import KeyValueEditor
 from console.tui.forms.fields import FormField
+from console.tui.resources import PROXIES
 from console.tui.widgets.code_editor import CodeEditor
 
 APPLICATION_CAP = 500
@@ -70,7 +71,7 @@ def _configuration(proxy: Proxy | None) -> dict[str, str] | None:
 
 
 class ProxyForm(ResourceForm[Proxy]):
-    noun = "proxy"
+    kind = PROXIES
     field_labels: ClassVar[dict[str, str]] = {
         "name": "Name",
         "destination_url": "Destination URL",

@@ -15,7 +15,7 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Static
 
-from console.tui.actions import (
+from console.tui.bindings_policy import (
     CHANGE_KEYS_GROUP,
     MUTATING_ACTIONS,
     console_action_allowed,
@@ -208,7 +208,7 @@ class ConsoleScreen(Screen[None]):
     def action_new_key(self) -> None:
         self.app.prompt_new_key()  # type: ignore[attr-defined]
 
-    # n, e, d, R: the flows (forms, confirmations, key reveal) live in console.tui.actions
+    # n, e, d, R: the flows (forms, confirmations, key reveal) live in console.tui.flows
 
     def action_new(self) -> None:
         run_console_action(self, "new")

@@ -25,8 +25,8 @@ from textual.widgets import Input, Static
 from textual.worker import Worker, WorkerState
 
 from console.clock import now
-from console.tui.problems import Problem, describe
-from console.tui.resources import PAGE_SIZE, Fetched, FilterInvalid, ResourceKind, page_of
+from console.tui.problems import ConsoleProblem, describe
+from console.tui.resources import PAGE_SIZE, Fetched, FilterInvalid, ResourceKind, list_page
 from console.tui.widgets.row_table import RowTable, TableColumn
 from console.tui.widgets.section_messages import SectionFailed, StatusChanged
 from console.tui.widgets.state_panel import StatePanel
@@ -117,7 +117,7 @@ class ResourceList(Vertical):
         self.filter_text = ""
         self.query_params: dict[str, Any] = {}
         self.loaded = False
-        self.problem: Problem | None = None
+        self.problem: ConsoleProblem | None = None
         self.fetching = False
         """A request is under way. (Not Widget.loading: that covers the widget with a spinner.)"""
         self._generation = 0
@@ -286,7 +286,7 @@ class ResourceList(Vertical):
     def _fetch(self, page: int, requested: Future[Any] | None = None) -> None:
         if _answered(requested):  # the early page is here already: into the first frame
             envelope = requested.result()  # type: ignore[union-attr]
-            self._show_page(page, page_of(envelope, page, self.page_size))
+            self._show_page(page, list_page(envelope, page, self.page_size))
             return
         self.fetching = True
         self._status()
@@ -310,7 +310,7 @@ class ResourceList(Vertical):
                 except Exception:  # the early reader failed: the client asks and explains
                     log.exception("The early first-page read failed")
             if envelope is not None:
-                fetched = page_of(envelope, page, self.page_size)
+                fetched = list_page(envelope, page, self.page_size)
             else:
                 client = self.app.client  # type: ignore[attr-defined]
                 fetched = await self.kind.fetch(client, page, self.page_size, self.query_params)

@@ -12,7 +12,7 @@ from textual.widgets import Static
 from console.clock import now
 from console.models.tenants import NAMED_SETTINGS
 from console.tui import formatting as fmt
-from console.tui.problems import Problem, describe
+from console.tui.problems import ConsoleProblem, describe
 from console.tui.resources import (
     Labels,
     Renderable,
@@ -86,7 +86,7 @@ class TenantView(KeyScroll):
         self.loaded = False
         self.fetching = False
         """A request is under way. (Not Widget.loading: that covers the widget with a spinner.)"""
-        self.problem: Problem | None = None
+        self.problem: ConsoleProblem | None = None
         self._generation = 0
         self.labels: Labels = {}
         """Names of the applications among the tenant's audit ids, once looked up."""

@@ -10,7 +10,7 @@ from textual.containers import Vertical
 from textual.message import Message
 
 from console.clock import now
-from console.tui.problems import Problem, describe
+from console.tui.problems import ConsoleProblem, describe
 from console.tui.widgets.section_messages import SectionFailed, StatusChanged
 from console.tui.widgets.usage_dashboard import UsageDashboard
 
@@ -32,7 +32,7 @@ class UsageView(Vertical):
         self.loaded = False
         self.fetching = False
         """A request is under way. (Not Widget.loading: that covers the widget with a spinner.)"""
-        self.problem: Problem | None = None
+        self.problem: ConsoleProblem | None = None
         self._generation = 0
 
     def compose(self) -> ComposeResult:

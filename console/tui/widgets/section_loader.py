@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 from textual.reactive import var
 from textual.widget import Widget
 from textual.widgets import Static
+from textual.worker import Worker, WorkerState
 
 if TYPE_CHECKING:
     from console.tui.problems import ConsoleProblem
@@ -105,6 +106,11 @@ class SectionLoader(Widget):
         self.run_worker(
             run(), group=self.load_group, name=name, exclusive=True, exit_on_error=False
         )
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A load cancelled as stale is no news to anyone above."""
+        if event.state == WorkerState.CANCELLED and event.worker.group == self.load_group:
+            event.stop()
 
     def is_current(self, generation: int) -> bool:
         """Whether nothing reset the section since `generation` (see `generation`)."""

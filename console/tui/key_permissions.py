@@ -17,15 +17,13 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 _session_applications: weakref.WeakKeyDictionary[Any, str | None] = weakref.WeakKeyDictionary()
-
-
+"""Per client (so per connection): the id of the application whose key it sends."""
 _key_permissions: weakref.WeakKeyDictionary[Any, frozenset[str] | None] = (
     weakref.WeakKeyDictionary()
 )
 """Per client (so per connection): the permissions of the key it sends, None if unknown."""
-
-
 _asking: weakref.WeakSet[Any] = weakref.WeakSet()
+"""Clients whose key's permissions are being asked for now."""
 
 
 REGENERATE = "regenerate"
@@ -38,6 +36,8 @@ def not_offered(app: App[Any]) -> set[str]:
 
 
 def in_read_only_mode(app: App[Any]) -> bool:
+    """Whether the console runs with --read-only (not whether an object is read-only: see
+    Kind.is_read_only)."""
     return bool(getattr(app, "read_only", False))
 
 

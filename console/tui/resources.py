@@ -543,7 +543,8 @@ class ReactorFormulasKind(ResourceKind):
     def read_only_reason(self, obj: Any) -> str:
         if _field(obj, "type") == "official":
             return "Official formulas belong to the service operator: no tenant can delete them."
-        return f"{_field(obj, 'type')} formulas are not the tenant's own: it cannot delete them."
+        kind = str(_field(obj, "type") or "Such").capitalize()
+        return f"{kind} formulas are not this tenant's own: it cannot delete them."
 
     def fields(self, item: Any, labels: Labels | None = None) -> list[tuple[str, Renderable]]:
         icon: Renderable = Text("none", style="dim")

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 
+from console.tui.connection import Connection as ConsoleConnection
 from console.tui.key_permissions import (
     REGENERATE,
     doing,
@@ -226,7 +227,7 @@ async def adopt_session_key(app: App[Any], client: Any, key: str) -> None:
     """The session's key was regenerated: use the new one now, and store it for next time."""
     swap_client_key(client, key)
     connection = getattr(app, "connection", None)
-    if connection is not None and dataclasses.is_dataclass(connection):
+    if isinstance(connection, ConsoleConnection):
         app.connection = dataclasses.replace(connection, key=key)  # type: ignore[attr-defined]
     profile = getattr(connection, "profile", None)
     source = getattr(connection, "key_source", "memory")

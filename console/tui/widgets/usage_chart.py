@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual.geometry import Size
 from textual.widget import Widget
 
 from console.tui.widgets.usage_gauge import bar_text
@@ -35,7 +36,7 @@ class TokenBarChart(Widget):
         self.rows = rows
         self.refresh(layout=True)
 
-    def get_content_height(self, container, viewport, width: int) -> int:  # type: ignore[override]
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return max(len(self.rows), 1)
 
     def render(self) -> Text:

@@ -58,7 +58,7 @@ def body_of(payload: Payload | BaseModel) -> dict[str, Any]:
     raise TypeError(f"A payload must be a request model or a dict, not {type(payload).__name__}.")
 
 
-def parse(model: type[M] | Any, data: Any, *, method: str, path: str) -> Any:
+def parse_response(model: type[M] | Any, data: Any, *, method: str, path: str) -> Any:
     """The response body as `model`; an answer of the wrong shape is an ApiError too."""
     try:
         return model.model_validate(data)
@@ -104,7 +104,7 @@ class _Resource:
         data = await self._session.request(method, path, params=params, body=body)
         if model is None:
             return None
-        return parse(model, data, method=method, path=path)
+        return parse_response(model, data, method=method, path=path)
 
 
 class _Collection(_Resource, Generic[M]):
@@ -173,7 +173,9 @@ class Permissions(_Resource):
 
     async def list(self, application_type: str | None = None) -> builtins.list[Permission]:
         data = await self.list_json(application_type)
-        return [parse(Permission, item, method="GET", path="/permissions") for item in data]
+        return [
+            parse_response(Permission, item, method="GET", path="/permissions") for item in data
+        ]
 
     async def list_json(self, application_type: str | None = None) -> builtins.list[dict[str, Any]]:
         """As `list`, but the objects as sent."""

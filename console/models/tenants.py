@@ -112,10 +112,6 @@ class TokenReport(LenientModel):
         return self.total_tokens
 
     @property
-    def has_monthly_figures(self) -> bool:
-        return self.monthly_active_tokens is not None
-
-    @property
     def plan_share(self) -> float | None:
         """Monthly active tokens as a fraction of the plan's included amount; None when the
         service did not report both."""

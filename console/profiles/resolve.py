@@ -35,7 +35,7 @@ ADD_HINT = (
 
 
 @dataclass(frozen=True)
-class Connection:
+class ResolvedConnection:
     """Where the console connects and with which key; the key never shows in repr()."""
 
     profile: str | None
@@ -56,7 +56,7 @@ def resolve_connection(
     env: Mapping[str, str] = os.environ,
     path: Path | None = None,
     keyring_timeout: float | None = None,
-) -> Connection:
+) -> ResolvedConnection:
     """The connection for `profile_name`, else $TENANT_CONSOLE_PROFILE, else the active one.
 
     Raises ProfileError (ConfigError for a damaged file) with one clear line. A key that
@@ -72,7 +72,7 @@ def resolve_connection(
             raise ProfileError(f"{BASE_URL_ENV} is not usable. {error}") from None
     if env_url and env_key:
         header = env_header or DEFAULT_KEY_HEADER
-        return Connection(None, env_url, env_key, "env", key_header=header)
+        return ResolvedConnection(None, env_url, env_key, "env", key_header=header)
 
     origin = ""
     name = profile_name
@@ -93,21 +93,23 @@ def resolve_connection(
     tag: dict[str, Any] = {"label": profile.label, "color": profile.color, "key_header": header}
 
     if env_key:
-        return Connection(profile=name, base_url=base_url, key=env_key, key_source="env", **tag)
+        return ResolvedConnection(
+            profile=name, base_url=base_url, key=env_key, key_source="env", **tag
+        )
     from console.profiles.keys import KeyStoreError, get_key
 
     try:
         key = get_key(name, timeout=keyring_timeout)
     except KeyStoreError as error:
-        return Connection(name, base_url, None, "none", key_problem=str(error), **tag)
+        return ResolvedConnection(name, base_url, None, "none", key_problem=str(error), **tag)
     if key is None:
         problem = (
             f'No key is stored for profile "{name}". Store one with: '
             f"tenant-console profile add {name} --base-url {profile.base_url} "
             f"(or set {API_KEY_ENV} for this session)."
         )
-        return Connection(name, base_url, None, "none", key_problem=problem, **tag)
-    return Connection(profile=name, base_url=base_url, key=key, key_source="keyring", **tag)
+        return ResolvedConnection(name, base_url, None, "none", key_problem=problem, **tag)
+    return ResolvedConnection(profile=name, base_url=base_url, key=key, key_source="keyring", **tag)
 
 
 def env_key_header(env: Mapping[str, str] = os.environ) -> str | None:

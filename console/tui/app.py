@@ -26,7 +26,7 @@ from console.models.contract import DEFAULT_KEY_HEADER
 from console.tui.commands import ObjectProvider
 from console.tui.connection import Connection, MemoryProfiles, ProfileSource, SavedProfiles
 from console.tui.early_start import EarlyStart, request_first_page
-from console.tui.problems import Problem
+from console.tui.problems import ConsoleProblem
 from console.tui.problems import describe as describe_problem
 from console.tui.resources import ResourceKind
 from console.tui.screens.console import ConsoleScreen
@@ -49,7 +49,7 @@ SERVICE_WATCH_SECONDS = 2.0
 
 def usage_commands() -> Any:
     """The usage dashboard's palette commands, imported when the palette first opens."""
-    from console.tui.widgets.usage_dashboard import UsageCommands
+    from console.tui.widgets.usage_commands import UsageCommands
 
     return UsageCommands
 
@@ -260,7 +260,7 @@ class TenantConsoleApp(App[int]):
                 "quit (q) and run `tenant-console demo` again."
             )
             self.notify(message, title="Demo service stopped", severity="error", timeout=30)
-            self.service_failed(Problem("The demo's service stopped", message))
+            self.service_failed(ConsoleProblem("The demo's service stopped", message))
 
     def _handle_exception(self, error: Exception) -> None:
         """The last net: a bug becomes a notification, never a traceback on the admin's screen.
@@ -375,7 +375,7 @@ class TenantConsoleApp(App[int]):
         except Exception:
             log.warning("Could not remember the tenant of profile %s", profile, exc_info=True)
 
-    def service_failed(self, problem: Problem) -> None:
+    def service_failed(self, problem: ConsoleProblem) -> None:
         """The service did not answer (unreachable, 5xx, the demo's service gone): the header
         says so, and what the sections show is marked as last loaded."""
         from console.clock import now
@@ -430,7 +430,7 @@ class TenantConsoleApp(App[int]):
 
     # ---- problems ----------------------------------------------------------------------
 
-    def report_problem(self, problem: Problem) -> None:
+    def report_problem(self, problem: ConsoleProblem) -> None:
         """A notification for a failure that a section also shows in place."""
         self.notify(problem.message, title=problem.title, severity="error")
         if problem.unauthorized and not self.key_rejected:

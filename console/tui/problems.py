@@ -9,7 +9,7 @@ SERVICE_FAILED = "The service failed (5xx)"
 
 
 @dataclass(frozen=True)
-class Problem:
+class ConsoleProblem:
     """What went wrong, said for a person, and what they can do about it."""
 
     title: str
@@ -53,13 +53,15 @@ def _is(exc: BaseException, name: str, errors: dict[str, type[BaseException]]) -
     return kind is not None and isinstance(exc, kind)
 
 
-def describe(exc: BaseException, *, permission: str | None = None, what: str = "") -> Problem:
-    """A Problem for `exc`, naming the permission a 403 is about when known."""
+def describe(
+    exc: BaseException, *, permission: str | None = None, what: str = ""
+) -> ConsoleProblem:
+    """A ConsoleProblem for `exc`, naming the permission a 403 is about when known."""
     errors = _client_errors()
     status = getattr(exc, "status", None)
     text = _sentence(exc)
     if _is(exc, "Unauthorized", errors) or status == 401:
-        return Problem(
+        return ConsoleProblem(
             "The service rejected this key (401)",
             text,
             401,
@@ -67,7 +69,7 @@ def describe(exc: BaseException, *, permission: str | None = None, what: str = "
             hint="Press K to enter a new key for this profile, r to retry.",
         )
     if _is(exc, "NotOffered", errors):
-        return Problem(
+        return ConsoleProblem(
             f"Not offered by this service{_for(what)}",
             text,
             status,
@@ -89,22 +91,22 @@ def describe(exc: BaseException, *, permission: str | None = None, what: str = "
             else "Retrying will not help: this needs a key with more permissions. "
             "Use another profile (p) or key."
         )
-        return Problem(f"Not permitted (403){_for(what)}", message, 403, hint=hint)
+        return ConsoleProblem(f"Not permitted (403){_for(what)}", message, 403, hint=hint)
     if _is(exc, "NotFound", errors) or status == 404:
-        return Problem(f"Not found (404){_for(what)}", text, 404)
+        return ConsoleProblem(f"Not found (404){_for(what)}", text, 404)
     if _is(exc, "RateLimited", errors) or status == 429:
         after = getattr(exc, "retry_after", None)
         wait = f" Try again in {after:g} s." if isinstance(after, int | float) else ""
-        return Problem("Rate limited (429)", f"{text}{wait}", 429)
+        return ConsoleProblem("Rate limited (429)", f"{text}{wait}", 429)
     if _is(exc, "ServerError", errors) or (isinstance(status, int) and status >= 500):
-        return Problem(f"The service failed ({status or '5xx'})", text, status)
+        return ConsoleProblem(f"The service failed ({status or '5xx'})", text, status)
     if _is(exc, "ServiceUnreachable", errors):
-        return Problem(UNREACHABLE, text)
+        return ConsoleProblem(UNREACHABLE, text)
     if _is(exc, "ApiError", errors):
-        return Problem(f"Request failed{f' ({status})' if status else ''}", text, status)
+        return ConsoleProblem(f"Request failed{f' ({status})' if status else ''}", text, status)
     if isinstance(exc, OSError | TimeoutError):
-        return Problem(UNREACHABLE, text)
-    return Problem("Something went wrong", f"{type(exc).__name__}: {text}")
+        return ConsoleProblem(UNREACHABLE, text)
+    return ConsoleProblem("Something went wrong", f"{type(exc).__name__}: {text}")
 
 
 def _for(what: str) -> str:

@@ -142,14 +142,93 @@ def _id_text(value: Any) -> Renderable:
     return str(value) if value else Text("—", style="dim")
 
 
-class ResourceKind:
-    """Base of the four list sections."""
+def with_article(noun: str) -> str:
+    """ "an application", "a proxy": the article a sentence needs before `noun`."""
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+
+
+_PERMISSION_VERBS = {"new": "create", "edit": "update", "delete": "delete", "regenerate": "update"}
+
+
+class Kind:
+    """What a kind of object is, in one place: its names, its client group, its form, what
+    deleting one breaks, which objects are read-only. The console passes kinds, not names."""
 
     key: str = ""
+    """The section and the client's resource group (`client.applications`)."""
     title: str = ""
     singular: str = ""
+    """The noun in sentences: "application", "reactor formula"."""
     permission: str | None = None
-    paged: bool = True
+    """The permission reading it needs; its prefix names the change permissions too."""
+    changeable: bool = True
+    """Whether the console creates, edits or deletes objects of this kind."""
+    creatable: bool = True
+    """Whether `n` makes a new one (there is one tenant: it is edited, never created)."""
+    regenerable: bool = False
+    """Whether its objects have an API key that `R` regenerates."""
+    form_path: str = ""
+    """The form class, "module:Class", imported when a form is first opened."""
+    delete_consequences: str = ""
+    """What deleting one breaks, for the confirmation."""
+
+    @property
+    def a_noun(self) -> str:
+        """ "an application": the noun with its article."""
+        return with_article(self.singular)
+
+    @property
+    def action_object(self) -> str:
+        """What an action names when it acts on the object: "a proxy", "the tenant"."""
+        return self.a_noun
+
+    def client_group(self, client: Any) -> Any:
+        """The client's resource group for this kind (`client.proxies`)."""
+        return getattr(client, self.key)
+
+    def form_class(self) -> Any:
+        """The form screen class; imported now, as forms are not loaded at start."""
+        module, _, name = self.form_path.partition(":")
+        return getattr(importlib.import_module(module), name)
+
+    def is_read_only(self, obj: Any | None) -> bool:
+        """Whether this object may never be changed, whatever the key (an official formula)."""
+        return False
+
+    def read_only_reason(self, obj: Any) -> str:
+        """Why `is_read_only(obj)`, for the refusal to delete it."""
+        return f"This {self.singular} cannot be changed."
+
+    def change_permission(self, action: str) -> str | None:
+        """The permission `n`, `e`, `d` or `R` needs (`proxy:create`); None if none applies."""
+        verb = _PERMISSION_VERBS.get(action)
+        if not self.changeable or verb is None or self.permission is None:
+            return None
+        return f"{self.permission.split(':')[0]}:{verb}"
+
+    def model_of(self, item: Any) -> Any:
+        """The typed object (console.models) for an object as sent; a model stays as it is."""
+        return item
+
+    def item_id(self, item: Any) -> str:
+        """The object's id as text ("" if it has none)."""
+        value = _field(item, "id")
+        return "" if value is None else str(value)
+
+    async def get(self, client: Any, item_id: str) -> Any:
+        """The object as the service holds it now."""
+        return await self.client_group(client).get(item_id)
+
+    async def delete(self, client: Any, obj: Any) -> None:
+        await self.client_group(client).delete(obj.id)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.key}>"
+
+
+class ResourceKind(Kind):
+    """Base of the four list sections."""
+
     path: str = ""
     """The list endpoint, for the console's first page (console.client.plain_get)."""
     model_name: str = ""
@@ -163,11 +242,8 @@ class ResourceKind:
 
     async def fetch(self, client: Any, page: int, size: int, query: dict[str, Any]) -> Fetched:
         """One page, as sent, from the client's resource group of the same name as `key`."""
-        envelope = await getattr(client, self.key).page_json(page=page, size=size, **query)
-        return page_of(envelope, page, size)
-
-    async def get(self, client: Any, item_id: str) -> Any:
-        return await getattr(client, self.key).get(item_id)
+        envelope = await self.client_group(client).page_json(page=page, size=size, **query)
+        return list_page(envelope, page, size)
 
     def model_of(self, item: Any) -> Any:
         """The typed object (console.models) for an object as sent; a model stays as it is.
@@ -175,14 +251,10 @@ class ResourceKind:
         An object that does not match the API raises the client's UnexpectedResponse."""
         if not isinstance(item, dict):
             return item
-        from console.client.resources import parse
+        from console.client.resources import parse_response
 
         model = getattr(importlib.import_module("console.models"), self.model_name)
-        return parse(model, item, method="GET", path=self.path)
-
-    def item_id(self, item: Any) -> str:
-        value = _field(item, "id")
-        return "" if value is None else str(value)
+        return parse_response(model, item, method="GET", path=self.path)
 
     def item_name(self, item: Any) -> str:
         name = _field(item, "name")
@@ -209,7 +281,7 @@ class ResourceKind:
         return f"This tenant has no {self.title.lower()} yet."
 
 
-def page_of(envelope: dict[str, Any], page: int = 1, size: int = PAGE_SIZE) -> Fetched:
+def list_page(envelope: dict[str, Any], page: int = 1, size: int = PAGE_SIZE) -> Fetched:
     """A list page as sent (its envelope checked by the client) as the list needs it; a page
     without totals has `total` None, and more follow while pages come back full."""
     from console.client.envelope import page_numbers
@@ -258,11 +330,14 @@ def _audit(item: Any, labels: Labels | None = None) -> list[tuple[str, Renderabl
     ]
 
 
-class Applications(ResourceKind):
+class ApplicationsKind(ResourceKind):
     key = "applications"
     title = "Applications"
     singular = "application"
     permission = "application:read"
+    regenerable = True
+    form_path = "console.tui.forms.application:ApplicationForm"
+    delete_consequences = "Its API key stops working at once."
     path = "/applications"
     model_name = "Application"
     filter_placeholder = "application id (the service filters applications by id)"
@@ -321,11 +396,13 @@ def _application_cell(proxy: dict[str, Any], labels: Labels) -> Renderable:
     return labels.get(key) or Text(key[:8] + "…", style="dim")
 
 
-class Proxies(ResourceKind):
+class ProxiesKind(ResourceKind):
     key = "proxies"
     title = "Proxies"
     singular = "proxy"
     permission = "proxy:read"
+    form_path = "console.tui.forms.proxy:ProxyForm"
+    delete_consequences = "Calls to the proxy fail at once, and its key stops working."
     path = "/proxies"
     model_name = "Proxy"
     filter_placeholder = "name (* wildcard) or proxy id"
@@ -424,11 +501,13 @@ def _contract(items: Sequence[Any], optional: bool) -> Renderable:
     return text
 
 
-class ReactorFormulas(ResourceKind):
+class ReactorFormulasKind(ResourceKind):
     key = "reactor_formulas"
     title = "Reactor formulas"
     singular = "reactor formula"
     permission = "reactor:read"
+    form_path = "console.tui.forms.formula:FormulaForm"
+    delete_consequences = "Reactors can no longer be made from it."
     path = "/reactor-formulas"
     model_name = "ReactorFormula"
     filter_placeholder = "name (* wildcard)"
@@ -458,6 +537,16 @@ class ReactorFormulas(ResourceKind):
     def parse_filter(self, text: str) -> dict[str, Any]:
         return {"name": text}
 
+    def is_read_only(self, obj: Any | None) -> bool:
+        # Official formulas (and any type but private, e.g. a partner's) are the operator's.
+        return obj is not None and _field(obj, "type") != "private"
+
+    def read_only_reason(self, obj: Any) -> str:
+        if _field(obj, "type") == "official":
+            return "Official formulas belong to the service operator: no tenant can delete them."
+        kind = str(_field(obj, "type") or "Such").capitalize()
+        return f"{kind} formulas are not this tenant's own: it cannot delete them."
+
     def fields(self, item: Any, labels: Labels | None = None) -> list[tuple[str, Renderable]]:
         icon: Renderable = Text("none", style="dim")
         if item.icon:
@@ -479,12 +568,12 @@ class ReactorFormulas(ResourceKind):
         return [CodeBlock("Code", item.code)] if item.code is not None else []
 
 
-class Permissions(ResourceKind):
+class PermissionsKind(ResourceKind):
     key = "permissions"
     title = "Permissions"
     singular = "permission"
     permission = None
-    paged = False
+    changeable = False
     path = "/permissions"
     model_name = "Permission"
     filter_placeholder = "application type: private, public or management"
@@ -532,10 +621,39 @@ class Permissions(ResourceKind):
         ]
 
 
-APPLICATIONS = Applications()
-PROXIES = Proxies()
-REACTOR_FORMULAS = ReactorFormulas()
-PERMISSIONS = Permissions()
+class TenantKind(Kind):
+    """The tenant itself: one object, edited and deleted from the Tenant section."""
+
+    key = "tenant"
+    title = "Tenant"
+    singular = "tenant"
+    permission = "tenant:read"
+    creatable = False
+    form_path = "console.tui.forms.tenant:TenantForm"
+    delete_consequences = (
+        "Every application, proxy and formula in it is deleted, and every key of the tenant "
+        "stops working at once, including the one this console uses. This cannot be undone."
+    )
+
+    @property
+    def action_object(self) -> str:
+        return "the tenant"
+
+    async def get(self, client: Any, item_id: str = "") -> Any:
+        return await client.tenant.get()
+
+    async def delete(self, client: Any, obj: Any) -> None:
+        await client.tenant.delete()
+
+    def client_group(self, client: Any) -> Any:
+        return client.tenant
+
+
+APPLICATIONS = ApplicationsKind()
+PROXIES = ProxiesKind()
+REACTOR_FORMULAS = ReactorFormulasKind()
+PERMISSIONS = PermissionsKind()
+TENANT = TenantKind()
 
 LIST_KINDS: tuple[ResourceKind, ...] = (APPLICATIONS, PROXIES, REACTOR_FORMULAS, PERMISSIONS)
 KINDS_BY_KEY: dict[str, ResourceKind] = {k.key: k for k in LIST_KINDS}

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from console.tui.resources import APPLICATIONS, PERMISSIONS, PROXIES, REACTOR_FORMULAS, TENANT
+
 
 @dataclass(frozen=True)
 class Section:
@@ -15,13 +17,14 @@ class Section:
 
 
 SECTIONS: tuple[Section, ...] = (
-    Section(1, "applications", "Applications", "Apps"),
-    Section(2, "proxies", "Proxies", "Proxies"),
-    Section(3, "reactor_formulas", "Reactor formulas", "Formulas"),
-    Section(4, "permissions", "Permissions", "Perms"),
-    Section(5, "tenant", "Tenant", "Tenant"),
+    Section(1, APPLICATIONS.key, APPLICATIONS.title, "Apps"),
+    Section(2, PROXIES.key, PROXIES.title, "Proxies"),
+    Section(3, REACTOR_FORMULAS.key, REACTOR_FORMULAS.title, "Formulas"),
+    Section(4, PERMISSIONS.key, PERMISSIONS.title, "Perms"),
+    Section(5, TENANT.key, TENANT.title, "Tenant"),
     Section(6, "usage", "Usage", "Usage"),
 )
+"""The sections of a kind take its key and title (console.tui.resources); Usage is no kind."""
 SECTIONS_BY_KEY = {s.key: s for s in SECTIONS}
 
 KEYS: tuple[tuple[str, str], ...] = (

@@ -9,7 +9,7 @@ from keyring.backends import fail
 
 from console.profiles.config import ConfigError, Profile, ProfileError, ProfilesFile
 from console.profiles.keys import set_key
-from console.profiles.resolve import Connection, check_profile, resolve_connection
+from console.profiles.resolve import ResolvedConnection, check_profile, resolve_connection
 
 PROD_KEY = "prod-key-0123456789abcdef0123456789"
 DEV_KEY = "dev-key-0123456789abcdef0123456789"
@@ -28,7 +28,7 @@ def two_profiles(config_dir: Path) -> ProfilesFile:
 
 def test_active_profile_and_keyring_by_default(two_profiles) -> None:
     connection = resolve_connection(env={})
-    assert connection == Connection("prod", "https://prod.example.com", PROD_KEY, "keyring")
+    assert connection == ResolvedConnection("prod", "https://prod.example.com", PROD_KEY, "keyring")
 
 
 def test_explicit_name_beats_the_environment_profile(two_profiles) -> None:
@@ -41,10 +41,12 @@ def test_environment_overrides_url_and_key(two_profiles) -> None:
     connection = resolve_connection(
         env={"TENANT_CONSOLE_BASE_URL": "https://other.example.com/", "TENANT_CONSOLE_PROFILE": ""}
     )
-    assert connection == Connection("prod", "https://other.example.com", PROD_KEY, "keyring")
+    assert connection == ResolvedConnection(
+        "prod", "https://other.example.com", PROD_KEY, "keyring"
+    )
 
     connection = resolve_connection("dev", env={"TENANT_CONSOLE_API_KEY": "from-env"})
-    assert connection == Connection("dev", "http://127.0.0.1:8400", "from-env", "env")
+    assert connection == ResolvedConnection("dev", "http://127.0.0.1:8400", "from-env", "env")
 
 
 def test_both_variables_need_no_file_and_no_keyring(config_dir: Path, use_keyring) -> None:
@@ -57,7 +59,7 @@ def test_both_variables_need_no_file_and_no_keyring(config_dir: Path, use_keyrin
         "TENANT_CONSOLE_API_KEY": "env-key",
         "TENANT_CONSOLE_PROFILE": "whatever",
     }
-    assert resolve_connection(env=env) == Connection(
+    assert resolve_connection(env=env) == ResolvedConnection(
         None, "http://127.0.0.1:9999", "env-key", "env"
     )
     with pytest.raises(ConfigError):

@@ -17,8 +17,8 @@ from keyring.backends import fail
 from textual.widgets import Input, Static
 
 from console.client import AdminClient, NotFound, Unauthorized
-from console.tui.actions import delete_object, open_form, regenerate_key
 from console.tui.connection import Connection
+from console.tui.flows import delete_object, open_form, regenerate_key
 from console.tui.forms import ApplicationForm, ProxyForm, TenantForm
 from console.tui.forms.permissions import PermissionChecklist
 from console.tui.modals import (
@@ -28,6 +28,7 @@ from console.tui.modals import (
     RegenerateConfirm,
     TypeToConfirmModal,
 )
+from console.tui.resources import APPLICATIONS, PROXIES, REACTOR_FORMULAS, TENANT
 from console.tui.screens.console import ConsoleScreen
 from console.tui.screens.detail import DetailScreen
 
@@ -75,6 +76,9 @@ def host(service: Any, tenant: Any, **kwargs: Any) -> FormHost:
     return FormHost(base_url=service.base_url, key=tenant.key, **kwargs)
 
 
+KINDS = {"application": APPLICATIONS, "proxy": PROXIES, "reactor_formula": REACTOR_FORMULAS}
+
+
 @pytest.mark.parametrize("kind", ["application", "proxy", "reactor_formula"])
 async def test_delete_asks_then_deletes(service, tenant, client, kind):
     resource = {
@@ -90,7 +94,7 @@ async def test_delete_asks_then_deletes(service, tenant, client, kind):
     obj = await resource.create(payload)
     app = host(service, tenant)
     async with app.run_test(size=SIZE) as pilot:
-        worker = app.run_worker(delete_object(app, kind, obj))
+        worker = app.run_worker(delete_object(app, KINDS[kind], obj))
         await wait_until(pilot, screen_is(app, ConfirmModal))
         assert '"Doomed"' in app.screen.title_text
         if kind == "application":
@@ -121,7 +125,7 @@ async def test_delete_cancelled_keeps_the_object(service, tenant, client):
     )
     app = host(service, tenant)
     async with app.run_test(size=SIZE) as pilot:
-        worker = app.run_worker(delete_object(app, "proxies", proxy))
+        worker = app.run_worker(delete_object(app, PROXIES, proxy))
         await wait_until(pilot, screen_is(app, ConfirmModal))
         assert app.screen.focused.id == "cancel"  # the safe answer has the focus
         await pilot.press("enter")
@@ -134,7 +138,7 @@ async def test_delete_tenant_needs_its_name_typed(service):
     app = host(service, tenant)
     async with app.run_test(size=SIZE) as pilot:
         current = await app.client.tenant.get()
-        worker = app.run_worker(delete_object(app, "tenant", current))
+        worker = app.run_worker(delete_object(app, TENANT, current))
         await wait_until(pilot, screen_is(app, TypeToConfirmModal))
         modal = app.screen
         await pilot.press(*"Tenant to")
@@ -235,12 +239,12 @@ async def test_read_only_mode_refuses_every_change(service, tenant, client):
     application = await client.applications.current()
     app = host(service, tenant, read_only=True)
     async with app.run_test(size=SIZE) as pilot:
-        assert await app.run_worker(delete_object(app, "proxy", proxy)).wait() is False
+        assert await app.run_worker(delete_object(app, PROXIES, proxy)).wait() is False
         assert await app.run_worker(regenerate_key(app, application)).wait() is None
-        assert await app.run_worker(open_form(app, "proxy")).wait() is None
-        assert await app.run_worker(open_form(app, "proxy", proxy)).wait() is None
+        assert await app.run_worker(open_form(app, PROXIES)).wait() is None
+        assert await app.run_worker(open_form(app, PROXIES, proxy)).wait() is None
         current = await app.client.tenant.get()
-        assert await app.run_worker(delete_object(app, "tenant", current)).wait() is False
+        assert await app.run_worker(delete_object(app, TENANT, current)).wait() is False
         await pilot.pause()
         assert app.screen_stack[-1].query("#host")  # no dialog was ever shown
         refusals = [n for n in app.notes if n.startswith("Read-only mode:")]
@@ -253,7 +257,7 @@ async def test_read_only_mode_refuses_every_change(service, tenant, client):
 async def test_open_form_returns_the_saved_object(service, tenant, client):
     app = host(service, tenant)
     async with app.run_test(size=SIZE) as pilot:
-        worker = app.run_worker(open_form(app, "proxy"))
+        worker = app.run_worker(open_form(app, PROXIES))
         await wait_until(pilot, screen_is(app, ProxyForm))
         form = app.screen
         form.query_one("#name", Input).value = "Via flow"
@@ -269,9 +273,7 @@ async def test_official_formulas_cannot_be_deleted(service, tenant, client):
     official = next(f for f in page.data if f.type == "official")
     app = host(service, tenant)
     async with app.run_test(size=SIZE):
-        assert (
-            await app.run_worker(delete_object(app, "reactor_formulas", official)).wait() is False
-        )
+        assert await app.run_worker(delete_object(app, REACTOR_FORMULAS, official)).wait() is False
         assert any("Official formulas" in n for n in app.notes)
     assert (await client.reactor_formulas.get(official.id)).type == "official"
 
@@ -466,8 +468,8 @@ async def test_regenerating_the_consoles_own_key_in_the_shell_keeps_it_working(s
 async def test_read_only_refusals_use_the_right_article(service, tenant):
     app = host(service, tenant, read_only=True)
     async with app.run_test(size=SIZE):
-        assert await app.run_worker(open_form(app, "application")).wait() is None
-        assert await app.run_worker(open_form(app, "proxy")).wait() is None
+        assert await app.run_worker(open_form(app, APPLICATIONS)).wait() is None
+        assert await app.run_worker(open_form(app, PROXIES)).wait() is None
     assert "Read-only mode: creating an application is refused." in app.notes
     assert "Read-only mode: creating a proxy is refused." in app.notes
 
@@ -509,7 +511,7 @@ async def test_deleting_an_application_names_the_proxies_that_use_it(service, te
     )
     app = host(service, tenant)
     async with app.run_test(size=SIZE) as pilot:
-        worker = app.run_worker(delete_object(app, "application", used))
+        worker = app.run_worker(delete_object(app, APPLICATIONS, used))
         await wait_until(pilot, screen_is(app, ConfirmModal))
         body = app.screen.body_text
         assert "7 proxies lose their application" in body
@@ -518,7 +520,7 @@ async def test_deleting_an_application_names_the_proxies_that_use_it(service, te
         await pilot.click("#cancel")
         assert await worker.wait() is False
 
-        worker = app.run_worker(delete_object(app, "application", other))
+        worker = app.run_worker(delete_object(app, APPLICATIONS, other))
         await wait_until(pilot, screen_is(app, ConfirmModal))
         assert "1 proxy loses its application" in app.screen.body_text
         assert '"Unrelated".' in app.screen.body_text
@@ -532,7 +534,7 @@ async def test_an_application_no_proxy_uses_says_so(service, tenant, client):
     )
     app = host(service, tenant)
     async with app.run_test(size=SIZE) as pilot:
-        worker = app.run_worker(delete_object(app, "application", alone))
+        worker = app.run_worker(delete_object(app, APPLICATIONS, alone))
         await wait_until(pilot, screen_is(app, ConfirmModal))
         assert "No proxy uses it." in app.screen.body_text
         await pilot.click("#cancel")
@@ -548,7 +550,7 @@ async def test_without_proxy_read_the_confirmation_says_it_could_not_check(servi
     )
     app = FormHost(base_url=service.base_url, key=limited.key)
     async with app.run_test(size=SIZE) as pilot:
-        worker = app.run_worker(delete_object(app, "application", target))
+        worker = app.run_worker(delete_object(app, APPLICATIONS, target))
         await wait_until(pilot, screen_is(app, ConfirmModal))
         body = app.screen.body_text
         assert "Could not check which proxies use it" in body

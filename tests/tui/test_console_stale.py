@@ -16,7 +16,7 @@ from console.tui.app import TenantConsoleApp
 from console.tui.connection import Connection
 from console.tui.demo import DemoService
 from console.tui.screens.detail import DetailScreen
-from console.tui.widgets.resource_list import StaleBanner
+from console.tui.widgets.section_loader import StaleBanner
 
 
 def quick_client(base_url: str, key: str) -> AdminClient:

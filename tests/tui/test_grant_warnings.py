@@ -14,7 +14,7 @@ from form_host import SIZE, FormHost, screen_is, wait_until
 from textual.widgets import Input
 
 from console.client import AdminClient
-from console.tui.actions import regenerate_key
+from console.tui.flows import regenerate_key
 from console.tui.forms import ApplicationForm
 from console.tui.forms.permissions import PermissionChecklist
 from console.tui.grants import beyond, describe

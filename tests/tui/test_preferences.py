@@ -10,7 +10,8 @@ import pytest
 from console_support import SIZE, make_app, settle
 
 from console.profiles.preferences import load_preferences, preferences_path
-from console.tui.widgets.usage_dashboard import UsageDashboard, _setter
+from console.tui.widgets.usage_commands import auto_refresh_setter
+from console.tui.widgets.usage_dashboard import UsageDashboard
 
 
 @pytest.fixture
@@ -31,7 +32,7 @@ async def test_theme_and_usage_auto_refresh_survive_a_restart(
         app.theme = "nord"
         await pilot.press("6")
         await settle(pilot)
-        _setter(app.screen.query_one(UsageDashboard), 60)()
+        auto_refresh_setter(app.screen.query_one(UsageDashboard), 60)()
         await settle(pilot)
     saved = load_preferences()
     assert (saved.theme, saved.usage_auto_refresh) == ("nord", 60)

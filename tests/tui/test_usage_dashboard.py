@@ -16,21 +16,14 @@ import pytest
 from rich.console import Console
 from textual.app import App, ComposeResult
 from textual.command import CommandList
-from textual.widgets import Footer, Static
+from textual.widgets import Footer
 
 from console import clock
 from console.client import AdminClient, ApiError
 from console.models.tenants import UsageReport
-from console.tui.widgets.usage_dashboard import (
-    UsageBadge,
-    UsageCommands,
-    UsageDashboard,
-    UsageGauge,
-    bar_cells,
-    describe_interval,
-    usage_summary,
-    usage_summary_markup,
-)
+from console.tui.widgets.usage_commands import UsageCommands
+from console.tui.widgets.usage_dashboard import UsageDashboard, describe_interval
+from console.tui.widgets.usage_gauge import UsageGauge, bar_cells
 from console.tui.widgets.usage_math import (
     format_plan_percent,
     format_share,
@@ -39,6 +32,8 @@ from console.tui.widgets.usage_math import (
     plan_status_text,
     token_type_rows,
     usage_state,
+    usage_summary,
+    usage_summary_markup,
 )
 
 FROZEN = "2026-11-22T10:00:00+00:00"
@@ -509,24 +504,6 @@ async def test_type_names_are_shown_as_they_are_never_as_markup() -> None:
         dashboard = app.query_one(UsageDashboard)
         assert dashboard.table_rows[0][0] == "[b]odd[/b] type"
         assert "[b]odd[/b] type" in screen_text(app)
-
-
-async def test_badge_shows_the_summary_coloured_by_state() -> None:
-    class BadgeHost(App[None]):
-        def compose(self) -> ComposeResult:
-            yield UsageBadge()
-
-    app = BadgeHost()
-    async with app.run_test(size=(60, 3)) as pilot:
-        badge = app.query_one(UsageBadge)
-        badge.show_report(OVER)
-        await pilot.pause()
-        assert badge.has_class("-over")
-        assert "MAT 13,000 / 10,000 (130%)" in screen_text(app)
-        badge.show_report(None)
-        await pilot.pause()
-        assert not badge.has_class("-over")
-        assert isinstance(badge, Static)
 
 
 # -- snapshots -----------------------------------------------------------------------------------

@@ -8,15 +8,7 @@ from console.tui.forms.formula import FormulaForm
 from console.tui.forms.proxy import ProxyForm
 from console.tui.forms.tenant import TenantForm
 
-FORMS = {
-    "application": ApplicationForm,
-    "proxy": ProxyForm,
-    "reactor_formula": FormulaForm,
-    "tenant": TenantForm,
-}
-
 __all__ = [
-    "FORMS",
     "ApplicationForm",
     "FormField",
     "FormulaForm",

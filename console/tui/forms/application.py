@@ -26,6 +26,7 @@ from console.tui.forms.fields import FormField, format_when, parse_when
 from console.tui.forms.permissions import PermissionChecklist
 from console.tui.forms.rules import RulesEditor
 from console.tui.modals import KeyRevealModal
+from console.tui.resources import APPLICATIONS
 
 log = logging.getLogger("console.tui")
 
@@ -57,7 +58,7 @@ class ApplicationForm(ResourceForm[Application]):
     }
     """
 
-    noun = "application"
+    kind = APPLICATIONS
     field_labels: ClassVar[dict[str, str]] = {
         "name": "Name",
         "permissions": "Permissions",

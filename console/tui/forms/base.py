@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from datetime import datetime
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from textual import events, on, work
 from textual.app import ComposeResult
@@ -26,6 +26,9 @@ from console.tui.forms.diff import describe_changes
 from console.tui.forms.fields import FormField, format_when, nearest_field
 from console.tui.modals import CodeWarningModal, DiscardChangesModal, LostUpdateModal
 from console.tui.widgets.key_bar import KeyBar
+
+if TYPE_CHECKING:
+    from console.tui.resources import Kind
 
 ResultT = TypeVar("ResultT")
 FieldErrors = dict[str, list[str]]
@@ -46,7 +49,8 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
     `.parse`), `send`, and for editing `fetch_current` and `payload_of` (object -> request dict).
     """
 
-    noun: ClassVar[str] = "object"
+    kind: ClassVar[Kind]
+    """What the form edits: its noun, and which objects are read-only (console.tui.resources)."""
     field_labels: ClassVar[dict[str, str]] = {"name": "Name"}
 
     DEFAULT_CSS = """
@@ -157,10 +161,14 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
 
     # ----- what subclasses provide ---------------------------------------------------------
 
+    @property
+    def noun(self) -> str:
+        return self.kind.singular
+
     @classmethod
     def forced_read_only(cls, obj: Any | None) -> bool:
-        """Whether this object may never be edited (an official formula)."""
-        return False
+        """Whether this object may never be edited (an official formula): the kind says."""
+        return cls.kind.is_read_only(obj)
 
     def compose_fields(self) -> ComposeResult:
         raise NotImplementedError
@@ -270,11 +278,6 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
 
     def _take_baseline(self) -> None:
         self._baseline = self._safe_state()
-
-    def reset_baseline(self) -> None:
-        """Call after fields were filled asynchronously with the object's own values."""
-        self._take_baseline()
-        self.refresh_dirty()
 
     def _safe_state(self) -> Any:
         try:

@@ -14,10 +14,11 @@ from console.models import ReactorFormula, ReactorFormulaCreate
 from console.models.formulas import CODE_MAX
 from console.models.round_trip import keep_item_fields
 from console.tui.forms.base import FieldErrors, ResourceForm
-from console.tui.forms.code import make_code_editor
 from console.tui.forms.editors import ContractEditor, ListEditor
 from console.tui.forms.fields import FormField
 from console.tui.forms.icon import IconError, describe_icon, read_icon
+from console.tui.resources import REACTOR_FORMULAS
+from console.tui.widgets.code_editor import CodeEditor
 
 CODE_TEMPLATE = """module.exports = async function (req) {
   const { args, configuration } = req;
@@ -32,7 +33,7 @@ TYPE_TEXT = {
 
 
 class FormulaForm(ResourceForm[ReactorFormula]):
-    noun = "reactor formula"
+    kind = REACTOR_FORMULAS
     field_labels: ClassVar[dict[str, str]] = {
         "name": "Name",
         "description": "Description",
@@ -65,11 +66,6 @@ class FormulaForm(ResourceForm[ReactorFormula]):
         super().__init__(client, obj, **kwargs)
         self.icon: str | None = obj.icon if obj else None
         self._loading_icon = False
-
-    @classmethod
-    def forced_read_only(cls, obj: Any | None) -> bool:
-        # Official formulas (and any type but private, e.g. a partner's) are the operator's.
-        return obj is not None and getattr(obj, "type", None) != "private"
 
     @property
     def formula_type(self) -> str:
@@ -111,7 +107,7 @@ class FormulaForm(ResourceForm[ReactorFormula]):
             )
         yield FormField(
             "",
-            make_code_editor(
+            CodeEditor(
                 formula.code if formula else CODE_TEMPLATE,
                 label="Code",
                 read_only=self.read_only,

@@ -163,11 +163,6 @@ class PermissionChecklist(Vertical):
         chosen = set(self.selection_list.selected) | self._hidden_selected
         return [p for p in self._options if p in chosen]
 
-    def set_selected(self, permissions: Iterable[str]) -> None:
-        self._pending = list(permissions)
-        if self._options is not None and self.is_mounted:
-            self._show(set(self._pending))
-
     def set_permissions(
         self,
         permissions: list[Any],

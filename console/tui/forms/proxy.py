@@ -12,9 +12,10 @@ from textual.widgets import Input, Select, Static, Switch
 
 from console.models import Proxy, ProxyCreate
 from console.tui.forms.base import FieldErrors, ResourceForm
-from console.tui.forms.code import make_code_editor
 from console.tui.forms.editors import KeyValueEditor
 from console.tui.forms.fields import FormField
+from console.tui.resources import PROXIES
+from console.tui.widgets.code_editor import CodeEditor
 
 APPLICATION_CAP = 500
 """Applications offered in the picker: a proxy's application is chosen among the first
@@ -47,14 +48,6 @@ class ApplicationPicker(Select[str]):
             self.value = self._pending
         self.loaded = True
 
-    def choose(self, application_id: str, label: str) -> None:
-        """Adds an option and selects it (for an application fetched on demand)."""
-        options = [(label, application_id)]
-        self._pending = application_id
-        self.set_options(options)
-        self.value = application_id
-        self.loaded = True
-
 
 def transform_payload(transform: Any) -> dict[str, Any] | None:
     """A transform as a request sends it: `{"code": ...}`, or every field of another kind."""
@@ -78,7 +71,7 @@ def _configuration(proxy: Proxy | None) -> dict[str, str] | None:
 
 
 class ProxyForm(ResourceForm[Proxy]):
-    noun = "proxy"
+    kind = PROXIES
     field_labels: ClassVar[dict[str, str]] = {
         "name": "Name",
         "destination_url": "Destination URL",
@@ -165,7 +158,7 @@ class ProxyForm(ResourceForm[Proxy]):
                 continue
             yield FormField(
                 "",
-                make_code_editor(
+                CodeEditor(
                     transform.code if transform is not None else "",
                     label=f"{label} (optional)",
                     id=field.replace("_", "-"),

@@ -11,6 +11,7 @@ from textual.widgets import Input, Static, Switch
 from console.models import Tenant, TenantUpdate
 from console.tui.forms.base import FieldErrors, ResourceForm
 from console.tui.forms.fields import FormField
+from console.tui.resources import TENANT
 from console.tui.widgets.tenant_view import settings_text
 
 SETTINGS = {
@@ -20,7 +21,7 @@ SETTINGS = {
 
 
 class TenantForm(ResourceForm[Tenant]):
-    noun = "tenant"
+    kind = TENANT
     field_labels: ClassVar[dict[str, str]] = {"name": "Name", "settings": "Settings"}
 
     DEFAULT_CSS = """

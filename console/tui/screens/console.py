@@ -15,7 +15,7 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Static
 
-from console.tui.actions import (
+from console.tui.bindings_policy import (
     CHANGE_KEYS_GROUP,
     MUTATING_ACTIONS,
     console_action_allowed,
@@ -25,7 +25,7 @@ from console.tui.actions import (
 )
 from console.tui.list_commands import ListCommands
 from console.tui.resources import KINDS_BY_KEY
-from console.tui.sections import SECTIONS, SECTIONS_BY_KEY
+from console.tui.sections import SECTIONS
 from console.tui.widgets.console_header import ConsoleHeader
 from console.tui.widgets.key_bar import KeyBar
 from console.tui.widgets.resource_list import ResourceList
@@ -208,7 +208,7 @@ class ConsoleScreen(Screen[None]):
     def action_new_key(self) -> None:
         self.app.prompt_new_key()  # type: ignore[attr-defined]
 
-    # n, e, d, R: the flows (forms, confirmations, key reveal) live in console.tui.actions
+    # n, e, d, R: the flows (forms, confirmations, key reveal) live in console.tui.flows
 
     def action_new(self) -> None:
         run_console_action(self, "new")
@@ -285,6 +285,3 @@ class ConsoleScreen(Screen[None]):
     def on_usage_view_loaded(self, event: Any) -> None:
         """UsageView.Loaded (by name: the Usage view is imported on its first visit)."""
         self.app.set_usage(event.report)  # type: ignore[attr-defined]
-
-    def title_of(self, key: str) -> str:
-        return SECTIONS_BY_KEY[key].title

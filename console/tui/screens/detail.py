@@ -12,7 +12,7 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Static
 
-from console.tui.actions import (
+from console.tui.bindings_policy import (
     MUTATING_ACTIONS,
     detail_action_allowed,
     explain_lacking_permission,
@@ -197,7 +197,7 @@ class DetailScreen(Screen[None]):
         if self.item_id:
             self.app.copy_id(self.item_id)  # type: ignore[attr-defined]
 
-    # e, d, R: the flows (forms, confirmations, key reveal) live in console.tui.actions
+    # e, d, R: the flows (forms, confirmations, key reveal) live in console.tui.flows
 
     def action_edit(self) -> None:
         run_detail_action(self, "edit")

@@ -11,7 +11,6 @@ import asyncio
 import logging
 import re
 from concurrent.futures import Future
-from datetime import datetime
 from typing import Any
 
 from rich.text import Text
@@ -21,13 +20,13 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
 from textual.timer import Timer
-from textual.widgets import Input, Static
-from textual.worker import Worker, WorkerState
+from textual.widgets import Input
 
 from console.clock import now
-from console.tui.problems import Problem, describe
-from console.tui.resources import PAGE_SIZE, Fetched, FilterInvalid, ResourceKind, page_of
+from console.tui.problems import describe
+from console.tui.resources import PAGE_SIZE, Fetched, FilterInvalid, ResourceKind, list_page
 from console.tui.widgets.row_table import RowTable, TableColumn
+from console.tui.widgets.section_loader import SectionLoader
 from console.tui.widgets.section_messages import SectionFailed, StatusChanged
 from console.tui.widgets.state_panel import StatePanel
 
@@ -66,17 +65,10 @@ class FilterInput(Input):
         self.post_message(self.Cancelled())
 
 
-class StaleBanner(Static):
-    """One line above a list whose rows may be out of date (see ResourceList.mark_stale)."""
-
-    DEFAULT_CSS = """
-    StaleBanner { height: 1; padding: 0 1; background: $warning 20%; color: $text-warning;
-                  text-wrap: nowrap; text-overflow: ellipsis; }
-    """
-
-
-class ResourceList(Vertical):
+class ResourceList(Vertical, SectionLoader):
     """The list section of one ResourceKind, with its paging state."""
+
+    load_group = "pages"
 
     BINDINGS = [
         Binding("slash", "filter", "Filter"),
@@ -116,11 +108,6 @@ class ResourceList(Vertical):
         self.pages_fetched: list[int] = []
         self.filter_text = ""
         self.query_params: dict[str, Any] = {}
-        self.loaded = False
-        self.problem: Problem | None = None
-        self.fetching = False
-        """A request is under way. (Not Widget.loading: that covers the widget with a spinner.)"""
-        self._generation = 0
         self._seen: set[str] = set()
         self.labels: dict[str, str] = {}
         self._typed: tuple[dict[str, Any], Any] | None = None
@@ -135,9 +122,6 @@ class ResourceList(Vertical):
         """`G` twice: pages are fetched one after another to the last."""
         self._end_armed_row: int | None = None
         """The row a first `G` went to; a `G` from there loads to the end."""
-        self.loaded_at: datetime | None = None
-        self.stale_note = ""
-        """Set once a refresh failed while rows were shown: they are as last loaded."""
 
     def compose(self) -> ComposeResult:
         placeholder = f"/ filter {self.kind.title.lower()} by {self.kind.filter_placeholder}"
@@ -223,28 +207,19 @@ class ResourceList(Vertical):
 
     # ---- loading -------------------------------------------------------------------------
 
-    def ensure_loaded(self) -> None:
-        """Loads the first page unless it is already loaded or loading."""
-        if not self.loaded and not self.fetching and self.problem is None:
-            self.reload()
-
     def reset(self) -> None:
         """Forgets everything (a new profile): the next ensure_loaded starts over."""
-        self._generation += 1
+        self.reset_load_state()
         if self._first_page is not None:
             self._first_page.cancel()
             self._first_page = None
-        self.workers.cancel_group(self, "pages")
         self._stop_loading_timer()
         self.items, self.total, self.has_more, self.pages_fetched = [], None, False, []
         self.rows, self._arrived, self.loading_to_end = [], [], False
         self._end_armed_row = None
         self._seen, self.labels, self._typed = set(), {}, None
-        self.loaded, self.fetching, self.problem = False, False, None
         self.filter_text, self.query_params = "", {}
-        self.loaded_at, self.stale_note = None, ""
         if self.is_mounted:
-            self.query(StaleBanner).remove()
             self.table.clear()
             self.filter_input.value = ""
             self.filter_input.remove_class("-visible")
@@ -286,40 +261,29 @@ class ResourceList(Vertical):
     def _fetch(self, page: int, requested: Future[Any] | None = None) -> None:
         if _answered(requested):  # the early page is here already: into the first frame
             envelope = requested.result()  # type: ignore[union-attr]
-            self._show_page(page, page_of(envelope, page, self.page_size))
+            self._show_page(page, list_page(envelope, page, self.page_size))
             return
-        self.fetching = True
-        self._status()
-        self.run_worker(
-            self._load_page(page, self._generation, requested),
-            group="pages",
+        self.load(
+            lambda: self._load_page(page, requested),
+            shown=lambda fetched: self._show_page(page, fetched),
+            failed=lambda exc: self._failed(exc, page),
             name=f"{self.kind.key}-page-{page}",
-            exit_on_error=False,
         )
+        self._status()
 
-    async def _load_page(
-        self, page: int, generation: int, requested: Future[Any] | None = None
-    ) -> None:
+    async def _load_page(self, page: int, requested: Future[Any] | None = None) -> Fetched:
         """One page; `requested` is page 1 asked for early through plain_get (None there
         means the client has to ask, and explain any failure)."""
-        try:
-            envelope = None
-            if requested is not None:
-                try:
-                    envelope = await asyncio.wrap_future(requested)
-                except Exception:  # the early reader failed: the client asks and explains
-                    log.exception("The early first-page read failed")
-            if envelope is not None:
-                fetched = page_of(envelope, page, self.page_size)
-            else:
-                client = self.app.client  # type: ignore[attr-defined]
-                fetched = await self.kind.fetch(client, page, self.page_size, self.query_params)
-        except Exception as exc:
-            if generation == self._generation:
-                self._failed(exc, page)
-            return
-        if generation == self._generation:
-            self._show_page(page, fetched)
+        envelope = None
+        if requested is not None:
+            try:
+                envelope = await asyncio.wrap_future(requested)
+            except Exception:  # the early reader failed: the client asks and explains
+                log.exception("The early first-page read failed")
+        if envelope is not None:
+            return list_page(envelope, page, self.page_size)
+        client = self.app.client  # type: ignore[attr-defined]
+        return await self.kind.fetch(client, page, self.page_size, self.query_params)
 
     def _show_page(self, page: int, fetched: Fetched) -> None:
         self._stop_loading_timer()
@@ -389,19 +353,8 @@ class ResourceList(Vertical):
     def _status(self) -> None:
         self.post_message(StatusChanged(self, self.status_text))
 
-    def mark_stale(self, failed_at: str) -> None:
-        """The service failed meanwhile (elsewhere, or for a later page): the rows shown are
-        as last loaded, and say so above the table until a reload succeeds."""
-        if self.loaded_at is None or self.problem is not None:
-            return
-        loaded = self.loaded_at.astimezone().strftime("%H:%M")
-        self.stale_note = f"Stale — last loaded {loaded}, refresh failed at {failed_at}."
-        text = f"⚠ {self.stale_note} Press r to retry."
-        banners = self.query(StaleBanner)
-        if banners:
-            banners.first().update(text)
-        else:
-            self.mount(StaleBanner(text), before=self.table)
+    def stale_banner_anchor(self) -> RowTable:
+        return self.table
 
     def _maybe_fetch_more(self) -> None:
         if not self.has_more or self.fetching or self.problem is not None:
@@ -518,10 +471,6 @@ class ResourceList(Vertical):
         self.rows = [row for _item, row in pairs]
         cursor = next((n for n, item in enumerate(self.items) if item is current), 0)
         self.table.replace_rows(self.rows, cursor=cursor)
-
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if event.state == WorkerState.CANCELLED and event.worker.group == "pages":
-            event.stop()
 
     # ---- filter --------------------------------------------------------------------------
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from textual.message import Message
 
-from console.tui.problems import Problem
+from console.tui.problems import ConsoleProblem
 
 
 class StatusChanged(Message):
@@ -21,7 +21,7 @@ class StatusChanged(Message):
 class SectionFailed(Message):
     """A fetch failed; the section shows it in place, the screen notifies."""
 
-    def __init__(self, section: Any, problem: Problem) -> None:
+    def __init__(self, section: Any, problem: ConsoleProblem) -> None:
         super().__init__()
         self.section = section
         self.problem = problem

@@ -6,7 +6,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import LoadingIndicator, Static
 
-from console.tui.problems import Problem
+from console.tui.problems import ConsoleProblem
 
 
 class StatePanel(Vertical):
@@ -62,7 +62,7 @@ class StatePanel(Vertical):
     def show_empty(self, message: str, hint: str = "") -> None:
         self._show("empty", message, "", hint)
 
-    def show_problem(self, problem: Problem) -> None:
+    def show_problem(self, problem: ConsoleProblem) -> None:
         self._show("error", problem.title, problem.message, problem.hint)
 
     def hide(self) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
 from rich.text import Text
@@ -12,8 +11,9 @@ from textual.widgets import Static
 from console.clock import now
 from console.models.tenants import NAMED_SETTINGS
 from console.tui import formatting as fmt
-from console.tui.problems import Problem, describe
+from console.tui.problems import describe
 from console.tui.resources import (
+    TENANT,
     Labels,
     Renderable,
     application_names,
@@ -23,7 +23,7 @@ from console.tui.resources import (
 )
 from console.tui.widgets.fields_view import FieldsView
 from console.tui.widgets.key_scroll import KeyScroll
-from console.tui.widgets.resource_list import StaleBanner
+from console.tui.widgets.section_loader import SectionLoader
 from console.tui.widgets.section_messages import SectionFailed, StatusChanged
 from console.tui.widgets.state_panel import StatePanel
 
@@ -74,23 +74,18 @@ def tenant_fields(
     return fields
 
 
-class TenantView(KeyScroll):
+class TenantView(KeyScroll, SectionLoader):
     """Fetches GET /tenants/self when shown; r refreshes."""
 
-    title = "Tenant"
-    permission = "tenant:read"
+    title = TENANT.title
+    permission = TENANT.permission
+    load_group = "tenant"
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.tenant: Any = None
-        self.loaded = False
-        self.fetching = False
-        """A request is under way. (Not Widget.loading: that covers the widget with a spinner.)"""
-        self.problem: Problem | None = None
-        self._generation = 0
         self.labels: Labels = {}
         """Names of the applications among the tenant's audit ids, once looked up."""
-        self.loaded_at: datetime | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("Tenant", classes="section-title")
@@ -103,35 +98,12 @@ class TenantView(KeyScroll):
             return "Read-only mode: the tenant cannot be changed from this console."
         return "Press e to edit the tenant's name and settings (d deletes it, after asking)."
 
-    @property
-    def status_text(self) -> str:
-        if self.problem is not None:
-            return "failed"
-        return "loading…" if self.fetching else ""
-
-    def ensure_loaded(self) -> None:
-        if not self.loaded and not self.fetching and self.problem is None:
-            self.reload()
-
     def reset(self) -> None:
-        self._generation += 1
-        self.tenant, self.loaded, self.fetching, self.problem = None, False, False, None
-        self.labels = {}
-        self.loaded_at = None
-        if self.is_mounted:
-            self.query(StaleBanner).remove()
+        self.reset_load_state()
+        self.tenant, self.labels = None, {}
 
-    def mark_stale(self, failed_at: str) -> None:
-        """The service failed meanwhile: the fields shown are as last loaded; say so."""
-        if self.loaded_at is None or self.problem is not None:
-            return
-        loaded = self.loaded_at.astimezone().strftime("%H:%M")
-        text = f"⚠ Stale — last loaded {loaded}, refresh failed at {failed_at}. Press r to retry."
-        banners = self.query(StaleBanner)
-        if banners:
-            banners.first().update(text)
-        else:
-            self.mount(StaleBanner(text), before=self.query_one(FieldsView))
+    def stale_banner_anchor(self) -> FieldsView:
+        return self.query_one(FieldsView)
 
     def refresh_times(self) -> None:
         """Relative times ("3 minutes ago") as of now."""
@@ -139,38 +111,37 @@ class TenantView(KeyScroll):
 
     def reload(self) -> None:
         self.reset()
-        self.fetching = True
         self._content(False)
         self.query_one(StatePanel).show_loading("the tenant")
-        self.run_worker(self._load(self._generation), group="tenant", exit_on_error=False)
+        self.load(
+            lambda: self.app.client.tenant.get(),  # type: ignore[attr-defined]
+            shown=self._show,
+            failed=self._failed,
+        )
         self.post_message(StatusChanged(self, self.status_text))
 
     def _content(self, visible: bool) -> None:
         for widget in self.query("FieldsView, .muted, .section-title"):
             widget.display = visible
 
-    async def _load(self, generation: int) -> None:
-        try:
-            tenant = await self.app.client.tenant.get()  # type: ignore[attr-defined]
-        except Exception as exc:
-            if generation == self._generation:
-                self.fetching = False
-                self.problem = describe(exc, permission=self.permission, what="tenant")
-                self.query_one(StatePanel).show_problem(self.problem)
-                self.post_message(SectionFailed(self, self.problem))
-                self.post_message(StatusChanged(self, self.status_text))
-            return
-        if generation != self._generation:
-            return
+    def _failed(self, exc: Exception) -> None:
+        self.fetching = False
+        self.problem = problem = describe(exc, permission=self.permission, what="tenant")
+        self.query_one(StatePanel).show_problem(problem)
+        self.post_message(SectionFailed(self, problem))
+        self.post_message(StatusChanged(self, self.status_text))
+
+    async def _show(self, tenant: Any) -> None:
         self.tenant, self.loaded, self.fetching = tenant, True, False
         self.loaded_at = now()
         self.refresh_fields()
         self.query_one(StatePanel).hide()
         self._content(True)
         self.post_message(StatusChanged(self, self.status_text))
+        generation = self.generation
         missing = [i for i in audit_ids(tenant) if i not in self.labels]
         found = await application_names(self.app.client, missing)  # type: ignore[attr-defined]
-        if found and generation == self._generation:
+        if found and self.is_current(generation):
             self.labels.update(found)
             self.refresh_fields()
 

@@ -3,6 +3,8 @@
 The Usage section mounts `UsageDashboard`, fetches `GET /tenants/self/reports/usage` and hands
 the result to `show_report` / `show_error`. The dashboard never fetches by itself: on `r` and on
 each auto-refresh tick it posts `UsageDashboard.RefreshRequested` for the section to act on.
+Its parts: the gauge (usage_gauge), the chart (usage_chart); its palette commands are in
+usage_commands.
 """
 
 from __future__ import annotations
@@ -10,15 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 
-from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.timer import Timer
@@ -28,14 +27,14 @@ from textual.widgets import ContentSwitcher, DataTable, LoadingIndicator, Static
 from console import clock
 from console.models.tenants import UsageReport
 from console.tui.widgets.key_scroll import KeyScroll
+from console.tui.widgets.usage_chart import TokenBarChart
+from console.tui.widgets.usage_gauge import UsageGauge
 from console.tui.widgets.usage_math import (
     STATE_LABELS,
     GaugeState,
     TokenTypeRow,
     format_count,
-    format_plan_percent,
     format_share,
-    gauge_state,
     is_empty,
     local_and_relative,
     local_time,
@@ -44,14 +43,7 @@ from console.tui.widgets.usage_math import (
     relative_time,
     token_type_rows,
     usage_state,
-    usage_summary,
-    usage_summary_markup,
 )
-
-EIGHTHS = " ▏▎▍▌▋▊▉"
-"""Left-aligned block characters from 0/8 to 7/8 of a cell, for sub-cell bar lengths."""
-
-FULL_BLOCK = "█"
 
 AUTO_REFRESH_CHOICES: tuple[int | None, ...] = (None, 30, 60, 300)
 """The auto-refresh intervals the command palette offers (None: off)."""
@@ -73,195 +65,6 @@ def describe_interval(seconds: int | None) -> str:
         return "every second" if seconds == 1 else f"every {seconds} seconds"
     minutes = seconds // 60
     return "every minute" if minutes == 1 else f"every {minutes} minutes"
-
-
-def bar_cells(fraction: float, width: int) -> tuple[int, int]:
-    """Full cells and eighths of a further cell for a bar `fraction` (0..1) of `width` long."""
-    fraction = min(max(fraction, 0.0), 1.0)
-    eighths = round(fraction * width * 8)
-    return divmod(eighths, 8)
-
-
-def bar_text(fraction: float, width: int, fill: Style, track: Style | None = None) -> Text:
-    """A horizontal bar `width` cells wide, filled to `fraction` with eighth-cell precision.
-
-    With a `track` style the unfilled part is drawn as a dim track (the gauge); without one it
-    is blank (the bar chart).
-    """
-    full, partial = bar_cells(fraction, width)
-    text = Text(FULL_BLOCK * full, style=fill)
-    remaining = width - full
-    if partial and remaining > 0:
-        partial_style = fill + Style(bgcolor=track.color) if track and track.color else fill
-        text.append(EIGHTHS[partial], style=partial_style)
-        remaining -= 1
-    if remaining > 0:
-        text.append((FULL_BLOCK if track else " ") * remaining, style=track or Style())
-    return text
-
-
-class UsageGauge(Widget):
-    """Monthly active tokens against the plan, coloured by threshold; copes with > 100%.
-
-    Within plan the bar's full length is the plan. Over plan it is the use, with a marker
-    where the plan ends, so "how far over" is visible as the length past the marker.
-    """
-
-    COMPONENT_CLASSES = {
-        "usage-gauge--normal",
-        "usage-gauge--warning",
-        "usage-gauge--over",
-        "usage-gauge--track",
-        "usage-gauge--marker",
-        "usage-gauge--scale",
-    }
-
-    DEFAULT_CSS = """
-    UsageGauge {
-        height: 3;
-        & > .usage-gauge--normal { color: $success; }
-        & > .usage-gauge--warning { color: $warning; }
-        & > .usage-gauge--over { color: $error; }
-        & > .usage-gauge--track { color: $foreground 12%; }
-        & > .usage-gauge--marker { color: $foreground; text-style: bold; }
-        & > .usage-gauge--scale { color: $text-muted; }
-    }
-    """
-
-    used: reactive[int] = reactive(0)
-    included: reactive[int] = reactive(0)
-
-    def set_usage(self, used: int, included: int) -> None:
-        self.used = used
-        self.included = included
-
-    @property
-    def state(self) -> GaugeState:
-        return gauge_state(self.used, self.included)
-
-    def render(self) -> Text:
-        width = max(self.content_size.width, 10)
-        bar_lines = max(self.content_size.height - 1, 1)
-        fill = self.get_component_rich_style(f"usage-gauge--{self.state}")
-        track = self.get_component_rich_style("usage-gauge--track")
-        marker = self.get_component_rich_style("usage-gauge--marker")
-        scale_style = self.get_component_rich_style("usage-gauge--scale")
-
-        used, included = self.used, self.included
-        scale_max = max(used, included, 1)
-        bar = bar_text(used / scale_max, width, fill, track)
-        if used > included and included:
-            # The plan's end, drawn over the bar: the filled length past it is the overage.
-            plan_cell = min(width - 1, round(included / scale_max * width))
-            bar = bar[:plan_cell] + Text("┃", style=fill + marker) + bar[plan_cell + 1 :]
-
-        lines = [bar.copy() for _ in range(bar_lines)]
-        lines.append(self._scale_line(width, scale_style))
-        return Text("\n").join(lines)
-
-    def _scale_line(self, width: int, style: Style) -> Text:
-        """ "0 … plan 10,000" under the bar, and the use at the right end when over plan."""
-        used, included = self.used, self.included
-        scale = [" "] * width
-        left = "0"
-        scale[: len(left)] = left
-        plan_label = f"plan {format_count(included)}"
-        if used > included and included:
-            end_label = format_count(used)
-            plan_cell = min(width - 1, round(included / used * width))
-            start = max(len(left) + 1, plan_cell - len(plan_label) + 1)
-            end_start = width - len(end_label)
-            if start + len(plan_label) < end_start:
-                scale[start : start + len(plan_label)] = plan_label
-            scale[end_start:] = end_label
-        else:
-            start = max(len(left) + 1, width - len(plan_label))
-            scale[start : start + len(plan_label)] = plan_label[: width - start]
-        return Text("".join(scale)[:width], style=style)
-
-
-class TokenBarChart(Widget):
-    """Tokens by type as horizontal bars scaled to the largest count, readable at 80 columns."""
-
-    COMPONENT_CLASSES = {"token-bar-chart--bar", "token-bar-chart--label", "token-bar-chart--count"}
-
-    DEFAULT_CSS = """
-    TokenBarChart {
-        height: auto;
-        & > .token-bar-chart--bar { color: $primary; }
-        & > .token-bar-chart--label { color: $text; }
-        & > .token-bar-chart--count { color: $text-muted; }
-    }
-    """
-
-    LABEL_MAX = 16
-    """Longest type label before it is shortened with "…" (LABEL_MAX_WIDE from 100 columns)."""
-    LABEL_MAX_WIDE = 24
-
-    def __init__(self, *, name: str | None = None, id: str | None = None) -> None:
-        super().__init__(name=name, id=id)
-        self.rows: list[TokenTypeRow] = []
-
-    def set_rows(self, rows: list[TokenTypeRow]) -> None:
-        self.rows = rows
-        self.refresh(layout=True)
-
-    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return max(len(self.rows), 1)
-
-    def render(self) -> Text:
-        if not self.rows:
-            return Text("")
-        width = max(self.content_size.width, 20)
-        bar_style = self.get_component_rich_style("token-bar-chart--bar")
-        label_style = self.get_component_rich_style("token-bar-chart--label")
-        count_style = self.get_component_rich_style("token-bar-chart--count")
-
-        label_max = self.LABEL_MAX_WIDE if width >= 100 else self.LABEL_MAX
-        label_width = min(max(len(row.name) for row in self.rows), label_max)
-        counts = [format_count(row.count) for row in self.rows]
-        shares = [format_share(row.share) for row in self.rows]
-        count_width = max(len(c) for c in counts)
-        share_width = max(len(s) for s in shares)
-        bar_width = max(width - label_width - count_width - share_width - 4, 1)
-        largest = max(row.count for row in self.rows) or 1
-
-        lines = []
-        for row, count, share in zip(self.rows, counts, shares, strict=True):
-            label = row.name if len(row.name) <= label_width else row.name[: label_width - 1] + "…"
-            line = Text(label.ljust(label_width), style=label_style)
-            line.append(" ")
-            line.append_text(bar_text(row.count / largest, bar_width, bar_style))
-            line.append(" ")
-            line.append(count.rjust(count_width), style=label_style)
-            line.append("  ")
-            line.append(share.rjust(share_width), style=count_style)
-            lines.append(line)
-        return Text("\n").join(lines)
-
-
-class UsageBadge(Static):
-    """The one-line usage summary for the header or the Tenant section, coloured by state."""
-
-    DEFAULT_CSS = """
-    UsageBadge {
-        width: auto;
-        height: 1;
-        padding: 0 1;
-        &.-normal { color: $text-success; }
-        &.-warning { color: $text-warning; }
-        &.-over { color: $text-error; text-style: bold; }
-    }
-    """
-
-    def show_report(self, report: UsageReport | None) -> None:
-        """Show the report's summary, or nothing when there is none (e.g. no report:read)."""
-        self.remove_class("-normal", "-warning", "-over")
-        if report is None:
-            self.update("")
-            return
-        self.add_class(f"-{usage_state(report)}")
-        self.update(usage_summary(report))
 
 
 class UsageDashboard(Widget):
@@ -555,10 +358,6 @@ class UsageDashboard(Widget):
         return f"{_plain(numbers)} · {status}"
 
     @property
-    def percent_text(self) -> str | None:
-        return format_plan_percent(self.report) if self.report else None
-
-    @property
     def totals_text(self) -> str:
         return _plain(str(self.query_one("#usage-totals", Static).content))
 
@@ -669,67 +468,3 @@ class UsageDashboard(Widget):
 def _plain(markup: str) -> str:
     """Markup as the plain text a person reads."""
     return Content.from_markup(markup).plain
-
-
-class UsageCommands(Provider):
-    """Palette commands for the dashboard on screen: auto-refresh interval and refresh now.
-
-    The app adds this to its `COMMANDS`; it offers nothing while no dashboard is mounted.
-    """
-
-    def _usage_dashboard(self) -> UsageDashboard | None:
-        dashboards = self.screen.query(UsageDashboard)
-        return dashboards.first() if dashboards else None
-
-    def _usage_commands(self) -> list[tuple[str, str, object]]:
-        dashboard = self._usage_dashboard()
-        if dashboard is None:
-            return []
-        commands: list[tuple[str, str, object]] = []
-        for seconds in AUTO_REFRESH_CHOICES:
-            current = (dashboard.auto_refresh_seconds or None) == seconds
-            label = f"Usage: auto-refresh {describe_interval(seconds)}"
-            help_text = "The current setting" if current else "Refetch the usage report on a timer"
-            if seconds is None:
-                help_text = "The current setting" if current else "Refresh only when asked (r)"
-            commands.append((label, help_text, _setter(dashboard, seconds)))
-        commands.append(
-            ("Usage: refresh now", "Fetch the usage report again", dashboard.action_refresh)
-        )
-        return commands
-
-    async def discover(self) -> Hits:
-        for label, help_text, callback in self._usage_commands():
-            yield DiscoveryHit(label, callback, help=help_text)  # type: ignore[arg-type]
-
-    async def search(self, query: str) -> Hits:
-        matcher = self.matcher(query)
-        for label, help_text, callback in self._usage_commands():
-            score = matcher.match(label)
-            if score > 0:
-                yield Hit(score, matcher.highlight(label), callback, help=help_text)  # type: ignore[arg-type]
-
-
-def _setter(dashboard: UsageDashboard, seconds: int | None):
-    def apply() -> None:
-        dashboard.set_auto_refresh(seconds)
-        dashboard.notify(f"Usage auto-refresh {describe_interval(seconds)}.", timeout=3)
-        remember = getattr(dashboard.app, "set_preference", None)
-        if remember is not None:
-            remember(usage_auto_refresh=seconds)
-
-    return apply
-
-
-__all__ = [
-    "AUTO_REFRESH_CHOICES",
-    "TokenBarChart",
-    "UsageBadge",
-    "UsageCommands",
-    "UsageDashboard",
-    "UsageGauge",
-    "describe_interval",
-    "usage_state",
-    "usage_summary",
-    "usage_summary_markup",
-]

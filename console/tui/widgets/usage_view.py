@@ -10,16 +10,18 @@ from textual.containers import Vertical
 from textual.message import Message
 
 from console.clock import now
-from console.tui.problems import Problem, describe
+from console.tui.problems import describe
+from console.tui.widgets.section_loader import SectionLoader
 from console.tui.widgets.section_messages import SectionFailed, StatusChanged
 from console.tui.widgets.usage_dashboard import UsageDashboard
 
 
-class UsageView(Vertical):
+class UsageView(Vertical, SectionLoader):
     """Fetches GET /tenants/self/reports/usage when shown, on r, and when the dashboard asks."""
 
     title = "Usage"
     permission = "report:read"
+    load_group = "usage"
 
     class Loaded(Message):
         def __init__(self, report: Any) -> None:
@@ -29,11 +31,6 @@ class UsageView(Vertical):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.report: Any = None
-        self.loaded = False
-        self.fetching = False
-        """A request is under way. (Not Widget.loading: that covers the widget with a spinner.)"""
-        self.problem: Problem | None = None
-        self._generation = 0
 
     def compose(self) -> ComposeResult:
         yield UsageDashboard()
@@ -48,30 +45,25 @@ class UsageView(Vertical):
     def dashboard(self) -> UsageDashboard:
         return self.query_one(UsageDashboard)
 
-    @property
-    def status_text(self) -> str:
-        if self.problem is not None:
-            return "failed"
-        return "loading…" if self.fetching else ""
-
-    def ensure_loaded(self) -> None:
-        if not self.loaded and not self.fetching and self.problem is None:
-            self.reload()
-
     def reset(self) -> None:
         shown = self.report is not None or self.problem is not None
-        self._generation += 1
-        self.report, self.loaded, self.fetching, self.problem = None, False, False, None
+        self.reset_load_state()
+        self.report = None
         if shown and self.is_mounted:
             # Another tenant now: its report must not appear under the old one's figures.
             self.dashboard.remove()
             self.mount(UsageDashboard())
 
     def reload(self) -> None:
-        self._generation += 1
-        self.fetching, self.problem = True, None
+        """A new report; one on screen stays there, marked as refreshing, until it comes."""
+        self.forget_loads()
+        self.problem = None
         self.dashboard.show_loading()
-        self.run_worker(self._load(self._generation), group="usage", exit_on_error=False)
+        self.load(
+            lambda: self.app.client.tenant.usage(),  # type: ignore[attr-defined]
+            shown=self._show,
+            failed=self._failed,
+        )
         self.post_message(StatusChanged(self, self.status_text))
 
     @on(UsageDashboard.RefreshRequested)
@@ -80,20 +72,15 @@ class UsageView(Vertical):
         if not self.fetching:
             self.reload()
 
-    async def _load(self, generation: int) -> None:
-        try:
-            report = await self.app.client.tenant.usage()  # type: ignore[attr-defined]
-        except Exception as exc:
-            if generation == self._generation:
-                self.fetching = False
-                self.problem = describe(exc, permission=self.permission, what="usage report")
-                hint = self.problem.hint if self.problem.unauthorized else None
-                self.dashboard.show_error(exc, hint=hint)
-                self.post_message(SectionFailed(self, self.problem))
-                self.post_message(StatusChanged(self, self.status_text))
-            return
-        if generation != self._generation:
-            return
+    def _failed(self, exc: Exception) -> None:
+        self.fetching = False
+        self.problem = problem = describe(exc, permission=self.permission, what="usage report")
+        hint = problem.hint if problem.unauthorized else None
+        self.dashboard.show_error(exc, hint=hint)
+        self.post_message(SectionFailed(self, problem))
+        self.post_message(StatusChanged(self, self.status_text))
+
+    def _show(self, report: Any) -> None:
         self.report, self.loaded, self.fetching = report, True, False
         self.dashboard.show_report(report, now())
         self.post_message(self.Loaded(report))

@@ -1,0 +1,154 @@
+"""The keys n, e, d and R on the console and detail screens: when they apply, when they are
+dimmed for a permission the key lacks, hidden in read-only mode, and which flow they start.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING, Any
+
+from textual.binding import Binding
+
+from console.tui.flows import create_flow, delete_flow, edit_flow, regenerate_flow, start_flow
+from console.tui.key_permissions import (
+    REGENERATE,
+    doing,
+    in_read_only_mode,
+    lacking_now,
+    not_offered,
+    say_lacking,
+)
+from console.tui.resources import TENANT
+
+if TYPE_CHECKING:
+    from console.tui.resources import Kind
+
+MUTATING_ACTIONS = ("new", "edit", "delete", "regenerate")
+"""The screen actions that change data; read-only mode keeps their keys bound (to say why
+not) but out of the footer and help."""
+
+
+CHANGE_KEYS_GROUP = Binding.Group("New/Edit/Del")
+"""n, e and d share one footer label: the footer has little room."""
+
+
+def hide_mutating_bindings(node: Any) -> None:
+    """In read-only mode, takes the keys that change data out of the footer of `node`.
+
+    Otherwise adds, behind each of those keys, a hidden binding that says which permission
+    is missing: a key the session's key may not use is dimmed (check_action None), and
+    Textual then tries the next binding of the same key."""
+    if not in_read_only_mode(node.app):
+        for key, found in list(node._bindings.key_to_bindings.items()):
+            for binding in found:
+                action = binding.action.split("(")[0]
+                if action in MUTATING_ACTIONS:
+                    node._bindings.bind(key, f"lacking_permission('{action}')", show=False)
+        return
+    bindings = node._bindings.key_to_bindings
+    for key, found in list(bindings.items()):
+        bindings[key] = [
+            dataclasses.replace(b, show=False) if b.action.split("(")[0] in MUTATING_ACTIONS else b
+            for b in found
+        ]
+    node.refresh_bindings()
+
+
+def _console_target(screen: Any) -> tuple[Kind | None, Any]:
+    """(kind, object) the console screen's change keys act on: the highlighted row of a list,
+    or the tenant on the Tenant section; (None, None) elsewhere (the permissions list)."""
+    current_list = getattr(screen, "current_list", None)
+    if current_list is not None:
+        if not current_list.kind.changeable:
+            return None, None
+        return current_list.kind, current_list.current_row
+    if getattr(screen, "current", None) == TENANT.key:
+        return TENANT, getattr(screen.section_widget(TENANT.key), "tenant", None)
+    return None, None
+
+
+def console_action_allowed(screen: Any, action: str) -> bool | None:
+    """Whether `n`, `e`, `d` or `R` applies where the console screen stands now; None
+    (shown dimmed) when it would but the key lacks the permission."""
+    kind, obj = _console_target(screen)
+    if action == "new":
+        applies = kind is not None and kind.creatable
+    elif action == "regenerate":
+        applies = (
+            kind is not None
+            and kind.regenerable
+            and obj is not None
+            and REGENERATE not in not_offered(screen.app)
+        )
+    else:
+        applies = obj is not None
+    if applies and lacking_now(screen.app, kind, action):
+        return None
+    return applies
+
+
+def explain_lacking_permission(screen: Any, action: str) -> None:
+    """A dimmed `n`, `e`, `d` or `R` was pressed: say which permission it needs."""
+    if hasattr(screen, "item") and hasattr(screen, "kind"):  # a detail screen
+        dimmed = detail_action_allowed(screen, action) is None
+        kind = screen.kind
+    else:
+        dimmed = console_action_allowed(screen, action) is None
+        kind, _ = _console_target(screen)
+    missing = lacking_now(screen.app, kind, action) if dimmed else None
+    if missing and kind is not None:
+        say_lacking(screen.app, missing, doing(kind, action))
+
+
+def run_console_action(screen: Any, action: str) -> None:
+    """Starts the flow for `n`, `e`, `d` or `R` on the console screen."""
+    app = screen.app
+    kind, obj = _console_target(screen)
+    if kind is None or (action != "new" and obj is None):
+        return
+    if obj is not None:
+        try:
+            obj = kind.model_of(obj)  # the row as sent becomes the model the flows work on
+        except Exception as exc:  # an object that does not match the API
+            app.notify(str(exc), title=f"Cannot change this {kind.singular}", severity="error")
+            return
+    if action == "new":
+        start_flow(app, create_flow(app, kind))
+    elif action == "edit":
+        start_flow(app, edit_flow(app, kind, obj))
+    elif action == "delete":
+        start_flow(app, delete_flow(app, kind, obj))
+    elif action == "regenerate" and kind.regenerable:
+        start_flow(app, regenerate_flow(app, obj))
+
+
+def detail_action_allowed(screen: Any, action: str) -> bool | None:
+    """Whether `e`, `d` or `R` applies to the object a detail screen shows; None (dimmed)
+    when the key lacks the permission."""
+    if screen.item is None or not screen.kind.changeable:
+        return False
+    if action == "regenerate":
+        applies = screen.kind.regenerable and REGENERATE not in not_offered(screen.app)
+    else:
+        applies = action in ("edit", "delete")
+    if applies and lacking_now(screen.app, screen.kind, action):
+        return None
+    return applies
+
+
+def run_detail_action(screen: Any, action: str) -> None:
+    """Starts the flow for `e`, `d` or `R` on a detail screen; it shows the result."""
+    if detail_action_allowed(screen, action):
+        start_flow(screen.app, _detail_flow(screen, action))
+
+
+async def _detail_flow(screen: Any, action: str) -> None:
+    app = screen.app
+    if action == "edit":
+        if await edit_flow(app, screen.kind, screen.item) is not None:
+            screen.action_refresh()
+    elif action == "delete":
+        if await delete_flow(app, screen.kind, screen.item) and app.screen is screen:
+            app.pop_screen()
+    elif action == "regenerate":
+        await regenerate_flow(app, screen.item)

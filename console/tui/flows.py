@@ -1,0 +1,361 @@
+"""The flows that change things: open a form, delete, regenerate a key, with the
+confirmations before and the key reveal after. Used by the shell's screens (through
+console.tui.bindings_policy).
+
+Every flow is a coroutine that shows dialogs and waits for them, so it must run in a worker:
+`app.run_worker(delete_object(app, PROXIES, proxy))`. Each refuses in read-only mode.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import logging
+from typing import TYPE_CHECKING, Any
+
+from textual.app import App
+
+from console.tui.connection import Connection as ConsoleConnection
+from console.tui.key_permissions import (
+    REGENERATE,
+    doing,
+    in_read_only_mode,
+    lacking_permission,
+    not_offered,
+    refuse_if_read_only,
+    say_lacking,
+    session_application_id,
+)
+from console.tui.resources import APPLICATIONS, TENANT
+
+if TYPE_CHECKING:
+    from console.client import AdminClient
+    from console.tui.resources import Kind
+
+log = logging.getLogger(__name__)
+
+
+def _client(app: App[Any], client: Any | None) -> Any:
+    client = client if client is not None else getattr(app, "client", None)
+    if client is None:
+        raise RuntimeError("No connection to a service yet.")
+    return client
+
+
+def form_for(app: App[Any], kind: Kind, obj: Any | None = None, *, client: Any = None) -> Any:
+    """The form screen for a new (obj None) or existing object; read-only where it must be."""
+    form_class = kind.form_class()
+    return form_class(_client(app, client), obj, read_only=in_read_only_mode(app))
+
+
+async def open_form(
+    app: App[Any], kind: Kind, obj: Any | None = None, *, client: Any = None
+) -> Any | None:
+    """Shows the create or edit form; returns the saved object, or None if nothing was saved.
+
+    A new application's key is revealed by the form itself before it closes.
+    """
+    readable = kind.is_read_only(obj)  # its form only shows it: nothing to refuse
+    if not readable and refuse_if_read_only(
+        app, f"{'editing' if obj is not None else 'creating'} {kind.a_noun}"
+    ):
+        return None
+    form = form_for(app, kind, obj, client=client)
+    return await app.push_screen(form, wait_for_dismiss=True)
+
+
+async def delete_object(app: App[Any], kind: Kind, obj: Any, *, client: Any = None) -> bool:
+    """Asks, then deletes. True when the object is gone (also if someone deleted it first)."""
+    from console.client import ApiError, NotFound
+    from console.tui.modals import ConfirmModal, TypeToConfirmModal
+
+    noun = kind.singular
+    if refuse_if_read_only(app, f"deleting {kind.a_noun}"):
+        return False
+    if kind.is_read_only(obj):
+        app.notify(kind.read_only_reason(obj), title="Not deleted", severity="warning")
+        return False
+    client = _client(app, client)
+    label = str(getattr(obj, "name", "") or getattr(obj, "id", ""))
+    body = kind.delete_consequences
+    if kind is APPLICATIONS:
+        if await _is_session_application(app, client, obj):
+            body += " It is the key this console is using: the console loses its access."
+        body += "\n\n" + await _proxies_losing(client, obj)
+    if kind is TENANT:
+        modal: Any = TypeToConfirmModal(
+            f'Delete the tenant "{label}"?', body, label, confirm_label="Delete tenant"
+        )
+    else:
+        modal = ConfirmModal(f'Delete {noun} "{label}"?', body, confirm_label="Delete")
+    if not await app.push_screen(modal, wait_for_dismiss=True):
+        return False
+    try:
+        await kind.delete(client, obj)
+    except NotFound:
+        app.notify(f'The {noun} "{label}" was already deleted.', title="Deleted")
+        return True
+    except ApiError as error:
+        app.notify(str(error), title=f"The {noun} was not deleted", severity="error")
+        return False
+    if kind is TENANT:
+        app.notify(
+            f'Deleted the tenant "{label}". Its keys no longer work: switch to another '
+            "profile (p) or quit.",
+            title="Tenant deleted",
+            severity="warning",
+            timeout=20,
+        )
+    else:
+        app.notify(f'Deleted {noun} "{label}".', title="Deleted")
+    return True
+
+
+PROXY_SCAN_PAGES = 20
+"""Pages of 100 proxies read to find those an application's deletion affects: 2,000
+proxies is more than a tenant usually has, and the dialog must not wait on a huge one."""
+
+
+PROXIES_NAMED = 5
+"""Proxies named in the confirmation; past these, "and N more"."""
+
+
+async def proxies_using(client: Any, application_id: str) -> tuple[list[str], bool]:
+    """Names of the proxies bound to the application, and whether every proxy was read.
+
+    The service filters proxies by id and name only, so this walks the pages (as sent:
+    no models), at most PROXY_SCAN_PAGES of them.
+    """
+    names: list[str] = []
+    for page in range(1, PROXY_SCAN_PAGES + 1):
+        data = await client.proxies.page_json(page=page, size=100)
+        rows = data.get("data") or []
+        names += [
+            str(row.get("name") or row.get("id"))
+            for row in rows
+            if isinstance(row, dict) and str(row.get("application_id") or "") == application_id
+        ]
+        pagination = data.get("pagination") or {}
+        total = pagination.get("total_items")
+        if not rows or (isinstance(total, int) and page * 100 >= total):
+            return names, True
+    return names, False
+
+
+def _names_sentence(names: list[str]) -> str:
+    quoted = [f'"{n}"' for n in names[:PROXIES_NAMED]]
+    more = len(names) - len(quoted)
+    if more:
+        return ", ".join(quoted) + f" and {more} more"
+    if len(quoted) == 1:
+        return quoted[0]
+    return ", ".join(quoted[:-1]) + " and " + quoted[-1]
+
+
+async def _proxies_losing(client: Any, application: Any) -> str:
+    """The confirmation's sentence naming the proxies that lose their application."""
+    try:
+        names, complete = await proxies_using(client, str(application.id))
+    except Exception as error:  # e.g. a key without proxy:read: say so, still ask
+        log.warning("Could not list the proxies using an application", exc_info=True)
+        return f"Could not check which proxies use it: {error}"
+    checked = "" if complete else f" (among the first {PROXY_SCAN_PAGES * 100} proxies)"
+    if not names:
+        return f"No proxy uses it{checked}."
+    if len(names) == 1:
+        what = "1 proxy loses its application, and with it the key its transforms get"
+    else:
+        what = (
+            f"{len(names)} proxies lose their application, and with it the key their transforms get"
+        )
+    return f"{what}{checked}: {_names_sentence(names)}."
+
+
+async def _is_session_application(app: App[Any], client: Any, application: Any) -> bool:
+    own = await session_application_id(app, client)
+    return own is not None and own == str(getattr(application, "id", ""))
+
+
+async def regenerate_key(app: App[Any], application: Any, *, client: Any = None) -> Any | None:
+    """Asks, regenerates (once: a POST is never retried), and shows the new key once.
+
+    If it was the session's own key, the live client switches to the new key and the
+    profile's stored key is replaced, so the console keeps working.
+    """
+    from console.client import ApiError, NotOffered
+    from console.tui.modals import KeyRevealModal, RegenerateConfirm
+
+    if refuse_if_read_only(app, "regenerating a key"):
+        return None
+    if REGENERATE in not_offered(app):
+        app.notify("This service does not offer regenerating keys.", severity="warning")
+        return None
+    from console.tui.grants import grant_note
+
+    client = _client(app, client)
+    own = await _is_session_application(app, client, application)
+    note = await grant_note(client, getattr(application, "permissions", ()), subject="The new key")
+    if not await app.push_screen(
+        RegenerateConfirm(application.name, own_key=own, grant_note=note), wait_for_dismiss=True
+    ):
+        return None
+    try:
+        result = await client.applications.regenerate(application.id)
+    except NotOffered as error:
+        app.mark_unavailable(REGENERATE)  # type: ignore[attr-defined]
+        app.notify(str(error), title="The key was not regenerated", severity="error")
+        return None
+    except ApiError as error:
+        app.notify(str(error), title="The key was not regenerated", severity="error")
+        return None
+    if own and result.key:
+        await adopt_session_key(app, client, result.key)
+    if result.key:
+        await app.push_screen(
+            KeyRevealModal(result.key, result.name, regenerated=True), wait_for_dismiss=True
+        )
+    return result
+
+
+def swap_client_key(client: AdminClient, key: str) -> None:
+    """Makes the live client send `key` from its next request on."""
+    client.set_api_key(key)
+
+
+async def adopt_session_key(app: App[Any], client: Any, key: str) -> None:
+    """The session's key was regenerated: use the new one now, and store it for next time."""
+    swap_client_key(client, key)
+    connection = getattr(app, "connection", None)
+    if isinstance(connection, ConsoleConnection):
+        app.connection = dataclasses.replace(connection, key=key)  # type: ignore[attr-defined]
+    profile = getattr(connection, "profile", None)
+    source = getattr(connection, "key_source", "memory")
+    if profile is None or source == "memory":
+        app.notify("The console now uses the new key (held in memory for this session).")
+        return
+    if source == "env":
+        app.notify(
+            "The console now uses the new key, but TENANT_CONSOLE_API_KEY still holds the old "
+            "one: set it to the new key before the next start.",
+            title="Update TENANT_CONSOLE_API_KEY",
+            severity="warning",
+            timeout=15,
+        )
+        return
+    try:
+        await asyncio.to_thread(_store_key, app, profile, key)
+    except Exception as error:
+        app.notify(
+            f"The console uses the new key for this session, but it could not be stored for "
+            f"profile {profile}: {error} Copy the key now, then set TENANT_CONSOLE_API_KEY or "
+            f"run `tenant-console profile add {profile} --base-url ...` again.",
+            title="New key not stored",
+            severity="error",
+            timeout=30,
+        )
+        return
+    app.notify(f"The new key is stored for profile {profile}.", title="Key stored")
+
+
+def _store_key(app: App[Any], profile: str, key: str) -> None:
+    """Blocking: in a thread. The app's profile source if it has one, else the keyring."""
+    profiles = getattr(app, "profiles", None)
+    if profiles is not None and hasattr(profiles, "store_key"):
+        profiles.store_key(profile, key)
+        return
+    from console.profiles.keys import set_key
+
+    set_key(profile, key)
+
+
+def refresh_after_change(app: App[Any], kind: Kind) -> None:
+    """Reloads what shows this kind of object: its section (a list or the tenant), and the
+    header."""
+    screen = getattr(app, "console_screen", None)
+    if screen is not None:
+
+        def reload() -> None:
+            with contextlib.suppress(Exception):  # a section not there has nothing to refresh
+                screen.section_widget(kind.key).reload()
+
+        # After the dialog has gone and the screen has its focus back, so that the list
+        # puts the focus on its rows again once they are loaded.
+        screen.call_after_refresh(reload)
+    refresh_header = getattr(app, "refresh_header_info", None)
+    if callable(refresh_header):
+        refresh_header()
+
+
+async def fresh_copy(app: App[Any], kind: Kind, obj: Any, *, client: Any = None) -> Any:
+    """The object as the service holds it now, so a form opens on the latest version."""
+    client = _client(app, client)
+    try:
+        return await kind.get(client, kind.item_id(obj))
+    except Exception:  # the form still opens on what is shown; saving will tell
+        return obj
+
+
+async def _refuse_if_lacking(app: App[Any], kind: Kind, action: str) -> bool:
+    """True (and says which permission) when the key may not do this."""
+    missing = await lacking_permission(app, kind, action)
+    if missing:
+        say_lacking(app, missing, doing(kind, action))
+        return True
+    return False
+
+
+async def create_flow(app: App[Any], kind: Kind) -> Any | None:
+    """`n` on a list: the form, then the list reloaded."""
+    if await _refuse_if_lacking(app, kind, "new"):
+        return None
+    saved = await open_form(app, kind)
+    if saved is not None:
+        refresh_after_change(app, kind)
+    return saved
+
+
+async def edit_flow(app: App[Any], kind: Kind, obj: Any) -> Any | None:
+    """`e` on a row, a detail or the tenant: the form on the latest version, then reloads.
+    An object no one may change opens its form read-only, whatever the mode or the key."""
+    if obj is None:
+        return None
+    readable = kind.is_read_only(obj)
+    if not readable and refuse_if_read_only(app, f"editing {kind.a_noun}"):
+        return None
+    if not readable and await _refuse_if_lacking(app, kind, "edit"):
+        return None
+    saved = await open_form(app, kind, await fresh_copy(app, kind, obj))
+    if saved is not None:
+        refresh_after_change(app, kind)
+    return saved
+
+
+async def delete_flow(app: App[Any], kind: Kind, obj: Any) -> bool:
+    """`d` on a row, a detail or the tenant: confirmation, delete, then reloads."""
+    if obj is None:
+        return False
+    if not in_read_only_mode(app) and await _refuse_if_lacking(app, kind, "delete"):
+        return False
+    deleted = await delete_object(app, kind, obj)
+    if deleted:
+        refresh_after_change(app, kind)
+    return deleted
+
+
+async def regenerate_flow(app: App[Any], application: Any) -> Any | None:
+    """`R` on an application: confirmation, the new key shown once, then reloads."""
+    if application is None:
+        return None
+    if not in_read_only_mode(app) and await _refuse_if_lacking(app, APPLICATIONS, "regenerate"):
+        return None
+    result = await regenerate_key(app, application)
+    if result is not None:
+        refresh_after_change(app, APPLICATIONS)
+    return result
+
+
+def start_flow(app: App[Any], flow: Any) -> None:
+    """Runs a flow coroutine in an app worker: flows wait for dialogs, and a screen that
+    closes meanwhile (a detail whose object was deleted) must not cancel them."""
+    app.run_worker(flow, group="change", exit_on_error=False)

@@ -1,0 +1,71 @@
+"""A kind of object owns what the console knows about it: its noun, the permission each change
+needs, its form, and which of its objects are read-only."""
+
+from __future__ import annotations
+
+import pytest
+
+from console.tui.resources import (
+    APPLICATIONS,
+    KINDS_BY_KEY,
+    PERMISSIONS,
+    PROXIES,
+    REACTOR_FORMULAS,
+    TENANT,
+)
+from console.tui.sections import SECTIONS_BY_KEY
+
+
+def test_nouns_with_their_articles() -> None:
+    assert APPLICATIONS.a_noun == "an application"
+    assert PROXIES.a_noun == "a proxy"
+    assert REACTOR_FORMULAS.a_noun == "a reactor formula"
+    assert TENANT.a_noun == "a tenant"
+    assert TENANT.action_object == "the tenant"
+
+
+@pytest.mark.parametrize(
+    ("kind", "action", "permission"),
+    [
+        (APPLICATIONS, "new", "application:create"),
+        (APPLICATIONS, "regenerate", "application:update"),
+        (PROXIES, "delete", "proxy:delete"),
+        (REACTOR_FORMULAS, "edit", "reactor:update"),
+        (TENANT, "delete", "tenant:delete"),
+        (PERMISSIONS, "edit", None),
+        (PROXIES, "copy", None),
+    ],
+)
+def test_the_permission_each_change_needs(kind, action, permission) -> None:
+    assert kind.change_permission(action) == permission
+
+
+def test_only_private_formulas_can_be_changed() -> None:
+    assert REACTOR_FORMULAS.is_read_only({"type": "official"})
+    assert REACTOR_FORMULAS.is_read_only({"type": "partner"})
+    assert not REACTOR_FORMULAS.is_read_only({"type": "private"})
+    assert not REACTOR_FORMULAS.is_read_only(None)  # a new one is private
+    assert "service operator" in REACTOR_FORMULAS.read_only_reason({"type": "official"})
+    assert not APPLICATIONS.is_read_only({"type": "management"})
+
+
+def test_forms_follow_their_kind() -> None:
+    form = REACTOR_FORMULAS.form_class()
+    assert form.kind is REACTOR_FORMULAS and form.__name__ == "FormulaForm"
+    assert form.forced_read_only(type("Formula", (), {"type": "official"})())
+    assert TENANT.form_class().kind is TENANT
+
+
+def test_which_kinds_are_created_regenerated_or_left_alone() -> None:
+    assert [k.key for k in KINDS_BY_KEY.values() if k.changeable] == [
+        "applications",
+        "proxies",
+        "reactor_formulas",
+    ]
+    assert TENANT.changeable and not TENANT.creatable
+    assert [k for k in (*KINDS_BY_KEY.values(), TENANT) if k.regenerable] == [APPLICATIONS]
+
+
+def test_sections_take_their_titles_from_the_kinds() -> None:
+    for kind in (*KINDS_BY_KEY.values(), TENANT):
+        assert SECTIONS_BY_KEY[kind.key].title == kind.title

@@ -8,7 +8,6 @@ Every flow is a coroutine that shows dialogs and waits for them, so it must run 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import logging
 import weakref
@@ -360,6 +359,7 @@ async def adopt_session_key(app: App[Any], client: Any, key: str) -> None:
     try:
         await asyncio.to_thread(_store_key, app, profile, key)
     except Exception as error:
+        log.warning("The new key could not be stored", exc_info=True)
         app.notify(
             f"The console uses the new key for this session, but it could not be stored for "
             f"profile {profile}: {error} Copy the key now, then set TENANT_CONSOLE_API_KEY or "
@@ -533,8 +533,10 @@ def refresh_after_change(app: App[Any], kind: Any) -> None:
         key = LIST_KEYS.get(name, "tenant")
 
         def reload() -> None:
-            with contextlib.suppress(Exception):  # a section not there has nothing to refresh
+            try:
                 screen.section_widget(key).reload()
+            except Exception:  # a section not there has nothing to refresh
+                log.info("The %s section was not reloaded", key, exc_info=True)
 
         # After the dialog has gone and the screen has its focus back, so that the list
         # puts the focus on its rows again once they are loaded.
@@ -553,6 +555,7 @@ async def fresh_copy(app: App[Any], kind: Any, obj: Any, *, client: Any = None) 
             return await client.tenant.get()
         return await _resource(client, name).get(obj.id)
     except Exception:  # the form still opens on what is shown; saving will tell
+        log.warning("The full object could not be read before editing", exc_info=True)
         return obj
 
 
@@ -689,6 +692,7 @@ def run_console_action(screen: Any, action: str) -> None:
         try:
             obj = kind.model_of(obj)  # the row as sent becomes the model the flows work on
         except Exception as exc:  # an object that does not match the API
+            log.warning("The object does not match its model", exc_info=True)
             app.notify(str(exc), title=f"Cannot change this {kind.singular}", severity="error")
             return
     if action == "new":

@@ -183,7 +183,7 @@ class ApplicationForm(ResourceForm[Application]):
                     self.catalogue = {p.type: p.application_types for p in every}
                 permissions = await self.client.permissions.list(application_type=application_type)
             except Exception as error:  # the built-in catalogue: the specification's list
-                log.warning("The permission catalogue could not be read: %s", error)
+                log.warning("The permission catalogue could not be read", exc_info=True)
                 permissions = permissions_for(application_type)
                 note = f"Could not load the list from the service ({error}); built-in list shown."
             else:

@@ -7,6 +7,7 @@ Nothing typed is ever lost on a failure: the form stays open and says what went 
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Iterable
 from datetime import datetime
@@ -26,6 +27,8 @@ from console.tui.forms.diff import describe_changes
 from console.tui.forms.fields import FormField, format_when, nearest_field
 from console.tui.modals import CodeWarningModal, DiscardChangesModal, LostUpdateModal
 from console.tui.widgets.key_bar import KeyBar
+
+log = logging.getLogger(__name__)
 
 ResultT = TypeVar("ResultT")
 FieldErrors = dict[str, list[str]]
@@ -280,6 +283,7 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
         try:
             return self.form_state()
         except Exception:  # a half-built form has no state yet
+            log.info("The form's state could not be read yet", exc_info=True)
             return None
 
     # ----- dirty tracking --------------------------------------------------------------------
@@ -331,6 +335,7 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
             payload = self.build_payload()[0]
             errors = self.local_errors()
         except Exception:  # a half-built form: check again on the next change
+            log.info("The form could not be checked yet", exc_info=True)
             return
         by_path = self.fields_by_path()
         still = {f.path for p in errors if (f := nearest_field(p, by_path)) is not None}
@@ -481,6 +486,7 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
         except ApiError as error:
             self.show_failure(error)
         except Exception as error:  # a bug must not eat what was typed
+            log.warning("The save failed", exc_info=True)
             self.show_failure(error)
         else:
             # Saved: whatever happens next, the form closes, so a second ctrl+s cannot
@@ -490,6 +496,7 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
             try:
                 await self.after_saved(result)
             except Exception as error:  # e.g. the key reveal failed to show
+                log.warning("After saving, the follow-up failed", exc_info=True)
                 self.notify(f"Saved, but: {error}", severity="error")
             self.notify(f'Saved {self.noun} "{getattr(result, "name", "")}".', title="Saved")
             self.dismiss(result)

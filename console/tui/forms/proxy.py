@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any, ClassVar
 
 from textual import on, work
@@ -15,6 +16,8 @@ from console.tui.forms.base import FieldErrors, ResourceForm
 from console.tui.forms.code import make_code_editor
 from console.tui.forms.editors import KeyValueEditor
 from console.tui.forms.fields import FormField
+
+log = logging.getLogger(__name__)
 
 APPLICATION_CAP = 500
 """Applications offered in the picker: a proxy's application is chosen among the first
@@ -197,6 +200,7 @@ class ProxyForm(ResourceForm[Proxy]):
                 page = await self.client.applications.list(ids=[current])
                 found += [a for a in page.data if a.type in PROXY_APPLICATION_TYPES]
         except Exception as error:
+            log.warning("The applications could not be loaded", exc_info=True)
             self.notify(
                 f"Could not load the applications: {error}", title="Applications", severity="error"
             )

@@ -8,6 +8,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Checkbox, Static
 
+from console.tui.logs import hide_secret
 from console.tui.modals.base import Dialog
 
 MASK = "•" * 32
@@ -58,6 +59,7 @@ class KeyRevealModal(Dialog[None]):
 
     def __init__(self, key: str, application_name: str, *, regenerated: bool = False) -> None:
         super().__init__()
+        hide_secret(key)  # shown once on screen, never in the log
         self._key = key
         self.application_name = application_name
         self.regenerated = regenerated

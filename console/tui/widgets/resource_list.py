@@ -315,6 +315,7 @@ class ResourceList(Vertical):
                 client = self.app.client  # type: ignore[attr-defined]
                 fetched = await self.kind.fetch(client, page, self.page_size, self.query_params)
         except Exception as exc:
+            log.warning("The page could not be read", exc_info=True)
             if generation == self._generation:
                 self._failed(exc, page)
             return

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime
 from typing import Any
 
@@ -26,6 +27,8 @@ from console.tui.widgets.key_scroll import KeyScroll
 from console.tui.widgets.resource_list import StaleBanner
 from console.tui.widgets.section_messages import SectionFailed, StatusChanged
 from console.tui.widgets.state_panel import StatePanel
+
+log = logging.getLogger(__name__)
 
 
 def setting_text(value: Any) -> Renderable:
@@ -153,6 +156,7 @@ class TenantView(KeyScroll):
         try:
             tenant = await self.app.client.tenant.get()  # type: ignore[attr-defined]
         except Exception as exc:
+            log.warning("The tenant could not be read", exc_info=True)
             if generation == self._generation:
                 self.fetching = False
                 self.problem = describe(exc, permission=self.permission, what="tenant")

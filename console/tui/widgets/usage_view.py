@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from textual import on
@@ -13,6 +14,8 @@ from console.clock import now
 from console.tui.problems import Problem, describe
 from console.tui.widgets.section_messages import SectionFailed, StatusChanged
 from console.tui.widgets.usage_dashboard import UsageDashboard
+
+log = logging.getLogger(__name__)
 
 
 class UsageView(Vertical):
@@ -84,6 +87,7 @@ class UsageView(Vertical):
         try:
             report = await self.app.client.tenant.usage()  # type: ignore[attr-defined]
         except Exception as exc:
+            log.warning("The usage report could not be read", exc_info=True)
             if generation == self._generation:
                 self.fetching = False
                 self.problem = describe(exc, permission=self.permission, what="usage report")

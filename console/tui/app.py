@@ -25,6 +25,7 @@ from console.models.contract import DEFAULT_KEY_HEADER
 from console.tui.commands import ObjectProvider
 from console.tui.connection import Connection, MemoryProfiles, ProfileSource, SavedProfiles
 from console.tui.early_start import EarlyStart, request_first_page
+from console.tui.formatting import clock_time
 from console.tui.logs import hide_secret, log_file
 from console.tui.problems import Problem
 from console.tui.problems import describe as describe_problem
@@ -397,7 +398,7 @@ class TenantConsoleApp(App[int]):
         says so, and what the sections show is marked as last loaded."""
         from console.clock import now
 
-        at = now().astimezone().strftime("%H:%M")
+        at = clock_time(now())
         self.header_notice = f"{problem.title.rstrip('.')} ({at})"
         self.update_headers()
         screen = self.console_screen

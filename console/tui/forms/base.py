@@ -22,9 +22,10 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, Select, SelectionList, Static, Switch, TextArea
 
 from console.models import PayloadInvalid
+from console.tui.formatting import local_time
 from console.tui.forms.code import code_problem_sentences
 from console.tui.forms.diff import describe_changes
-from console.tui.forms.fields import FormField, format_when, nearest_field
+from console.tui.forms.fields import FormField, nearest_field
 from console.tui.modals import CodeWarningModal, DiscardChangesModal, LostUpdateModal
 from console.tui.widgets.key_bar import KeyBar
 
@@ -241,7 +242,7 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
         if self.read_only:
             return "Read-only: nothing here can be changed."
         if self.obj is not None and getattr(self.obj, "modified_at", None) is not None:
-            return f"Last modified {format_when(self.obj.modified_at)}"
+            return f"Last modified {local_time(self.obj.modified_at, missing='never')}"
         return ""
 
     def on_resize(self, event: events.Resize) -> None:
@@ -513,7 +514,7 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
         if now_at == opened_at and theirs == original:
             return True
         changes = describe_changes(self.field_labels, original, theirs, payload)
-        when = f"modified {format_when(now_at)}" if now_at else None
+        when = f"modified {local_time(now_at)}" if now_at else None
         what = f'The {self.noun} "{self.object_name()}"'
         overwrite = await self.app.push_screen(
             LostUpdateModal(what, changes, changed_when=when), wait_for_dismiss=True

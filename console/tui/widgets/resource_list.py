@@ -25,6 +25,7 @@ from textual.widgets import Input, Static
 from textual.worker import Worker, WorkerState
 
 from console.clock import now
+from console.tui.formatting import clock_time
 from console.tui.problems import Problem, describe
 from console.tui.resources import PAGE_SIZE, Fetched, FilterInvalid, ResourceKind, page_of
 from console.tui.widgets.row_table import RowTable, TableColumn
@@ -395,7 +396,7 @@ class ResourceList(Vertical):
         as last loaded, and say so above the table until a reload succeeds."""
         if self.loaded_at is None or self.problem is not None:
             return
-        loaded = self.loaded_at.astimezone().strftime("%H:%M")
+        loaded = clock_time(self.loaded_at)
         self.stale_note = f"Stale — last loaded {loaded}, refresh failed at {failed_at}."
         text = f"⚠ {self.stale_note} Press r to retry."
         banners = self.query(StaleBanner)

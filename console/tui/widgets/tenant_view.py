@@ -128,7 +128,7 @@ class TenantView(KeyScroll):
         """The service failed meanwhile: the fields shown are as last loaded; say so."""
         if self.loaded_at is None or self.problem is not None:
             return
-        loaded = self.loaded_at.astimezone().strftime("%H:%M")
+        loaded = fmt.clock_time(self.loaded_at)
         text = f"⚠ Stale — last loaded {loaded}, refresh failed at {failed_at}. Press r to retry."
         banners = self.query(StaleBanner)
         if banners:

@@ -44,20 +44,6 @@ EXPIRY_PRESETS = (7, 30, 90)
 class ApplicationForm(ResourceForm[Application]):
     """The type is chosen once, on create; permissions offered follow the type."""
 
-    DEFAULT_CSS = """
-    ApplicationForm .expiry-row {
-        height: auto;
-    }
-    ApplicationForm .expiry-row Input {
-        width: 1fr;
-    }
-    ApplicationForm .expiry-row Button {
-        width: auto;
-        min-width: 0;
-        margin-left: 1;
-    }
-    """
-
     noun = "application"
     field_labels: ClassVar[dict[str, str]] = {
         "name": "Name",

@@ -92,20 +92,6 @@ class ProxyForm(ResourceForm[Proxy]):
         "response_transform": "Response transform",
     }
 
-    DEFAULT_CSS = """
-    ProxyForm .auth-row {
-        height: auto;
-    }
-    ProxyForm .auth-row Static {
-        padding: 1 1;
-        width: 1fr;
-        color: $text-muted;
-    }
-    ProxyForm .code-field, ProxyForm CodeEditor {
-        height: 12;
-    }
-    """
-
     def compose_fields(self) -> ComposeResult:
         proxy = self.obj
         yield FormField(

@@ -26,30 +26,6 @@ class KeyRevealModal(Dialog[None]):
     key was shown, copied for sure (a clipboard tool took it), or the admin ticked that
     they stored it: an OSC 52 copy that the terminal may have ignored does not count."""
 
-    DEFAULT_CSS = """
-    KeyRevealModal #key {
-        width: 100%;
-        border: round $accent;
-        padding: 0 1;
-        margin-bottom: 1;
-    }
-    KeyRevealModal #key.-revealed {
-        color: $text;
-        text-style: bold;
-    }
-    KeyRevealModal #key-status {
-        width: 100%;
-        color: $text-muted;
-        margin-bottom: 1;
-    }
-    KeyRevealModal #stored {
-        border: none;
-        padding: 0;
-        height: 1;
-        margin-bottom: 1;
-    }
-    """
-
     BINDINGS = [
         Binding("c", "copy", "Copy key"),
         Binding("s", "toggle", "Show/hide"),

@@ -78,8 +78,6 @@ def detail_fields(kind: ResourceKind, item: Any, labels: dict[str, str]) -> list
 class CodeView(Static):
     """A block of code, highlighted and read-only."""
 
-    DEFAULT_CSS = "CodeView { height: auto; border: round $primary-muted; padding: 0 1; }"
-
     def __init__(self, block: CodeBlock, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.block = block

@@ -17,6 +17,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Input, Label, LoadingIndicator, Static
 
 from console.tui.connection import Connection, check_key, key_check_failure
+from console.tui.logs import hide_secret
 from console.tui.widgets.key_bar import KeyBar
 
 log = logging.getLogger(__name__)
@@ -189,6 +190,7 @@ class WelcomeScreen(Screen[None]):
 
     async def _check_and_save(self, name: str, base_url: str, key: str, session_only: bool) -> None:
         app: Any = self.app
+        hide_secret(key)  # masked in the log from now on, whatever happens to it
         try:
             who = await check_key(base_url, key)
         except Exception as exc:

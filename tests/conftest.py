@@ -15,6 +15,15 @@ import pytest
 from local_service import RunningService, ServiceFailed, TenantInfo
 
 
+@pytest.fixture(scope="session", autouse=True)
+def log_dir_for_tests(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Consoles started by tests (in this process or a child) log to a temporary directory,
+    never the user's log directory."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("TENANT_CONSOLE_LOG_DIR", str(tmp_path_factory.mktemp("logs")))
+        yield
+
+
 @pytest.fixture(scope="session")
 def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningService]:
     """The session's shared service. Make your own tenant per test: `service.new_tenant()`."""

@@ -11,7 +11,6 @@ page comes through console.client.plain_get, so the rows reach the screen sooner
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import sys
 from collections.abc import Callable, Iterable
@@ -26,6 +25,8 @@ from console.models.contract import DEFAULT_KEY_HEADER
 from console.tui.commands import ObjectProvider
 from console.tui.connection import Connection, MemoryProfiles, ProfileSource, SavedProfiles
 from console.tui.early_start import EarlyStart, request_first_page
+from console.tui.formatting import clock_time
+from console.tui.logs import hide_secret, log_file
 from console.tui.problems import ConsoleProblem
 from console.tui.problems import describe as describe_problem
 from console.tui.resources import ResourceKind
@@ -37,14 +38,22 @@ ClientFactory = Callable[..., Any]
 """(base_url, key) -> a client; also given `key_header=` when a profile names another."""
 
 
-log = logging.getLogger("console.tui")
-
 log = logging.getLogger(__name__)
 
 TIME_TICK_SECONDS = 30.0
 """How often relative times ("3 minutes ago") on screen are brought up to date."""
 SERVICE_WATCH_SECONDS = 2.0
 """How often the demo's local service is checked (a poll of its process: no request)."""
+
+
+UNEXPECTED_TITLE = "Unexpected error (the console carries on)"
+
+
+def unexpected_error_message(error: BaseException) -> str:
+    """What a bug's notification says: the error, and the log file with its traceback."""
+    where = log_file()
+    details = f" Details are in {where}." if where is not None else ""
+    return f"{type(error).__name__}: {error}{details}"
 
 
 def usage_commands() -> Any:
@@ -73,8 +82,10 @@ async def load_client_modules() -> None:
 async def _close(client: Any) -> None:
     """Closes a client that is done with, quietly: it may have never been used."""
     if client is not None and hasattr(client, "aclose"):
-        with contextlib.suppress(Exception):
+        try:
             await client.aclose()
+        except Exception:
+            log.info("Closing a client failed", exc_info=True)
 
 
 def default_client(base_url: str, key: str, key_header: str = DEFAULT_KEY_HEADER) -> Any:
@@ -172,6 +183,7 @@ class TenantConsoleApp(App[int]):
             else:
                 connection = await asyncio.to_thread(self.profiles.resolve, self.profile_name)
         except Exception as exc:
+            log.warning("The profile could not be opened", exc_info=True)
             from console.tui.screens.welcome import WelcomeScreen
 
             names = await self._names()
@@ -185,6 +197,7 @@ class TenantConsoleApp(App[int]):
         try:
             self.profile_names = await asyncio.to_thread(self.profiles.names)
         except Exception:
+            log.warning("The profile names could not be read", exc_info=True)
             self.profile_names = []
         return self.profile_names
 
@@ -192,8 +205,10 @@ class TenantConsoleApp(App[int]):
         self._stopping = True
         await self._close_client()
         for service in self.demo_services:
-            with contextlib.suppress(Exception):
+            try:
                 await asyncio.to_thread(service.stop)
+            except Exception:
+                log.warning("Could not stop a local service", exc_info=True)
 
     async def _close_client(self) -> None:
         client, self._client = self._client, None
@@ -267,15 +282,14 @@ class TenantConsoleApp(App[int]):
 
         Headless runs (tests, snapshots) keep Textual's behaviour, so bugs fail loudly there.
         """
+        log.error("Unexpected error", exc_info=error)
         if self.is_headless or not isinstance(error, Exception) or not self.is_running:
             super()._handle_exception(error)
             return
-        with contextlib.suppress(Exception):
-            self.notify(
-                f"{type(error).__name__}: {error}",
-                title="Unexpected error (the console carries on)",
-                severity="error",
-            )
+        try:
+            self.notify(unexpected_error_message(error), title=UNEXPECTED_TITLE, severity="error")
+        except Exception:
+            log.exception("Could not show the unexpected error")
 
     # ---- connection --------------------------------------------------------------------
 
@@ -295,6 +309,7 @@ class TenantConsoleApp(App[int]):
             # A factory is asked for another header only when the profile names one.
             header = connection.key_header
             options = {} if header == DEFAULT_KEY_HEADER else {"key_header": header}
+            hide_secret(connection.key)
             self._client = self.client_factory(connection.base_url, connection.key, **options)
         return self._client
 
@@ -303,6 +318,7 @@ class TenantConsoleApp(App[int]):
 
         `first_page`: a future of the first section's page 1 for this connection, if one was
         asked for already (see request_first_page)."""
+        hide_secret(connection.key)
         if not connection.key:
             reason = connection.problem or f"No key is stored for profile {connection.label}."
             self.prompt_new_key(connection, reason)
@@ -345,6 +361,7 @@ class TenantConsoleApp(App[int]):
         try:
             tenant = await client.tenant.get()
         except Exception as exc:
+            log.warning("The tenant could not be read for the header", exc_info=True)
             problem = describe_problem(exc)
             if problem.outage:  # not a refusal (401, 403): the service did not answer
                 self.usage_line = ""
@@ -363,6 +380,7 @@ class TenantConsoleApp(App[int]):
         try:
             report = await client.tenant.usage()
         except Exception:
+            log.warning("The usage could not be read for the header", exc_info=True)
             self.usage_line = ""  # never the last tenant's, or an old one, as if current
             self.update_headers()
             return
@@ -380,7 +398,7 @@ class TenantConsoleApp(App[int]):
         says so, and what the sections show is marked as last loaded."""
         from console.clock import now
 
-        at = now().astimezone().strftime("%H:%M")
+        at = clock_time(now())
         self.header_notice = f"{problem.title.rstrip('.')} ({at})"
         self.update_headers()
         screen = self.console_screen
@@ -397,6 +415,7 @@ class TenantConsoleApp(App[int]):
         try:
             self.usage_line = usage_summary(report)
         except Exception:
+            log.warning("The usage summary could not be made", exc_info=True)
             self.usage_line = ""
         self.update_headers()
         screen = self.console_screen
@@ -471,15 +490,18 @@ class TenantConsoleApp(App[int]):
         rejected key is never stored."""
         from console.tui.connection import check_key, key_check_failure
 
+        hide_secret(key)
         try:
             who = await check_key(connection.base_url, key, connection.key_header)
         except Exception as exc:
+            log.warning("The key check failed", exc_info=True)
             return key_check_failure(exc)
         source = "memory"
         if connection.profile is not None and not session_only:
             try:
                 await asyncio.to_thread(self.profiles.store_key, connection.profile, key)
             except Exception as exc:
+                log.warning("The key could not be stored", exc_info=True)
                 return f"The key works ({who}) but was not stored: {exc}"
             source = "keyring"
         if source == "keyring":
@@ -513,6 +535,7 @@ class TenantConsoleApp(App[int]):
         try:
             summaries, default = await asyncio.to_thread(self._summaries)
         except Exception:  # a damaged file: the names are enough to switch
+            log.warning("The profile summaries could not be read", exc_info=True)
             summaries, default = names, None
 
         def chosen(name: str | None) -> None:
@@ -533,6 +556,7 @@ class TenantConsoleApp(App[int]):
         try:
             connection = await asyncio.to_thread(self.profiles.resolve, name)
         except Exception as exc:
+            log.warning("The profile could not be opened", exc_info=True)
             self.notify(str(exc), title=f"Profile {name}", severity="error")
             return
         await self.connect(connection)
@@ -561,7 +585,7 @@ class TenantConsoleApp(App[int]):
         try:
             item = kind.model_of(item)
         except Exception as exc:  # an object that does not match the API: shown as sent
-            log.warning("A %s does not match its model: %s", kind.singular, exc)
+            log.warning("A %s does not match its model", kind.singular, exc_info=True)
             self.notify(
                 str(exc), title=f"This {kind.singular} is shown as sent", severity="warning"
             )

@@ -5,6 +5,7 @@ dimmed for a permission the key lacks, hidden in read-only mode, and which flow 
 from __future__ import annotations
 
 import dataclasses
+import logging
 from typing import TYPE_CHECKING, Any
 
 from textual.binding import Binding
@@ -22,6 +23,8 @@ from console.tui.resources import TENANT
 
 if TYPE_CHECKING:
     from console.tui.resources import Kind
+
+log = logging.getLogger(__name__)
 
 MUTATING_ACTIONS = ("new", "edit", "delete", "regenerate")
 """The screen actions that change data; read-only mode keeps their keys bound (to say why
@@ -110,6 +113,7 @@ def run_console_action(screen: Any, action: str) -> None:
         try:
             obj = kind.model_of(obj)  # the row as sent becomes the model the flows work on
         except Exception as exc:  # an object that does not match the API
+            log.warning("The object does not match its model", exc_info=True)
             app.notify(str(exc), title=f"Cannot change this {kind.singular}", severity="error")
             return
     if action == "new":

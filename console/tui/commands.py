@@ -146,6 +146,7 @@ class ObjectProvider(Provider):
             try:
                 return kind, await kind.get(client, item_id)
             except Exception:
+                log.warning("The palette could not look an id up", exc_info=True)
                 return None
 
         results = await asyncio.gather(*(one(k) for k in (APPLICATIONS, PROXIES, REACTOR_FORMULAS)))

@@ -6,10 +6,13 @@ thread worker, because keyring calls block.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from console.models.contract import DEFAULT_KEY_HEADER
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -153,6 +156,7 @@ class SavedProfiles:
         try:
             found = resolve_connection(name)
         except Exception as exc:  # ProfileError, ConfigError, NoKeyring: one clear line each
+            log.warning("The profile could not be resolved", exc_info=True)
             raise ProfileUnavailable(str(exc)) from None
         # Switching inside the console leaves the saved active profile alone (make_default).
         problem = getattr(found, "key_problem", None)
@@ -188,6 +192,7 @@ class SavedProfiles:
             profiles.use(name)
             profiles.save()
         except Exception as exc:
+            log.warning("The profile could not be changed", exc_info=True)
             raise ProfileUnavailable(str(exc)) from None
 
     def remember_tenant(self, name: str, tenant_name: str) -> None:
@@ -208,6 +213,7 @@ class SavedProfiles:
         try:
             set_key(name, key)
         except Exception as exc:
+            log.warning("The profile could not be changed", exc_info=True)
             raise ProfileUnavailable(str(exc)) from None
 
     def add(self, name: str, base_url: str, key: str) -> Connection:
@@ -221,6 +227,7 @@ class SavedProfiles:
             profiles.use(name)
             profiles.save()
         except Exception as exc:
+            log.warning("The profile could not be added", exc_info=True)
             raise ProfileUnavailable(str(exc)) from None
         return Connection(name, base_url, key, "keyring")
 

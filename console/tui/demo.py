@@ -171,7 +171,7 @@ class DemoService:
                 process.wait(timeout=5)
         if process is not None:
             for stream in (process.stdout, process.stderr):
-                with contextlib.suppress(Exception):
+                with contextlib.suppress(OSError):  # closing a pipe: nothing to report
                     stream.close()  # type: ignore[union-attr]
         if self._own_dir and self.data_dir is not None:
             shutil.rmtree(self.data_dir, ignore_errors=True)

@@ -59,6 +59,7 @@ def begin(profiles: ProfileSource, profile_name: str | None) -> EarlyStart:
         try:
             connection = profiles.resolve(profile_name)
         except BaseException as exc:  # the app shows it, as if it had resolved it itself
+            log.warning("The profile could not be resolved early", exc_info=True)
             early.connection.set_exception(exc)
             early.first_page.set_result(None)
             return

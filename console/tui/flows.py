@@ -9,7 +9,6 @@ Every flow is a coroutine that shows dialogs and waits for them, so it must run 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import logging
 from typing import TYPE_CHECKING, Any
@@ -246,6 +245,7 @@ async def adopt_session_key(app: App[Any], client: Any, key: str) -> None:
     try:
         await asyncio.to_thread(_store_key, app, profile, key)
     except Exception as error:
+        log.warning("The new key could not be stored", exc_info=True)
         app.notify(
             f"The console uses the new key for this session, but it could not be stored for "
             f"profile {profile}: {error} Copy the key now, then set TENANT_CONSOLE_API_KEY or "
@@ -276,8 +276,10 @@ def refresh_after_change(app: App[Any], kind: Kind) -> None:
     if screen is not None:
 
         def reload() -> None:
-            with contextlib.suppress(Exception):  # a section not there has nothing to refresh
+            try:
                 screen.section_widget(kind.key).reload()
+            except Exception:  # a section not there has nothing to refresh
+                log.info("The %s section was not reloaded", kind.key, exc_info=True)
 
         # After the dialog has gone and the screen has its focus back, so that the list
         # puts the focus on its rows again once they are loaded.
@@ -293,6 +295,7 @@ async def fresh_copy(app: App[Any], kind: Kind, obj: Any, *, client: Any = None)
     try:
         return await kind.get(client, kind.item_id(obj))
     except Exception:  # the form still opens on what is shown; saving will tell
+        log.warning("The full object could not be read before editing", exc_info=True)
         return obj
 
 

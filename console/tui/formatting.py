@@ -18,18 +18,48 @@ def wire_time(value: str | None) -> datetime | None:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
-def local_time(moment: datetime | None) -> str:
-    """A time in the local zone, to the minute: `2026-11-20 10:00 UTC`."""
+def local_time(
+    moment: datetime | None, *, seconds: bool = False, zone: bool = True, missing: str = "—"
+) -> str:
+    """A time in the local zone (TZ), to the minute: `2026-11-20 10:00 UTC`; `seconds` adds
+    them, `zone=False` leaves the zone's name out. Every time the console shows is made here.
+    """
     if moment is None:
-        return "—"
-    local = moment.astimezone()
-    return local.strftime("%Y-%m-%d %H:%M %Z").strip()
+        return missing
+    pattern = "%Y-%m-%d %H:%M:%S" if seconds else "%Y-%m-%d %H:%M"
+    return moment.astimezone().strftime(f"{pattern} %Z" if zone else pattern).strip()
+
+
+def clock_time(moment: datetime, *, seconds: bool = False) -> str:
+    """The local time of day: `10:02` (`10:02:41` with `seconds`), for "as of" notes."""
+    return moment.astimezone().strftime("%H:%M:%S" if seconds else "%H:%M")
 
 
 def short_date(moment: datetime | None) -> str:
-    if moment is None:
-        return "—"
-    return moment.astimezone().strftime("%Y-%m-%d %H:%M")
+    """A list's cell: local time without the zone's name, `2026-11-20 10:00`."""
+    return local_time(moment, zone=False)
+
+
+def parse_local_time(text: str) -> datetime | None:
+    """What a person typed: ISO 8601, `2026-12-31 17:00` or `2026-12-31`, in local time
+    unless it names an offset (`+01:00`, `Z`). Returns an aware UTC datetime.
+
+    Raises ValueError with a sentence for a person; empty text means "not set".
+    """
+    text = text.strip()
+    if not text:
+        return None
+    candidate = text.replace("Z", "+00:00").replace("z", "+00:00")
+    try:
+        value = datetime.fromisoformat(candidate)
+    except ValueError:
+        raise ValueError(
+            f'"{text}" is not a date and time: use e.g. 2026-12-31 17:00 (local time) or '
+            "ISO 8601 with an offset."
+        ) from None
+    if value.tzinfo is None:
+        value = value.astimezone()  # a naive time is read in the local zone
+    return value.astimezone(UTC)
 
 
 def relative(moment: datetime | None, *, reference: datetime | None = None) -> str:
@@ -54,11 +84,17 @@ def relative(moment: datetime | None, *, reference: datetime | None = None) -> s
     return f"in {words}" if future else f"{words} ago"
 
 
-def when(moment: datetime | None) -> str:
-    """Local time and relative time together."""
+def when(
+    moment: datetime | None,
+    *,
+    zone: bool = True,
+    missing: str = "—",
+    reference: datetime | None = None,
+) -> str:
+    """Local time and relative time together: `2026-11-19 10:00 UTC (3 days ago)`."""
     if moment is None:
-        return "—"
-    return f"{local_time(moment)} ({relative(moment)})"
+        return missing
+    return f"{local_time(moment, zone=zone)} ({relative(moment, reference=reference)})"
 
 
 def expiry_style(moment: datetime | None) -> str:

@@ -10,8 +10,20 @@ import signal
 import sys
 
 
+def _start_logging() -> None:
+    """The log file (see console.tui.logs), before anything can go wrong; the key from the
+    environment, if any, is masked in it from the start."""
+    import os
+
+    from console.tui.logs import configure_logging, hide_secret
+
+    configure_logging()
+    hide_secret(os.environ.get("TENANT_CONSOLE_API_KEY"))
+
+
 def open_console(args: argparse.Namespace) -> int:
     """The console on the active (or `--profile`) profile; the welcome screen if there is none."""
+    _start_logging()
     from console.profiles.config import ProfileError
     from console.profiles.resolve import check_profile
 
@@ -59,6 +71,7 @@ def open_demo(args: argparse.Namespace) -> int:
     from console.tui.demo import DemoService, DemoServiceError
 
     _exit_on_hangup()
+    _start_logging()
     service = DemoService()
     try:
         print("Starting the local service with demo data…", file=sys.stderr, flush=True)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
+
+log = logging.getLogger(__name__)
 
 UNREACHABLE = "The service is unreachable"
 SERVICE_FAILED = "The service failed (5xx)"
@@ -33,6 +36,7 @@ def _client_errors() -> dict[str, type[BaseException]]:
     try:
         import console.client as client
     except Exception:
+        log.warning("The client's errors could not be loaded", exc_info=True)
         return {}
     names = (
         "Unauthorized",

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Iterator
+
 import pytest
 
 
@@ -10,3 +13,15 @@ def no_system_clipboard(monkeypatch: pytest.MonkeyPatch) -> None:
     """Copies never reach the developer's real clipboard (xclip, pbcopy ...): only OSC 52,
     which a headless test run sends nowhere. A test that wants a tool patches in its own."""
     monkeypatch.setattr("console.tui.clipboard.clipboard_tool", lambda: None)
+
+
+@pytest.fixture(autouse=True)
+def utc_local_time(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The console shows (and reads typed) times in local time: every console test runs in
+    UTC, so snapshots and typed times mean the same on every machine. A test may set another
+    zone (`monkeypatch.setenv("TZ", ...)` then `time.tzset()`); it is put back after it."""
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from textual.app import App, ComposeResult
@@ -13,13 +14,17 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Static
 
+import console.tui
 from console.client import AdminClient
 
 SIZE = (120, 40)
+CONSOLE_CSS = Path(console.tui.__file__).with_name("console.tcss")
 
 
 class FormHost(App[None]):
     """Pushes `make_screen(client)` on mount and keeps what it dismissed with in `result`."""
+
+    CSS_PATH = CONSOLE_CSS  # the console's stylesheet: forms and dialogs are laid out there
 
     def __init__(
         self,

@@ -57,6 +57,7 @@ def test_sigterm_while_on_screen_cleans_up_like_quit(tmp_path: Path) -> None:
     leader, follower = os.openpty()
     env = {k: v for k, v in os.environ.items() if not k.startswith("TENANT_CONSOLE_")}
     env.update(TMPDIR=str(tmp_path), TERM="xterm-256color", COLUMNS="120", LINES="40")
+    env["TENANT_CONSOLE_LOG_DIR"] = str(tmp_path / "logs")  # never the user's log directory
     demo = subprocess.Popen(
         [sys.executable, "-m", "console", "demo"],
         stdin=follower,

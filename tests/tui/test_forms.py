@@ -223,6 +223,33 @@ async def test_application_created_with_expiry(service, tenant, client):
     assert stored.expires_at.isoformat() == "2099-12-31T17:00:00+00:00"
 
 
+async def test_an_expiry_is_typed_and_shown_in_local_time(service, tenant, client, monkeypatch):
+    import time
+
+    monkeypatch.setenv("TZ", "Europe/Berlin")
+    time.tzset()
+    app = host(service, tenant, lambda c: ApplicationForm(c))
+    async with app.run_test(size=SIZE) as pilot:
+        form = app.form
+        await checklists_loaded(pilot, form)
+        assert "local time" in str(form.query_one("#expires-at", Input).placeholder)
+        type_into(form, "#name", "Berlin time")
+        form.query_one("#permissions", PermissionChecklist).selection_list.select("token:create")
+        type_into(form, "#expires-at", "2099-12-31 18:00")  # CET: 17:00 UTC
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, screen_is(app, KeyRevealModal))
+        await pilot.click("#stored")
+        await pilot.click("#done")
+        await wait_until(pilot, lambda: app.dismissed)
+    stored = await client.applications.get(app.result.id)
+    assert stored.expires_at.isoformat() == "2099-12-31T17:00:00+00:00"
+    shown = host(service, tenant, lambda c: ApplicationForm(c, stored))
+    async with shown.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        value = field(shown.form, "expires_at").query_one(".readonly-value", Static)
+        assert "2099-12-31 18:00 CET" in str(value.content)
+
+
 # ----- proxies -----
 
 

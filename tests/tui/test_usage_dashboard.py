@@ -21,13 +21,13 @@ from textual.widgets import Footer
 from console import clock
 from console.client import AdminClient, ApiError
 from console.models.tenants import UsageReport
+from console.tui.formatting import when
 from console.tui.widgets.usage_commands import UsageCommands
 from console.tui.widgets.usage_dashboard import UsageDashboard, describe_interval
 from console.tui.widgets.usage_gauge import UsageGauge, bar_cells
 from console.tui.widgets.usage_math import (
     format_plan_percent,
     format_share,
-    local_and_relative,
     over_by,
     plan_status_text,
     token_type_rows,
@@ -215,11 +215,11 @@ def test_last_created_reads_as_local_time_and_how_long_ago(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     three_days_ago = NOW - timedelta(days=3)
-    assert local_and_relative(three_days_ago) == "2026-11-19 10:00 (3 days ago)"
-    assert local_and_relative(None) == "never"
+    assert when(three_days_ago, zone=False, missing="never") == "2026-11-19 10:00 (3 days ago)"
+    assert when(None, zone=False, missing="never") == "never"
     monkeypatch.setenv("TZ", "Europe/Berlin")
     time.tzset()
-    assert local_and_relative(three_days_ago) == "2026-11-19 11:00 (3 days ago)"
+    assert when(three_days_ago, zone=False, missing="never") == "2026-11-19 11:00 (3 days ago)"
 
 
 def test_bar_cells_use_eighths_of_a_cell() -> None:
@@ -668,6 +668,6 @@ async def test_demo_tenant_renders_in_the_warning_zone(start_service) -> None:
         counts = [int(row[1].strip().replace(",", "")) for row in rows]
         assert counts == sorted(counts, reverse=True)
         for shown, row in zip(rows, expected, strict=True):
-            assert shown[3] == local_and_relative(row.last_created_at)
+            assert shown[3] == when(row.last_created_at, zone=False, missing="never")
             assert "ago" in shown[3]
         assert "Nearing plan limit" in screen_text(app)

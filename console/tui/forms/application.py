@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from datetime import UTC, timedelta
+from datetime import timedelta
 from typing import Any, ClassVar
 
 from textual import on, work
@@ -21,8 +21,9 @@ from console.models import (
     permissions_for,
 )
 from console.models.round_trip import keep_item_fields
+from console.tui.formatting import local_time, parse_local_time
 from console.tui.forms.base import FieldErrors, ResourceForm
-from console.tui.forms.fields import FormField, format_when, parse_when
+from console.tui.forms.fields import FormField
 from console.tui.forms.permissions import PermissionChecklist
 from console.tui.forms.rules import RulesEditor
 from console.tui.modals import KeyRevealModal
@@ -43,20 +44,6 @@ EXPIRY_PRESETS = (7, 30, 90)
 
 class ApplicationForm(ResourceForm[Application]):
     """The type is chosen once, on create; permissions offered follow the type."""
-
-    DEFAULT_CSS = """
-    ApplicationForm .expiry-row {
-        height: auto;
-    }
-    ApplicationForm .expiry-row Input {
-        width: 1fr;
-    }
-    ApplicationForm .expiry-row Button {
-        width: auto;
-        min-width: 0;
-        margin-left: 1;
-    }
-    """
 
     kind = APPLICATIONS
     field_labels: ClassVar[dict[str, str]] = {
@@ -130,7 +117,7 @@ class ApplicationForm(ResourceForm[Application]):
             yield FormField(
                 "Expires at (optional)",
                 Horizontal(
-                    Input(placeholder="2026-12-31 17:00 (UTC) or ISO 8601", id="expires-at"),
+                    Input(placeholder="2026-12-31 17:00 (local time)", id="expires-at"),
                     *(
                         Button(f"+{days} days", id=f"expires-in-{days}", classes="expiry-preset")
                         for days in EXPIRY_PRESETS
@@ -143,20 +130,22 @@ class ApplicationForm(ResourceForm[Application]):
         else:
             yield FormField(
                 "Expires at",
-                Static(format_when(app.expires_at), classes="readonly-value", markup=False),
+                Static(
+                    local_time(app.expires_at, missing="never"),
+                    classes="readonly-value",
+                    markup=False,
+                ),
                 path="expires_at",
                 hint="Set only when the application is created.",
             )
 
     @on(Button.Pressed, ".expiry-preset")
     def _expiry_preset(self, event: Button.Pressed) -> None:
-        """Sets the expiry to now plus 7, 30 or 90 days, to the minute (UTC)."""
+        """Sets the expiry to now plus 7, 30 or 90 days, to the minute, in local time."""
         event.stop()
         days = int(str(event.button.id).rsplit("-", 1)[1])
-        moment = (
-            (clock.now() + timedelta(days=days)).astimezone(UTC).replace(second=0, microsecond=0)
-        )
-        self.query_one("#expires-at", Input).value = moment.strftime("%Y-%m-%d %H:%M")
+        moment = clock.now() + timedelta(days=days)
+        self.query_one("#expires-at", Input).value = local_time(moment, zone=False)
 
     # ----- permission lists --------------------------------------------------------------
 
@@ -184,7 +173,7 @@ class ApplicationForm(ResourceForm[Application]):
                     self.catalogue = {p.type: p.application_types for p in every}
                 permissions = await self.client.permissions.list(application_type=application_type)
             except Exception as error:  # the built-in catalogue: the specification's list
-                log.warning("The permission catalogue could not be read: %s", error)
+                log.warning("The permission catalogue could not be read", exc_info=True)
                 permissions = permissions_for(application_type)
                 note = f"Could not load the list from the service ({error}); built-in list shown."
             else:
@@ -219,7 +208,7 @@ class ApplicationForm(ResourceForm[Application]):
         if self.obj is None:
             payload["type"] = self.application_type
             try:
-                expires_at = parse_when(self.query_one("#expires-at", Input).value)
+                expires_at = parse_local_time(self.query_one("#expires-at", Input).value)
             except ValueError as error:
                 errors["expires_at"] = [str(error)]
             else:

@@ -7,6 +7,7 @@ Nothing typed is ever lost on a failure: the form stays open and says what went 
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Iterable
 from datetime import datetime
@@ -21,14 +22,17 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, Select, SelectionList, Static, Switch, TextArea
 
 from console.models import PayloadInvalid
+from console.tui.formatting import local_time
 from console.tui.forms.code import code_problem_sentences
 from console.tui.forms.diff import describe_changes
-from console.tui.forms.fields import FormField, format_when, nearest_field
+from console.tui.forms.fields import FormField, nearest_field
 from console.tui.modals import CodeWarningModal, DiscardChangesModal, LostUpdateModal
 from console.tui.widgets.key_bar import KeyBar
 
 if TYPE_CHECKING:
     from console.tui.resources import Kind
+
+log = logging.getLogger(__name__)
 
 ResultT = TypeVar("ResultT")
 FieldErrors = dict[str, list[str]]
@@ -52,84 +56,6 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
     kind: ClassVar[Kind]
     """What the form edits: its noun, and which objects are read-only (console.tui.resources)."""
     field_labels: ClassVar[dict[str, str]] = {"name": "Name"}
-
-    DEFAULT_CSS = """
-    ResourceForm {
-        align: center middle;
-        background: $background 60%;
-    }
-    ResourceForm > #form-frame {
-        width: 112;
-        max-width: 100%;
-        height: 1fr;
-        border: thick $primary 70%;
-        background: $surface;
-        padding: 0 1;
-    }
-    ResourceForm #form-title {
-        width: 100%;
-        height: 1;
-        text-style: bold;
-        color: $text;
-    }
-    ResourceForm #form-title.-dirty {
-        color: $warning;
-    }
-    ResourceForm #form-banner {
-        width: 100%;
-        height: auto;
-        display: none;
-        background: $error 25%;
-        color: $text;
-        border-left: thick $error;
-        padding: 0 1;
-        margin-top: 1;
-    }
-    ResourceForm #form-banner.-shown {
-        display: block;
-    }
-    ResourceForm #form-body {
-        height: 1fr;
-        margin-top: 1;
-        padding-right: 1;
-    }
-    ResourceForm #form-actions {
-        height: 3;
-        width: 100%;
-        align-horizontal: right;
-    }
-    ResourceForm #form-status {
-        width: 1fr;
-        height: 3;
-        content-align: left middle;
-        color: $text-muted;
-    }
-    ResourceForm #form-status.-saving {
-        color: $accent;
-        text-style: bold;
-    }
-    ResourceForm #form-actions Button {
-        margin-left: 1;
-    }
-    ResourceForm .form-row {
-        height: auto;
-        width: 100%;
-    }
-    ResourceForm .form-row > FormField {
-        width: 1fr;
-        margin-right: 1;
-    }
-    ResourceForm .section-title {
-        text-style: bold;
-        color: $accent;
-        margin-bottom: 1;
-        width: 100%;
-    }
-    ResourceForm .readonly-value {
-        color: $text;
-        padding-left: 1;
-    }
-    """
 
     BINDINGS = [Binding("escape", "cancel", "Close")]
 
@@ -246,7 +172,7 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
         if self.read_only:
             return "Read-only: nothing here can be changed."
         if self.obj is not None and getattr(self.obj, "modified_at", None) is not None:
-            return f"Last modified {format_when(self.obj.modified_at)}"
+            return f"Last modified {local_time(self.obj.modified_at, missing='never')}"
         return ""
 
     def on_resize(self, event: events.Resize) -> None:
@@ -283,6 +209,7 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
         try:
             return self.form_state()
         except Exception:  # a half-built form has no state yet
+            log.info("The form's state could not be read yet", exc_info=True)
             return None
 
     # ----- dirty tracking --------------------------------------------------------------------
@@ -334,6 +261,7 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
             payload = self.build_payload()[0]
             errors = self.local_errors()
         except Exception:  # a half-built form: check again on the next change
+            log.info("The form could not be checked yet", exc_info=True)
             return
         by_path = self.fields_by_path()
         still = {f.path for p in errors if (f := nearest_field(p, by_path)) is not None}
@@ -484,6 +412,7 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
         except ApiError as error:
             self.show_failure(error)
         except Exception as error:  # a bug must not eat what was typed
+            log.warning("The save failed", exc_info=True)
             self.show_failure(error)
         else:
             # Saved: whatever happens next, the form closes, so a second ctrl+s cannot
@@ -493,6 +422,7 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
             try:
                 await self.after_saved(result)
             except Exception as error:  # e.g. the key reveal failed to show
+                log.warning("After saving, the follow-up failed", exc_info=True)
                 self.notify(f"Saved, but: {error}", severity="error")
             self.notify(f'Saved {self.noun} "{getattr(result, "name", "")}".', title="Saved")
             self.dismiss(result)
@@ -509,7 +439,7 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
         if now_at == opened_at and theirs == original:
             return True
         changes = describe_changes(self.field_labels, original, theirs, payload)
-        when = f"modified {format_when(now_at)}" if now_at else None
+        when = f"modified {local_time(now_at)}" if now_at else None
         what = f'The {self.noun} "{self.object_name()}"'
         overwrite = await self.app.push_screen(
             LostUpdateModal(what, changes, changed_when=when), wait_for_dismiss=True

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -99,33 +98,6 @@ def nearest_field(path: str, fields: dict[str, FormField]) -> FormField | None:
             return fields[current]
         current = parent_path(current)
     return None
-
-
-def parse_when(text: str) -> datetime | None:
-    """ISO 8601, or `2026-12-31 17:00`, or `2026-12-31`; naive times are UTC.
-
-    Raises ValueError with a sentence for a person; empty text means "not set".
-    """
-    text = text.strip()
-    if not text:
-        return None
-    candidate = text.replace("Z", "+00:00").replace("z", "+00:00")
-    try:
-        value = datetime.fromisoformat(candidate)
-    except ValueError:
-        raise ValueError(
-            f'"{text}" is not a date and time: use e.g. 2026-12-31 17:00 (UTC) or ISO 8601.'
-        ) from None
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=UTC)
-    return value.astimezone(UTC)
-
-
-def format_when(value: datetime | None) -> str:
-    """A timestamp as a person reads it: `2026-12-31 17:00 UTC`."""
-    if value is None:
-        return "never"
-    return value.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
 def format_size(size: int) -> str:

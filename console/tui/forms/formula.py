@@ -43,25 +43,6 @@ class FormulaForm(ResourceForm[ReactorFormula]):
         "request_parameters": "Request parameters",
     }
 
-    DEFAULT_CSS = """
-    FormulaForm .icon-row {
-        height: auto;
-    }
-    FormulaForm .icon-row Input {
-        width: 1fr;
-    }
-    FormulaForm .icon-row Button {
-        margin-left: 1;
-    }
-    FormulaForm #icon-status {
-        color: $text-muted;
-        padding-left: 1;
-    }
-    FormulaForm #code {
-        height: 16;
-    }
-    """
-
     def __init__(self, client: Any, obj: ReactorFormula | None = None, **kwargs: Any) -> None:
         super().__init__(client, obj, **kwargs)
         self.icon: str | None = obj.icon if obj else None

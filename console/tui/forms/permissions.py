@@ -15,6 +15,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.strip import Strip
 from textual.widgets import Button, Input, SelectionList, Static
+from textual.widgets.option_list import OptionDoesNotExist
 from textual.widgets.selection_list import Selection
 
 _KEPT = "held, not in this service's list for this type: kept as it is"
@@ -41,7 +42,7 @@ class CheckList(SelectionList[str]):
         segments = list(line)
         try:
             selection = self.get_option_at_index(self.scroll_offset.y + y)
-        except Exception:  # past the last option: nothing to redraw
+        except OptionDoesNotExist:  # past the last option: nothing to redraw
             return line
         if len(segments) < 4:
             return line

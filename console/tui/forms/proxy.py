@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any, ClassVar
 
 from textual import on, work
@@ -16,6 +17,8 @@ from console.tui.forms.editors import KeyValueEditor
 from console.tui.forms.fields import FormField
 from console.tui.resources import PROXIES
 from console.tui.widgets.code_editor import CodeEditor
+
+log = logging.getLogger(__name__)
 
 APPLICATION_CAP = 500
 """Applications offered in the picker: a proxy's application is chosen among the first
@@ -81,20 +84,6 @@ class ProxyForm(ResourceForm[Proxy]):
         "request_transform": "Request transform",
         "response_transform": "Response transform",
     }
-
-    DEFAULT_CSS = """
-    ProxyForm .auth-row {
-        height: auto;
-    }
-    ProxyForm .auth-row Static {
-        padding: 1 1;
-        width: 1fr;
-        color: $text-muted;
-    }
-    ProxyForm .code-field, ProxyForm CodeEditor {
-        height: 12;
-    }
-    """
 
     def compose_fields(self) -> ComposeResult:
         proxy = self.obj
@@ -190,6 +179,7 @@ class ProxyForm(ResourceForm[Proxy]):
                 page = await self.client.applications.list(ids=[current])
                 found += [a for a in page.data if a.type in PROXY_APPLICATION_TYPES]
         except Exception as error:
+            log.warning("The applications could not be loaded", exc_info=True)
             self.notify(
                 f"Could not load the applications: {error}", title="Applications", severity="error"
             )

@@ -24,23 +24,6 @@ class TenantForm(ResourceForm[Tenant]):
     kind = TENANT
     field_labels: ClassVar[dict[str, str]] = {"name": "Name", "settings": "Settings"}
 
-    DEFAULT_CSS = """
-    TenantForm > #form-frame {
-        height: auto;
-        max-height: 100%;
-    }
-    TenantForm #form-body {
-        height: auto;
-    }
-    TenantForm .setting-row {
-        height: auto;
-    }
-    TenantForm .setting-row Static {
-        padding: 1 1;
-        width: 1fr;
-    }
-    """
-
     @property
     def kept_settings(self) -> dict[str, str]:
         """Settings this form does not edit, as read, sent back unchanged: other names, and a

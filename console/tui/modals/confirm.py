@@ -108,12 +108,6 @@ class RegenerateConfirm(ConfirmModal):
 class TypeToConfirmModal(Dialog[bool]):
     """For what cannot be undone at all: the person types the object's name to confirm."""
 
-    DEFAULT_CSS = """
-    TypeToConfirmModal Input {
-        margin-bottom: 1;
-    }
-    """
-
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, title: str, body: str, expected: str, *, confirm_label: str = "Delete"):

@@ -8,6 +8,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Checkbox, Static
 
+from console.tui.logs import hide_secret
 from console.tui.modals.base import Dialog
 
 MASK = "•" * 32
@@ -25,30 +26,6 @@ class KeyRevealModal(Dialog[None]):
     key was shown, copied for sure (a clipboard tool took it), or the admin ticked that
     they stored it: an OSC 52 copy that the terminal may have ignored does not count."""
 
-    DEFAULT_CSS = """
-    KeyRevealModal #key {
-        width: 100%;
-        border: round $accent;
-        padding: 0 1;
-        margin-bottom: 1;
-    }
-    KeyRevealModal #key.-revealed {
-        color: $text;
-        text-style: bold;
-    }
-    KeyRevealModal #key-status {
-        width: 100%;
-        color: $text-muted;
-        margin-bottom: 1;
-    }
-    KeyRevealModal #stored {
-        border: none;
-        padding: 0;
-        height: 1;
-        margin-bottom: 1;
-    }
-    """
-
     BINDINGS = [
         Binding("c", "copy", "Copy key"),
         Binding("s", "toggle_key", "Show/hide"),
@@ -58,6 +35,7 @@ class KeyRevealModal(Dialog[None]):
 
     def __init__(self, key: str, application_name: str, *, regenerated: bool = False) -> None:
         super().__init__()
+        hide_secret(key)  # shown once on screen, never in the log
         self._key = key
         self.application_name = application_name
         self.regenerated = regenerated

@@ -27,21 +27,6 @@ class FieldChange:
 class LostUpdateModal(Dialog[bool]):
     """Lists what changed since the form opened; True means overwrite with this form's values."""
 
-    DEFAULT_CSS = """
-    LostUpdateModal > #dialog {
-        width: 96;
-    }
-    LostUpdateModal #changes {
-        height: auto;
-        max-height: 18;
-        margin-bottom: 1;
-    }
-    LostUpdateModal .change {
-        width: 100%;
-        margin-bottom: 1;
-    }
-    """
-
     BINDINGS = [Binding("escape", "answer(False)", "Keep editing")]
 
     def __init__(

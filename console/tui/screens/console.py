@@ -48,13 +48,6 @@ def make_section(key: str, **options: Any) -> Any:
 class FooterBar(Horizontal):
     """The footer's keys on the left and the current section's "loaded of total" on the right."""
 
-    DEFAULT_CSS = """
-    FooterBar { dock: bottom; height: 1; background: $footer-background; }
-    FooterBar > KeyBar { dock: none; width: 1fr; }
-    FooterBar > #status { width: 2; padding: 0 1; text-align: right;
-                          color: $footer-description-foreground; background: $footer-background; }
-    """
-
     def compose(self) -> ComposeResult:
         yield KeyBar()
         yield Static("", id="status")

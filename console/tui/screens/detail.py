@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
 from rich.text import Text
@@ -34,6 +35,8 @@ from console.tui.widgets.fields_view import FieldsView
 from console.tui.widgets.key_bar import KeyBar
 from console.tui.widgets.key_scroll import KeyScroll
 from console.tui.widgets.state_panel import StatePanel
+
+log = logging.getLogger(__name__)
 
 
 def _syntax(code: str, language: str, app: Any) -> Any:
@@ -74,8 +77,6 @@ def detail_fields(kind: ResourceKind, item: Any, labels: dict[str, str]) -> list
 
 class CodeView(Static):
     """A block of code, highlighted and read-only."""
-
-    DEFAULT_CSS = "CodeView { height: auto; border: round $primary-muted; padding: 0 1; }"
 
     def __init__(self, block: CodeBlock, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -228,6 +229,7 @@ class DetailScreen(Screen[None]):
         try:
             item = await self.kind.get(self.app.client, self.item_id)  # type: ignore[attr-defined]
         except Exception as exc:
+            log.warning("The object could not be read", exc_info=True)
             problem = describe(exc, permission=self.kind.permission, what=self.kind.singular)
             self.query_one(StatePanel).show_problem(problem)
             self.app.report_problem(problem)  # type: ignore[attr-defined]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Any
 
 from rich.text import Text
@@ -15,6 +16,8 @@ from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from console.tui.connection import Connection, ProfileSummary
+
+log = logging.getLogger(__name__)
 
 
 def badge_style(color: str | None) -> str:
@@ -106,6 +109,7 @@ class ProfilePicker(ModalScreen[str | None]):
         try:
             await asyncio.to_thread(app.profiles.make_default, name)
         except Exception as exc:
+            log.warning("The profile could not be made the default", exc_info=True)
             self.notify(str(exc), title="Profile", severity="error")
             return
         self.default = name
@@ -158,6 +162,7 @@ class KeyPrompt(ModalScreen[bool]):
         try:
             self.keyring_problem = await asyncio.to_thread(app.profiles.keyring_problem)
         except Exception as exc:
+            log.warning("The keyring could not be checked", exc_info=True)
             self.keyring_problem = str(exc)
         if self.keyring_problem:
             self.query_one("#key-session").display = True

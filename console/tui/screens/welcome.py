@@ -5,6 +5,7 @@ checked first; give one through the environment; or quit). Never an empty termin
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 from typing import Any
 
@@ -16,7 +17,10 @@ from textual.screen import Screen
 from textual.widgets import Button, Input, Label, LoadingIndicator, Static
 
 from console.tui.connection import Connection, check_key, key_check_failure
+from console.tui.logs import hide_secret
 from console.tui.widgets.key_bar import KeyBar
+
+log = logging.getLogger(__name__)
 
 PROFILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 API_KEY_ENV = "TENANT_CONSOLE_API_KEY"
@@ -106,6 +110,7 @@ class WelcomeScreen(Screen[None]):
         try:
             self.keyring_problem = await asyncio.to_thread(app.profiles.keyring_problem)
         except Exception as exc:
+            log.warning("The keyring could not be checked", exc_info=True)
             self.keyring_problem = str(exc)
         if self.keyring_problem:
             self.query_one("#session-only").display = True
@@ -185,9 +190,11 @@ class WelcomeScreen(Screen[None]):
 
     async def _check_and_save(self, name: str, base_url: str, key: str, session_only: bool) -> None:
         app: Any = self.app
+        hide_secret(key)  # masked in the log from now on, whatever happens to it
         try:
             who = await check_key(base_url, key)
         except Exception as exc:
+            log.warning("The key check failed", exc_info=True)
             self._busy(False)
             self._message(key_check_failure(exc), True)
             return
@@ -202,6 +209,7 @@ class WelcomeScreen(Screen[None]):
             try:
                 connection = await asyncio.to_thread(app.profiles.add, name, base_url, key)
             except Exception as exc:
+                log.warning("The profile could not be saved", exc_info=True)
                 self._busy(False)
                 self._message(f"The key works ({who}) but the profile was not saved: {exc}", True)
                 self.query_one("#session-only").display = True
@@ -219,6 +227,7 @@ class WelcomeScreen(Screen[None]):
         try:
             connection = await app.start_demo_service()
         except Exception as exc:
+            log.warning("The profile could not be opened", exc_info=True)
             self._busy(False)
             self._message(str(exc), True)
             return

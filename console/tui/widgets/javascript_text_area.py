@@ -227,13 +227,6 @@ class JavaScriptTextArea(TextArea):
         smallest = min(widths, default=2)
         self.indent_width = 4 if smallest >= 4 and smallest % 4 == 0 else 2
 
-    def _check_consume_key(self, key: str, character: str | None = None) -> bool:
-        """Where Tab indents (full screen), shift+tab outdents: both stay in the code."""
-        if key == "shift+tab" and self.tab_behavior == "indent" and not self.read_only:
-            return True
-        # A Textual internal (README: upgrade checklist); mypy's stubs do not see it.
-        return super()._check_consume_key(key, character)  # type: ignore[misc]
-
     def action_indent(self) -> None:
         """Indents the selected lines (or the cursor's line) by one level."""
         self._shift_lines(+1)

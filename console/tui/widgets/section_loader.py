@@ -6,6 +6,7 @@ dropped, never shown. The lists, the Tenant view and the Usage view mix it in.
 from __future__ import annotations
 
 import inspect
+import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
@@ -15,8 +16,12 @@ from textual.widget import Widget
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
+from console.tui.formatting import clock_time
+
 if TYPE_CHECKING:
     from console.tui.problems import ConsoleProblem
+
+log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
@@ -97,6 +102,7 @@ class SectionLoader(Widget):
             try:
                 result = await request()
             except Exception as exc:
+                log.warning("%s could not be read", name or type(self).__name__, exc_info=True)
                 if generation == self._generation:
                     await _completed(failed(exc))
                 return
@@ -133,7 +139,7 @@ class SectionLoader(Widget):
         anchor = self.stale_banner_anchor()
         if anchor is None or self.loaded_at is None or self.problem is not None:
             return
-        loaded = self.loaded_at.astimezone().strftime("%H:%M")
+        loaded = clock_time(self.loaded_at)
         self.stale_note = f"Stale — last loaded {loaded}, refresh failed at {failed_at}."
         text = f"⚠ {self.stale_note} Press r to retry."
         banners = self.query(StaleBanner)

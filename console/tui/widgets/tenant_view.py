@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from rich.text import Text
@@ -26,6 +27,8 @@ from console.tui.widgets.key_scroll import KeyScroll
 from console.tui.widgets.section_loader import SectionLoader
 from console.tui.widgets.section_messages import SectionFailed, StatusChanged
 from console.tui.widgets.state_panel import StatePanel
+
+log = logging.getLogger(__name__)
 
 
 def setting_text(value: Any) -> Renderable:

@@ -26,6 +26,7 @@ from textual.widgets import ContentSwitcher, DataTable, LoadingIndicator, Static
 
 from console import clock
 from console.models.tenants import UsageReport
+from console.tui.formatting import clock_time, local_time, relative, when
 from console.tui.widgets.key_scroll import KeyScroll
 from console.tui.widgets.usage_chart import TokenBarChart
 from console.tui.widgets.usage_gauge import UsageGauge
@@ -36,11 +37,8 @@ from console.tui.widgets.usage_math import (
     format_count,
     format_share,
     is_empty,
-    local_and_relative,
-    local_time,
     plan_figures,
     plan_status_text,
-    relative_time,
     token_type_rows,
     usage_state,
 )
@@ -420,7 +418,7 @@ class UsageDashboard(Widget):
                 Text(row.name),  # a plain Text: a type name is never read as markup
                 count.rjust(count_width),
                 share.rjust(share_width),
-                local_and_relative(row.last_created_at, now),
+                when(row.last_created_at, zone=False, missing="never", reference=now),
                 key=row.name,
             )
 
@@ -458,11 +456,11 @@ class UsageDashboard(Widget):
         now = clock.now()
         same_day = fetched_at.astimezone().date() == now.astimezone().date()
         moment = (
-            fetched_at.astimezone().strftime("%H:%M:%S")
+            clock_time(fetched_at, seconds=True)
             if same_day
-            else local_time(fetched_at, seconds=True)
+            else local_time(fetched_at, seconds=True, zone=False)
         )
-        return f"{moment} ({relative_time(fetched_at, now)})"
+        return f"{moment} ({relative(fetched_at, reference=now)})"
 
 
 def _plain(markup: str) -> str:

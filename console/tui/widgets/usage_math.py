@@ -1,7 +1,7 @@
 """The numbers behind the usage dashboard, kept free of Textual so they are cheap to test.
 
-Percentages, plan thresholds, shares by token type and the local / relative times the
-dashboard and the header summary show. "Now" always comes from `console.clock.now()`.
+Percentages, plan thresholds and shares by token type the dashboard and the header summary
+show (their times come from console.tui.formatting). "Now" always comes from `console.clock.now()`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from datetime import datetime
 from typing import Literal
 
 from console.models.tenants import TokenReport, UsageReport
-from console.tui.formatting import relative, short_date
 
 GaugeState = Literal["normal", "warning", "over"]
 
@@ -166,25 +165,6 @@ def format_share(share: float) -> str:
     return f"{share * 100:.1f}%"
 
 
-def local_time(moment: datetime, *, seconds: bool = False) -> str:
-    """The moment in the machine's local time zone (TZ), as "2026-11-19 10:00"."""
-    if not seconds:
-        return short_date(moment)
-    return moment.astimezone().strftime("%Y-%m-%d %H:%M:%S")
-
-
-def relative_time(moment: datetime, now: datetime | None = None) -> str:
-    """ "3 days ago", "in 2 hours", "just now": the console's one wording (tui.formatting)."""
-    return relative(moment, reference=now)
-
-
-def local_and_relative(moment: datetime | None, now: datetime | None = None) -> str:
-    """ "2026-11-19 10:00 (3 days ago)", or "never" for a type with no creation time."""
-    if moment is None:
-        return "never"
-    return f"{local_time(moment)} ({relative_time(moment, now)})"
-
-
 __all__ = [
     "STATE_LABELS",
     "STATE_VARIABLES",
@@ -195,12 +175,9 @@ __all__ = [
     "format_share",
     "gauge_state",
     "is_empty",
-    "local_and_relative",
-    "local_time",
     "over_by",
     "plan_figures",
     "plan_status_text",
-    "relative_time",
     "token_type_rows",
     "usage_state",
     "usage_summary",

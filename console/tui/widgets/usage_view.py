@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from textual import on
@@ -14,6 +15,8 @@ from console.tui.problems import describe
 from console.tui.widgets.section_loader import SectionLoader
 from console.tui.widgets.section_messages import SectionFailed, StatusChanged
 from console.tui.widgets.usage_dashboard import UsageDashboard
+
+log = logging.getLogger(__name__)
 
 
 class UsageView(Vertical, SectionLoader):

@@ -8,10 +8,10 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Static
 
-from console.tui.modals.base import Dialog
+from console.tui.modals.base import ChoiceDialog
 
 
-class ConfirmModal(Dialog[bool]):
+class ConfirmModal(ChoiceDialog):
     """Asks one question; dismisses with True only when the confirming button is chosen.
 
     With `danger=True` the frame is red and the safe answer (cancel) has the focus, so an
@@ -59,17 +59,6 @@ class ConfirmModal(Dialog[bool]):
     def on_mount(self) -> None:
         self.query_one("#cancel" if self.danger else "#confirm", Button).focus()
 
-    @on(Button.Pressed, "#confirm")
-    def _confirmed(self) -> None:
-        self.dismiss(True)
-
-    @on(Button.Pressed, "#cancel")
-    def _cancelled(self) -> None:
-        self.dismiss(False)
-
-    def action_answer(self, answer: bool) -> None:
-        self.dismiss(answer)
-
 
 class DiscardChangesModal(ConfirmModal):
     """Asked when a form with unsaved changes is closed."""
@@ -105,10 +94,10 @@ class RegenerateConfirm(ConfirmModal):
         )
 
 
-class TypeToConfirmModal(Dialog[bool]):
+class TypeToConfirmModal(ChoiceDialog):
     """For what cannot be undone at all: the person types the object's name to confirm."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "answer(False)", "Cancel")]
 
     def __init__(self, title: str, body: str, expected: str, *, confirm_label: str = "Delete"):
         super().__init__(classes="-danger")
@@ -137,18 +126,10 @@ class TypeToConfirmModal(Dialog[bool]):
         self.query_one("#confirm", Button).disabled = event.value != self.expected
 
     @on(Input.Submitted, "#typed")
-    def _submitted(self, event: Input.Submitted) -> None:
-        if event.value == self.expected:
-            self.dismiss(True)
+    def _submitted(self) -> None:
+        self.confirm()
 
-    @on(Button.Pressed, "#confirm")
-    def _confirmed(self) -> None:
+    def confirm(self) -> None:
+        """Only the exact name confirms."""
         if self.query_one("#typed", Input).value == self.expected:
             self.dismiss(True)
-
-    @on(Button.Pressed, "#cancel")
-    def _cancelled(self) -> None:
-        self.dismiss(False)
-
-    def action_cancel(self) -> None:
-        self.dismiss(False)

@@ -6,13 +6,12 @@ from dataclasses import dataclass
 
 from rich import box
 from rich.table import Table
-from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Static
 
-from console.tui.modals.base import Dialog
+from console.tui.modals.base import ChoiceDialog
 
 
 @dataclass(frozen=True)
@@ -24,7 +23,7 @@ class FieldChange:
     yours: str
 
 
-class LostUpdateModal(Dialog[bool]):
+class LostUpdateModal(ChoiceDialog):
     """Lists what changed since the form opened; True means overwrite with this form's values."""
 
     BINDINGS = [Binding("escape", "answer(False)", "Keep editing")]
@@ -70,14 +69,3 @@ class LostUpdateModal(Dialog[bool]):
 
     def on_mount(self) -> None:
         self.query_one("#cancel", Button).focus()
-
-    @on(Button.Pressed, "#confirm")
-    def _confirmed(self) -> None:
-        self.dismiss(True)
-
-    @on(Button.Pressed, "#cancel")
-    def _cancelled(self) -> None:
-        self.dismiss(False)
-
-    def action_answer(self, answer: bool) -> None:
-        self.dismiss(answer)

@@ -51,9 +51,6 @@ def refuse_if_read_only(app: App[Any], what: str) -> bool:
 
 async def session_application_id(app: App[Any], client: Any) -> str | None:
     """The id of the application whose key the session uses (GET /applications/key, once)."""
-    known = getattr(app, "session_application_id", None)
-    if known:
-        return str(known)
     if client not in _session_applications:
         await key_application(client)
     return _session_applications.get(client)

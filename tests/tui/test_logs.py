@@ -96,7 +96,7 @@ async def test_a_swallowed_failure_is_logged_with_its_traceback_but_not_the_key(
         except RuntimeError:
             logging.getLogger("console.tui.somewhere").exception("oops %s", info.key)
     text = log_path.read_text(encoding="utf-8")
-    assert "The page could not be read" in text
+    assert "proxies-page-1 could not be read" in text  # the failed load, by its worker
     assert "Traceback (most recent call last)" in text
     assert "may not read proxies" in text  # the refusal's detail, key and all, was logged
     assert "a bug holding ***" in text and "oops ***" in text

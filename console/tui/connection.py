@@ -6,6 +6,7 @@ thread worker, because keyring calls block.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import dataclass, field, replace
 from typing import Protocol
@@ -255,3 +256,13 @@ def key_check_failure(exc: BaseException) -> str:
     return (
         f"{problem.title}: {problem.message} The key could not be checked, so nothing was stored."
     )
+
+
+async def probe_keyring(profiles: ProfileSource) -> str | None:
+    """Why no key can be stored here (a sentence), or None: asked off the UI thread, since a
+    keyring call may block; a failure to ask counts as no keyring."""
+    try:
+        return await asyncio.to_thread(profiles.keyring_problem)
+    except Exception as exc:
+        log.warning("The keyring could not be checked", exc_info=True)
+        return str(exc)

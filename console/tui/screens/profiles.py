@@ -15,7 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from console.tui.connection import Connection, ProfileSummary
+from console.tui.connection import Connection, ProfileSummary, probe_keyring
 
 log = logging.getLogger(__name__)
 
@@ -159,11 +159,7 @@ class KeyPrompt(ModalScreen[bool]):
     async def _probe_keyring(self) -> None:
         """Whether a key could be stored here: without a keyring, offer this session only."""
         app: Any = self.app
-        try:
-            self.keyring_problem = await asyncio.to_thread(app.profiles.keyring_problem)
-        except Exception as exc:
-            log.warning("The keyring could not be checked", exc_info=True)
-            self.keyring_problem = str(exc)
+        self.keyring_problem = await probe_keyring(app.profiles)
         if self.keyring_problem:
             self.query_one("#key-session").display = True
             self._message(

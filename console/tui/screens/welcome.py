@@ -16,7 +16,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Input, Label, LoadingIndicator, Static
 
-from console.tui.connection import Connection, check_key, key_check_failure
+from console.tui.connection import Connection, check_key, key_check_failure, probe_keyring
 from console.tui.logs import hide_secret
 from console.tui.widgets.key_bar import KeyBar
 
@@ -107,11 +107,7 @@ class WelcomeScreen(Screen[None]):
     async def _probe_keyring(self) -> None:
         """Without a usable keyring, say so now and offer this session only."""
         app: Any = self.app
-        try:
-            self.keyring_problem = await asyncio.to_thread(app.profiles.keyring_problem)
-        except Exception as exc:
-            log.warning("The keyring could not be checked", exc_info=True)
-            self.keyring_problem = str(exc)
+        self.keyring_problem = await probe_keyring(app.profiles)
         if self.keyring_problem:
             self.query_one("#session-only").display = True
             if not self.message_text:

@@ -17,6 +17,7 @@ from uuid import UUID
 
 from textual.command import Hit, Hits, Provider
 
+from console.tui.app_access import console_app
 from console.tui.resources import APPLICATIONS, LIST_KINDS, PROXIES, REACTOR_FORMULAS
 
 log = logging.getLogger(__name__)
@@ -89,7 +90,7 @@ class ObjectProvider(Provider):
 
     async def search(self, query: str) -> Hits:
         query = query.strip()
-        app: Any = self.app
+        app = console_app(self)
         if len(query) < 2 or getattr(app, "client", None) is None:
             return
         client = app.client

@@ -15,6 +15,7 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Static
 
+from console.tui.app_access import console_app
 from console.tui.bindings_policy import (
     CHANGE_KEYS_GROUP,
     MUTATING_ACTIONS,
@@ -103,7 +104,7 @@ class ConsoleScreen(Screen[None]):
 
     def on_mount(self) -> None:
         hide_mutating_bindings(self)
-        self.app.sync_header(self.header)  # type: ignore[attr-defined]
+        console_app(self).sync_header(self.header)
         self.show_section(self.current)
 
     # ---- parts -------------------------------------------------------------------------
@@ -172,7 +173,7 @@ class ConsoleScreen(Screen[None]):
         """A new connection: every section forgets its data; the current one reloads."""
         for widget in self.query_one(ContentSwitcher).children:
             widget.reset()  # type: ignore[attr-defined]
-        self.app.sync_header(self.header)  # type: ignore[attr-defined]
+        console_app(self).sync_header(self.header)
         self.show_section(self.current)
 
     def action_section(self, number: int) -> None:
@@ -182,24 +183,24 @@ class ConsoleScreen(Screen[None]):
         widget = self.find_section(self.current)
         if widget is not None:  # else it is being composed, and loads once it is
             widget.reload()
-        self.app.refresh_header_info()  # type: ignore[attr-defined]
+        console_app(self).refresh_header_info()
 
     def action_open(self) -> None:
         current = self.current_list
         if current is not None and current.current_row is not None:
-            self.app.open_detail(current.kind, current.current_row)  # type: ignore[attr-defined]
+            console_app(self).open_detail(current.kind, current.current_row)
 
     def action_copy_id(self) -> None:
         current = self.current_list
         if current is not None and current.current_row is not None:
-            self.app.copy_id(current.kind.item_id(current.current_row))  # type: ignore[attr-defined]
+            console_app(self).copy_id(current.kind.item_id(current.current_row))
         elif self.current == "tenant":
             tenant = self.section_widget("tenant").tenant
             if tenant is not None:
-                self.app.copy_id(str(tenant.id))  # type: ignore[attr-defined]
+                console_app(self).copy_id(str(tenant.id))
 
     def action_new_key(self) -> None:
-        self.app.prompt_new_key()  # type: ignore[attr-defined]
+        console_app(self).prompt_new_key()
 
     # n, e, d, R: the flows (forms, confirmations, key reveal) live in console.tui.flows
 
@@ -243,7 +244,7 @@ class ConsoleScreen(Screen[None]):
         if self._first_rows_reported or not settled:
             return
         self._first_rows_reported = True
-        self.call_after_refresh(self.app.after_first_rows)  # type: ignore[attr-defined]
+        self.call_after_refresh(console_app(self).after_first_rows)
 
     @on(StatusChanged)
     def _section_status(self, event: StatusChanged) -> None:
@@ -265,16 +266,16 @@ class ConsoleScreen(Screen[None]):
 
     @on(ResourceList.Opened)
     def _opened(self, event: ResourceList.Opened) -> None:
-        self.app.open_detail(event.kind, event.item)  # type: ignore[attr-defined]
+        console_app(self).open_detail(event.kind, event.item)
 
     @on(SectionFailed)
     def _failed(self, event: SectionFailed) -> None:
         if event.problem.not_offered and event.section.id:
-            self.app.mark_unavailable(event.section.id)  # type: ignore[attr-defined]
-        self.app.report_problem(event.problem)  # type: ignore[attr-defined]
+            console_app(self).mark_unavailable(event.section.id)
+        console_app(self).report_problem(event.problem)
         if event.section.id == self.current:
             self._status(event.section.status_text)
 
     def on_usage_view_loaded(self, event: Any) -> None:
         """UsageView.Loaded (by name: the Usage view is imported on its first visit)."""
-        self.app.set_usage(event.report)  # type: ignore[attr-defined]
+        console_app(self).set_usage(event.report)

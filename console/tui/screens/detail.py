@@ -13,6 +13,7 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Static
 
+from console.tui.app_access import console_app
 from console.tui.bindings_policy import (
     MUTATING_ACTIONS,
     detail_action_allowed,
@@ -129,7 +130,7 @@ class DetailScreen(Screen[None]):
     def on_mount(self) -> None:
         hide_mutating_bindings(self)
         header = self.query_one(ConsoleHeader)
-        self.app.sync_header(header)  # type: ignore[attr-defined]
+        console_app(self).sync_header(header)
         header.section = self.kind.key
         self.query_one("#detail-json").display = False
         if self.item is not None:
@@ -163,7 +164,7 @@ class DetailScreen(Screen[None]):
         """Names beside the ids of applications (creator, last editor, a proxy's application),
         looked up by id once the detail shows; a failed lookup leaves the ids as they are."""
         missing = [i for i in audit_ids(item) if i not in self.labels]
-        client = self.app.client  # type: ignore[attr-defined]
+        client = console_app(self).client
         found = await application_names(client, missing)
         if found and item is self.item:
             self.labels = {**self.labels, **found}
@@ -196,7 +197,7 @@ class DetailScreen(Screen[None]):
 
     def action_copy_id(self) -> None:
         if self.item_id:
-            self.app.copy_id(self.item_id)  # type: ignore[attr-defined]
+            console_app(self).copy_id(self.item_id)
 
     # e, d, R: the flows (forms, confirmations, key reveal) live in console.tui.flows
 
@@ -227,12 +228,12 @@ class DetailScreen(Screen[None]):
 
     async def _load(self) -> None:
         try:
-            item = await self.kind.get(self.app.client, self.item_id)  # type: ignore[attr-defined]
+            item = await self.kind.get(console_app(self).client, self.item_id)
         except Exception as exc:
             log.warning("The object could not be read", exc_info=True)
             problem = describe(exc, permission=self.kind.permission, what=self.kind.singular)
             self.query_one(StatePanel).show_problem(problem)
-            self.app.report_problem(problem)  # type: ignore[attr-defined]
+            console_app(self).report_problem(problem)
             return
         self.item = item
         await self._render_item()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
 
 from rich.text import Text
 from textual import on
@@ -15,6 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from console.tui.app_access import console_app
 from console.tui.connection import Connection, ProfileSummary, probe_keyring
 
 log = logging.getLogger(__name__)
@@ -105,7 +105,7 @@ class ProfilePicker(ModalScreen[str | None]):
         self.run_worker(self._make_default(name), exit_on_error=False)
 
     async def _make_default(self, name: str) -> None:
-        app: Any = self.app
+        app = console_app(self)
         try:
             await asyncio.to_thread(app.profiles.make_default, name)
         except Exception as exc:
@@ -158,7 +158,7 @@ class KeyPrompt(ModalScreen[bool]):
 
     async def _probe_keyring(self) -> None:
         """Whether a key could be stored here: without a keyring, offer this session only."""
-        app: Any = self.app
+        app = console_app(self)
         self.keyring_problem = await probe_keyring(app.profiles)
         if self.keyring_problem:
             self.query_one("#key-session").display = True
@@ -202,7 +202,7 @@ class KeyPrompt(ModalScreen[bool]):
             button.disabled = busy and button.id != "key-cancel"
 
     async def _check(self, key: str, session_only: bool) -> None:
-        app: Any = self.app
+        app = console_app(self)
         outcome = await app.check_new_key(self.connection, key, session_only=session_only)
         self._busy(False)
         if isinstance(outcome, str):

@@ -16,6 +16,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Input, Label, LoadingIndicator, Static
 
+from console.tui.app_access import console_app
 from console.tui.connection import Connection, check_key, key_check_failure, probe_keyring
 from console.tui.logs import hide_secret
 from console.tui.widgets.key_bar import KeyBar
@@ -106,7 +107,7 @@ class WelcomeScreen(Screen[None]):
 
     async def _probe_keyring(self) -> None:
         """Without a usable keyring, say so now and offer this session only."""
-        app: Any = self.app
+        app = console_app(self)
         self.keyring_problem = await probe_keyring(app.profiles)
         if self.keyring_problem:
             self.query_one("#session-only").display = True
@@ -173,7 +174,7 @@ class WelcomeScreen(Screen[None]):
 
     async def _check_key(self, key: str, session_only: bool) -> None:
         """The profile's key: checked, then stored (or held for this session), then used."""
-        app: Any = self.app
+        app = console_app(self)
         assert self.connection is not None
         outcome = await app.check_new_key(self.connection, key, session_only=session_only)
         self._busy(False)
@@ -185,7 +186,7 @@ class WelcomeScreen(Screen[None]):
         app.run_worker(app.connect(outcome), exit_on_error=False)
 
     async def _check_and_save(self, name: str, base_url: str, key: str, session_only: bool) -> None:
-        app: Any = self.app
+        app = console_app(self)
         hide_secret(key)  # masked in the log from now on, whatever happens to it
         try:
             who = await check_key(base_url, key)
@@ -219,7 +220,7 @@ class WelcomeScreen(Screen[None]):
         self._start(self._demo(), "Starting the local service with demo data…")
 
     async def _demo(self) -> None:
-        app: Any = self.app
+        app = console_app(self)
         try:
             connection = await app.start_demo_service()
         except Exception as exc:

@@ -23,6 +23,7 @@ from textual.timer import Timer
 from textual.widgets import Input
 
 from console.clock import now
+from console.tui.app_access import console_app
 from console.tui.problems import describe
 from console.tui.resources import PAGE_SIZE, Fetched, FilterInvalid, ResourceKind, list_page
 from console.tui.widgets.row_table import RowTable, TableColumn
@@ -282,7 +283,7 @@ class ResourceList(Vertical, SectionLoader):
                 log.exception("The early first-page read failed")
         if envelope is not None:
             return list_page(envelope, page, self.page_size)
-        client = self.app.client  # type: ignore[attr-defined]
+        client = console_app(self).client
         return await self.kind.fetch(client, page, self.page_size, self.query_params)
 
     def _show_page(self, page: int, fetched: Fetched) -> None:

@@ -12,6 +12,7 @@ from textual.widgets import Static
 from console.clock import now
 from console.models.tenants import NAMED_SETTINGS
 from console.tui import formatting as fmt
+from console.tui.app_access import console_app
 from console.tui.problems import describe
 from console.tui.resources import (
     TENANT,
@@ -117,7 +118,7 @@ class TenantView(KeyScroll, SectionLoader):
         self._content(False)
         self.query_one(StatePanel).show_loading("the tenant")
         self.load(
-            lambda: self.app.client.tenant.get(),  # type: ignore[attr-defined]
+            lambda: console_app(self).client.tenant.get(),
             shown=self._show,
             failed=self._failed,
         )
@@ -143,7 +144,7 @@ class TenantView(KeyScroll, SectionLoader):
         self.post_message(StatusChanged(self, self.status_text))
         generation = self.generation
         missing = [i for i in audit_ids(tenant) if i not in self.labels]
-        found = await application_names(self.app.client, missing)  # type: ignore[attr-defined]
+        found = await application_names(console_app(self).client, missing)
         if found and self.is_current(generation):
             self.labels.update(found)
             self.refresh_fields()

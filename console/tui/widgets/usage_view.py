@@ -11,6 +11,7 @@ from textual.containers import Vertical
 from textual.message import Message
 
 from console.clock import now
+from console.tui.app_access import console_app
 from console.tui.problems import describe
 from console.tui.widgets.section_loader import SectionLoader
 from console.tui.widgets.section_messages import SectionFailed, StatusChanged
@@ -63,7 +64,7 @@ class UsageView(Vertical, SectionLoader):
         self.problem = None
         self.dashboard.show_loading()
         self.load(
-            lambda: self.app.client.tenant.usage(),  # type: ignore[attr-defined]
+            lambda: console_app(self).client.tenant.usage(),
             shown=self._show,
             failed=self._failed,
         )

@@ -12,6 +12,7 @@ from textual.pilot import Pilot
 from console.tui.app import TenantConsoleApp
 from console.tui.connection import Connection, MemoryProfiles
 from console.tui.screens.console import ConsoleScreen
+from console.tui.screens.detail import DetailScreen
 from console.tui.widgets.resource_list import ResourceList
 
 SIZE = (120, 40)
@@ -73,6 +74,19 @@ async def filter_list(pilot: Pilot[Any], text: str) -> None:
     await pilot.press("slash")
     await type_into(pilot, text)
     await settle(pilot)
+
+
+async def open_first_detail(pilot: Pilot[Any], section: str) -> DetailScreen:
+    """From the console as started: the section (its number key), then enter on its first
+    row; the detail screen, settled."""
+    await settle(pilot)
+    await pilot.press(section)
+    await settle(pilot)
+    await pilot.press("enter")
+    await settle(pilot)
+    detail = pilot.app.screen
+    assert isinstance(detail, DetailScreen), f"not a detail: {detail}"
+    return detail
 
 
 def console(app: TenantConsoleApp) -> ConsoleScreen:

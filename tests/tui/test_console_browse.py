@@ -17,6 +17,7 @@ from console_support import (
     filter_list,
     footer_status,
     make_app,
+    open_first_detail,
     resource_list,
     settle,
     type_into,
@@ -24,7 +25,6 @@ from console_support import (
 
 from console.models import Application
 from console.tui.app import default_client
-from console.tui.screens.detail import DetailScreen
 from console.tui.sections import SECTIONS
 from console.tui.widgets.fields_view import FieldsView
 from console.tui.widgets.tenant_view import TenantView
@@ -282,13 +282,7 @@ async def test_detail_shows_fields_code_and_json(service: Any, tenant: Any) -> N
     )
     app = make_app(service.base_url, info.key)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("2")
-        await settle(pilot)
-        await pilot.press("enter")
-        await settle(pilot)
-        detail = app.screen
-        assert isinstance(detail, DetailScreen)
+        detail = await open_first_detail(pilot, "2")
         fields = detail.fields_view
         assert fields.value_of("Id") == proxy["id"]
         assert fields.value_of("Requires auth") == "no"

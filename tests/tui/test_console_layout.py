@@ -16,6 +16,7 @@ from console_support import (
     filter_list,
     make_app,
     notifications,
+    open_first_detail,
     resource_list,
     settle,
 )
@@ -24,7 +25,6 @@ from textual.pilot import Pilot
 
 from console.tui.list_commands import ListCommands
 from console.tui.resources import APPLICATIONS
-from console.tui.screens.detail import DetailScreen
 from console.tui.widgets import resource_list as resource_list_module
 from console.tui.widgets.key_bar import KeyBar
 from console.tui.widgets.row_table import RowTable
@@ -74,13 +74,7 @@ async def test_detail_scrolls_by_keys_and_mouse_to_the_response_transform(
     seed.proxy("Both ways", request_transform={"code": LONG_JS}, response_transform={"code": JS})
     app = make_app(service.base_url, info.key)
     async with app.run_test(size=size) as pilot:
-        await settle(pilot)
-        await pilot.press("2")
-        await settle(pilot)
-        await pilot.press("enter")
-        await settle(pilot)
-        detail = app.screen
-        assert isinstance(detail, DetailScreen)
+        detail = await open_first_detail(pilot, "2")
         body = detail.query_one("#detail-body")
         assert app.focused is body
         response = detail.query("CodeView").last()
@@ -172,13 +166,7 @@ async def test_a_failed_name_lookup_leaves_the_detail_whole(service: Any, tenant
     key = service.new_key(["proxy:read"], info.key)  # may not read applications
     app = make_app(service.base_url, key)
     async with app.run_test(size=LARGE) as pilot:
-        await settle(pilot)
-        await pilot.press("2")
-        await settle(pilot)
-        await pilot.press("enter")
-        await settle(pilot)
-        detail = app.screen
-        assert isinstance(detail, DetailScreen)
+        detail = await open_first_detail(pilot, "2")
         assert detail.fields_view.value_of("Created by") == info.application_id
         assert detail.fields_view.value_of("Name") == "Seen by a proxy reader"
 

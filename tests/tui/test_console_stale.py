@@ -8,14 +8,22 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from console_support import SIZE, Seeder, console, make_app, notifications, resource_list, settle
+from console_support import (
+    SIZE,
+    Seeder,
+    console,
+    make_app,
+    notifications,
+    open_first_detail,
+    resource_list,
+    settle,
+)
 
 from console.client import AdminClient
 from console.client._http import NO_RETRY
 from console.tui.app import TenantConsoleApp
 from console.tui.connection import Connection
 from console.tui.demo import DemoService
-from console.tui.screens.detail import DetailScreen
 from console.tui.widgets.section_loader import StaleBanner
 
 
@@ -98,13 +106,7 @@ async def test_relative_times_move_on_while_a_screen_stays_open(
     seed.close()
     app = make_app(service.base_url, info.key)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("2")
-        await settle(pilot)
-        await pilot.press("enter")
-        await settle(pilot)
-        detail = app.screen
-        assert isinstance(detail, DetailScreen)
+        detail = await open_first_detail(pilot, "2")
         assert "just now" in detail.fields_view.value_of("Created")
 
         later = datetime.now(UTC) + timedelta(minutes=3, seconds=30)

@@ -21,6 +21,7 @@ HANDLERS = {
     "serve": "console.service.cli:serve",
     "new-tenant": "console.service.cli:new_tenant",
     "profile": "console.profiles.cli:run",
+    "review": "console.review_cli:run",
 }
 
 
@@ -107,6 +108,22 @@ def build_parser() -> argparse.ArgumentParser:
     use.add_argument("name")
     remove = profile_sub.add_parser("remove", help="remove a profile and its stored key")
     remove.add_argument("name")
+
+    review = sub.add_parser(
+        "review",
+        help="export the access review (every application's grants, flagged) as CSV or JSON",
+    )
+    review.add_argument(
+        "--profile", metavar="NAME", default=argparse.SUPPRESS, help="the profile to review"
+    )
+    review.add_argument(
+        "--format",
+        choices=("csv", "json"),
+        help="csv or json (default: from the output file's name, else csv)",
+    )
+    review.add_argument(
+        "-o", "--output", metavar="FILE", help="write to FILE instead of standard output"
+    )
     return parser
 
 

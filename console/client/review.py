@@ -59,12 +59,12 @@ FLAGS: tuple[Flag, ...] = (
     Flag(NEVER_EXPIRES, "no expiry", "The application, and so its key, never expires."),
     Flag(
         CHANGES_KEYS,
-        "changes keys",
+        "app:update",
         "Holds application:update: can change other applications and regenerate their keys.",
     ),
     Flag(
         EVERY_PERMISSION,
-        "every perm",
+        "all perms",
         "A private or public application holding every permission its type allows.",
     ),
 )

@@ -25,7 +25,13 @@ from console.tui.bindings_policy import (
     run_console_action,
 )
 from console.tui.list_commands import ListCommands
-from console.tui.resources import KINDS_BY_KEY
+from console.tui.resources import APPLICATIONS, KINDS_BY_KEY
+from console.tui.review_commands import (
+    ReviewCommands,
+    highlighted_permission,
+    open_access_review,
+    open_who_holds,
+)
 from console.tui.sections import SECTIONS
 from console.tui.widgets.console_header import ConsoleHeader
 from console.tui.widgets.key_bar import KeyBar
@@ -72,7 +78,7 @@ class FooterBar(Horizontal):
 class ConsoleScreen(Screen[None]):
     """Browses one tenant; the app resets it when the profile changes."""
 
-    COMMANDS = {ListCommands}
+    COMMANDS = {ListCommands, ReviewCommands}
 
     BINDINGS = [
         Binding("1", "section(1)", "Sections", key_display="1-6"),
@@ -85,6 +91,10 @@ class ConsoleScreen(Screen[None]):
         Binding("d", "delete", "Delete", group=CHANGE_KEYS_GROUP),
         # In the help and on an application's detail; the list's footer has no room left.
         Binding("R", "regenerate", "Regenerate key", show=False),
+        # In the help and the palette; shown in the footer of their section only would
+        # crowd out keys the lists need at 80 columns.
+        Binding("A", "access_review", "Access review", show=False),
+        Binding("w", "who_holds", "Who holds", show=False),
     ]
 
     def __init__(self, *, first_page: Any = None, **kwargs: Any) -> None:
@@ -199,6 +209,16 @@ class ConsoleScreen(Screen[None]):
             if tenant is not None:
                 console_app(self).copy_id(str(tenant.id))
 
+    def action_access_review(self) -> None:
+        """The access review (console.tui.screens.review), above this screen."""
+        open_access_review(self.app)
+
+    def action_who_holds(self) -> None:
+        """Who holds the highlighted permission (console.tui.screens.holders)."""
+        permission = highlighted_permission(self.app)
+        if permission is not None:
+            open_who_holds(self.app, permission)
+
     def action_new_key(self) -> None:
         console_app(self).prompt_new_key()
 
@@ -223,6 +243,10 @@ class ConsoleScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in MUTATING_ACTIONS:
             return console_action_allowed(self, action)
+        if action == "access_review":
+            return self.current == APPLICATIONS.key
+        if action == "who_holds":
+            return highlighted_permission(self.app) is not None
         if action == "new_key":
             return bool(getattr(self.app, "key_rejected", False))
         if action in ("copy_id", "open"):

@@ -64,7 +64,7 @@ def to_json(
     document = {
         "generated_at": (generated_at or datetime.now(UTC)).isoformat(),
         "complete": complete,
-        "flags": [{"key": f.key, "description": f.explanation} for f in FLAGS],
+        "flags": [{"flag": f.key, "description": f.explanation} for f in FLAGS],
         "catalogue_problem": catalogue.problem if catalogue is not None else None,
         "applications": [row.to_json() for row in rows],
     }

@@ -17,8 +17,8 @@ import pytest
 from console_support import SIZE, make_app, resource_list, settle
 from local_service import RunningService
 from review_tenant import EXPECTED_FLAGS, SPECIAL, ReviewTenant, make_review_tenant
-from textual.pilot import Pilot
 from textual.command import CommandPalette
+from textual.pilot import Pilot
 from textual.widgets import Input, OptionList
 
 from console.tui.screens.detail import DetailScreen

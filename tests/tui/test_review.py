@@ -194,7 +194,7 @@ async def test_who_holds_a_permission_from_its_row_directly_or_through_rules(
                 ("Private most", "private", "direct", "—", "—", "—", "—"),
             ]
         )
-        assert "5 hold it (3 directly, 2 through rules)" in screen.progress_line
+        assert "5 applications hold it (3 directly; 2 rules grant it)" in screen.progress_line
         assert screen.applications_read == tenant.total
 
 

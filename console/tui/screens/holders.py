@@ -94,9 +94,13 @@ class HoldersScreen(TenantWalkScreen):
             )
 
     def summary(self) -> str:
+        """ "5 applications hold it (3 directly; 2 rules grant it)"."""
         direct = sum(1 for h in self.holdings if h.rule is None)
         rules = len(self.holdings) - direct
-        return f"{len(self.applications):,} hold it ({direct:,} directly, {rules:,} through rules)"
+        count = len(self.applications)
+        who = f"{count:,} application{'s' if count != 1 else ''} hold{'s' if count == 1 else ''} it"
+        grant = f"{rules:,} rule{'s grant' if rules != 1 else ' grants'} it"
+        return f"{who} ({direct:,} directly; {grant})"
 
     @on(RowTable.RowSelected)
     def _selected(self, event: RowTable.RowSelected) -> None:

@@ -7,6 +7,9 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import httpx
@@ -165,3 +168,26 @@ def test_a_rejected_key_exits_1_without_showing_it(service, monkeypatch, capsys)
 def test_an_unknown_profile_exits_1(capsys) -> None:
     assert main(["review", "--profile", "nope"]) == 1
     assert "nope" in capsys.readouterr().err
+
+
+def test_the_command_loads_no_textual(service, tenant, tmp_path: Path) -> None:
+    """The review is shared with the console, but the command stays a command-line tool."""
+    info, _keys = tenant
+    code = (
+        "import json, sys\n"
+        "from console.cli import main\n"
+        f"assert main(['review', '-o', {str(tmp_path / 'r.csv')!r}]) == 0\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    env = {
+        **os.environ,
+        "TENANT_CONSOLE_BASE_URL": service.base_url,
+        "TENANT_CONSOLE_API_KEY": info.key,
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    loaded = json.loads(done.stdout.strip().splitlines()[-1])
+    assert "console.client.review" in loaded
+    assert [m for m in loaded if m == "textual" or m.startswith(("textual.", "console.tui"))] == []

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from console.client.envelope import page_numbers
@@ -188,33 +188,48 @@ def read_application(item: Any, catalogue: Catalogue | None = None) -> ReviewRow
         return ReviewRow("", "(unreadable item)", "", (), (), None, (), readable=False)
     rules_value = item.get("rules")
     rules = tuple(RuleGrant.read(r) for r in rules_value) if isinstance(rules_value, list) else ()
-    row = ReviewRow(
+    permissions = _texts(item.get("permissions"))
+    kind = _text(item.get("type")) or ""
+    expires_at = _text(item.get("expires_at"))
+    return ReviewRow(
         id=_text(item.get("id")) or "",
         name=_text(item.get("name")) or "",
-        type=_text(item.get("type")) or "",
-        permissions=_texts(item.get("permissions")),
+        type=kind,
+        permissions=permissions,
         rules=rules,
-        expires_at=_text(item.get("expires_at")),
+        expires_at=expires_at,
+        flags=_flags(kind, permissions, rules, expires_at, catalogue),
         readable=bool(item.get("id")),
     )
-    return replace(row, flags=flags_of(row, catalogue))
 
 
 def flags_of(row: ReviewRow, catalogue: Catalogue | None = None) -> tuple[str, ...]:
     """The flags of one row, in FLAGS order."""
-    held = row.held
+    return _flags(row.type, row.permissions, row.rules, row.expires_at, catalogue)
+
+
+def _flags(
+    kind: str,
+    permissions: tuple[str, ...],
+    rules: tuple[RuleGrant, ...],
+    expires_at: str | None,
+    catalogue: Catalogue | None,
+) -> tuple[str, ...]:
+    held = frozenset(permissions).union(*(rule.permissions for rule in rules))
     found: set[str] = set()
-    if row.type == "management" and any(_action(p) in WRITE_ACTIONS for p in held):
+    if kind == "management" and any(_action(p) in WRITE_ACTIONS for p in held):
         found.add(MANAGEMENT_WRITE)
-    if any((rule.transform or "").lower() == "reveal" for rule in row.rules):
+    if any((rule.transform or "").lower() == "reveal" for rule in rules):
         found.add(REVEAL)
-    if row.expires_at is None:
+    if expires_at is None:
         found.add(NEVER_EXPIRES)
     if KEY_CHANGING_PERMISSION in held:
         found.add(CHANGES_KEYS)
-    allowed = catalogue.allowed.get(row.type) if catalogue is not None else None
-    if row.type in SCOPED_TYPES and allowed and allowed <= held:
+    allowed = catalogue.allowed.get(kind) if catalogue is not None else None
+    if kind in SCOPED_TYPES and allowed and allowed <= held:
         found.add(EVERY_PERMISSION)
+    if not found:
+        return ()
     return tuple(flag.key for flag in FLAGS if flag.key in found)
 
 
@@ -287,17 +302,32 @@ class ApplicationsPage:
 async def application_pages(
     client: AdminClient, size: int = REVIEW_PAGE_SIZE
 ) -> AsyncIterator[ApplicationsPage]:
-    """The tenant's applications, one page per request, fetched only as the loop goes on."""
+    """The tenant's applications, one page per request. The next page is asked for as soon as
+    a page arrives, while the loop works on it (one request ahead, never more): showing or
+    flagging a page then costs no time beyond the requests themselves. Stopping the loop
+    cancels the request ahead."""
+
+    def fetch(number: int) -> asyncio.Future[dict[str, Any]]:
+        return asyncio.ensure_future(client.applications.page_json(page=number, size=size))
+
     number = 1
-    while number <= MAX_PAGES:
-        envelope = await client.applications.page_json(page=number, size=size)
-        total, has_more = page_numbers(envelope, number, size)
-        pages = (envelope.get("pagination") or {}).get("total_pages")
-        items = list(envelope["data"])
-        yield ApplicationsPage(number, items, total, pages, has_more and bool(items))
-        if not has_more or not items:
-            return
-        number += 1
+    ahead = fetch(number)
+    try:
+        while True:
+            envelope = await ahead
+            total, has_more = page_numbers(envelope, number, size)
+            pages = (envelope.get("pagination") or {}).get("total_pages")
+            items = list(envelope["data"])
+            more = has_more and bool(items) and number < MAX_PAGES
+            if more:
+                ahead = fetch(number + 1)
+            yield ApplicationsPage(number, items, total, pages, more)
+            if not more:
+                return
+            number += 1
+    finally:
+        if not ahead.done():
+            ahead.cancel()
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -84,15 +85,28 @@ def _rules(row: ReviewRow) -> Cell:
     return ", ".join(parts)
 
 
+NEVER = Text("never", style="dim")
+NONE = Text("none", style="dim")
+NO_FLAG = Text("—", style="dim")
+UNKNOWN = Text("?", style="dim")
+
+
+@lru_cache(maxsize=64)
+def _flags_cell(flags: tuple[str, ...]) -> Cell:
+    """The Flags cell; one Text per combination of flags (there are few)."""
+    if not flags:
+        return NO_FLAG
+    return Text(", ".join(FLAGS_BY_KEY[key].label for key in flags), style="bold yellow")
+
+
 def review_cells(row: ReviewRow) -> tuple[Cell, ...]:
-    flags = ", ".join(FLAGS_BY_KEY[key].label for key in row.flags)
     return (
         row.name if row.readable else Text(row.name or "(unreadable)", style="dim italic"),
-        row.type or Text("?", style="dim"),
-        Text(flags, style="bold yellow") if flags else Text("—", style="dim"),
-        ", ".join(row.permissions) or Text("none", style="dim"),
-        _rules(row),
-        _expiry(row),
+        row.type or UNKNOWN,
+        _flags_cell(row.flags),
+        ", ".join(row.permissions) or NONE,
+        _rules(row) if row.rules else NONE,
+        _expiry(row) if row.expires_at is not None else NEVER,
     )
 
 
@@ -165,10 +179,13 @@ class ReviewScreen(TenantWalkScreen):
         first = not self.shown
         self.shown += new
         self.add_rows([review_cells(row) for row in new])
-        self._show_flags()
         if first and self.shown:
             self._show_selected()
             self.refresh_bindings()
+
+    def show_totals(self) -> None:
+        super().show_totals()
+        self._show_flags()
 
     def finished(self) -> None:
         if not self.rows:
@@ -198,9 +215,7 @@ class ReviewScreen(TenantWalkScreen):
         """Shows only the rows with flag `key` (None: every row); the cursor goes to the top."""
         self.flag_filter = key if key in FILTERS else None
         self.shown = [row for row in self.rows if passes(row, self.flag_filter)]
-        # clear and add, not replace_rows: the number of rows changes, and so the scroll size.
-        self.table.clear()
-        self.table.add_rows([review_cells(row) for row in self.shown])
+        self.replace_table_rows([review_cells(row) for row in self.shown])
         self._show_flags()
         self._show_progress()
         self._show_selected()

@@ -9,6 +9,7 @@ it (the rows read stay), `r` reads again from the start, and escape again goes b
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any, ClassVar
 
@@ -16,6 +17,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
@@ -28,6 +30,12 @@ from console.tui.widgets.row_table import Cell, RowTable, TableColumn
 from console.tui.widgets.state_panel import StatePanel
 
 log = logging.getLogger(__name__)
+
+PROGRESS_EVERY = 0.5
+"""Seconds between redraws of the progress while pages arrive: a line that changes size
+costs a layout of the screen, and a hundred of those would cost more than the walk."""
+LOADING_DELAY = 0.25
+"""Seconds the first page may take before "Loading…" shows (a quick one never flashes it)."""
 
 
 class TenantWalkScreen(Screen[None]):
@@ -62,6 +70,9 @@ class TenantWalkScreen(Screen[None]):
         self.total_pages: int | None = None
         self.problem_text = ""
         self._worker: Worker[None] | None = None
+        self._loading: Timer | None = None
+        self._shown_at = 0.0
+        self._pending_rows: list[Sequence[Cell]] = []
 
     def compose(self) -> ComposeResult:
         yield ConsoleHeader()
@@ -103,12 +114,22 @@ class TenantWalkScreen(Screen[None]):
         self.pages_read = self.applications_read = 0
         self.total_items = self.total_pages = None
         self.problem_text = ""
-        self.show_state(lambda panel: panel.show_loading("applications"))
+        self._shown_at = 0.0
         self._show_progress()
+        self._loading = self.set_timer(LOADING_DELAY, self._show_loading)
         self._worker = self.run_worker(
             self._walk(), group="tenant-walk", exclusive=True, exit_on_error=False
         )
         self.refresh_bindings()
+
+    def _stop_loading(self) -> None:
+        if self._loading is not None:
+            self._loading.stop()
+            self._loading = None
+
+    def _show_loading(self) -> None:
+        if self.walking and self.pages_read == 0:
+            self.show_state(lambda panel: panel.show_loading("applications"))
 
     async def _walk(self) -> None:
         client = console_app(self).client
@@ -118,12 +139,15 @@ class TenantWalkScreen(Screen[None]):
                 self.total_items = page.total_items
                 self.total_pages = page.total_pages
                 self.take_page(page)
-                if self.applications_read or self.table.row_count:
+                if page.number == 1:
+                    self._stop_loading()
                     self.hide_state()
-                self._show_progress()
+                if page.number == 1 or time.monotonic() - self._shown_at >= PROGRESS_EVERY:
+                    self.show_totals()
         except Exception as exc:
             log.warning("%s: the applications could not be read", self.title_text, exc_info=True)
             problem = describe(exc, permission=self.permission, what="applications")
+            self._stop_loading()
             self.walking = False
             self.problem_text = f"{problem.title}: {problem.message}"
             if self.pages_read == 0:
@@ -134,7 +158,7 @@ class TenantWalkScreen(Screen[None]):
             return
         self.walking, self.complete = False, True
         self.finished()
-        self._show_progress()
+        self.show_totals()
         self.refresh_bindings()
 
     def walk(self, client: Any) -> AsyncIterator[Any]:
@@ -149,7 +173,15 @@ class TenantWalkScreen(Screen[None]):
         """The last page was read: an empty result says so."""
 
     def clear(self) -> None:
+        self._pending_rows = []
         self.table.clear()
+
+    def show_totals(self) -> None:
+        """The rows held back, the progress line and whatever else counts the rows (the
+        review's flags)."""
+        self._shown_at = time.monotonic()
+        self.flush_rows()
+        self._show_progress()
 
     def show_state(self, show: Callable[[StatePanel], None]) -> None:
         """The state panel (loading, empty, failed) in place of the table."""
@@ -159,6 +191,8 @@ class TenantWalkScreen(Screen[None]):
     def hide_state(self) -> None:
         self.query_one(StatePanel).hide()
         self.table.display = True
+        if self.focused is None:  # hidden, the table lost the focus: its keys need it
+            self.table.focus()
 
     @on(Worker.StateChanged)
     def _worker_changed(self, event: Worker.StateChanged) -> None:
@@ -174,6 +208,7 @@ class TenantWalkScreen(Screen[None]):
         if self._worker is not None:
             self._worker.cancel()
         self.walking, self.stopped = False, True
+        self.show_totals()
         if self.pages_read == 0:
             self.show_state(
                 lambda panel: panel.show_empty(
@@ -242,4 +277,18 @@ class TenantWalkScreen(Screen[None]):
         self.app.push_screen(DetailScreen(APPLICATIONS, item_id=application_id))
 
     def add_rows(self, rows: Sequence[Sequence[Cell]]) -> None:
+        """Rows for the table, added with the next progress redraw (see PROGRESS_EVERY): the
+        table's growth takes a layout of the screen, once per batch instead of per page."""
+        self._pending_rows.extend(rows)
+
+    def replace_table_rows(self, rows: Sequence[Sequence[Cell]]) -> None:
+        """Other rows in the table (a filter): cleared and added, not `replace_rows`, as the
+        number of rows, and so the scroll size, changes; the cursor goes to the top."""
+        self._pending_rows = []
+        self.table.clear()
         self.table.add_rows(rows)
+
+    def flush_rows(self) -> None:
+        if self._pending_rows:
+            rows, self._pending_rows = self._pending_rows, []
+            self.table.add_rows(rows)

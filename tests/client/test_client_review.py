@@ -1,6 +1,6 @@
 """The access review's flags, its lenient reading, its walk and its export (console.client.review
 and review_export), against the hosted-shaped stand-in and hand-made objects; the console's
-view and the command line have tests of their own (tests/tui/test_review.py,
+view and the command line have tests of their own (tests/tui/test_console_review.py,
 tests/test_review_cli.py)."""
 
 from __future__ import annotations

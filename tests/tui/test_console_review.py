@@ -294,3 +294,36 @@ def test_special_applications_cover_each_flag_both_ways() -> None:
     for flag in every:
         assert any(flag not in flags for flags in EXPECTED_FLAGS.values())
     assert set(SPECIAL) < set(EXPECTED_FLAGS)
+
+
+async def test_a_slow_first_page_says_loading_then_the_rows_have_the_keys(
+    service: RunningService, tenant: ReviewTenant
+) -> None:
+    app = make_app(service.base_url, tenant.info.key)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        client = app.client
+        release = asyncio.Event()
+        page_json = client.applications.page_json
+
+        async def slow_first(page: int = 1, size: int = 20, **options: Any) -> Any:
+            if page == 1:
+                await release.wait()
+            return await page_json(page=page, size=size, **options)
+
+        client.applications.page_json = slow_first
+        await pilot.press("A")
+        await until(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review")
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        panel = screen.query_one(StatePanel)
+        await until(pilot, lambda: panel.kind == "loading", "the loading state")
+        assert not screen.table.display
+        assert "reading the first page" in screen.progress_line
+        release.set()
+        await until(pilot, lambda: screen.complete, "the walk's end")
+        await pilot.pause()
+        assert screen.table.display and panel.kind is None
+        assert screen.focused is screen.table
+        await pilot.press("f")
+        assert screen.flag_filter == "any"

@@ -17,6 +17,7 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator, Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from console.client.envelope import page_numbers
@@ -89,10 +90,12 @@ def _texts(value: Any) -> tuple[str, ...]:
     """A list of permissions as text: null or a non-list counts as none; odd items as text."""
     if not isinstance(value, list | tuple):
         return ()
+    if all(type(item) is str for item in value):
+        return tuple(value)
     return tuple(str(item) for item in value if item is not None)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RuleGrant:
     """One access rule of an application, as far as it could be read."""
 
@@ -138,7 +141,7 @@ class RuleGrant:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ReviewRow:
     """One application in the review. Only the fields named here are kept: nothing else the
     service sent (a `key`, key metadata) can reach a view or an export."""
@@ -198,34 +201,41 @@ def read_application(item: Any, catalogue: Catalogue | None = None) -> ReviewRow
         permissions=permissions,
         rules=rules,
         expires_at=expires_at,
-        flags=_flags(kind, permissions, rules, expires_at, catalogue),
+        flags=_flags(kind, permissions, rules, expires_at is None, _allowed(catalogue, kind)),
         readable=bool(item.get("id")),
     )
 
 
 def flags_of(row: ReviewRow, catalogue: Catalogue | None = None) -> tuple[str, ...]:
     """The flags of one row, in FLAGS order."""
-    return _flags(row.type, row.permissions, row.rules, row.expires_at, catalogue)
+    allowed = _allowed(catalogue, row.type)
+    return _flags(row.type, row.permissions, row.rules, row.expires_at is None, allowed)
 
 
+def _allowed(catalogue: Catalogue | None, kind: str) -> frozenset[str] | None:
+    return catalogue.allowed.get(kind) if catalogue is not None else None
+
+
+@lru_cache(maxsize=4096)
 def _flags(
     kind: str,
     permissions: tuple[str, ...],
     rules: tuple[RuleGrant, ...],
-    expires_at: str | None,
-    catalogue: Catalogue | None,
+    never_expires: bool,
+    allowed: frozenset[str] | None,
 ) -> tuple[str, ...]:
+    """Cached: a tenant's applications mostly share a few shapes of grants, and flagging
+    10,000 of them one by one would cost a good part of reading them."""
     held = frozenset(permissions).union(*(rule.permissions for rule in rules))
     found: set[str] = set()
     if kind == "management" and any(_action(p) in WRITE_ACTIONS for p in held):
         found.add(MANAGEMENT_WRITE)
     if any((rule.transform or "").lower() == "reveal" for rule in rules):
         found.add(REVEAL)
-    if expires_at is None:
+    if never_expires:
         found.add(NEVER_EXPIRES)
     if KEY_CHANGING_PERMISSION in held:
         found.add(CHANGES_KEYS)
-    allowed = catalogue.allowed.get(kind) if catalogue is not None else None
     if kind in SCOPED_TYPES and allowed and allowed <= held:
         found.add(EVERY_PERMISSION)
     if not found:

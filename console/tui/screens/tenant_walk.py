@@ -31,7 +31,7 @@ from console.tui.widgets.state_panel import StatePanel
 
 log = logging.getLogger(__name__)
 
-PROGRESS_EVERY = 0.5
+PROGRESS_EVERY = 1.0
 """Seconds between redraws of the progress while pages arrive: a line that changes size
 costs a layout of the screen, and a hundred of those would cost more than the walk."""
 LOADING_DELAY = 0.25

@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 from console_support import SIZE, make_app, resource_list, settle
+from hosted_service import KEY as HOSTED_KEY
+from hosted_service import HostedService
 from local_service import RunningService
 from review_tenant import EXPECTED_FLAGS, SPECIAL, ReviewTenant, make_review_tenant
 from textual.command import CommandPalette
@@ -327,3 +329,26 @@ async def test_a_slow_first_page_says_loading_then_the_rows_have_the_keys(
         assert screen.focused is screen.table
         await pilot.press("f")
         assert screen.flag_filter == "any"
+
+
+async def test_a_hosted_shaped_tenant_is_reviewed_whole() -> None:
+    """Unknown types and permissions, nulls, an item without an id and one that is not an
+    object (tests/hosted_service.py): each gets a row, none stops the review or who-holds."""
+    with HostedService.running() as hosted:
+        app = make_app(hosted.base_url, HOSTED_KEY)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await open_review(pilot)
+            assert screen.complete and not screen.problem_text
+            assert screen.table.row_count == len(screen.rows) == 6
+            by_name = {row.name: row for row in screen.rows}
+            assert by_name["Browser session broker"].type == "session"
+            assert by_name["Reactor runner"].permissions[-1] == "document:read"
+            assert sum(not row.readable for row in screen.rows) == 2
+            await pilot.press("escape")
+            app.push_screen(HoldersScreen("token:create"))
+            await until(pilot, lambda: isinstance(app.screen, HoldersScreen), "who holds")
+            holders = app.screen
+            assert isinstance(holders, HoldersScreen)
+            await until(pilot, lambda: holders.complete, "the walk's end")
+            names = {h.application.name for h in holders.holdings}
+            assert {"Reactor runner", "Checkout web", "Browser session broker"} <= names

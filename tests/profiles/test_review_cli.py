@@ -8,6 +8,7 @@ import csv
 import io
 import json
 import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -99,6 +100,7 @@ def test_json_to_a_file_with_the_profile_and_its_stored_key(
     assert out == ""
     assert err.strip() == f"Wrote the access review to {target}."
     text = target.read_text()
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600
     document = json.loads(text)
     assert document["complete"] is True
     names = [a["name"] for a in document["applications"]]

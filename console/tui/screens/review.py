@@ -163,6 +163,7 @@ class ReviewScreen(TenantWalkScreen):
     def clear(self) -> None:
         super().clear()
         self.rows, self.shown, self.counts = [], [], {}
+        self.catalogue = None
         self._show_flags()
         self._show_selected()
 
@@ -298,9 +299,14 @@ class ReviewScreen(TenantWalkScreen):
 
         export_format = format_for(path)
         rows = list(self.shown)
-        text = render(rows, export_format, catalogue=self.catalogue, complete=self.complete)
+        catalogue, complete = self.catalogue, self.complete
+
+        def write() -> None:  # off the screen's thread: 10,000 rows take a moment
+            text = render(rows, export_format, catalogue=catalogue, complete=complete)
+            write_text(path, text)
+
         try:
-            await asyncio.to_thread(write_text, path, text)
+            await asyncio.to_thread(write)
         except OSError as error:
             log.warning("The access review could not be written", exc_info=True)
             self.notify(
@@ -309,7 +315,7 @@ class ReviewScreen(TenantWalkScreen):
                 severity="error",
             )
             return
-        partial = "" if self.complete else " (not the whole tenant: the reading was stopped)"
+        partial = "" if complete else " (not the whole tenant: the reading was stopped)"
         self.notify(
             f"Wrote {len(rows):,} applications to {path} ({export_format.upper()}){partial}.",
             title="Access review exported",

@@ -352,3 +352,17 @@ async def test_a_hosted_shaped_tenant_is_reviewed_whole() -> None:
             await until(pilot, lambda: holders.complete, "the walk's end")
             names = {h.application.name for h in holders.holdings}
             assert {"Reactor runner", "Checkout web", "Browser session broker"} <= names
+
+
+async def test_a_rejected_key_says_so_and_k_asks_for_a_new_one(service: RunningService) -> None:
+    app = make_app(service.base_url, "rejected-key-0123456789abcdef")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.push_screen(ReviewScreen())
+        await until(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review")
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await until(pilot, lambda: bool(screen.problem_text), "the failure")
+        assert "401" in screen.query_one(StatePanel).title_text
+        await pilot.press("K")
+        await until(pilot, lambda: type(app.screen).__name__ == "KeyPrompt", "the key prompt")

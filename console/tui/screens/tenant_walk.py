@@ -51,6 +51,7 @@ class TenantWalkScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "stop_or_back", "Back"),
         Binding("r", "restart", "Read again"),
+        Binding("K", "new_key", "New key", show=False),
     ]
 
     title_text = ""
@@ -263,9 +264,15 @@ class TenantWalkScreen(Screen[None]):
     def action_restart(self) -> None:
         self.start()
 
+    def action_new_key(self) -> None:
+        """After a 401 (the problem says "Press K"): the new-key prompt, as on the console."""
+        console_app(self).prompt_new_key()
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "restart":
             return not self.walking
+        if action == "new_key":
+            return bool(getattr(self.app, "key_rejected", False))
         return True
 
     def open_application(self, application_id: str) -> None:

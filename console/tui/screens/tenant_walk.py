@@ -154,7 +154,7 @@ class TenantWalkScreen(Screen[None]):
             if self.pages_read == 0:
                 self.show_state(lambda panel: panel.show_problem(problem))
             console_app(self).report_problem(problem)
-            self._show_progress()
+            self.show_totals()  # the rows read before the failure stay, every one shown
             self.refresh_bindings()
             return
         self.walking, self.complete = False, True

@@ -21,6 +21,7 @@ HANDLERS = {
     "serve": "console.service.cli:serve",
     "new-tenant": "console.service.cli:new_tenant",
     "profile": "console.profiles.cli:run",
+    "push": "console.code_files.cli:push",
 }
 
 
@@ -107,6 +108,10 @@ def build_parser() -> argparse.ArgumentParser:
     use.add_argument("name")
     remove = profile_sub.add_parser("remove", help="remove a profile and its stored key")
     remove.add_argument("name")
+
+    from console.code_files.cli import add_parser as add_push_parser  # push KIND NAME --code
+
+    add_push_parser(sub)
     return parser
 
 

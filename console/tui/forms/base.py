@@ -10,7 +10,6 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterable
-from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from textual import events, on, work
@@ -431,13 +430,14 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
 
     async def _confirm_no_lost_update(self, payload: dict[str, Any]) -> bool:
         """Reads the object again; if someone changed it since it was opened, asks first."""
+        from console.client.guard import changed_since, modified_at
+
         current = await self.fetch_current()
-        opened_at: datetime | None = getattr(self.obj, "modified_at", None)
-        now_at: datetime | None = getattr(current, "modified_at", None)
+        if not changed_since(self.obj, current, self.payload_of):
+            return True
+        now_at = modified_at(current)
         theirs = self.payload_of(current)
         original = self.payload_of(self.obj)
-        if now_at == opened_at and theirs == original:
-            return True
         changes = describe_changes(self.field_labels, original, theirs, payload)
         when = f"modified {local_time(now_at)}" if now_at else None
         what = f'The {self.noun} "{self.object_name()}"'

@@ -35,6 +35,7 @@ TYPE_TEXT = {
 
 class FormulaForm(ResourceForm[ReactorFormula]):
     kind = REACTOR_FORMULAS
+    code_fields = ("code",)
     field_labels: ClassVar[dict[str, str]] = {
         "name": "Name",
         "description": "Description",

@@ -67,6 +67,7 @@ def _configuration(proxy: Proxy | None) -> dict[str, str] | None:
 
 class ProxyForm(ResourceForm[Proxy]):
     kind = PROXIES
+    code_fields = ("request_transform", "response_transform")
     field_labels: ClassVar[dict[str, str]] = {
         "name": "Name",
         "destination_url": "Destination URL",

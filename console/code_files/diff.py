@@ -39,10 +39,3 @@ def line_diff(old: str, new: str, *, old_label: str, new_label: str) -> list[str
     if not result:  # the same lines, only a final newline differs
         return [f"--- {old_label}", f"+++ {new_label}", "(only the final line break differs)"]
     return result
-
-
-def diff_counts(lines: list[str]) -> tuple[int, int]:
-    """(lines removed, lines added) in a diff from `line_diff`."""
-    removed = sum(1 for line in lines if line.startswith("-") and not line.startswith("---"))
-    added = sum(1 for line in lines if line.startswith("+") and not line.startswith("+++"))
-    return removed, added

@@ -39,7 +39,7 @@ class LineDiff(Static):
         for index, line in enumerate(self.lines):
             if index:
                 text.append("\n")
-            if line.startswith(("---", "+++")):
+            if index < 2 and line.startswith(("---", "+++")):  # the heads, not a "--x" line
                 text.append(line, style="bold")
             elif line.startswith("@@"):
                 text.append(line, style=hunk)

@@ -72,7 +72,7 @@ async def test_link_an_existing_file_and_reload_after_a_save_on_disk(
         assert editor.text == ON_DISK  # the file was loaded
         assert form.dirty
         assert "card.js" in link_line(editor) and "watching" in link_line(editor)
-        assert any("Linked to card.js: loaded its 3 lines" in n for n in app.notes)
+        assert any("Linked to card.js: loaded 3 lines" in n for n in app.notes)
         # Saved on disk: the next poll reloads the editor, with a note.
         third = ON_DISK.replace("tokenize: {}", "tokenize: { a: 1 }")
         save_on_disk(path, third)

@@ -27,6 +27,7 @@ class CodeWarningModal(ConfirmModal):
             warning="The service stores the code as it is; it fails when it runs. Save anyway?",
         )
         self.diffs = diffs or []
+        self.set_class(bool(self.diffs), "-with-diff")
 
     def compose(self) -> ComposeResult:
         if not self.diffs:

@@ -28,6 +28,9 @@ class FileChangedModal(Dialog[FileChoice]):
     ]
 
     DEFAULT_CSS = """
+    FileChangedModal > #dialog {
+        width: 110;
+    }
     FileChangedModal #file-diff {
         height: auto;
         max-height: 16;

@@ -451,8 +451,8 @@ class CodeEditor(Widget):
                     self._replace_text(text)
                 lines = len(text.splitlines())
                 note = (
-                    f"Linked to {path.name}: loaded its {lines} lines (ctrl+z brings back the "
-                    "code it replaced)."
+                    f"Linked to {path.name}: loaded {lines} line{'s' if lines != 1 else ''} "
+                    "(ctrl+z brings back the code it replaced)."
                     if loaded
                     else f"Linked to {path.name} (it holds this code)."
                 )

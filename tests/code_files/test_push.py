@@ -217,3 +217,38 @@ async def test_watch_stops_after_max_polls(client, push_env, tmp_path):
     code = await asyncio.to_thread(run_push, args, max_polls=3, out=out, err=err)
     assert code == 0
     assert "nothing pushed" in out.text() and "Watching" in err.text()
+
+
+def test_the_update_sends_back_unknown_fields_with_only_the_code_replaced():
+    """Fields the console does not know (the hosted service's own) go back as they came."""
+    from console.code_files.push import PushTarget
+    from console.models import Proxy, ReactorFormula
+
+    formula = ReactorFormula.model_validate(
+        {
+            "id": "6f1c5a52-5a2e-4a57-9d55-1c1b2f0c9a10",
+            "name": "Card",
+            "type": "private",
+            "code": OLD,
+            "configuration": [{"name": "region", "type": "string", "secret": True}],
+            "request_parameters": [],
+            "state": "published",
+        }
+    )
+    body = PushTarget("formula", None, formula).body(formula, NEW)
+    assert body["code"] == NEW and body["state"] == "published"
+    assert body["configuration"][0]["secret"] is True
+    proxy = Proxy.model_validate(
+        {
+            "id": "6f1c5a52-5a2e-4a57-9d55-1c1b2f0c9a11",
+            "name": "Edge",
+            "destination_url": "https://api.example.com",
+            "request_transform": {"code": OLD},
+            "response_transform": {"type": "mask", "matcher": "card"},
+            "timeout_ms": 3000,
+        }
+    )
+    body = PushTarget("transform", "request_transform", proxy).body(proxy, NEW)
+    assert body["request_transform"] == {"code": NEW}
+    assert body["response_transform"] == {"type": "mask", "matcher": "card"}
+    assert body["timeout_ms"] == 3000

@@ -252,3 +252,44 @@ def test_the_update_sends_back_unknown_fields_with_only_the_code_replaced():
     assert body["request_transform"] == {"code": NEW}
     assert body["response_transform"] == {"type": "mask", "matcher": "card"}
     assert body["timeout_ms"] == 3000
+
+
+async def test_ctrl_c_stops_a_watch_with_exit_0(client, push_env, tmp_path):
+    """The real command in its own process: Ctrl-C (SIGINT) ends the watch cleanly."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    await make_formula(client)
+    path = write(tmp_path / "card.js", NEW)
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "console",
+            "push",
+            "formula",
+            "Card",
+            "--code",
+            str(path),
+            "--watch",
+            "--interval",
+            "0.05",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=dict(os.environ),
+    )
+    try:
+        assert process.stdout is not None
+        line = await asyncio.to_thread(process.stdout.readline)  # the first push's line
+        assert 'Pushed card.js to the formula "Card"' in line
+        process.send_signal(signal.SIGINT)
+        _out, err = await asyncio.to_thread(process.communicate, timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 0, err
+    assert "Stopped." in err and "Traceback" not in err

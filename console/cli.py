@@ -21,6 +21,10 @@ HANDLERS = {
     "serve": "console.service.cli:serve",
     "new-tenant": "console.service.cli:new_tenant",
     "profile": "console.profiles.cli:run",
+    # issue 17: a tenant's configuration as a file, diff and apply (console.estate)
+    "export": "console.estate.cli:run",
+    "diff": "console.estate.cli:run",
+    "apply": "console.estate.cli:run",
 }
 
 
@@ -107,6 +111,10 @@ def build_parser() -> argparse.ArgumentParser:
     use.add_argument("name")
     remove = profile_sub.add_parser("remove", help="remove a profile and its stored key")
     remove.add_argument("name")
+
+    from console.estate.cli import add_arguments as add_estate_commands  # argparse only
+
+    add_estate_commands(sub)  # export, diff, apply
     return parser
 
 

@@ -135,6 +135,10 @@ def field_changes(
     """Field by field: maps recurse; anything else (lists, text) differs as a whole."""
     if before == after:
         return []
+    if before is None and isinstance(after, Mapping):  # a new transform: its code as lines
+        before = {}
+    elif after is None and isinstance(before, Mapping):
+        after = {}
     if isinstance(before, Mapping) and isinstance(after, Mapping):
         found = []
         for key in [*before, *(k for k in after if k not in before)]:

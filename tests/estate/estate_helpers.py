@@ -86,7 +86,7 @@ class Tenant:
         self.proxy("Plain", None, request_transform=None, configuration=None)
         self.formula("Card check")
         tenant = self.http.get("/tenants/self").json()
-        settings = {**tenant["settings"], "deduplicate_tokens": "true", "region_hint": "eu-1"}
+        settings = {**tenant["settings"], "deduplicate_tokens": "false", "region_hint": "eu-1"}
         self.put("/tenants/self", {"name": tenant["name"], "settings": settings})
 
     def close(self) -> None:

@@ -99,3 +99,57 @@ async def read_tenant(client: AdminClient, *, own_application: bool = False) -> 
     settings = dict(tenant.settings)
     document = make_document(tenant.name, settings, applications, proxies, formulas)
     return TenantSnapshot(document, tenant.name, settings, ids, own)
+
+
+async def read_objects(client: AdminClient, wanted: dict[str, set[str]]) -> TenantSnapshot:
+    """Only the named objects (a promotion), and for each proxy its application: proxies and
+    formulas through the service's name filter, applications by walking their pages (the
+    API filters them by id only). No settings: a promotion leaves them alone."""
+    names = {kind: set(found) for kind, found in wanted.items()}
+    ids: dict[str, dict[str, list[str]]] = {"applications": {}, "proxies": {}}
+    ids["reactor_formulas"] = {}
+    rows: dict[str, list[dict[str, Any]]] = {"applications": [], "proxies": []}
+    rows["reactor_formulas"] = []
+    for kind in ("proxies", "reactor_formulas"):
+        for name in sorted(names.get(kind, ())):
+            async for row in walk(_by_name(client, kind, name)):
+                if row.get("name") != name:  # the filter matches names containing it
+                    continue
+                if kind == "reactor_formulas" and row.get("type") != "private":
+                    continue
+                rows[kind].append(row)
+    application_names: dict[str, str] = {}
+    applications: list[dict[str, Any]] = []
+    async for row in walk(lambda p, s: client.applications.page_json(page=p, size=s)):
+        application_names[str(row.get("id"))] = str(row.get("name"))
+        applications.append(row)
+    proxies = []
+    wanted_applications = set(names.get("applications", ()))
+    for row in rows["proxies"]:
+        application_id = row.get("application_id")
+        uses = application_names.get(str(application_id)) if application_id else None
+        if uses is not None:
+            wanted_applications.add(uses)
+        proxies.append(proxy_item(row, uses))
+    # Every application's id is kept (a proxy may need any of them); only the wanted ones
+    # are in the document.
+    for row in applications:
+        ids["applications"].setdefault(str(row.get("name")), []).append(str(row.get("id")))
+    for kind in ("proxies", "reactor_formulas"):
+        for row in rows[kind]:
+            ids[kind].setdefault(str(row.get("name")), []).append(str(row.get("id")))
+    document = make_document(
+        None,
+        {},
+        [application_item(r) for r in applications if r.get("name") in wanted_applications],
+        proxies,
+        [formula_item(r) for r in rows["reactor_formulas"]],
+    )
+    return TenantSnapshot(document, "", {}, ids)
+
+
+def _by_name(client: AdminClient, kind: str, name: str) -> PageFetch:
+    """The pages of proxies or formulas whose names contain `name`."""
+    if kind == "proxies":
+        return lambda page, size: client.proxies.page_json(page=page, size=size, name=name)
+    return lambda page, size: client.reactor_formulas.page_json(page=page, size=size, name=name)

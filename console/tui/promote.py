@@ -90,6 +90,15 @@ async def _client_for(app: Any, name: str) -> Any:
         raise ValueError(str(exc)) from None
     if not connection.key:
         raise ValueError(connection.problem or f"Profile {name} has no key.")
+    current = app.connection
+    if current is not None and (current.base_url, current.key) == (
+        connection.base_url,
+        connection.key,
+    ):  # e.g. TENANT_CONSOLE_BASE_URL and _API_KEY set: every profile is that one tenant
+        raise ValueError(
+            f"Profile {name} resolves to this very tenant (same URL and key): "
+            "there is nothing to copy or compare."
+        )
     from console.models.contract import DEFAULT_KEY_HEADER
 
     if connection.key_header != DEFAULT_KEY_HEADER:

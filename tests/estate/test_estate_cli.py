@@ -209,3 +209,19 @@ def test_diff_of_a_file_that_is_not_a_configuration(tmp_path, capsys) -> None:
     code, _, err = run(capsys, "diff", str(bad), str(bad))
     assert code == 1
     assert "is not a tenant configuration" in err
+
+
+def test_prune_never_deletes_the_application_whose_key_applies(tenants, tmp_path, capsys) -> None:
+    _staging, prod = tenants
+    exported = tmp_path / "staging.json"
+    assert run(capsys, "export", "--profile", "staging", "-o", str(exported))[0] == 0
+    document = json.loads(exported.read_text())
+    document["applications"] = [
+        a for a in document["applications"] if a["name"] != "Bootstrap management"
+    ]
+    exported.write_text(json.dumps(document))
+    code, out, err = run(capsys, "apply", str(exported), "--profile", "prod", "--yes", "--prune")
+    assert code == 0, err
+    kept = "Bootstrap management  (kept: its key is the one this plan is applied with)"
+    assert f"? only in target  {kept}" in out
+    assert prod.named("/applications", "Bootstrap management")

@@ -148,8 +148,12 @@ async def promote_flow(app: Any, kind: Kind, item: Any) -> None:
         )
     except Exception as exc:
         log.warning("The promotion could not be planned", exc_info=True)
-        screen.show_problem(str(exc) if isinstance(exc, ValueError) else _failure(exc))
+        if screen.is_mounted:  # else it was closed while the plan was being made
+            screen.show_problem(str(exc) if isinstance(exc, ValueError) else _failure(exc))
         await answer
+        await _close(target_client)
+        return
+    if not screen.is_mounted:  # cancelled while the plan was being made
         await _close(target_client)
         return
     refusal = None
@@ -210,7 +214,8 @@ async def tenant_diff_flow(app: Any) -> None:
         source, present = await asyncio.gather(read_tenant(app.client), read_tenant(target_client))
     except Exception as exc:
         log.warning("The tenants could not be compared", exc_info=True)
-        screen.show_problem(str(exc) if isinstance(exc, ValueError) else _failure(exc))
+        if screen.is_mounted:
+            screen.show_problem(str(exc) if isinstance(exc, ValueError) else _failure(exc))
         return
     finally:
         await _close(target_client)
@@ -218,7 +223,8 @@ async def tenant_diff_flow(app: Any) -> None:
     plan = compute_plan(
         source.document, present, source_label=source_label, target_label=f"profile {target}"
     )
-    screen.show_plan(plan)
+    if screen.is_mounted:  # else the admin went back before the diff was ready
+        screen.show_plan(plan)
 
 
 async def _close(client: Any) -> None:

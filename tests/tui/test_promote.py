@@ -209,3 +209,17 @@ def test_the_plan_never_shows_configuration_values() -> None:
     assert "secret-after" not in text and "secret-before" not in text
     assert "configuration.API_TOKEN: changed (value not shown)" in text
     assert "+  req.body.card = '****';" in text
+
+
+async def test_escape_while_the_plan_is_made_changes_nothing(estate) -> None:
+    base_url, staging, prod = estate
+    app = two_profile_app(("staging", base_url, staging.key), ("prod", base_url, prod.key))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("2", "c")
+        await wait_until(pilot, screen_is(app, TargetProfilePicker), what="the profile picker")
+        await pilot.press("enter", "escape")  # before the plan is ready
+        await settle(pilot)
+        assert not isinstance(app.screen, PlanScreen)
+        assert app.return_code is None  # no crash
+    assert proxies_of(base_url, prod.key) == []

@@ -81,6 +81,8 @@ class KeyLookup:
     base_url: str | None = None
     """A base URL to use instead of the target's (an environment override, a demo's)."""
     key_header: str | None = None
+    display_url: str | None = None
+    """What to show instead of the base URL (screenshots: one URL whatever the port)."""
 
     def __repr__(self) -> str:
         return f"KeyLookup(key=***, status={self.status!r})"
@@ -461,8 +463,9 @@ async def check_profile(
         if lookup.key is None:
             status = "no_key" if lookup.status == "found" else lookup.status
             return _with(base, status=status, message=lookup.message)
-        if lookup.base_url:
-            base = _with(base, base_url=target.display_url or lookup.base_url)
+        shown = target.display_url or lookup.display_url or lookup.base_url
+        if shown:
+            base = _with(base, base_url=shown)
         url = lookup.base_url or target.base_url
         header = lookup.key_header or target.key_header
         try:

@@ -34,7 +34,8 @@ def run(args: argparse.Namespace) -> int:
     """Check the profiles named in `args.names` (all when none) and print the result."""
     from console.profiles.config import ConfigError, ProfileError
 
-    timeout = getattr(args, "timeout", None) or DEFAULT_TIMEOUT
+    timeout = getattr(args, "timeout", None)
+    timeout = DEFAULT_TIMEOUT if timeout is None else timeout
     if not timeout > 0:
         _error(f"--timeout must be more than 0 seconds, not {timeout:g}.")
         return USAGE

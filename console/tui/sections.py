@@ -38,7 +38,7 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("s / S", "Sort the list by the next column / reverse the order (loaded rows)"),
     ("K", "Enter a new key when the service rejects the profile's key"),
     ("p", "Switch profile"),
-    ("P", "All profiles: key, tenant, usage and counts of each (enter opens one)"),
+    ("P", "Every profile at once: key, tenant, usage, counts"),
     ("?", "This help"),
     ("q", "Quit"),
     (

@@ -20,6 +20,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 from console.estate.overview import (
+    DEFAULT_TIMEOUT,
     KeyLookup,
     ProfileStatus,
     ProfileTarget,
@@ -117,9 +118,14 @@ COLUMNS = (
     Column("applications", "Apps"),
     Column("proxies", "Proxies"),
     Column("formulas", "Formulas"),
+    Column("note", "Note"),
 )
 """`usage` (the figures), `compact` (in thousands) and `share` (the percentage alone) are one
-column in three widths: the widest that fits."""
+column in three widths: the widest that fits. `note` (why a row is not ok) shows only in
+the width left over on a wide screen; otherwise the line under the table says it for the
+highlighted row."""
+NOTE_LEAST = 24
+"""The note column shows only when this many cells are left over for it."""
 
 PADDING = 2
 """Cells a DataTable adds to each column (cell_padding 1 on both sides)."""
@@ -135,7 +141,7 @@ def cells_of(status: ProfileStatus | None, target: ProfileTarget, current: str |
         "tenant": tenant,
     }
     if status is None:
-        cells.update(key=f"⋯ {CHECKING}", applications="", proxies="", formulas="")
+        cells.update(key=f"⋯ {CHECKING}", applications="", proxies="", formulas="", note="")
         cells.update(usage="", compact="", share="")
     else:
         cells["url"] = status.base_url
@@ -149,6 +155,7 @@ def cells_of(status: ProfileStatus | None, target: ProfileTarget, current: str |
             applications=status.applications.text() if status.applications else "",
             proxies=status.proxies.text() if status.proxies else "",
             formulas=status.formulas.text() if status.formulas else "",
+            note=status.message or "",
         )
     cells["profile"] = ("● " if target.name == current else "  ") + target.name
     return cells
@@ -210,7 +217,7 @@ def layout(rows: list[dict[str, str]], width: int) -> list[tuple[Column, int]]:
 
     full = {c.key: natural(c) for c in COLUMNS}
     widths = dict(full)
-    chosen = [c for c in COLUMNS if c.key not in ("compact", "share")]
+    chosen = [c for c in COLUMNS if c.key not in ("compact", "share", "note")]
     shrunk: set[str] = set()
 
     def total() -> int:
@@ -244,7 +251,10 @@ def layout(rows: list[dict[str, str]], width: int) -> list[tuple[Column, int]]:
             grow = min(slack, full[key] - widths[key])
             widths[key] += grow
             slack -= grow
-    return [(c, widths[c.key]) for c in chosen]
+    shown = [(c, widths[c.key]) for c in chosen]
+    if slack - PADDING >= NOTE_LEAST and any(row.get("note") for row in rows):
+        shown.append((by_key["note"], min(slack - PADDING, full["note"])))
+    return shown
 
 
 def fit(text: str, width: int) -> str:
@@ -269,6 +279,9 @@ class OverviewScreen(Screen[None]):
         Binding("enter", "open", "Open profile"),
         Binding("r", "recheck", "Check again"),
     ]
+
+    timeout = DEFAULT_TIMEOUT
+    """Seconds each profile's check may take (tests shorten it)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -309,7 +322,7 @@ class OverviewScreen(Screen[None]):
             self.targets, self.problem = [], str(exc)
         self._redraw()
         try:
-            async for status in check_profiles(self.targets):
+            async for status in check_profiles(self.targets, timeout=self.timeout):
                 self.statuses[status.name] = status
                 self._redraw()
                 self._remember_tenant(status)

@@ -460,12 +460,12 @@ async def check_profile(
     base = _base_status(target)
     try:
         lookup = await (key_reads or _KeyReads()).read(target, timeout)
-        if lookup.key is None:
-            status = "no_key" if lookup.status == "found" else lookup.status
-            return _with(base, status=status, message=lookup.message)
         shown = target.display_url or lookup.display_url or lookup.base_url
         if shown:
             base = _with(base, base_url=shown)
+        if lookup.key is None:
+            status = "no_key" if lookup.status == "found" else lookup.status
+            return _with(base, status=status, message=lookup.message)
         url = lookup.base_url or target.base_url
         header = lookup.key_header or target.key_header
         try:

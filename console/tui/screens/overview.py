@@ -218,6 +218,8 @@ def layout(rows: list[dict[str, str]], width: int) -> list[tuple[Column, int]]:
     full = {c.key: natural(c) for c in COLUMNS}
     widths = dict(full)
     chosen = [c for c in COLUMNS if c.key not in ("compact", "share", "note")]
+    if not any(row.get("label") for row in rows):  # no profile has one
+        chosen = [c for c in chosen if c.key != "label"]
     shrunk: set[str] = set()
 
     def total() -> int:

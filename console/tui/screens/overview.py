@@ -327,23 +327,34 @@ class OverviewScreen(Screen[None]):
             async for status in check_profiles(self.targets, timeout=self.timeout):
                 self.statuses[status.name] = status
                 self._redraw()
-                self._remember_tenant(status)
         finally:
             self.checking = False
             self._redraw()
+        self._remember_tenants()
 
-    def _remember_tenant(self, status: ProfileStatus) -> None:
-        """The tenant's name kept with the profile, for the picker (as a connection does)."""
-        target = next((t for t in self.targets if t.name == status.name), None)
-        name = status.tenant_name
-        if target is None or not name or status.tenant_name_cached or name == target.tenant_name:
-            return
-        app = console_app(self)
-        self.run_worker(
-            asyncio.to_thread(app.profiles.remember_tenant, status.name, name),
-            group="overview-remember",
-            exit_on_error=False,
-        )
+    def _remember_tenants(self) -> None:
+        """The tenants' names kept with their profiles, for the picker (as a connection
+        does): in one thread, one after the other, so no save overwrites another."""
+        known = {t.name: t.tenant_name for t in self.targets}
+        seen = [
+            (s.name, s.tenant_name)
+            for s in self.statuses.values()
+            if s.tenant_name and not s.tenant_name_cached and s.tenant_name != known.get(s.name)
+        ]
+        if seen:
+            self.run_worker(self._remember(seen), group="overview-remember", exit_on_error=False)
+
+    async def _remember(self, seen: list[tuple[str, str]]) -> None:
+        profiles = console_app(self).profiles
+
+        def remember_all() -> None:
+            for profile, tenant in seen:
+                try:
+                    profiles.remember_tenant(profile, tenant)
+                except Exception:
+                    log.warning("Could not remember the tenant of %s", profile, exc_info=True)
+
+        await asyncio.to_thread(remember_all)
 
     # ---- drawing -----------------------------------------------------------------------
 

@@ -21,6 +21,7 @@ HANDLERS = {
     "serve": "console.service.cli:serve",
     "new-tenant": "console.service.cli:new_tenant",
     "profile": "console.profiles.cli:run",
+    "status": "console.estate.status_cli:run",
     # issue 17: a tenant's configuration as a file, diff and apply (console.estate)
     "export": "console.estate.cli:run",
     "diff": "console.estate.cli:run",
@@ -111,6 +112,14 @@ def build_parser() -> argparse.ArgumentParser:
     use.add_argument("name")
     remove = profile_sub.add_parser("remove", help="remove a profile and its stored key")
     remove.add_argument("name")
+
+    # Issue 17: the overview of every profile (console/estate/status_cli.py).
+    status = sub.add_parser("status", help="check every profile: key, tenant, usage, counts")
+    status.add_argument("names", nargs="*", metavar="NAME", help="only these profiles")
+    status.add_argument("--format", choices=("table", "json"), default="table")
+    status.add_argument(
+        "--timeout", type=float, default=10.0, metavar="SECONDS", help="per profile (default 10)"
+    )
 
     from console.estate.cli import add_arguments as add_estate_commands  # argparse only
 

@@ -38,6 +38,7 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("s / S", "Sort the list by the next column / reverse the order (loaded rows)"),
     ("K", "Enter a new key when the service rejects the profile's key"),
     ("p", "Switch profile"),
+    ("P", "Every profile at once: key, tenant, usage, counts"),
     ("?", "This help"),
     ("q", "Quit"),
     (

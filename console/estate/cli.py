@@ -13,7 +13,7 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from console.estate.document import Document, DocumentError, dumps, read_file, redact, write_private
 
@@ -30,29 +30,6 @@ class CommandFailed(Exception):
     def __init__(self, message: str, code: int = FAILED) -> None:
         super().__init__(message)
         self.code = code
-
-
-def add_arguments(sub: Any) -> None:
-    """The three sub-commands, added to the top-level parser's sub-parsers."""
-    export = sub.add_parser("export", help="write a tenant's configuration to a file (never keys)")
-    export.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
-    export.add_argument("--format", choices=("json", "yaml"), default="json")
-    export.add_argument("-o", "--output", metavar="FILE", help="write here (mode 0600)")
-    export.add_argument(
-        "--redact", action="store_true", help="replace proxy configuration values by a placeholder"
-    )
-    diff = sub.add_parser("diff", help="what it takes to make TARGET like SOURCE")
-    diff.add_argument("source", metavar="SOURCE", help="a configuration file or a profile name")
-    diff.add_argument("target", metavar="TARGET", help="a configuration file or a profile name")
-    diff.add_argument("--all", action="store_true", help="list unchanged objects too")
-    diff.add_argument("--exit-code", action="store_true", help="exit with 3 when they differ")
-    apply = sub.add_parser("apply", help="make a tenant like a configuration file")
-    apply.add_argument("file", metavar="FILE")
-    apply.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
-    apply.add_argument("--prune", action="store_true", help="delete what is only in the tenant")
-    apply.add_argument("--yes", action="store_true", help="apply without asking")
-    apply.add_argument("--keys-out", metavar="FILE", help="write new keys here (mode 0600)")
-    apply.add_argument("--read-only", action="store_true", default=argparse.SUPPRESS)
 
 
 def run(args: argparse.Namespace) -> int:

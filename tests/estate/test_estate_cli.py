@@ -225,3 +225,19 @@ def test_prune_never_deletes_the_application_whose_key_applies(tenants, tmp_path
     kept = "Bootstrap management  (kept: its key is the one this plan is applied with)"
     assert f"? only in target  {kept}" in out
     assert prod.named("/applications", "Bootstrap management")
+
+
+def test_settings_the_file_does_not_name_are_sent_back_unchanged(tenants, tmp_path, capsys) -> None:
+    _staging, prod = tenants
+    tenant = prod.http.get("/tenants/self").json()
+    settings = {**tenant["settings"], "disable_ephemeral_proxy": "update_existing"}
+    prod.put("/tenants/self", {"name": tenant["name"], "settings": settings})
+    exported = tmp_path / "staging.json"
+    assert run(capsys, "export", "--profile", "staging", "-o", str(exported))[0] == 0
+    code, out, _ = run(capsys, "apply", str(exported), "--profile", "prod", "--yes")
+    assert code == 0
+    assert "? only in target  disable_ephemeral_proxy" in out
+    after = prod.http.get("/tenants/self").json()
+    assert after["name"] == "Prod"  # the target keeps its own name
+    assert after["settings"]["disable_ephemeral_proxy"] == "update_existing"
+    assert after["settings"]["region_hint"] == "eu-1"

@@ -22,6 +22,10 @@ HANDLERS = {
     "new-tenant": "console.service.cli:new_tenant",
     "profile": "console.profiles.cli:run",
     "status": "console.estate.status_cli:run",
+    # issue 17: a tenant's configuration as a file, diff and apply (console.estate)
+    "export": "console.estate.cli:run",
+    "diff": "console.estate.cli:run",
+    "apply": "console.estate.cli:run",
 }
 
 
@@ -116,7 +120,32 @@ def build_parser() -> argparse.ArgumentParser:
     status.add_argument(
         "--timeout", type=float, default=10.0, metavar="SECONDS", help="per profile (default 10)"
     )
+
+    _add_configuration_commands(sub)
     return parser
+
+
+def _add_configuration_commands(sub: argparse._SubParsersAction[_Parser]) -> None:
+    """Issue 17: export, diff and apply a tenant's configuration (console/estate/cli.py)."""
+    export = sub.add_parser("export", help="write a tenant's configuration to a file (never keys)")
+    export.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
+    export.add_argument("--format", choices=("json", "yaml"), default="json")
+    export.add_argument("-o", "--output", metavar="FILE", help="write here (mode 0600)")
+    export.add_argument(
+        "--redact", action="store_true", help="replace proxy configuration values by a placeholder"
+    )
+    diff = sub.add_parser("diff", help="what it takes to make TARGET like SOURCE")
+    diff.add_argument("source", metavar="SOURCE", help="a configuration file or a profile name")
+    diff.add_argument("target", metavar="TARGET", help="a configuration file or a profile name")
+    diff.add_argument("--all", action="store_true", help="list unchanged objects too")
+    diff.add_argument("--exit-code", action="store_true", help="exit with 3 when they differ")
+    apply = sub.add_parser("apply", help="make a tenant like a configuration file")
+    apply.add_argument("file", metavar="FILE")
+    apply.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
+    apply.add_argument("--prune", action="store_true", help="delete what is only in the tenant")
+    apply.add_argument("--yes", action="store_true", help="apply without asking")
+    apply.add_argument("--keys-out", metavar="FILE", help="write new keys here (mode 0600)")
+    apply.add_argument("--read-only", action="store_true", default=argparse.SUPPRESS)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -63,6 +63,13 @@ def usage_commands() -> Any:
     return UsageCommands
 
 
+def estate_commands() -> Any:
+    """Copy to profile and the diff with another profile, imported when the palette opens."""
+    from console.tui.estate_commands import EstateCommands
+
+    return EstateCommands
+
+
 def showing_welcome(app: App[Any]) -> bool:
     """Whether the welcome screen is on top (never imported, it was never shown)."""
     welcome = sys.modules.get("console.tui.screens.welcome")
@@ -101,7 +108,7 @@ class TenantConsoleApp(App[int]):
 
     CSS_PATH = "console.tcss"
     TITLE = "tenant-console"
-    COMMANDS = App.COMMANDS | {ObjectProvider, usage_commands}
+    COMMANDS = App.COMMANDS | {ObjectProvider, usage_commands, estate_commands}
     BINDINGS = [
         Binding("p", "switch_profile", "Profile"),
         Binding("P", "overview", "All profiles", show=False),  # issue 17: screens/overview.py

@@ -54,6 +54,7 @@ CHANGE_KEYS: tuple[tuple[str, str], ...] = (
     ("e", "Edit the object (row or detail), or the tenant (Tenant section)"),
     ("d", "Delete the object, or the tenant (asks first)"),
     ("R", "Regenerate an application's API key (asks first; shown once)"),
+    ("c", "Copy the application, proxy or formula to another profile (shows the plan first)"),
     ("ctrl+s", "Save a form (escape cancels; asks if there are unsaved changes)"),
 )
 """Keys that change data: neither shown nor allowed in read-only mode."""

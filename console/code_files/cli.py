@@ -13,7 +13,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
     from console.client import AdminClient
@@ -23,43 +23,6 @@ if TYPE_CHECKING:
 
 OK, FAILED, USAGE = 0, 1, 2
 READ_ONLY_REFUSAL = "Read-only mode: pushing is refused."
-
-
-def add_parser(sub: argparse._SubParsersAction[Any]) -> None:
-    """Declares `push` on the command line's sub-parsers."""
-    push = sub.add_parser(
-        "push",
-        help="push a local file's code to a formula or a proxy's transform",
-        description="Push FILE's code to the formula or proxy transform named NAME, through the "
-        "same lost-update guard as the console's forms. Exit 0 pushed, 1 refused, 2 usage.",
-    )
-    push.add_argument(
-        "kind",
-        choices=("formula", "transform"),
-        metavar="KIND",
-        help="formula, or transform (a proxy's request or response transform)",
-    )
-    push.add_argument("name", metavar="NAME", help="the formula's or proxy's exact name")
-    push.add_argument("--code", required=True, metavar="FILE", help="the JavaScript file")
-    push.add_argument(
-        "--field",
-        choices=("request", "response"),
-        help="which transform of the proxy (required for KIND transform)",
-    )
-    push.add_argument(
-        "--watch",
-        action="store_true",
-        help="push again on every save of FILE, one line per push; Ctrl-C stops",
-    )
-    push.add_argument(
-        "--interval",
-        type=float,
-        default=1.0,
-        metavar="SECONDS",
-        help="how often --watch looks at the file (default 1)",
-    )
-    push.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
-    push.add_argument("--read-only", action="store_true", default=argparse.SUPPRESS)
 
 
 def _stamp() -> str:

@@ -26,6 +26,8 @@ HANDLERS = {
     "export": "console.estate.cli:run",
     "diff": "console.estate.cli:run",
     "apply": "console.estate.cli:run",
+    # issue 18: a local file's code to a formula or transform (console/code_files/cli.py)
+    "push": "console.code_files.cli:push",
 }
 
 
@@ -122,6 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     _add_configuration_commands(sub)
+    _add_push_command(sub)
     return parser
 
 
@@ -146,6 +149,43 @@ def _add_configuration_commands(sub: argparse._SubParsersAction[_Parser]) -> Non
     apply.add_argument("--yes", action="store_true", help="apply without asking")
     apply.add_argument("--keys-out", metavar="FILE", help="write new keys here (mode 0600)")
     apply.add_argument("--read-only", action="store_true", default=argparse.SUPPRESS)
+
+
+def _add_push_command(sub: argparse._SubParsersAction[_Parser]) -> None:
+    """Issue 18: push a local file's code, once or on every save (console/code_files/cli.py)."""
+    push = sub.add_parser(
+        "push",
+        help="push a local file's code to a formula or a proxy's transform",
+        description="Push FILE's code to the formula or proxy transform named NAME, through the "
+        "same lost-update guard as the console's forms. Exit 0 pushed, 1 refused, 2 usage.",
+    )
+    push.add_argument(
+        "kind",
+        choices=("formula", "transform"),
+        metavar="KIND",
+        help="formula, or transform (a proxy's request or response transform)",
+    )
+    push.add_argument("name", metavar="NAME", help="the formula's or proxy's exact name")
+    push.add_argument("--code", required=True, metavar="FILE", help="the JavaScript file")
+    push.add_argument(
+        "--field",
+        choices=("request", "response"),
+        help="which transform of the proxy (required for KIND transform)",
+    )
+    push.add_argument(
+        "--watch",
+        action="store_true",
+        help="push again on every save of FILE, one line per push; Ctrl-C stops",
+    )
+    push.add_argument(
+        "--interval",
+        type=float,
+        default=1.0,
+        metavar="SECONDS",
+        help="how often --watch looks at the file (default 1)",
+    )
+    push.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
+    push.add_argument("--read-only", action="store_true", default=argparse.SUPPRESS)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

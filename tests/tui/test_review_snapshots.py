@@ -8,7 +8,14 @@ from typing import Any
 
 import pytest
 
-from console.tui.screenshots import Scene, build_app, deterministic_env, play, start_demo_service
+from console.tui.screenshots import (
+    SCENES,
+    Scene,
+    build_app,
+    deterministic_env,
+    play,
+    start_demo_service,
+)
 
 
 @pytest.fixture(scope="module")
@@ -27,9 +34,10 @@ def frozen(demo: Any) -> Iterator[None]:
         yield
 
 
-REVIEW = Scene("access-review", "The access review", ("A",))
+REVIEW = next(scene for scene in SCENES if scene.name == "access-review")
 REVIEW_FILTERED = Scene("access-review-reveal", "Filtered by a flag", ("A", "f", "f", "f"))
-WHO_HOLDS = Scene("who-holds", "Who holds token:read", ("4", "down", "down", "w"))
+WHO_HOLDS = next(scene for scene in SCENES if scene.name == "who-holds")
+"""The screenshots' scenes (console/tui/screenshots.py), checked here at more sizes."""
 
 
 def _check(scene: Scene, demo: Any, snap_compare: Any, size: tuple[int, int]) -> bool:

@@ -57,6 +57,8 @@ class ReviewCommands(Provider):
     def _review_commands(self) -> Iterator[Command]:
         from console.client.review import FLAGS
 
+        if type(self.screen).__name__ == "ReviewScreen":  # there, "Review: show …" filters
+            return
         yield (
             "Access review",
             partial(open_access_review, self.app),
@@ -102,8 +104,8 @@ class ReviewCommands(Provider):
         if permission is not None:
             text, callback, help_text = self._who_holds(permission)
             yield DiscoveryHit(text, callback, help=help_text)
-        text, callback, help_text = next(self._review_commands())
-        yield DiscoveryHit(text, callback, help=help_text)
+        for text, callback, help_text in list(self._review_commands())[:1]:
+            yield DiscoveryHit(text, callback, help=help_text)
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)

@@ -366,3 +366,32 @@ async def test_a_rejected_key_says_so_and_k_asks_for_a_new_one(service: RunningS
         assert "401" in screen.query_one(StatePanel).title_text
         await pilot.press("K")
         await until(pilot, lambda: type(app.screen).__name__ == "KeyPrompt", "the key prompt")
+
+
+async def test_the_palette_on_the_review_filters_by_flag(
+    service: RunningService, tenant: ReviewTenant
+) -> None:
+    app = make_app(service.base_url, tenant.info.key)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(pilot)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        palette = app.screen
+        assert isinstance(palette, CommandPalette)
+        await pilot.press(*"show reveal")
+        options = palette.query_one("CommandList", OptionList)
+
+        def offered() -> list[str]:
+            return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+
+        await until(pilot, lambda: any("Review: show reveal" in o for o in offered()), "hit")
+        assert not any(o.startswith("Access review") for o in offered())
+        for _ in range(options.option_count):  # to the hit, whatever its rank
+            highlighted = options.get_option_at_index(options.highlighted or 0)
+            if str(highlighted.prompt).startswith("Review: show reveal"):
+                break
+            await pilot.press("down")
+        await pilot.press("enter")
+        await until(pilot, lambda: app.screen is screen, "the review again")
+        assert screen.flag_filter == "reveal"
+        assert shown_names(screen) == ["Revealer"]

@@ -414,8 +414,9 @@ class ResourceList(Vertical, SectionLoader):
             table.display = True
             # "Loading…" hid the table and gave the list the focus; the first page gives it
             # back (also when nothing holds the focus yet, as at start).
-            if first_page and self.display and self.screen.focused in (None, self, table):
-                table.focus()
+            focused = self.screen.focused
+            if self.display and (focused is self or (first_page and focused in (None, table))):
+                table.focus()  # the list held the focus while it had no rows to show
             return
         refocus = table.has_focus or self.screen.focused is None
         table.display = False
@@ -549,11 +550,15 @@ class ResourceList(Vertical, SectionLoader):
         self._sort_changed()
 
     def action_load_all_sorted(self) -> None:
-        """ctrl+g (and the palette's "Load all … and sort"): every page, then the sort in
-        force (by the first column if none) covers every row."""
-        if self.sort is None:
-            self.sort = (0, False)
-            self._sort_changed()
+        """ctrl+g: every page, and the sort in force (by the first column if none) covers
+        every row."""
+        column, descending = self.sort or (0, False)
+        self.load_all_sorted(column, descending)
+
+    def load_all_sorted(self, column: int, descending: bool = False) -> None:
+        """The palette's "Load all ... and sort by ...": sorted now, and the pages still to
+        come join the sort as they arrive (escape stops the loading)."""
+        self.sort_by(column, descending)
         self.load_to_end()
 
     def _sort_changed(self) -> None:

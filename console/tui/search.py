@@ -9,6 +9,7 @@ is dropped once read. No Textual here.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -82,29 +83,53 @@ class TenantSearch:
         return f"page {self.page}{of}, {self.matched} match{'' if self.matched == 1 else 'es'}"
 
     async def walk(self) -> AsyncIterator[list[Any]]:
-        """Each page's new matches (perhaps none), as its page is read, to the last page."""
-        while not self.done:
-            fetched = await self.fetch(self.page + 1, self.size)
-            self.page += 1
-            self.total = fetched.total
-            if fetched.total is not None:
-                self.pages = max(self.page, -(-fetched.total // self.size))
-            new = []
-            for item in fetched.items:
-                if not self.matches(item, fetched.labels):
-                    continue
-                item_id = self.item_id(item)
-                if item_id and item_id in self._found_ids:  # the list shifted between pages
-                    continue
-                self._found_ids.add(item_id)
-                new.append(item)
-            if new:
-                self.found.extend(new)
-                self.labels.update(fetched.labels)
-            self.done = not fetched.has_more or not fetched.items
-            if self.done:
-                self.pages = self.page
-            yield new
+        """Each page's new matches (perhaps none), as its page is read, to the last page.
+
+        The next page is asked for before this one is read, so the service answers while
+        the console compares rows: the walk takes the time of the requests, not of both.
+        A page is dropped once read; what is in hand is its matches and, at most, the next
+        page arriving."""
+        if self.done:
+            return
+        coming = asyncio.ensure_future(self.fetch(self.page + 1, self.size))
+        try:
+            while True:
+                fetched = await coming
+                self.page += 1
+                self.total = fetched.total
+                if fetched.total is not None:
+                    self.pages = max(self.page, -(-fetched.total // self.size))
+                self.done = not fetched.has_more or not fetched.items
+                if self.done:
+                    self.pages = self.page
+                else:
+                    coming = asyncio.ensure_future(self.fetch(self.page + 1, self.size))
+                new = self._matches_of(fetched)
+                del fetched
+                yield new
+                if self.done:
+                    return
+        finally:
+            if not coming.done():  # stopped (escape, a new query): the page on its way is not read
+                coming.cancel()
+            elif not coming.cancelled():
+                coming.exception()  # read, so an unread failure is not reported as lost
+
+    def _matches_of(self, fetched: Fetched) -> list[Any]:
+        """The page's matches not found before (the list may shift between pages)."""
+        new = []
+        for item in fetched.items:
+            if not self.matches(item, fetched.labels):
+                continue
+            item_id = self.item_id(item)
+            if item_id and item_id in self._found_ids:
+                continue
+            self._found_ids.add(item_id)
+            new.append(item)
+        if new:
+            self.found.extend(new)
+            self.labels.update(fetched.labels)
+        return new
 
     def narrowed(self, matches: Matcher) -> TenantSearch:
         """The same walk for a narrower question (the palette's query, one more letter):

@@ -50,6 +50,10 @@ class Column:
     """Columns with one are left out, lowest first, when the others do not fit."""
     grow: bool = False
     """It takes the width left over on a wide terminal (names, URLs)."""
+    charset: str | None = None
+    """Every character the cell's text can hold (dates, counts), when it is few: a filter
+    with another character is not looked for there, so a search of 10,000 rows formats no
+    dates for a name. None: any text."""
 
     def cell(self, item: Any, labels: Labels) -> Renderable:
         """The cell; `?` where the object lacks what the column shows (or holds something
@@ -65,6 +69,11 @@ class Column:
 
 
 UNREADABLE_CELL = Text("?", style="dim")
+
+_MARKS = "?—"
+"""What any cell may show instead of its value: unreadable, missing."""
+DATE_CHARS = "0123456789-: " + _MARKS
+"""A list's date cell (`2026-11-20 10:00`)."""
 
 
 def unknown_fields(model: Any) -> list[tuple[str, Renderable]]:
@@ -370,9 +379,23 @@ class ApplicationsKind(ResourceKind):
             ),
             min_width=16,
             drop_order=2,
+            charset="0123456789 ,permissionrule" + _MARKS,
         ),
-        Column("expires", "Expires", lambda a: _expiry_cell(a.get("expires_at")), 16),
-        Column("created", "Created", lambda a: _date_cell(a.get("created_at")), 16, drop_order=1),
+        Column(
+            "expires",
+            "Expires",
+            lambda a: _expiry_cell(a.get("expires_at")),
+            16,
+            charset=DATE_CHARS + "never",
+        ),
+        Column(
+            "created",
+            "Created",
+            lambda a: _date_cell(a.get("created_at")),
+            16,
+            drop_order=1,
+            charset=DATE_CHARS,
+        ),
     )
 
     def server_query(self, row_filter: RowFilter) -> dict[str, Any] | None:
@@ -431,7 +454,9 @@ class ProxiesKind(ResourceKind):
             min_width=20,
             grow=True,
         ),
-        Column("auth", "Auth", lambda p: fmt.yes_no(p.get("require_auth")), 5),
+        Column(
+            "auth", "Auth", lambda p: fmt.yes_no(p.get("require_auth")), 5, charset="yesno" + _MARKS
+        ),
         Column(
             "application",
             "Application",
@@ -442,7 +467,14 @@ class ProxiesKind(ResourceKind):
             drop_order=2,
             grow=True,
         ),
-        Column("created", "Created", lambda p: _date_cell(p.get("created_at")), 16, drop_order=1),
+        Column(
+            "created",
+            "Created",
+            lambda p: _date_cell(p.get("created_at")),
+            16,
+            drop_order=1,
+            charset=DATE_CHARS,
+        ),
     )
 
     def server_query(self, row_filter: RowFilter) -> dict[str, Any] | None:
@@ -541,6 +573,7 @@ class ReactorFormulasKind(ResourceKind):
             ),
             min_width=19,
             drop_order=2,
+            charset="0123456789 ,configrequest" + _MARKS,
         ),
         Column(
             "modified",
@@ -548,6 +581,7 @@ class ReactorFormulasKind(ResourceKind):
             lambda f: _date_cell(f.get("modified_at") or f.get("created_at")),
             16,
             drop_order=1,
+            charset=DATE_CHARS,
         ),
     )
 

@@ -67,6 +67,8 @@ class RowFilter:
     not_a_column: str | None = None
     _pattern: re.Pattern[str] | None = field(default=None, compare=False, repr=False)
     _needle: str = field(default="", compare=False, repr=False)
+    _skipped: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
+    """Columns whose text cannot hold the term (a name in a date column): not drawn."""
 
     @property
     def empty(self) -> bool:
@@ -88,8 +90,9 @@ class RowFilter:
                 return False
         if not isinstance(item, dict) or not kind.item_id(item):  # an unreadable row
             return any(self.matches_text(cell_text(c)) for c in kind.row_cells(item, labels))
+        skipped = self._skipped
         for column in kind.columns:
-            wanted = self.column is None or column.key == self.column
+            wanted = self.column in (None, column.key) and column.key not in skipped
             if wanted and self.matches_text(cell_text(column.cell(item, labels))):
                 return True
         return False
@@ -110,7 +113,11 @@ def parse_row_filter(columns: Sequence[Column], text: str) -> RowFilter:
         else:
             not_a_column = head.strip()
     pattern = name_pattern(term) if "*" in term else None
-    return RowFilter(text, term, column, not_a_column, pattern, term.casefold())
+    letters = set(term.casefold().replace("*", ""))
+    skipped = frozenset(
+        c.key for c in columns if c.charset is not None and not letters <= set(c.charset)
+    )
+    return RowFilter(text, term, column, not_a_column, pattern, term.casefold(), skipped)
 
 
 def column_words(columns: Sequence[Column]) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import time
 from concurrent.futures import Future
 from typing import Any
 
@@ -44,6 +45,9 @@ Pair = tuple[dict[str, Any], tuple[Any, ...]]
 """An object as sent and its row's cells."""
 
 PREFETCH_MARGIN = 10
+SEARCH_STATUS_INTERVAL = 0.25
+"""Seconds between two progress lines of a search without new matches: a new status lays
+the footer out again, and a page can come every few milliseconds."""
 LOADING_DELAY = 0.25
 """Seconds a first page may take before "Loading…" replaces the empty table: a quick answer
 never flashes it (nor pays for drawing it)."""
@@ -795,6 +799,7 @@ class ResourceList(Vertical, SectionLoader):
         """The search's pages, each one's matches added as it is read (those loaded already
         were shown at the start)."""
         kind = self.kind
+        said = 0.0
         try:
             async for new in search.walk():
                 if self.search is not search:
@@ -803,7 +808,10 @@ class ResourceList(Vertical, SectionLoader):
                 fresh = [item for item in new if kind.item_id(item) not in known]
                 if fresh:
                     self._add_found(fresh)
-                self._status()
+                moment = time.monotonic()
+                if fresh or moment - said >= SEARCH_STATUS_INTERVAL:
+                    said = moment
+                    self._status()
         except asyncio.CancelledError:
             raise
         except Exception as exc:

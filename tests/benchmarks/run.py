@@ -227,7 +227,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if "large" in only:
                 rows += large_tenant_rows(service.base_url, service.key, max(3, args.runs - 2))
             if "search" in only:
-                rows += name_search_rows(service.base_url, service.key, max(3, args.runs - 2))
+                rows += name_search_rows(service.base_url, service.key, max(5, args.runs))
             if "editor" in only:
                 rows += editor_rows()
             if "service" in only:

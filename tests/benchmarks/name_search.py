@@ -10,8 +10,8 @@ line:
   (`applications.page_json(page=n, size=100)`, each name compared), on an open connection,
   as the console's client has; one per run, alternating with the console's;
 - pages: the pages the console's search read; matches: what it found;
-- rss_kb: resident memory once the console's last search has ended (before any baseline
-  walk in this process).
+- rss_kb: resident memory once the console's last search has ended (the client walks before
+  it ran in this process too).
 """
 
 from __future__ import annotations

@@ -300,7 +300,7 @@ class ResourceList(Vertical, SectionLoader):
             self.table.clear()
             with self.filter_input.prevent(Input.Changed):
                 self.filter_input.value = ""
-            self.filter_input.remove_class("-visible")
+            self.filter_input.remove_class("-visible", "-unknown", "-refused")
             self.state_panel.hide()
             self._status()
 
@@ -317,6 +317,7 @@ class ResourceList(Vertical, SectionLoader):
             with self.filter_input.prevent(Input.Changed):
                 self.filter_input.value = self.applied_text
             self.filter_input.add_class("-visible")
+            self.filter_input.set_class(bool(live and live.not_a_column), "-unknown")
         self.table.display = True  # reset() hid a failure or an empty answer
         self._loading_timer = self.set_timer(LOADING_DELAY, self._show_loading)
         if first_page is not None and query:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterable
-from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from textual import events, on, work
@@ -24,7 +23,7 @@ from textual.widgets import Button, Input, Select, SelectionList, Static, Switch
 from console.models import PayloadInvalid
 from console.tui.formatting import local_time
 from console.tui.forms.code import code_problem_sentences
-from console.tui.forms.diff import describe_changes
+from console.tui.forms.diff import code_changes, describe_changes
 from console.tui.forms.fields import FormField, nearest_field
 from console.tui.modals import CodeWarningModal, DiscardChangesModal, LostUpdateModal
 from console.tui.widgets.key_bar import KeyBar
@@ -56,6 +55,8 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
     kind: ClassVar[Kind]
     """What the form edits: its noun, and which objects are read-only (console.tui.resources)."""
     field_labels: ClassVar[dict[str, str]] = {"name": "Name"}
+    code_fields: ClassVar[tuple[str, ...]] = ()
+    """Payload keys holding code: the dialogs show their changes as a line diff."""
 
     BINDINGS = [Binding("escape", "cancel", "Close")]
 
@@ -392,7 +393,7 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
 
         try:
             if warnings and not await self.app.push_screen(
-                CodeWarningModal(warnings), wait_for_dismiss=True
+                CodeWarningModal(warnings, self._code_changes(payload)), wait_for_dismiss=True
             ):
                 self.notify("Not saved: fix the code, or save anyway.")
                 return
@@ -429,16 +430,26 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
         finally:
             self._set_saving(False)
 
+    def _code_changes(self, payload: dict[str, Any]) -> list[tuple[str, list[str]]]:
+        """The line diffs of the code about to replace the saved code (none for a new one)."""
+        if self.obj is None or not self.code_fields:
+            return []
+        saved = self.payload_of(self.obj)
+        return code_changes(self.field_labels, self.code_fields, saved, payload)
+
     async def _confirm_no_lost_update(self, payload: dict[str, Any]) -> bool:
         """Reads the object again; if someone changed it since it was opened, asks first."""
+        from console.client.guard import changed_since, modified_at
+
         current = await self.fetch_current()
-        opened_at: datetime | None = getattr(self.obj, "modified_at", None)
-        now_at: datetime | None = getattr(current, "modified_at", None)
+        if not changed_since(self.obj, current, self.payload_of):
+            return True
+        now_at = modified_at(current)
         theirs = self.payload_of(current)
         original = self.payload_of(self.obj)
-        if now_at == opened_at and theirs == original:
-            return True
-        changes = describe_changes(self.field_labels, original, theirs, payload)
+        changes = describe_changes(
+            self.field_labels, original, theirs, payload, code_fields=self.code_fields
+        )
         when = f"modified {local_time(now_at)}" if now_at else None
         what = f'The {self.noun} "{self.object_name()}"'
         overwrite = await self.app.push_screen(

@@ -1,15 +1,16 @@
 """Command palette (ctrl+p): open an object by name or id, whether or not its list has it.
 
-Proxies and formulas are found through the server's name filter; applications, which the
-API filters by id only, by walking their pages (100 a page) while the palette is open, each
-match shown as its page arrives; an id is looked up with one GET per kind.
+What the lists hold is offered at once; proxies and formulas are then found through the
+server's name filter; applications, which the API filters by id only, by the tenant-wide
+search the lists use (console.tui.search), each match shown as its page arrives. One more
+letter typed narrows the walk under way instead of starting over; an id is looked up with one
+GET per kind.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import re
 from collections.abc import AsyncIterator
 from functools import partial
 from typing import Any
@@ -19,17 +20,13 @@ from textual.command import Hit, Hits, Provider
 
 from console.tui.app_access import console_app
 from console.tui.resources import APPLICATIONS, LIST_KINDS, PROXIES, REACTOR_FORMULAS
+from console.tui.row_filter import name_pattern
+from console.tui.search import TenantSearch
 
 log = logging.getLogger(__name__)
 
 SEARCH_SIZE = 10
 """Proxies and formulas asked for per search (the server filters them by name)."""
-
-WALK_PAGE_SIZE = 100
-"""Applications per page while the palette walks them (the service's largest page)."""
-
-WALK_MAX_PAGES = 200
-"""At most 20,000 applications are walked; a larger tenant is searched in part."""
 
 APPLICATION_HITS = 30
 """Applications offered at most for one search: a short query must not flood the list."""
@@ -42,51 +39,15 @@ def _as_uuid(text: str) -> str | None:
         return None
 
 
-def name_pattern(query: str) -> re.Pattern[str]:
-    """As the server's name filter: contains, case-insensitively, `*` matching any run."""
-    return re.compile(".*".join(re.escape(part) for part in query.split("*")), re.IGNORECASE)
-
-
-class ApplicationWalk:
-    """The tenant's applications, page by page, kept while the palette is open: the next
-    keystroke's search reads the pages already fetched and goes on from where it stopped."""
-
-    def __init__(self, client: Any) -> None:
-        self.client = client
-        self.rows: list[dict[str, Any]] = []
-        self.pages = 0
-        self.complete = False
-        self._lock = asyncio.Lock()
-
-    async def __call__(self) -> AsyncIterator[dict[str, Any]]:
-        index = 0
-        while True:
-            while index < len(self.rows):
-                yield self.rows[index]
-                index += 1
-            if self.complete:
-                return
-            async with self._lock:  # one request at a time, whichever search asks
-                if index < len(self.rows) or self.complete:
-                    continue
-                await self._next_page()
-
-    async def _next_page(self) -> None:
-        page = self.pages + 1
-        data = await self.client.applications.page_json(page=page, size=WALK_PAGE_SIZE)
-        rows = [row for row in data.get("data") or [] if isinstance(row, dict)]
-        self.rows += rows
-        self.pages = page
-        total = (data.get("pagination") or {}).get("total_items")
-        done = isinstance(total, int) and page * WALK_PAGE_SIZE >= total
-        self.complete = done or not rows or page >= WALK_MAX_PAGES
-
-
 class ObjectProvider(Provider):
     """Hits for objects by name or id: proxies and formulas through the server's filter,
-    applications by walking their pages, permissions among those loaded."""
+    applications by the tenant search, permissions among those loaded."""
 
-    _walk: ApplicationWalk | None = None
+    _walk: TenantSearch | None = None
+    """The last query's walk of the applications: the next query, if it only adds letters,
+    goes on from it (its matches are among this one's)."""
+    _walk_query = ""
+    _walk_client: Any = None
 
     async def search(self, query: str) -> Hits:
         query = query.strip()
@@ -120,9 +81,9 @@ class ObjectProvider(Provider):
         found = len(seen)
         for kind, item in await self._by_name(client, query):
             yield hit(kind, item)
-        async for item in self._applications(client):
+        async for item in self._applications(client, query):
             item_id = APPLICATIONS.item_id(item)
-            if item_id in seen or not pattern.search(APPLICATIONS.item_name(item)):
+            if item_id in seen:
                 continue
             seen.add(item_id)
             yield hit(APPLICATIONS, item)
@@ -130,17 +91,31 @@ class ObjectProvider(Provider):
             if found >= APPLICATION_HITS:
                 return
 
-    async def _applications(self, client: Any) -> AsyncIterator[dict[str, Any]]:
-        """Every application (as sent), from the pages fetched so far, then the next ones."""
-        if self._walk is None or self._walk.client is not client:
-            self._walk = ApplicationWalk(client)
+    async def _applications(self, client: Any, query: str) -> AsyncIterator[dict[str, Any]]:
+        """The applications whose name matches `query` (as the server's name filter would),
+        those found so far first, then as the walk reads further pages."""
+        pattern = name_pattern(query)
+
+        def matches(item: Any, labels: Any) -> bool:
+            return pattern.search(APPLICATIONS.item_name(item)) is not None
+
+        previous = self._walk
+        narrower = previous is not None and self._walk_client is client
+        if previous is not None and narrower and self._walk_query.casefold() in query.casefold():
+            search = previous.narrowed(matches)
+        else:
+            search = TenantSearch(partial(_application_page, client), matches, APPLICATIONS.item_id)
+        self._walk, self._walk_query, self._walk_client = search, query, client
         try:
-            async for row in self._walk():
-                yield row
+            for item in list(search.found):
+                yield item
+            async for new in search.walk():
+                for item in new:
+                    yield item
         except asyncio.CancelledError:
             raise
         except Exception:  # e.g. no application:read: the other kinds still answer
-            log.warning("The palette could not walk the applications", exc_info=True)
+            log.warning("The palette could not search the applications", exc_info=True)
 
     async def _by_id(self, client: Any, item_id: str) -> list[tuple[Any, Any]]:
         async def one(kind: Any) -> tuple[Any, Any] | None:
@@ -177,3 +152,8 @@ class ObjectProvider(Provider):
             section = screen.find_section(kind.key)
             found += [(kind, item) for item in getattr(section, "items", [])]
         return found
+
+
+async def _application_page(client: Any, page: int, size: int) -> Any:
+    """A page of applications as the lists read it (console.tui.resources.Fetched)."""
+    return await APPLICATIONS.fetch(client, page, size, {})

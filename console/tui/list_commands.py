@@ -1,4 +1,5 @@
-"""Palette commands for the list on screen: load it to its real end, sort it by a column."""
+"""Palette commands for the list on screen: load it to its real end, sort it by a column
+(ascending or descending), or both: every row loaded, then sorted."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 
 class ListCommands(Provider):
-    """What `G` twice and `s`/`S` do, named, for those who look in the palette first."""
+    """What `G` twice and `s`/`S` do, named, for those who look in the palette first; and
+    "Load all ... and sort by ...", so a sort covers every row and not the loaded ones."""
 
     def _commands(self) -> Iterator[tuple[str, Callable[[], None], str]]:
         current = getattr(self.screen, "current_list", None)
@@ -30,6 +32,15 @@ class ListCommands(Provider):
                     partial(current.sort_by, index, descending),
                     "The loaded rows" if current.has_more else "Every row",
                 )
+        if current.has_more:
+            for index, column in enumerate(current.kind.columns):
+                for descending in (False, True):
+                    arrow = "↓" if descending else "↑"
+                    yield (
+                        f"Load all {title} and sort by {column.label} {arrow}",
+                        partial(current.load_all_sorted, index, descending),
+                        f"Every page ({current.total or 'all'} rows), then the sort; esc stops",
+                    )
 
     async def discover(self) -> Hits:
         for text, callback, help_text in self._commands():

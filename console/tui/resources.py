@@ -12,12 +12,15 @@ import json
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from rich.text import Text
 
 from console.tui import formatting as fmt
+
+if TYPE_CHECKING:
+    from console.tui.row_filter import RowFilter
 
 Renderable = str | Text
 
@@ -47,6 +50,10 @@ class Column:
     """Columns with one are left out, lowest first, when the others do not fit."""
     grow: bool = False
     """It takes the width left over on a wide terminal (names, URLs)."""
+    charset: str | None = None
+    """Every character the cell's text can hold (dates, counts), when it is few: a filter
+    with another character is not looked for there, so a search of 10,000 rows formats no
+    dates for a name. None: any text."""
 
     def cell(self, item: Any, labels: Labels) -> Renderable:
         """The cell; `?` where the object lacks what the column shows (or holds something
@@ -62,6 +69,11 @@ class Column:
 
 
 UNREADABLE_CELL = Text("?", style="dim")
+
+_MARKS = "?—"
+"""What any cell may show instead of its value: unreadable, missing."""
+DATE_CHARS = "0123456789-: " + _MARKS
+"""A list's date cell (`2026-11-20 10:00`)."""
 
 
 def unknown_fields(model: Any) -> list[tuple[str, Renderable]]:
@@ -107,6 +119,19 @@ class CodeBlock:
 
 class FilterInvalid(ValueError):
     """The filter text cannot become a server filter for this resource; one sentence."""
+
+
+def _id_query(row_filter: RowFilter, what: str) -> dict[str, Any] | None:
+    """`{"ids": ...}` for full ids typed (alone or after `id:`); an `id:` that holds no
+    full id is refused, as the service matches whole ids only."""
+    if row_filter.column not in (None, "id"):
+        return None
+    ids = _uuids(row_filter.term)
+    if ids:
+        return {"ids": tuple(ids)}
+    if row_filter.column == "id":
+        raise FilterInvalid(f"{what} are filtered by id on the server: enter a full id.")
+    return None
 
 
 def _uuids(text: str) -> list[str] | None:
@@ -236,9 +261,11 @@ class ResourceKind(Kind):
     filter_placeholder: str = ""
     columns: tuple[Column, ...] = ()
 
-    def parse_filter(self, text: str) -> dict[str, Any]:
-        """Server filter parameters for the text typed after `/`."""
-        return {}
+    def server_query(self, row_filter: RowFilter) -> dict[str, Any] | None:
+        """The server filter for the text typed after `/` and enter, where the API has one
+        (spec: ids, names of proxies and formulas, permissions by application type); None
+        where it has none (the loaded rows are filtered, and the tenant searched)."""
+        return None
 
     async def fetch(self, client: Any, page: int, size: int, query: dict[str, Any]) -> Fetched:
         """One page, as sent, from the client's resource group of the same name as `key`."""
@@ -340,7 +367,7 @@ class ApplicationsKind(ResourceKind):
     delete_consequences = "Its API key stops working at once."
     path = "/applications"
     model_name = "Application"
-    filter_placeholder = "application id (the service filters applications by id)"
+    filter_placeholder = "any column or column:value; enter searches the tenant"
     columns = (
         Column("name", "Name", lambda a: a["name"], min_width=16, grow=True),
         Column("type", "Type", lambda a: a["type"]),
@@ -352,16 +379,27 @@ class ApplicationsKind(ResourceKind):
             ),
             min_width=16,
             drop_order=2,
+            charset="0123456789 ,permissionrule" + _MARKS,
         ),
-        Column("expires", "Expires", lambda a: _expiry_cell(a.get("expires_at")), 16),
-        Column("created", "Created", lambda a: _date_cell(a.get("created_at")), 16, drop_order=1),
+        Column(
+            "expires",
+            "Expires",
+            lambda a: _expiry_cell(a.get("expires_at")),
+            16,
+            charset=DATE_CHARS + "never",
+        ),
+        Column(
+            "created",
+            "Created",
+            lambda a: _date_cell(a.get("created_at")),
+            16,
+            drop_order=1,
+            charset=DATE_CHARS,
+        ),
     )
 
-    def parse_filter(self, text: str) -> dict[str, Any]:
-        ids = _uuids(text)
-        if ids is None:
-            raise FilterInvalid("Applications are filtered by id: enter a full application id.")
-        return {"ids": tuple(ids)}
+    def server_query(self, row_filter: RowFilter) -> dict[str, Any] | None:
+        return _id_query(row_filter, "Applications")
 
     def fields(self, item: Any, labels: Labels | None = None) -> list[tuple[str, Renderable]]:
         expires: Renderable = Text("never", style="dim")
@@ -405,7 +443,7 @@ class ProxiesKind(ResourceKind):
     delete_consequences = "Calls to the proxy fail at once, and its key stops working."
     path = "/proxies"
     model_name = "Proxy"
-    filter_placeholder = "name (* wildcard) or proxy id"
+    filter_placeholder = "any column or column:value; enter asks the service by name or id"
     columns = (
         Column("name", "Name", lambda p: p["name"], min_width=16, grow=True),
         Column(
@@ -416,7 +454,9 @@ class ProxiesKind(ResourceKind):
             min_width=20,
             grow=True,
         ),
-        Column("auth", "Auth", lambda p: fmt.yes_no(p.get("require_auth")), 5),
+        Column(
+            "auth", "Auth", lambda p: fmt.yes_no(p.get("require_auth")), 5, charset="yesno" + _MARKS
+        ),
         Column(
             "application",
             "Application",
@@ -427,12 +467,21 @@ class ProxiesKind(ResourceKind):
             drop_order=2,
             grow=True,
         ),
-        Column("created", "Created", lambda p: _date_cell(p.get("created_at")), 16, drop_order=1),
+        Column(
+            "created",
+            "Created",
+            lambda p: _date_cell(p.get("created_at")),
+            16,
+            drop_order=1,
+            charset=DATE_CHARS,
+        ),
     )
 
-    def parse_filter(self, text: str) -> dict[str, Any]:
-        ids = _uuids(text)
-        return {"ids": tuple(ids)} if ids else {"name": text}
+    def server_query(self, row_filter: RowFilter) -> dict[str, Any] | None:
+        by_id = _id_query(row_filter, "Proxies")
+        if by_id is None and row_filter.column in (None, "name") and row_filter.term:
+            return {"name": row_filter.term}
+        return by_id
 
     async def fetch(self, client: Any, page: int, size: int, query: dict[str, Any]) -> Fetched:
         fetched = await super().fetch(client, page, size, query)
@@ -510,7 +559,7 @@ class ReactorFormulasKind(ResourceKind):
     delete_consequences = "Reactors can no longer be made from it."
     path = "/reactor-formulas"
     model_name = "ReactorFormula"
-    filter_placeholder = "name (* wildcard)"
+    filter_placeholder = "any column or column:value; enter asks the service by name"
     columns = (
         Column("name", "Name", lambda f: f["name"], min_width=16, grow=True),
         Column("type", "Type", lambda f: f["type"]),
@@ -524,6 +573,7 @@ class ReactorFormulasKind(ResourceKind):
             ),
             min_width=19,
             drop_order=2,
+            charset="0123456789 ,configrequest" + _MARKS,
         ),
         Column(
             "modified",
@@ -531,11 +581,14 @@ class ReactorFormulasKind(ResourceKind):
             lambda f: _date_cell(f.get("modified_at") or f.get("created_at")),
             16,
             drop_order=1,
+            charset=DATE_CHARS,
         ),
     )
 
-    def parse_filter(self, text: str) -> dict[str, Any]:
-        return {"name": text}
+    def server_query(self, row_filter: RowFilter) -> dict[str, Any] | None:
+        if row_filter.column in (None, "name") and row_filter.term:
+            return {"name": row_filter.term}
+        return None
 
     def is_read_only(self, obj: Any | None) -> bool:
         # Official formulas (and any type but private, e.g. a partner's) are the operator's.
@@ -568,6 +621,9 @@ class ReactorFormulasKind(ResourceKind):
         return [CodeBlock("Code", item.code)] if item.code is not None else []
 
 
+APPLICATION_TYPES = ("private", "public", "management")
+
+
 class PermissionsKind(ResourceKind):
     key = "permissions"
     title = "Permissions"
@@ -576,7 +632,7 @@ class PermissionsKind(ResourceKind):
     changeable = False
     path = "/permissions"
     model_name = "Permission"
-    filter_placeholder = "application type: private, public or management"
+    filter_placeholder = "any column or column:value; enter asks by application type"
     columns = (
         Column("type", "Type", lambda p: p["type"]),
         Column("description", "Description", lambda p: p["description"], min_width=16, grow=True),
@@ -589,13 +645,17 @@ class PermissionsKind(ResourceKind):
         ),
     )
 
-    def parse_filter(self, text: str) -> dict[str, Any]:
-        value = text.strip().lower()
-        if value not in ("private", "public", "management"):
+    def server_query(self, row_filter: RowFilter) -> dict[str, Any] | None:
+        if row_filter.column not in (None, "types"):
+            return None
+        value = row_filter.term.lower()
+        if value in APPLICATION_TYPES:
+            return {"application_type": value}
+        if row_filter.column == "types":
             raise FilterInvalid(
                 "Permissions are filtered by application type: private, public or management."
             )
-        return {"application_type": value}
+        return None
 
     async def fetch(self, client: Any, page: int, size: int, query: dict[str, Any]) -> Fetched:
         items = await client.permissions.list_json(**query)

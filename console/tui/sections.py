@@ -29,13 +29,18 @@ SECTIONS_BY_KEY = {s.key: s for s in SECTIONS}
 
 KEYS: tuple[tuple[str, str], ...] = (
     ("1-6", "Sections: " + ", ".join(f"{s.number} {s.title}" for s in SECTIONS)),
-    ("/", "Filter the list on the server (escape clears)"),
+    (
+        "/",
+        "Filter the loaded rows as you type (any column, or column:value); enter asks the"
+        " service, or searches the whole tenant",
+    ),
     ("enter", "Open the highlighted object"),
-    ("escape", "Back (or clear the filter)"),
+    ("escape", "Back (or stop a search or a load, or clear the filter)"),
     ("r", "Refresh / retry"),
     ("y", "Copy the id of the object"),
     ("v", "Raw JSON view on a detail (toggle)"),
     ("s / S", "Sort the list by the next column / reverse the order (loaded rows)"),
+    ("ctrl+g", "Load every page of the list, then sort it all"),
     ("A", "Access review of every application (in Applications; f filters by flag, x exports)"),
     ("w", "Who holds the highlighted permission, directly or through a rule (in Permissions)"),
     ("K", "Enter a new key when the service rejects the profile's key"),
@@ -46,7 +51,7 @@ KEYS: tuple[tuple[str, str], ...] = (
     (
         "ctrl+p",
         "Command palette: sections, profiles, open by name or id, load a list to its end,"
-        " sort it, theme, quit",
+        " sort it by any column, theme, quit",
     ),
 )
 """Every key of the console, for the help screen."""

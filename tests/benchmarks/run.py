@@ -130,6 +130,47 @@ def large_tenant_rows(base_url: str, key: str, runs: int) -> list[Row]:
     ]
 
 
+def name_search_rows(base_url: str, key: str, runs: int) -> list[Row]:
+    _say(f"name search: {runs} console searches for one of {APPLICATIONS:,} applications")
+    data = _json_from(
+        "tests.benchmarks.name_search",
+        base_url,
+        env={"BENCH_API_KEY": key, "BENCH_RUNS": str(runs)},
+    )
+    assert data["pages"] == data["baseline_pages"], "the search read other pages than the walk"
+    assert data["matches"] == ["Application 09995"], data["matches"]
+    baseline_rss = [
+        _json_from("tests.benchmarks.minimal_app", "--rss")["rss_kb"] for _ in range(runs)
+    ]
+    pages = data["pages"]
+    return [
+        Row(
+            f"Name search: enter until the match shows (page 100 of {pages}, 100 a page)",
+            median(data["first_s"]),
+            median(data["baseline_first_s"]),
+            "s",
+            "≤ 1.3x client walking the same pages",
+            limit=1.3,
+        ),
+        Row(
+            f"Name search: enter until the last page is read ({pages} pages)",
+            median(data["end_s"]),
+            median(data["baseline_end_s"]),
+            "s",
+            "≤ 1.3x client walking the same pages",
+            limit=1.3,
+        ),
+        Row(
+            "Name search: resident memory at the end of the search",
+            data["rss_kb"] / 1024,
+            median([kb / 1024 for kb in baseline_rss]),
+            "MiB",
+            "≤ 2x minimal Textual app",
+            limit=2.0,
+        ),
+    ]
+
+
 def editor_rows() -> list[Row]:
     _say("editor: keystrokes in a 2,000-line formula, highlighted and plain")
     data = _json_from("tests.benchmarks.editor_latency")
@@ -172,7 +213,7 @@ def service_rows(base_url: str, key: str, rounds: int) -> list[Row]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.benchmarks", description=__doc__)
     parser.add_argument("--runs", type=int, default=5, help="runs per figure (median shown)")
-    parts = ("cold", "large", "editor", "service", "review")
+    parts = ("cold", "large", "search", "editor", "service", "review")
     parser.add_argument("--only", choices=parts, nargs="*")
     args = parser.parse_args(argv)
     only = set(args.only or parts)
@@ -186,6 +227,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 rows += cold_start_rows(service.base_url, service.key, args.runs, config_dir)
             if "large" in only:
                 rows += large_tenant_rows(service.base_url, service.key, max(3, args.runs - 2))
+            if "search" in only:
+                rows += name_search_rows(service.base_url, service.key, max(5, args.runs))
             if "editor" in only:
                 rows += editor_rows()
             if "service" in only:

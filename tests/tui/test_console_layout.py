@@ -473,19 +473,22 @@ async def test_a_refused_filter_never_shows_as_applied(service: Any, tenant: Any
     async with app.run_test(size=SMALL) as pilot:
         await settle(pilot)
         listing = resource_list(app, "applications")
-        await filter_list(pilot, "checkout")  # a name: applications filter by id only
+        # A name now filters the loaded rows and searches the tenant: a filter the console
+        # refuses is a column that does not exist, matching no row.
+        await filter_list(pilot, "colour:red")
         field = listing.filter_input
-        assert field.has_class("-refused") and field.value == "checkout"
+        assert field.has_class("-refused") and field.value == "colour:red"
         assert app.focused is field  # still there to be corrected
-        assert any("“checkout” was not applied" in n for n in notifications(app))
-        assert len(listing.items) == 2
-        field.value = "checkout2"
+        assert any("“colour:red” was not applied" in n for n in notifications(app))
+        assert any("no column “colour”" in n for n in notifications(app))
+        assert len(listing.items) == 2 and len(listing.shown_items) == 2
+        field.value = "colour:red2"
         await pilot.pause()
         assert not field.has_class("-refused")  # edited: no longer the refused text
 
         await filter_list(pilot, backend["id"])  # a good filter applies
         assert [a["name"] for a in listing.items] == ["Checkout backend"]
-        await filter_list(pilot, "nope")
+        await filter_list(pilot, "id:nope")  # an id filter needs a whole id
         assert field.has_class("-refused")
         await pilot.click(RowTable)  # leaving the input: it shows the filter in force
         await pilot.pause()

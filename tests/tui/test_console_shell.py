@@ -163,10 +163,14 @@ async def test_palette_walks_application_pages_once_per_opening(service: Any) ->
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         provider = ObjectProvider(app.screen)
-        first = [str(h.text) async for h in provider.search("App 10*")]
+        first = [str(h.text) async for h in provider.search("App 10")]
         assert first == [f"Open application: App {n}" for n in range(100, 105)]
         walk = provider._walk
-        assert walk is not None and walk.complete and walk.pages == 2
+        assert walk is not None and walk.done and walk.page == 2
+        # One more letter narrows the walk's matches: no page is fetched again (the walk
+        # keeps its matches, not the tenant's pages).
         again = [str(h.text) async for h in provider.search("app 104")]
         assert again == ["Open application: App 104"]
-        assert provider._walk is walk and walk.pages == 2  # no page fetched twice
+        narrowed = provider._walk
+        assert narrowed is not walk and narrowed.page == 2 and narrowed.done
+        assert [a["name"] for a in narrowed.found] == ["App 104"]  # no page fetched twice

@@ -1,8 +1,13 @@
-"""A paginated browser of one resource: server-side pages, server-side filter, k9s-style.
+"""A paginated browser of one resource: server-side pages, a live filter, k9s-style.
 
 Only the pages the cursor reaches are fetched: the first shows as soon as it arrives, the next
 when the cursor comes within PREFETCH_MARGIN rows of the end of what is loaded. Rows are the
 objects as the service sent them (dicts); `current_item` makes the model of the highlighted one.
+
+`/` filters the loaded rows as one types (console.tui.row_filter); enter asks the service where
+the API can filter, and otherwise searches the rest of the tenant (console.tui.search), the
+matches shown as their pages arrive. The table shows `shown_items`: the loaded rows, the
+ones the live filter keeps, or the search's matches.
 """
 
 from __future__ import annotations
@@ -10,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import time
 from concurrent.futures import Future
 from typing import Any
 
@@ -26,6 +32,8 @@ from console.clock import now
 from console.tui.app_access import console_app
 from console.tui.problems import describe
 from console.tui.resources import PAGE_SIZE, Fetched, FilterInvalid, ResourceKind, list_page
+from console.tui.row_filter import RowFilter, column_words, parse_row_filter
+from console.tui.search import TenantSearch
 from console.tui.widgets.row_table import RowTable, TableColumn
 from console.tui.widgets.section_loader import SectionLoader
 from console.tui.widgets.section_messages import SectionFailed, StatusChanged
@@ -33,7 +41,13 @@ from console.tui.widgets.state_panel import StatePanel
 
 log = logging.getLogger("console.tui")
 
+Pair = tuple[dict[str, Any], tuple[Any, ...]]
+"""An object as sent and its row's cells."""
+
 PREFETCH_MARGIN = 10
+SEARCH_STATUS_INTERVAL = 0.25
+"""Seconds between two progress lines of a search without new matches: a new status lays
+the footer out again, and a page can come every few milliseconds."""
 LOADING_DELAY = 0.25
 """Seconds a first page may take before "Loading…" replaces the empty table: a quick answer
 never flashes it (nor pays for drawing it)."""
@@ -55,7 +69,8 @@ def _answered(requested: Future[Any] | None) -> bool:
 
 
 class FilterInput(Input):
-    """The `/` filter: enter applies it on the server, escape clears it."""
+    """The `/` filter: the loaded rows follow what is typed; enter asks the service or
+    searches the tenant, escape clears it."""
 
     BINDINGS = [Binding("escape", "cancel", "Clear filter", show=True)]
 
@@ -74,6 +89,7 @@ class ResourceList(Vertical, SectionLoader):
     BINDINGS = [
         Binding("slash", "filter", "Filter"),
         Binding("escape", "escape", "Stop / clear filter", show=False),
+        Binding("ctrl+g", "load_all_sorted", "Load all and sort", show=False),
         Binding("s", "sort", "Sort", show=False),
         Binding("S", "sort_reverse", "Reverse sort", show=False),
     ]
@@ -123,6 +139,18 @@ class ResourceList(Vertical, SectionLoader):
         """`G` twice: pages are fetched one after another to the last."""
         self._end_armed_row: int | None = None
         """The row a first `G` went to; a `G` from there loads to the end."""
+        self.live: RowFilter | None = None
+        """The `/` filter of the loaded rows (and of a tenant search's pages); None: none."""
+        self._live_before: RowFilter | None = None
+        """The live filter in force when `/` was pressed: a refused text goes back to it."""
+        self.search: TenantSearch | None = None
+        """The tenant search whose matches the table shows (running or not)."""
+        self.searching = False
+        self.search_stopped = False
+        self._found: list[tuple[dict[str, Any], tuple[Any, ...]]] = []
+        """The search's matches with their cells, in the server's order."""
+        self.shown_items: list[dict[str, Any]] = self.items
+        """What the table shows, row for row: `items`, the live filter's, or the matches."""
 
     def compose(self) -> ComposeResult:
         placeholder = f"/ filter {self.kind.title.lower()} by {self.kind.filter_placeholder}"
@@ -153,8 +181,23 @@ class ResourceList(Vertical, SectionLoader):
     @property
     def current_row(self) -> dict[str, Any] | None:
         """The highlighted object as the service sent it."""
-        row = self.table.cursor_row
-        return self.items[row] if self.items and 0 <= row < len(self.items) else None
+        row, shown = self.table.cursor_row, self.shown_items
+        return shown[row] if shown and 0 <= row < len(shown) else None
+
+    @property
+    def applied_text(self) -> str:
+        """The filter text in force: the live filter's (a search's), else the server's."""
+        return self.live.text if self.live is not None else self.filter_text
+
+    @property
+    def search_progress(self) -> str:
+        """ "page 37 of 100, 4 matches": the walk's pages and the matches shown."""
+        search = self.search
+        if search is None:
+            return ""
+        n = len(self._found)
+        of = f" of {search.pages}" if search.pages is not None else ""
+        return f"page {search.page}{of}, {n} match{'' if n == 1 else 'es'}"
 
     @property
     def current_item(self) -> Any | None:
@@ -174,6 +217,10 @@ class ResourceList(Vertical, SectionLoader):
             return "loading…"
         if not self.loaded:
             return ""
+        if self.search is not None:
+            return self._search_status()
+        if self.live is not None:
+            return self._live_status()
         if self.total is None:  # the service sent no totals
             more = ", more available" if self.has_more else ""
             text = f"{len(self.items)} loaded{more}"
@@ -188,6 +235,30 @@ class ResourceList(Vertical, SectionLoader):
             text += " · sorted: loaded rows only"
         return text
 
+    def _search_status(self) -> str:
+        progress = self.search_progress
+        if self.searching:
+            return f"searching: {progress} · esc stops"
+        if self.search_stopped:
+            return f"search stopped at {progress}"
+        search = self.search
+        assert search is not None
+        n = len(self._found)
+        return f"{n} match{'' if n == 1 else 'es'} in {search.total or 0} {self.kind.title.lower()}"
+
+    def _live_status(self) -> str:
+        live = self.live
+        assert live is not None
+        loaded = "loaded rows" if self.has_more else "rows"
+        text = f"{len(self.shown_items)} of {len(self.items)} {loaded} match"
+        if live.not_a_column:
+            text += f" · “{live.not_a_column}” is no column: matched as text"
+        elif self.has_more:
+            text += " · enter searches the rest"
+        if self.loading_to_end:
+            text += " · loading all (esc stops)…"
+        return text
+
     @property
     def sort_description(self) -> str:
         """ "by Name ↑", and which rows when not all are loaded ("of 50 loaded rows")."""
@@ -195,7 +266,9 @@ class ResourceList(Vertical, SectionLoader):
             return "server order"
         column, descending = self.sort
         text = f"by {self.kind.columns[column].label} {'↓' if descending else '↑'}"
-        if self.has_more:
+        if self.search is not None:
+            text += f" (the {len(self._found)} matches found)"
+        elif self.has_more:
             text += f" (the {len(self.items)} loaded rows)"
         return text
 
@@ -220,22 +293,31 @@ class ResourceList(Vertical, SectionLoader):
         self._end_armed_row = None
         self._seen, self.labels, self._typed = set(), {}, None
         self.filter_text, self.query_params = "", {}
+        self._end_search()
+        self.live = self._live_before = None
+        self.shown_items = self.items
         if self.is_mounted:
             self.table.clear()
-            self.filter_input.value = ""
-            self.filter_input.remove_class("-visible")
+            with self.filter_input.prevent(Input.Changed):
+                self.filter_input.value = ""
+            self.filter_input.remove_class("-visible", "-unknown", "-refused")
             self.state_panel.hide()
             self._status()
 
     def reload(self) -> None:
         """Starts over from page 1 with the current filter."""
         first_page, self._first_page = self._first_page, None
-        filter_text, query = self.filter_text, self.query_params
+        filter_text, query, live = self.filter_text, self.query_params, self.live
         self.reset()
         self.filter_text, self.query_params = filter_text, query
-        if filter_text:
-            self.filter_input.value = filter_text
+        if live is not None:  # the live filter stays; a search is not run again
+            self.live = self._live_before = live
+            self.shown_items = []
+        if self.applied_text:
+            with self.filter_input.prevent(Input.Changed):
+                self.filter_input.value = self.applied_text
             self.filter_input.add_class("-visible")
+            self.filter_input.set_class(bool(live and live.not_a_column), "-unknown")
         self.table.display = True  # reset() hid a failure or an empty answer
         self._loading_timer = self.set_timer(LOADING_DELAY, self._show_loading)
         if first_page is not None and query:
@@ -310,31 +392,63 @@ class ResourceList(Vertical, SectionLoader):
         kind, labels = self.kind, self.labels
         rows = [kind.row_cells(item, labels) for item in new]
         self.rows.extend(rows)
-        table.add_rows(rows)
-        if self.sort is not None and new:
-            self._apply_sort()
-        if self.items:
+        if self.search is None:  # a search shows its matches; the new rows wait behind them
+            live = self.live
+            if live is None:
+                table.add_rows(rows)  # shown_items is items
+            else:
+                pairs = zip(new, rows, strict=True)
+                kept = [(item, row) for item, row in pairs if live.matches(kind, item, labels)]
+                self.shown_items.extend(item for item, _row in kept)
+                table.add_rows(row for _item, row in kept)
+            if self.sort is not None and new:
+                self._apply_sort()
+        self._show_state(first_page=page == 1)
+        if self.loading_to_end and not self.has_more:
+            self.loading_to_end = False
+            table.move_cursor(row=len(self.shown_items) - 1)
+        self._status()
+        self._maybe_fetch_more()
+
+    def _show_state(self, *, first_page: bool = False) -> None:
+        """The table when it has rows to show, else the empty state saying why and what next."""
+        table = self.table
+        if self.shown_items:
             if self.state_panel.kind is not None:
                 self.state_panel.hide()
             table.display = True
             # "Loading…" hid the table and gave the list the focus; the first page gives it
             # back (also when nothing holds the focus yet, as at start).
-            if page == 1 and self.display and self.screen.focused in (None, self, table):
-                table.focus()
-        else:
-            refocus = table.has_focus or self.screen.focused is None
-            table.display = False
-            if refocus and self.display:
-                self.focus()
-            hint = "Press r to refresh."
-            if self.filter_text:
-                hint = "Press escape to clear the filter."
-            self.state_panel.show_empty(self.kind.empty_message(self.filter_text), hint)
-        if self.loading_to_end and not self.has_more:
-            self.loading_to_end = False
-            table.move_cursor(row=len(self.items) - 1)
-        self._status()
-        self._maybe_fetch_more()
+            focused = self.screen.focused
+            if self.display and (focused is self or (first_page and focused in (None, table))):
+                table.focus()  # the list held the focus while it had no rows to show
+            return
+        refocus = table.has_focus or self.screen.focused is None
+        table.display = False
+        if refocus and self.display:
+            self.focus()
+        self.state_panel.show_empty(*self._empty_text())
+
+    def _empty_text(self) -> tuple[str, str]:
+        """(title, hint) of the empty state: no objects, none matching, or a search's."""
+        title = self.kind.title.lower()
+        text = self.applied_text
+        clear = "Press escape to clear the filter."
+        if self.search is not None:
+            if self.searching:
+                return f"No matches yet: searching {title} for “{text}”…", "Press escape to stop."
+            where = (
+                f"the {self.search.page} pages searched" if self.search_stopped else "the tenant"
+            )
+            return f"No {title} in {where} match “{text}”.", clear
+        if self.live is not None and self.items:
+            loaded = f"{len(self.items)} loaded" if self.has_more else f"{len(self.items)}"
+            hint = clear
+            if self.has_more:
+                hint = "Press enter to search the rest of the tenant, escape to clear the filter."
+            return f"None of the {loaded} {title} match “{text}”.", hint
+        hint = clear if self.filter_text else "Press r to refresh."
+        return self.kind.empty_message(self.filter_text), hint
 
     def _failed(self, exc: BaseException, page: int) -> None:
         self._stop_loading_timer()
@@ -358,9 +472,14 @@ class ResourceList(Vertical, SectionLoader):
         return self.table
 
     def _maybe_fetch_more(self) -> None:
+        """The next page when the cursor nears the end of the loaded rows (or all of them,
+        loading to the end). Not under a live filter or a search: their few rows would keep
+        the cursor near the end, and page after page of the tenant would come."""
         if not self.has_more or self.fetching or self.problem is not None:
             return
-        if self.loading_to_end or self.table.cursor_row >= len(self.items) - PREFETCH_MARGIN:
+        near_end = self.table.cursor_row >= len(self.items) - PREFETCH_MARGIN
+        browsing = self.live is None and self.search is None
+        if self.loading_to_end or (browsing and near_end):
             self._fetch(len(self.pages_fetched) + 1)
 
     @on(RowTable.RowHighlighted)
@@ -380,13 +499,13 @@ class ResourceList(Vertical, SectionLoader):
         """`G` goes to the last loaded row and, when there are more, says so; `G` again from
         there loads the rest, page by page (escape stops)."""
         event.stop()
-        if not self.has_more or self.loading_to_end:
+        if not self.has_more or self.loading_to_end or self.search is not None:
             return
         if event.cursor_row == self._end_armed_row:
             self._end_armed_row = None
             self.load_to_end()
             return
-        self._end_armed_row = len(self.items) - 1
+        self._end_armed_row = len(self.shown_items) - 1
         self.notify(
             f"The last loaded row: {len(self.items)} of {self.total}. "
             "Press G again to load the rest (escape stops).",
@@ -435,6 +554,18 @@ class ResourceList(Vertical, SectionLoader):
         self.sort = (column, descending)
         self._sort_changed()
 
+    def action_load_all_sorted(self) -> None:
+        """ctrl+g: every page, and the sort in force (by the first column if none) covers
+        every row."""
+        column, descending = self.sort or (0, False)
+        self.load_all_sorted(column, descending)
+
+    def load_all_sorted(self, column: int, descending: bool = False) -> None:
+        """The palette's "Load all ... and sort by ...": sorted now, and the pages still to
+        come join the sort as they arrive (escape stops the loading)."""
+        self.sort_by(column, descending)
+        self.load_to_end()
+
     def _sort_changed(self) -> None:
         if self.sort is None:
             self._restore_server_order()
@@ -444,18 +575,21 @@ class ResourceList(Vertical, SectionLoader):
         self.notify(f"Sorted {self.sort_description}.", title=self.kind.title)
         self._status()
 
-    def _apply_sort(self) -> None:
-        """Sorts `items` and the table's rows by the sort column, keeping the cursor's row."""
-        if self.sort is None or not self.items:
-            return
+    def _sorted(self, pairs: list[Pair]) -> list[Pair]:
+        if self.sort is None:
+            return pairs
         column, descending = self.sort
+        return sorted(pairs, key=lambda pair: sort_key(pair[1][column]), reverse=descending)
+
+    def _apply_sort(self) -> None:
+        """Sorts `items` and the rows shown by the sort column, keeping the cursor's row."""
+        if self.sort is None:
+            return
         current = self.current_row
-        pairs = sorted(
-            zip(self.items, self.rows, strict=True),
-            key=lambda pair: sort_key(pair[1][column]),
-            reverse=descending,
-        )
-        self._reorder(pairs, current)
+        pairs = self._sorted(list(zip(self.items, self.rows, strict=True)))
+        self.items = [item for item, _row in pairs]
+        self.rows = [row for _item, row in pairs]
+        self._refresh_view(current)
 
     def _restore_server_order(self) -> None:
         """Back to the order the pages came in (creation order on the server)."""
@@ -465,43 +599,94 @@ class ResourceList(Vertical, SectionLoader):
             zip(self.items, self.rows, strict=True),
             key=lambda pair: order.get(self.kind.item_id(pair[0]), 0),
         )
-        self._reorder(pairs, current)
-
-    def _reorder(self, pairs: list[tuple[Any, Any]], current: Any) -> None:
         self.items = [item for item, _row in pairs]
         self.rows = [row for _item, row in pairs]
-        cursor = next((n for n, item in enumerate(self.items) if item is current), 0)
-        self.table.replace_rows(self.rows, cursor=cursor)
+        self._refresh_view(current)
+
+    def _refresh_view(self, current: Any = None) -> None:
+        """The table shows again what it should (the loaded rows, the live filter's, the
+        search's matches, sorted as asked), the cursor on `current` where it still shows."""
+        if self.search is not None:
+            pairs = self._sorted(list(self._found))
+        elif self.live is not None:
+            live, kind, labels = self.live, self.kind, self.labels
+            pairs = [
+                (item, row)
+                for item, row in zip(self.items, self.rows, strict=True)
+                if live.matches(kind, item, labels)
+            ]
+        else:
+            self.shown_items = self.items
+            self._set_table_rows(self.rows, current)
+            return
+        self.shown_items = [item for item, _row in pairs]
+        self._set_table_rows([row for _item, row in pairs], current)
+
+    def _set_table_rows(self, rows: list[tuple[Any, ...]], current: Any) -> None:
+        cursor = next((n for n, item in enumerate(self.shown_items) if item is current), 0)
+        table = self.table
+        if table.row_count == len(rows):  # the same rows, in another order (a sort)
+            table.replace_rows(rows, cursor=cursor)
+        else:
+            table.set_rows(rows, cursor=cursor)
 
     # ---- filter --------------------------------------------------------------------------
 
     def action_filter(self) -> None:
         field = self.filter_input
         field.add_class("-visible")
-        field.value = self.filter_text
+        self._live_before = self.live
+        field.value = self.applied_text
         field.focus()
 
     def action_escape(self) -> None:
-        """Stops a load to the end, else clears the filter."""
+        """Stops a load to the end or a search, else clears the filter."""
         if self.loading_to_end:
             self.stop_loading_to_end()
+        elif self.searching:
+            self.stop_search()
         else:
             self._apply_filter("")
 
     @on(Input.Changed, "FilterInput")
     def _filter_edited(self, event: Input.Changed) -> None:
-        self.filter_input.remove_class("-refused")
+        """Each keystroke filters the loaded rows (a search under way stops: enter starts
+        the next)."""
+        event.stop()
+        field = self.filter_input
+        field.remove_class("-refused")
+        text = event.value.strip()
+        if text == self.applied_text or not field.has_class("-visible"):
+            return
+        self._end_search()
+        live = parse_row_filter(self.kind.columns, text) if text else None
+        if live is not None and text == self.filter_text:
+            live = None  # the server's filter in force already shows exactly these rows
+        field.set_class(live is not None and live.not_a_column is not None, "-unknown")
+        self._set_live(live)
+
+    def _set_live(self, live: RowFilter | None) -> None:
+        current = self.current_row
+        self.live = live
+        self._refresh_view(current)
+        if self.loaded:
+            self._show_state()
+        self._status()
 
     @on(events.DescendantBlur, "FilterInput")
     def _filter_left(self, event: events.DescendantBlur) -> None:
         """Leaving the input without applying it: it shows the filter in force again, so its
-        text never disagrees with the rows (a refused filter included)."""
+        text never disagrees with the rows (a refused filter included; what is typed is in
+        force as it is typed)."""
         field = self.filter_input
-        field.remove_class("-refused")
-        if field.value != self.filter_text:
-            field.value = self.filter_text
-        if not self.filter_text:
-            field.remove_class("-visible")
+        if field.has_class("-refused"):
+            field.remove_class("-refused")
+            self._set_live(self.live)
+        if field.value.strip() != self.applied_text:
+            with field.prevent(Input.Changed):
+                field.value = self.applied_text
+        if not self.applied_text:
+            field.remove_class("-visible", "-unknown")
 
     @on(Input.Submitted, "FilterInput")
     def _filter_submitted(self, event: Input.Submitted) -> None:
@@ -514,30 +699,175 @@ class ResourceList(Vertical, SectionLoader):
         self._apply_filter("")
 
     def _apply_filter(self, text: str) -> None:
-        if text:
-            try:
-                query = self.kind.parse_filter(text)
-            except FilterInvalid as exc:
-                # The text stays to be corrected, marked refused; leaving the input puts back
-                # the filter in force (see _filter_left).
-                self.filter_input.add_class("-refused")
-                shown = f"“{self.filter_text}”" if self.filter_text else "no filter"
-                self.notify(
-                    f"“{text}” was not applied: {exc} The list still shows {shown}.",
-                    title="Filter refused",
-                    severity="warning",
+        """Enter: the server's filter where the API has one, else the live filter stays and,
+        when the list is not all loaded, the rest of the tenant is searched. "" clears all."""
+        if not text:
+            self._end_search()
+            self.live = self._live_before = None
+            self.filter_input.remove_class("-visible", "-unknown", "-refused")
+            changed = bool(self.filter_text)
+            self.filter_text, self.query_params = "", {}
+            self.focus_table()
+            if changed or self.problem is not None:
+                self.reload()
+            else:
+                self._set_live(None)
+            return
+        row_filter = parse_row_filter(self.kind.columns, text)
+        try:
+            query = self.kind.server_query(row_filter)
+            if query is None and row_filter.not_a_column and not self._loaded_matches(row_filter):
+                raise FilterInvalid(
+                    f"There is no column “{row_filter.not_a_column}” "
+                    f"(columns: {column_words(self.kind.columns)}), nor a row with this text."
                 )
-                return
-        else:
-            query = {}
-            self.filter_input.remove_class("-visible")
-        changed = text != self.filter_text
-        self.filter_text, self.query_params = text, query
+        except FilterInvalid as exc:
+            self._refuse(text, exc)
+            return
+        if query is not None:
+            changed = text != self.filter_text
+            self._end_search()
+            self.live = self._live_before = None
+            self.filter_text, self.query_params = text, query
+            self.focus_table()
+            if changed or self.problem is not None:
+                self.reload()
+            else:
+                self._set_live(None)
+            return
+        self._live_before = row_filter
+        if self.live != row_filter:
+            self._end_search()
+            self._set_live(row_filter)
         self.focus_table()
-        if changed or self.problem is not None:
-            self.reload()
+        if self.has_more and self.problem is None:
+            self.start_search(row_filter)
+
+    def _loaded_matches(self, row_filter: RowFilter) -> bool:
+        return any(row_filter.matches(self.kind, item, self.labels) for item in self.items)
+
+    def _refuse(self, text: str, exc: FilterInvalid) -> None:
+        """The text stays to be corrected, marked refused; the rows go back to the filter in
+        force before it, and leaving the input puts that back (see _filter_left)."""
+        self.filter_input.add_class("-refused")
+        self.live = self._live_before
+        self._refresh_view(self.current_row)
+        if self.loaded:
+            self._show_state()
+        self._status()
+        shown = f"“{self.applied_text}”" if self.applied_text else "no filter"
+        self.notify(
+            f"“{text}” was not applied: {exc} The list still shows {shown}.",
+            title="Filter refused",
+            severity="warning",
+        )
+
+    # ---- the tenant search ---------------------------------------------------------------
+
+    def start_search(self, row_filter: RowFilter) -> None:
+        """Walks every page of the tenant (under the server filter in force) for the rows
+        `row_filter` matches, in an exclusive worker; the loaded matches show at once, the
+        others as their pages arrive. Escape stops it."""
+        self._end_search()
+        client = console_app(self).client
+        search = TenantSearch.of(self.kind, client, row_filter, self.query_params)
+        self.live = row_filter
+        self.search, self.searching, self.search_stopped = search, True, False
+        kind, labels = self.kind, self.labels
+        self._found = [
+            (item, row)
+            for item, row in self._arrived_pairs()
+            if row_filter.matches(kind, item, labels)
+        ]
+        known = {kind.item_id(item) for item, _row in self._found}
+        self._refresh_view(self.current_row)
+        self._show_state()
+        self._status()
+        self.run_worker(
+            self._walk(search, known),
+            group="search",
+            name=f"{kind.key}-search",
+            exclusive=True,
+            exit_on_error=False,
+        )
+
+    def _arrived_pairs(self) -> list[Pair]:
+        """The loaded objects with their cells, in the server's order (the rows may be sorted)."""
+        by_item = {id(item): row for item, row in zip(self.items, self.rows, strict=True)}
+        return [(item, by_item[id(item)]) for item in self._arrived]
+
+    async def _walk(self, search: TenantSearch, known: set[str]) -> None:
+        """The search's pages, each one's matches added as it is read (those loaded already
+        were shown at the start)."""
+        kind = self.kind
+        said = 0.0
+        try:
+            async for new in search.walk():
+                if self.search is not search:
+                    return
+                self.labels.update(search.labels)
+                fresh = [item for item in new if kind.item_id(item) not in known]
+                if fresh:
+                    self._add_found(fresh)
+                moment = time.monotonic()
+                if fresh or moment - said >= SEARCH_STATUS_INTERVAL:
+                    said = moment
+                    self._status()
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            log.warning("The %s search failed", kind.key, exc_info=True)
+            if self.search is search:
+                problem = describe(exc, permission=kind.permission, what=kind.title.lower())
+                self.search_stopped = True
+                self.notify(
+                    f"{problem.title}: {problem.message} Stopped at {self.search_progress}.",
+                    title="Search failed",
+                    severity="error",
+                )
+        finally:
+            if self.search is search:
+                self.searching = False
+                self._show_state()
+                self._status()
+
+    def _add_found(self, items: list[dict[str, Any]]) -> None:
+        kind, labels = self.kind, self.labels
+        pairs = [(item, kind.row_cells(item, labels)) for item in items]
+        self._found.extend(pairs)
+        if self.sort is not None:
+            self._refresh_view(self.current_row)
+        else:
+            self.shown_items.extend(item for item, _row in pairs)
+            self.table.add_rows(row for _item, row in pairs)
+        self._show_state()
+
+    def stop_search(self) -> None:
+        """Escape: the walk stops where it is; its matches stay, the status says where."""
+        if not self.searching:
+            return
+        self.workers.cancel_group(self, "search")
+        self.searching, self.search_stopped = False, True
+        self._show_state()
+        self._status()
+        self.notify(f"Stopped at {self.search_progress}.", title="Search")
+
+    def _end_search(self) -> None:
+        """The search, running or done, is dropped with its matches (the table goes back
+        to the loaded rows when the caller refreshes the view)."""
+        if self.search is None:
+            return
+        if self.searching and self.is_mounted:
+            self.workers.cancel_group(self, "search")
+        self.search, self.searching, self.search_stopped = None, False, False
+        self._found = []
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "escape":
-            return bool(self.filter_text) or self.loading_to_end
+            return (
+                bool(self.filter_text)
+                or self.live is not None
+                or self.search is not None
+                or self.loading_to_end
+            )
         return True

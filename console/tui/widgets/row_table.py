@@ -286,6 +286,16 @@ class RowTable(ScrollView, can_focus=True):
         if self._rows:
             self.post_message(self.RowHighlighted(self, self._cursor))
 
+    def set_rows(self, rows: Iterable[Sequence[Cell]], *, cursor: int = 0) -> None:
+        """Other rows in place of these (a filter's or a search's, fewer or more): auto widths
+        grow for new cells as in add_rows, and the cursor goes to `cursor`."""
+        self._rows = []
+        self._cursor = 0
+        self._strips.clear()
+        self.add_rows(rows)
+        self._update_virtual_size()
+        self.replace_rows(self._rows, cursor=cursor)
+
     def set_sort(self, column: int | None, descending: bool = False) -> None:
         """Marks the sorted column's header with ▲ (ascending) or ▼ (descending)."""
         self._sort = None if column is None else (column, descending)

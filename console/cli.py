@@ -28,6 +28,8 @@ HANDLERS = {
     "apply": "console.estate.cli:run",
     # issue 18: a local file's code to a formula or transform (console/code_files/cli.py)
     "push": "console.code_files.cli:push",
+    # issue 16: the access review as CSV or JSON (console/review_cli.py)
+    "review": "console.review_cli:run",
 }
 
 
@@ -125,7 +127,27 @@ def build_parser() -> argparse.ArgumentParser:
 
     _add_configuration_commands(sub)
     _add_push_command(sub)
+    _add_review_command(sub)
     return parser
+
+
+def _add_review_command(sub: argparse._SubParsersAction[_Parser]) -> None:
+    """Issue 16: the access review as CSV or JSON (console/review_cli.py)."""
+    review = sub.add_parser(
+        "review",
+        help="export the access review (every application's grants, flagged) as CSV or JSON",
+    )
+    review.add_argument(
+        "--profile", metavar="NAME", default=argparse.SUPPRESS, help="the profile to review"
+    )
+    review.add_argument(
+        "--format",
+        choices=("csv", "json"),
+        help="csv or json (default: from the output file's name, else csv)",
+    )
+    review.add_argument(
+        "-o", "--output", metavar="FILE", help="write to FILE instead of standard output"
+    )
 
 
 def _add_configuration_commands(sub: argparse._SubParsersAction[_Parser]) -> None:

@@ -66,6 +66,9 @@ SCENES: tuple[Scene, ...] = (
     Scene("welcome", "Welcome: no profile yet", (), "welcome"),
     # Its own snapshot tests (tests/tui/test_overview.py) check it at 80x24 and 200x60.
     Scene("overview", "Every profile at once", ("P",), "estate", snapshot=False),
+    # Their own snapshot tests (tests/tui/test_review_snapshots.py) check them at 80x24 and up.
+    Scene("access-review", "The access review", ("A",), snapshot=False),
+    Scene("who-holds", "Who holds token:read", ("4", "down", "down", "w"), snapshot=False),
 )
 
 

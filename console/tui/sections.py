@@ -41,6 +41,8 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("v", "Raw JSON view on a detail (toggle)"),
     ("s / S", "Sort the list by the next column / reverse the order (loaded rows)"),
     ("ctrl+g", "Load every page of the list, then sort it all"),
+    ("A", "Access review of every application (in Applications; f filters by flag, x exports)"),
+    ("w", "Who holds the highlighted permission, directly or through a rule (in Permissions)"),
     ("K", "Enter a new key when the service rejects the profile's key"),
     ("p", "Switch profile"),
     ("P", "Every profile at once: key, tenant, usage, counts"),

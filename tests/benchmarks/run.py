@@ -24,6 +24,7 @@ from typing import Any
 
 from tests.benchmarks import cold_start, throughput
 from tests.benchmarks.results import REPO_ROOT, Row, median, table
+from tests.benchmarks.review_rows import review_rows
 from tests.benchmarks.services import seeded_service
 
 APPLICATIONS = 10_000
@@ -212,7 +213,7 @@ def service_rows(base_url: str, key: str, rounds: int) -> list[Row]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.benchmarks", description=__doc__)
     parser.add_argument("--runs", type=int, default=5, help="runs per figure (median shown)")
-    parts = ("cold", "large", "search", "editor", "service")
+    parts = ("cold", "large", "search", "editor", "service", "review")
     parser.add_argument("--only", choices=parts, nargs="*")
     args = parser.parse_args(argv)
     only = set(args.only or parts)
@@ -232,6 +233,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 rows += editor_rows()
             if "service" in only:
                 rows += service_rows(service.base_url, service.key, 3)
+            if "review" in only:
+                _say(f"access review: the console's and the client's walks of {APPLICATIONS:,}")
+                rows += review_rows(
+                    service.base_url, service.key, max(3, args.runs - 2), _json_from
+                )
     print(table(rows))
     print(f"\nMachine: {_machine()}. Took {time.monotonic() - started:.0f} s.")
     return 0 if all(row.met is not False for row in rows) else 1

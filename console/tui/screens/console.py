@@ -26,7 +26,13 @@ from console.tui.bindings_policy import (
 )
 from console.tui.key_permissions import refuse_if_read_only
 from console.tui.list_commands import ListCommands
-from console.tui.resources import KINDS_BY_KEY
+from console.tui.resources import APPLICATIONS, KINDS_BY_KEY
+from console.tui.review_commands import (
+    ReviewCommands,
+    highlighted_permission,
+    open_access_review,
+    open_who_holds,
+)
 from console.tui.sections import SECTIONS
 from console.tui.widgets.console_header import ConsoleHeader
 from console.tui.widgets.key_bar import KeyBar
@@ -73,7 +79,7 @@ class FooterBar(Horizontal):
 class ConsoleScreen(Screen[None]):
     """Browses one tenant; the app resets it when the profile changes."""
 
-    COMMANDS = {ListCommands}
+    COMMANDS = {ListCommands, ReviewCommands}
 
     BINDINGS = [
         Binding("1", "section(1)", "Sections", key_display="1-6"),
@@ -87,6 +93,10 @@ class ConsoleScreen(Screen[None]):
         # In the help and on an application's detail; the list's footer has no room left.
         Binding("R", "regenerate", "Regenerate key", show=False),
         Binding("c", "copy_to_profile", "Copy to profile", show=False),  # issue 17
+        # In the help and the palette; shown in the footer of their section only would
+        # crowd out keys the lists need at 80 columns.
+        Binding("A", "access_review", "Access review", show=False),
+        Binding("w", "who_holds", "Who holds", show=False),
     ]
 
     def __init__(self, *, first_page: Any = None, **kwargs: Any) -> None:
@@ -201,6 +211,16 @@ class ConsoleScreen(Screen[None]):
             if tenant is not None:
                 console_app(self).copy_id(str(tenant.id))
 
+    def action_access_review(self) -> None:
+        """The access review (console.tui.screens.review), above this screen."""
+        open_access_review(self.app)
+
+    def action_who_holds(self) -> None:
+        """Who holds the highlighted permission (console.tui.screens.holders)."""
+        permission = highlighted_permission(self.app)
+        if permission is not None:
+            open_who_holds(self.app, permission)
+
     def action_new_key(self) -> None:
         console_app(self).prompt_new_key()
 
@@ -236,6 +256,10 @@ class ConsoleScreen(Screen[None]):
             from console.tui.promote import promotable, screen_target
 
             return promotable(*screen_target(self))
+        if action == "access_review":
+            return self.current == APPLICATIONS.key
+        if action == "who_holds":
+            return highlighted_permission(self.app) is not None
         if action == "new_key":
             return bool(getattr(self.app, "key_rejected", False))
         if action in ("copy_id", "open"):

@@ -1,0 +1,425 @@
+"""The access review: every application's grants, flagged against minimum scope.
+
+The specification recommends giving each application the minimum scope. The review reads the
+tenant's applications page by page (the largest page the service allows, never the whole
+tenant in one request) and flags what goes beyond it. It is shared by the console's review
+view, `tenant-console review` and the benchmarks, so it needs neither Textual nor pydantic:
+applications are read as the service sent them, leniently (unknown types, permissions and
+fields, nulls and missing lists never stop a page).
+
+A permission counts as *held* when the application holds it directly or through any of its
+access rules: a review should rather show a scoped grant than miss one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from console.client.envelope import page_numbers
+
+if TYPE_CHECKING:
+    from console.client.client import AdminClient
+
+log = logging.getLogger(__name__)
+
+REVIEW_PAGE_SIZE = 100
+"""Applications per request: the largest page the service allows (api-decisions.md)."""
+
+MAX_PAGES = 100_000
+"""A guard against a service that never ends its pages (a million applications)."""
+
+# The flags, in the order they are shown and exported. Keys are stable: scripts read them.
+MANAGEMENT_WRITE = "management-write"
+REVEAL = "reveal"
+NEVER_EXPIRES = "never-expires"
+CHANGES_KEYS = "changes-keys"
+EVERY_PERMISSION = "every-permission"
+
+
+@dataclass(frozen=True)
+class Flag:
+    key: str
+    label: str
+    """A few words for a column or a filter."""
+    explanation: str
+    """One sentence: why it goes beyond minimum scope."""
+
+
+FLAGS: tuple[Flag, ...] = (
+    Flag(
+        MANAGEMENT_WRITE,
+        "mgmt write",
+        "A management application holding update or delete permissions.",
+    ),
+    Flag(REVEAL, "reveal", "An access rule whose transform is reveal: token data in plaintext."),
+    Flag(NEVER_EXPIRES, "no expiry", "The application, and so its key, never expires."),
+    Flag(
+        CHANGES_KEYS,
+        "app:update",
+        "Holds application:update: can change other applications and regenerate their keys.",
+    ),
+    Flag(
+        EVERY_PERMISSION,
+        "all perms",
+        "A private or public application holding every permission its type allows.",
+    ),
+)
+FLAGS_BY_KEY: dict[str, Flag] = {flag.key: flag for flag in FLAGS}
+
+KEY_CHANGING_PERMISSION = "application:update"
+WRITE_ACTIONS = frozenset({"update", "delete"})
+"""A permission's last part (`proxy:delete`, `tenant:member:update`): the service's own
+catalogue names more than the spec's, and they follow the same pattern."""
+SCOPED_TYPES = ("private", "public")
+"""The application types whose catalogue the every-permission flag compares against."""
+
+
+def _text(value: Any) -> str | None:
+    """A value as text; None for a missing one (null, absent)."""
+    if value is None:
+        return None
+    return value if isinstance(value, str) else str(value)
+
+
+def _texts(value: Any) -> tuple[str, ...]:
+    """A list of permissions as text: null or a non-list counts as none; odd items as text."""
+    if not isinstance(value, list | tuple):
+        return ()
+    if all(type(item) is str for item in value):
+        return tuple(value)
+    return tuple(str(item) for item in value if item is not None)
+
+
+@dataclass(frozen=True, slots=True)
+class RuleGrant:
+    """One access rule of an application, as far as it could be read."""
+
+    description: str | None
+    priority: int | str | None
+    """An int as the spec says; whatever the service sent otherwise (shown, not judged)."""
+    transform: str | None
+    container: str | None
+    permissions: tuple[str, ...]
+
+    @classmethod
+    def read(cls, rule: Any) -> RuleGrant:
+        if not isinstance(rule, Mapping):
+            return cls(None, None, None, None, ())
+        priority = rule.get("priority")
+        if not isinstance(priority, int | str) or isinstance(priority, bool):
+            priority = None if priority is None else str(priority)
+        return cls(
+            description=_text(rule.get("description")),
+            priority=priority,
+            transform=_text(rule.get("transform")),
+            container=_text(rule.get("container")),
+            permissions=_texts(rule.get("permissions")),
+        )
+
+    def summary(self) -> str:
+        """One line: `#1 reveal in /pci/: token:read, token:search (Read cards)`."""
+        text = f"#{'?' if self.priority is None else self.priority} {self.transform or '?'}"
+        if self.container:
+            text += f" in {self.container}"
+        text += f": {', '.join(self.permissions) or 'no permissions'}"
+        if self.description:
+            text += f" ({self.description})"
+        return text
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "description": self.description,
+            "priority": self.priority,
+            "transform": self.transform,
+            "container": self.container,
+            "permissions": list(self.permissions),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewRow:
+    """One application in the review. Only the fields named here are kept: nothing else the
+    service sent (a `key`, key metadata) can reach a view or an export."""
+
+    id: str
+    name: str
+    type: str
+    permissions: tuple[str, ...]
+    rules: tuple[RuleGrant, ...]
+    expires_at: str | None
+    flags: tuple[str, ...] = ()
+    readable: bool = True
+    """False for an item that is not an object with an id (shown, flagged as such)."""
+
+    @property
+    def held(self) -> frozenset[str]:
+        """Every permission held, directly or through a rule."""
+        return frozenset(self.permissions).union(*(rule.permissions for rule in self.rules))
+
+    def to_json(self) -> dict[str, Any]:
+        """The export's object; its keys are always these, in this order."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "type": self.type,
+            "expires_at": self.expires_at,
+            "flags": list(self.flags),
+            "permissions": list(self.permissions),
+            "rules": [rule.to_json() for rule in self.rules],
+        }
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    """The permissions each scoped application type may hold, from `GET /permissions`."""
+
+    allowed: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    """Application type -> the permission types the service lists for it."""
+    problem: str | None = None
+    """Why the every-permission flag could not be judged (for some type), if it could not."""
+
+
+def read_application(item: Any, catalogue: Catalogue | None = None) -> ReviewRow:
+    """A review row for one application as sent, flagged; `catalogue` None: the
+    every-permission flag is not judged."""
+    if not isinstance(item, Mapping):
+        return ReviewRow("", "(unreadable item)", "", (), (), None, (), readable=False)
+    rules_value = item.get("rules")
+    rules = tuple(RuleGrant.read(r) for r in rules_value) if isinstance(rules_value, list) else ()
+    permissions = _texts(item.get("permissions"))
+    kind = _text(item.get("type")) or ""
+    expires_at = _text(item.get("expires_at"))
+    return ReviewRow(
+        id=_text(item.get("id")) or "",
+        name=_text(item.get("name")) or "",
+        type=kind,
+        permissions=permissions,
+        rules=rules,
+        expires_at=expires_at,
+        flags=_flags(kind, permissions, rules, expires_at is None, _allowed(catalogue, kind)),
+        readable=bool(item.get("id")),
+    )
+
+
+def flags_of(row: ReviewRow, catalogue: Catalogue | None = None) -> tuple[str, ...]:
+    """The flags of one row, in FLAGS order."""
+    allowed = _allowed(catalogue, row.type)
+    return _flags(row.type, row.permissions, row.rules, row.expires_at is None, allowed)
+
+
+def _allowed(catalogue: Catalogue | None, kind: str) -> frozenset[str] | None:
+    return catalogue.allowed.get(kind) if catalogue is not None else None
+
+
+@lru_cache(maxsize=4096)
+def _flags(
+    kind: str,
+    permissions: tuple[str, ...],
+    rules: tuple[RuleGrant, ...],
+    never_expires: bool,
+    allowed: frozenset[str] | None,
+) -> tuple[str, ...]:
+    """Cached: a tenant's applications mostly share a few shapes of grants, and flagging
+    10,000 of them one by one would cost a good part of reading them."""
+    held = frozenset(permissions).union(*(rule.permissions for rule in rules))
+    found: set[str] = set()
+    if kind == "management" and any(_action(p) in WRITE_ACTIONS for p in held):
+        found.add(MANAGEMENT_WRITE)
+    if any((rule.transform or "").lower() == "reveal" for rule in rules):
+        found.add(REVEAL)
+    if never_expires:
+        found.add(NEVER_EXPIRES)
+    if KEY_CHANGING_PERMISSION in held:
+        found.add(CHANGES_KEYS)
+    if kind in SCOPED_TYPES and allowed and allowed <= held:
+        found.add(EVERY_PERMISSION)
+    if not found:
+        return ()
+    return tuple(flag.key for flag in FLAGS if flag.key in found)
+
+
+def _action(permission: str) -> str:
+    return permission.rsplit(":", 1)[-1].lower()
+
+
+@dataclass(frozen=True)
+class Holding:
+    """How one application holds one permission: directly (`rule` None) or through a rule."""
+
+    application: ReviewRow
+    rule: RuleGrant | None = None
+
+    @property
+    def how(self) -> str:
+        return "direct" if self.rule is None else "rule"
+
+
+def holdings(row: ReviewRow, permission: str) -> list[Holding]:
+    """Every way `row` holds `permission`: directly first, then each rule, by priority."""
+    found = [Holding(row)] if permission in row.permissions else []
+    found += [Holding(row, rule) for rule in row.rules if permission in rule.permissions]
+    return found
+
+
+# ---- reading the tenant ---------------------------------------------------------------
+
+
+async def load_catalogue(client: AdminClient, types: Iterable[str] = SCOPED_TYPES) -> Catalogue:
+    """Each type's permissions, asked of the service (`GET /permissions?application_type=`):
+    the service in use may offer more than the spec's thirty. A type whose list cannot be
+    read is left out, and `problem` says so (the flag is then not judged for it)."""
+
+    reasons: dict[str, str] = {}
+
+    async def one(kind: str) -> tuple[str, frozenset[str] | None]:
+        try:
+            items = await client.permissions.list_json(application_type=kind)
+        except Exception as error:
+            log.warning("The permission catalogue for %s could not be read", kind, exc_info=True)
+            reasons[kind] = str(error)
+            return kind, None
+        return kind, frozenset(str(i["type"]) for i in items if i.get("type") is not None)
+
+    results = await asyncio.gather(*(one(kind) for kind in types))
+    allowed = {kind: perms for kind, perms in results if perms is not None}
+    missing = [kind for kind, perms in results if perms is None]
+    problem = None
+    if missing:
+        problem = (
+            f"The service's permission catalogue for {' and '.join(missing)} applications "
+            f"could not be read ({reasons[missing[0]]}): the {EVERY_PERMISSION} flag is not "
+            "judged for them."
+        )
+    return Catalogue(allowed, problem)
+
+
+@dataclass(frozen=True)
+class ApplicationsPage:
+    """One page of applications as sent, with where the walk stands."""
+
+    number: int
+    items: list[Any]
+    total_items: int | None
+    total_pages: int | None
+    has_more: bool
+
+
+async def application_pages(
+    client: AdminClient, size: int = REVIEW_PAGE_SIZE
+) -> AsyncIterator[ApplicationsPage]:
+    """The tenant's applications, one page per request. The next page is asked for as soon as
+    a page arrives, while the loop works on it (one request ahead, never more): showing or
+    flagging a page then costs no time beyond the requests themselves. Stopping the loop
+    cancels the request ahead."""
+
+    def fetch(number: int) -> asyncio.Future[dict[str, Any]]:
+        return asyncio.ensure_future(client.applications.page_json(page=number, size=size))
+
+    number = 1
+    ahead = fetch(number)
+    try:
+        while True:
+            envelope = await ahead
+            total, has_more = page_numbers(envelope, number, size)
+            pages = (envelope.get("pagination") or {}).get("total_pages")
+            items = list(envelope["data"])
+            more = has_more and bool(items) and number < MAX_PAGES
+            if more:
+                ahead = fetch(number + 1)
+            yield ApplicationsPage(number, items, total, pages, more)
+            if not more:
+                return
+            number += 1
+    finally:
+        if not ahead.done():
+            ahead.cancel()
+
+
+@dataclass(frozen=True)
+class ReviewPage:
+    """A page of the review: its rows, and the progress of the walk."""
+
+    number: int
+    rows: list[ReviewRow]
+    total_items: int | None
+    total_pages: int | None
+    done: bool
+    catalogue: Catalogue
+
+    def progress(self, rows_so_far: int) -> str:
+        """ "page 3 of 100, 300 of 10,000 applications" (without totals: what is known)."""
+        pages = f"page {self.number}" + (f" of {self.total_pages}" if self.total_pages else "")
+        total = f" of {self.total_items:,}" if self.total_items is not None else ""
+        return f"{pages}, {rows_so_far:,}{total} applications"
+
+
+async def review_pages(
+    client: AdminClient, size: int = REVIEW_PAGE_SIZE
+) -> AsyncIterator[ReviewPage]:
+    """The review, page by page: the catalogue is read while the first page is on its way."""
+    catalogue_task = asyncio.ensure_future(load_catalogue(client))
+    try:
+        async for page in application_pages(client, size):
+            catalogue = await catalogue_task
+            rows = [read_application(item, catalogue) for item in page.items]
+            yield ReviewPage(
+                page.number,
+                rows,
+                page.total_items,
+                page.total_pages,
+                not page.has_more,
+                catalogue,
+            )
+    finally:
+        if not catalogue_task.done():
+            catalogue_task.cancel()
+
+
+@dataclass(frozen=True)
+class HoldersPage:
+    """A page of the who-holds walk: the holdings found on it, and the progress."""
+
+    number: int
+    holdings: list[Holding]
+    applications: int
+    """Applications read on this page."""
+    total_items: int | None
+    total_pages: int | None
+    done: bool
+
+
+async def holder_pages(
+    client: AdminClient, permission: str, size: int = REVIEW_PAGE_SIZE
+) -> AsyncIterator[HoldersPage]:
+    """Who holds `permission`, directly or through a rule, page by page."""
+    async for page in application_pages(client, size):
+        found = [
+            holding
+            for item in page.items
+            for holding in holdings(read_application(item), permission)
+        ]
+        yield HoldersPage(
+            page.number,
+            found,
+            len(page.items),
+            page.total_items,
+            page.total_pages,
+            not page.has_more,
+        )
+
+
+async def full_review(
+    client: AdminClient, size: int = REVIEW_PAGE_SIZE
+) -> tuple[list[ReviewRow], Catalogue]:
+    """The whole review in memory (the command line's export)."""
+    rows: list[ReviewRow] = []
+    catalogue = Catalogue()
+    async for page in review_pages(client, size):
+        rows += page.rows
+        catalogue = page.catalogue
+    return rows, catalogue

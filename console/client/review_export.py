@@ -1,0 +1,97 @@
+"""The access review as CSV and JSON, for `tenant-console review` and the console's view.
+
+Columns and keys are always the same, in the same order, whatever the service sent: an
+export is read by scripts and spreadsheets. No key material can appear: rows keep only the
+fields of console.client.review.ReviewRow (never an application's `key`).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import tempfile
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Literal
+
+from console.client.review import FLAGS, Catalogue, ReviewRow
+
+ExportFormat = Literal["csv", "json"]
+FORMATS: tuple[ExportFormat, ...] = ("csv", "json")
+
+CSV_COLUMNS = ("id", "name", "type", "expires_at", "flags", "permissions", "rules")
+"""One row per application. Lists (flags, permissions, rules) are joined with `;`."""
+LIST_SEPARATOR = ";"
+
+
+def format_for(path: str | Path, default: ExportFormat = "csv") -> ExportFormat:
+    """The format a file name asks for: `.json` is JSON, `.csv` CSV, else `default`."""
+    suffix = Path(path).suffix.lower().lstrip(".")
+    return "json" if suffix == "json" else "csv" if suffix == "csv" else default
+
+
+def to_csv(rows: Iterable[ReviewRow]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for row in rows:
+        writer.writerow(
+            (
+                row.id,
+                row.name,
+                row.type,
+                row.expires_at or "",
+                LIST_SEPARATOR.join(row.flags),
+                LIST_SEPARATOR.join(row.permissions),
+                LIST_SEPARATOR.join(rule.summary() for rule in row.rules),
+            )
+        )
+    return out.getvalue()
+
+
+def to_json(
+    rows: Iterable[ReviewRow],
+    *,
+    catalogue: Catalogue | None = None,
+    complete: bool = True,
+    generated_at: datetime | None = None,
+) -> str:
+    """An object: when, whether the whole tenant was read, the flags' meanings, and the
+    applications (each with `flags` as a list)."""
+    document = {
+        "generated_at": (generated_at or datetime.now(UTC)).isoformat(),
+        "complete": complete,
+        "flags": [{"flag": f.key, "description": f.explanation} for f in FLAGS],
+        "catalogue_problem": catalogue.problem if catalogue is not None else None,
+        "applications": [row.to_json() for row in rows],
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def render(
+    rows: Iterable[ReviewRow],
+    export_format: ExportFormat,
+    *,
+    catalogue: Catalogue | None = None,
+    complete: bool = True,
+) -> str:
+    if export_format == "json":
+        return to_json(rows, catalogue=catalogue, complete=complete)
+    return to_csv(rows)
+
+
+def write_text(path: Path, text: str) -> None:
+    """Writes the file whole or not at all (a temporary file beside it, then a rename), so a
+    failure never leaves half an export in place of an older one."""
+    directory = path.parent
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
+            stream.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

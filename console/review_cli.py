@@ -1,0 +1,110 @@
+"""`tenant-console review --format csv|json [-o FILE]`: the access review as a file.
+
+The profile and key are found as the console finds them (`--profile`, then
+$TENANT_CONSOLE_PROFILE, then the active profile; $TENANT_CONSOLE_BASE_URL and
+$TENANT_CONSOLE_API_KEY win). Exit codes: 0 written, 1 the service or the profile failed (one
+line on stderr, nothing written), 2 unusable arguments. Never imports Textual.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, cast
+
+if TYPE_CHECKING:
+    from console.client.review_export import ExportFormat
+    from console.profiles.resolve import ResolvedConnection
+
+OK, FAILED, USAGE = 0, 1, 2
+
+
+def _error(message: str) -> None:
+    print(f"tenant-console review: {message}", file=sys.stderr)
+
+
+def _progress(text: str) -> None:
+    """Where the walk stands, on a terminal only (a redirected stderr stays clean)."""
+    if sys.stderr.isatty():
+        print(f"\r{text}\033[K", end="", file=sys.stderr, flush=True)
+
+
+async def _review(connection: ResolvedConnection, export_format: ExportFormat) -> str:
+    from console.client import AdminClient
+    from console.client.review import Catalogue, ReviewRow, review_pages
+    from console.client.review_export import render
+
+    assert connection.key is not None
+    rows: list[ReviewRow] = []
+    catalogue = Catalogue()
+    async with AdminClient(
+        connection.base_url, connection.key, key_header=connection.key_header
+    ) as client:
+        async for page in review_pages(client):
+            rows += page.rows
+            catalogue = page.catalogue
+            _progress(f"Reading applications: {page.progress(len(rows))}")
+    _progress("")
+    if catalogue.problem:
+        _error(catalogue.problem)
+    return render(rows, export_format, catalogue=catalogue)
+
+
+def _quiet_logging() -> None:
+    """The client logs what it carries on from (a catalogue it could not read); here the
+    command says it on stderr in one line instead, so no traceback reaches the terminal."""
+    logger = logging.getLogger("console")
+    if not logger.handlers:
+        logger.addHandler(logging.NullHandler())
+
+
+def run(args: argparse.Namespace) -> int:
+    _quiet_logging()
+    from console.client import ApiError
+    from console.profiles.config import ProfileError
+    from console.profiles.keys import KeyStoreError
+    from console.profiles.resolve import resolve_connection
+
+    output = Path(args.output).expanduser() if args.output else None
+    if output is not None and (output.is_dir() or not output.parent.is_dir()):
+        where = "is a folder" if output.is_dir() else "is in a folder that does not exist"
+        _error(f"{output} {where}.")
+        return USAGE
+    from console.client.review_export import format_for
+
+    export_format = cast("ExportFormat", args.format) if args.format else None
+    if export_format is None:
+        export_format = format_for(output) if output is not None else "csv"
+    try:
+        connection = resolve_connection(getattr(args, "profile", None))
+    except (ProfileError, KeyStoreError) as error:
+        _error(str(error))
+        return FAILED
+    if connection.key is None:
+        _error(connection.key_problem or "No key for this profile.")
+        return FAILED
+    try:
+        text = asyncio.run(_review(connection, export_format))
+    except ApiError as error:
+        _progress("")
+        sentence = str(error).rstrip(".")
+        if connection.base_url not in sentence:
+            sentence += f" ({connection.base_url})"
+        _error(f"{sentence}. Nothing was written.")
+        return FAILED
+    if output is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return OK
+    from console.client.review_export import write_text
+
+    try:
+        write_text(output, text)
+    except OSError as error:
+        _error(f"Could not write {output}: {error.strerror or error}.")
+        return FAILED
+    print(f"Wrote the access review to {output}.", file=sys.stderr)
+    return OK

@@ -1,0 +1,150 @@
+"""Palette commands and openers for the access review and who-holds-a-permission.
+
+Light on purpose (the console screen imports it at start): the screens, and the client's
+review module, are imported when first opened.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+from console.tui.app_access import console_app
+from console.tui.resources import PERMISSIONS
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+log = logging.getLogger(__name__)
+
+Command = tuple[str, Callable[[], Any], str]
+
+
+def open_access_review(app: App[Any], flag: str | None = None) -> None:
+    """The access review, above whatever is on screen (escape comes back)."""
+    from console.tui.screens.review import ReviewScreen
+
+    app.push_screen(ReviewScreen(flag))
+
+
+def open_who_holds(app: App[Any], permission: str) -> None:
+    from console.tui.screens.holders import HoldersScreen
+
+    app.push_screen(HoldersScreen(permission))
+
+
+def highlighted_permission(app: App[Any]) -> str | None:
+    """The permission under the cursor in the Permissions section, if that is on screen."""
+    screen = console_app(app).console_screen
+    if screen is None or app.screen is not screen or screen.current != PERMISSIONS.key:
+        return None
+    listing = screen.current_list
+    row = listing.current_row if listing is not None else None
+    return PERMISSIONS.item_id(row) if row is not None else None
+
+
+class ReviewCommands(Provider):
+    """ "Access review" (and one per flag), and "Who holds PERMISSION" for every permission
+    the service lists (the Permissions section's rows, else one `GET /permissions`)."""
+
+    _catalogue: tuple[Any, list[str]] | None = None
+    """(client, permission types) of the last catalogue read, kept while the app runs."""
+
+    def _review_commands(self) -> Iterator[Command]:
+        from console.client.review import FLAGS
+
+        if type(self.screen).__name__ == "ReviewScreen":  # there, "Review: show …" filters
+            return
+        yield (
+            "Access review",
+            partial(open_access_review, self.app),
+            "Every application's grants, flagged against minimum scope",
+        )
+        for flag in FLAGS:
+            yield (
+                f"Access review: {flag.label}",
+                partial(open_access_review, self.app, flag.key),
+                flag.explanation,
+            )
+
+    def _who_holds(self, permission: str) -> Command:
+        return (
+            f"Who holds {permission}",
+            partial(open_who_holds, self.app, permission),
+            "Applications holding it, directly or through an access rule",
+        )
+
+    async def _permissions(self) -> list[str]:
+        screen = getattr(self.app, "console_screen", None)
+        section = screen.find_section(PERMISSIONS.key) if screen is not None else None
+        loaded = getattr(section, "items", None)
+        if loaded and not getattr(section, "query_params", None):  # the whole catalogue
+            return [PERMISSIONS.item_id(item) for item in loaded]
+        client = getattr(self.app, "client", None)
+        if client is None:
+            return []
+        cached = ReviewCommands._catalogue
+        if cached is not None and cached[0] is client:
+            return cached[1]
+        try:
+            items = await client.permissions.list_json()
+        except Exception:
+            log.warning("The palette could not read the permission catalogue", exc_info=True)
+            return []
+        types = [str(item["type"]) for item in items if item.get("type") is not None]
+        ReviewCommands._catalogue = (client, types)
+        return types
+
+    async def discover(self) -> Hits:
+        permission = highlighted_permission(self.app)
+        if permission is not None:
+            text, callback, help_text = self._who_holds(permission)
+            yield DiscoveryHit(text, callback, help=help_text)
+        for text, callback, help_text in list(self._review_commands())[:1]:
+            yield DiscoveryHit(text, callback, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for text, callback, help_text in self._review_commands():
+            score = matcher.match(text)
+            if score > 0:
+                yield Hit(score, matcher.highlight(text), callback, help=help_text)
+        if len(query.strip()) >= 2:
+            for permission in await self._permissions():
+                text, callback, help_text = self._who_holds(permission)
+                score = matcher.match(text)
+                if score > 0:
+                    yield Hit(score, matcher.highlight(text), callback, help=help_text)
+
+
+class ReviewViewCommands(Provider):
+    """On the review itself: show one flag, every row, or export."""
+
+    def _commands(self) -> Iterator[Command]:
+        from console.tui.screens.review import FILTERS, ReviewScreen, filter_label
+
+        screen = self.screen
+        if not isinstance(screen, ReviewScreen):
+            return
+        for key in FILTERS:
+            yield (
+                f"Review: show {filter_label(key)}",
+                partial(screen.set_filter, key),
+                "Filter the access review by flag (f / F step through them)",
+            )
+        yield ("Export the access review", screen.action_export, "CSV or JSON, by file name")
+
+    async def discover(self) -> Hits:
+        for text, callback, help_text in self._commands():
+            yield DiscoveryHit(text, callback, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for text, callback, help_text in self._commands():
+            score = matcher.match(text)
+            if score > 0:
+                yield Hit(score, matcher.highlight(text), callback, help=help_text)

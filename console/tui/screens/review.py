@@ -1,0 +1,327 @@
+"""The access review (`A` in Applications, or the palette): every application with its type,
+permissions, access rules and expiry, flagged where it goes beyond minimum scope.
+
+The flags and the walk are console.client.review's (the command line exports the same rows);
+this screen shows them as they come, filters them by flag (`f` / `F`), opens one (enter) and
+exports what it shows (`x`, CSV or JSON by the file's name).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.widgets import Static
+
+from console.client.review import FLAGS, FLAGS_BY_KEY, Catalogue, ReviewRow, review_pages
+from console.tui import formatting as fmt
+from console.tui.review_commands import ReviewCommands, ReviewViewCommands
+from console.tui.screens.tenant_walk import TenantWalkScreen
+from console.tui.widgets.row_table import Cell, RowTable, TableColumn
+
+if TYPE_CHECKING:
+    from console.client.review import ReviewPage
+
+log = logging.getLogger(__name__)
+
+ANY_FLAG = "any"
+"""The filter that keeps every flagged application."""
+FILTERS: tuple[str | None, ...] = (None, ANY_FLAG, *(flag.key for flag in FLAGS))
+"""What `f` steps through: everything, anything flagged, then each flag."""
+
+
+def filter_label(key: str | None) -> str:
+    if key is None:
+        return "all"
+    if key == ANY_FLAG:
+        return "any flag"
+    return FLAGS_BY_KEY[key].label
+
+
+def passes(row: ReviewRow, key: str | None) -> bool:
+    if key is None:
+        return True
+    if key == ANY_FLAG:
+        return bool(row.flags)
+    return key in row.flags
+
+
+def _expiry(row: ReviewRow) -> Cell:
+    if row.expires_at is None:
+        return Text("never", style="dim")
+    try:
+        moment = fmt.wire_time(row.expires_at)
+    except ValueError:
+        return row.expires_at  # as sent: not judged
+    day = fmt.short_date(moment).split(" ", 1)[0]  # the day is enough in a review
+    return Text(day, style=fmt.expiry_style(moment))
+
+
+def _expiry_in_full(row: ReviewRow) -> str:
+    """ "2026-12-01 10:00 UTC (in 7 days)", "never", or the value as sent if not a time."""
+    if row.expires_at is None:
+        return "never"
+    try:
+        return fmt.when(fmt.wire_time(row.expires_at))
+    except ValueError:
+        return row.expires_at
+
+
+def _rules(row: ReviewRow) -> Cell:
+    if not row.rules:
+        return Text("none", style="dim")
+    parts = []
+    for rule in row.rules:
+        where = f" {rule.container}" if rule.container else ""
+        parts.append(f"{rule.transform or '?'}{where}")
+    return ", ".join(parts)
+
+
+NEVER = Text("never", style="dim")
+NONE = Text("none", style="dim")
+NO_FLAG = Text("—", style="dim")
+UNKNOWN = Text("?", style="dim")
+
+
+@lru_cache(maxsize=64)
+def _flags_cell(flags: tuple[str, ...]) -> Cell:
+    """The Flags cell; one Text per combination of flags (there are few)."""
+    if not flags:
+        return NO_FLAG
+    return Text(", ".join(FLAGS_BY_KEY[key].label for key in flags), style="bold yellow")
+
+
+def review_cells(row: ReviewRow) -> tuple[Cell, ...]:
+    return (
+        row.name if row.readable else Text(row.name or "(unreadable)", style="dim italic"),
+        row.type or UNKNOWN,
+        _flags_cell(row.flags),
+        ", ".join(row.permissions) or NONE,
+        _rules(row) if row.rules else NONE,
+        _expiry(row) if row.expires_at is not None else NEVER,
+    )
+
+
+class ReviewScreen(TenantWalkScreen):
+    """Pushed above the console; escape stops the reading, then goes back."""
+
+    DEFAULT_CSS = """
+    ReviewScreen > #review-flags { height: auto; padding: 0 1; }
+    ReviewScreen > #review-selected {
+        height: auto; max-height: 5; padding: 0 1; color: $text-muted;
+    }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f", "next_filter", "Flag filter"),
+        Binding("F", "previous_filter", "Previous flag filter", show=False),
+        Binding("x", "export", "Export"),
+    ]
+
+    COMMANDS = {ReviewViewCommands, ReviewCommands}
+
+    title_text = "Access review"
+    columns = (
+        TableColumn("name", "Name", 24, min_width=14, grow=True),
+        TableColumn("type", "Type", None),
+        TableColumn("flags", "Flags", 33, min_width=12, grow=True),
+        TableColumn("permissions", "Permissions", 40, min_width=30, drop_order=2, grow=True),
+        TableColumn("rules", "Rules", 24, min_width=10, drop_order=1, grow=True),
+        TableColumn("expires", "Expires", 10, drop_order=3),
+    )
+
+    def __init__(self, flag: str | None = None) -> None:
+        """`flag`: show only the applications with this flag (a key of FLAGS, or "any")."""
+        super().__init__()
+        self.rows: list[ReviewRow] = []
+        """Every application read, in the service's order."""
+        self.shown: list[ReviewRow] = []
+        """The rows on screen: those that pass the filter."""
+        self.flag_filter: str | None = flag if flag in FILTERS else None
+        self.counts: dict[str, int] = {}
+        self.catalogue: Catalogue | None = None
+
+    def compose_above_table(self) -> ComposeResult:
+        yield Static("", id="review-flags")
+
+    def compose_below_table(self) -> ComposeResult:
+        yield Static("", id="review-selected")
+
+    # ---- the walk ------------------------------------------------------------------------
+
+    def walk(self, client: Any) -> AsyncIterator[ReviewPage]:
+        return review_pages(client)
+
+    def clear(self) -> None:
+        super().clear()
+        self.rows, self.shown, self.counts = [], [], {}
+        self.catalogue = None
+        self._show_flags()
+        self._show_selected()
+
+    def take_page(self, page: ReviewPage) -> None:
+        if self.catalogue is None and page.catalogue.problem:
+            self.notify(page.catalogue.problem, title="Access review", severity="warning")
+        self.catalogue = page.catalogue
+        self.rows += page.rows
+        self.applications_read = len(self.rows)
+        for row in page.rows:
+            for key in (*row.flags, *((ANY_FLAG,) if row.flags else ())):
+                self.counts[key] = self.counts.get(key, 0) + 1
+        new = [row for row in page.rows if passes(row, self.flag_filter)]
+        first = not self.shown
+        self.shown += new
+        self.add_rows([review_cells(row) for row in new])
+        if first and self.shown:
+            self._show_selected()
+            self.refresh_bindings()
+
+    def show_totals(self) -> None:
+        super().show_totals()
+        self._show_flags()
+
+    def finished(self) -> None:
+        if not self.rows:
+            self.show_state(lambda panel: panel.show_empty("This tenant has no applications."))
+
+    def summary(self) -> str:
+        flagged = self.counts.get(ANY_FLAG, 0)
+        text = f"{flagged:,} flagged"
+        if self.flag_filter is not None:
+            text += f" · showing {len(self.shown):,} ({filter_label(self.flag_filter)})"
+        return text
+
+    # ---- flags ---------------------------------------------------------------------------
+
+    def _show_flags(self) -> None:
+        """The filter line: each choice with its count, the current one reversed."""
+        text = Text("f filter: ", style="dim")
+        for key in FILTERS:
+            count = len(self.rows) if key is None else self.counts.get(key, 0)
+            label = f"{filter_label(key)} {count:,}"
+            style = "reverse bold" if key == self.flag_filter else ""
+            text.append(f" {label} ", style=style)
+            text.append(" ")
+        self.query_one("#review-flags", Static).update(text)
+
+    def set_filter(self, key: str | None) -> None:
+        """Shows only the rows with flag `key` (None: every row); the cursor goes to the top."""
+        self.flag_filter = key if key in FILTERS else None
+        self.shown = [row for row in self.rows if passes(row, self.flag_filter)]
+        self.replace_table_rows([review_cells(row) for row in self.shown])
+        self._show_flags()
+        self._show_progress()
+        self._show_selected()
+        self.refresh_bindings()
+
+    def _step_filter(self, step: int) -> None:
+        index = FILTERS.index(self.flag_filter)
+        self.set_filter(FILTERS[(index + step) % len(FILTERS)])
+
+    def action_next_filter(self) -> None:
+        self._step_filter(1)
+
+    def action_previous_filter(self) -> None:
+        self._step_filter(-1)
+
+    # ---- the highlighted row ---------------------------------------------------------------
+
+    @property
+    def current(self) -> ReviewRow | None:
+        row = self.table.cursor_row
+        return self.shown[row] if 0 <= row < len(self.shown) else None
+
+    def _show_selected(self) -> None:
+        """The highlighted application in full: why it is flagged, what it holds, its rules."""
+        row = self.current
+        line = self.query_one("#review-selected", Static)
+        if row is None:
+            line.update("")
+            return
+        text = Text()
+        text.append(f"{row.name or '(unnamed)'}: ", style="bold")
+        if row.flags:
+            text.append(" ".join(FLAGS_BY_KEY[key].explanation for key in row.flags))
+        else:
+            text.append("no flag.")
+        text.append("\nExpires: ", style="bold")
+        text.append(_expiry_in_full(row))
+        text.append("  Permissions: ", style="bold")
+        text.append(", ".join(row.permissions) or "none")
+        for rule in row.rules:
+            text.append("\nRule ", style="bold")
+            text.append(rule.summary())
+        line.update(text)
+
+    @on(RowTable.RowHighlighted)
+    def _highlighted(self, event: RowTable.RowHighlighted) -> None:
+        self._show_selected()
+
+    @on(RowTable.RowSelected)
+    def _selected(self, event: RowTable.RowSelected) -> None:
+        row = self.current
+        if row is not None:
+            self.open_application(row.id)
+
+    # ---- export ----------------------------------------------------------------------------
+
+    def action_export(self) -> None:
+        from console.tui.widgets.path_prompt import PathPrompt
+
+        what = f"the {len(self.shown):,} applications shown"
+        if self.flag_filter is not None:
+            what += f" ({filter_label(self.flag_filter)})"
+        if not self.complete:
+            what += ", read so far"
+        prompt = PathPrompt(
+            f"Export {what} as CSV or JSON (by the file's name)",
+            mode="save",
+            initial="access-review.csv",
+            action_label="Export",
+        )
+        self.app.push_screen(prompt, self._export_to)
+
+    def _export_to(self, path: Path | None) -> None:
+        if path is not None:
+            self.run_worker(self.export(path), group="export", exit_on_error=False)
+
+    async def export(self, path: Path) -> None:
+        """Writes the rows shown to `path`: JSON for a `.json` name, CSV otherwise."""
+        from console.client.review_export import format_for, render, write_text
+
+        export_format = format_for(path)
+        rows = list(self.shown)
+        catalogue, complete = self.catalogue, self.complete
+
+        def write() -> None:  # off the screen's thread: 10,000 rows take a moment
+            text = render(rows, export_format, catalogue=catalogue, complete=complete)
+            write_text(path, text)
+
+        try:
+            await asyncio.to_thread(write)
+        except OSError as error:
+            log.warning("The access review could not be written", exc_info=True)
+            self.notify(
+                f"Could not write {path}: {error.strerror or error}",
+                title="Export failed",
+                severity="error",
+            )
+            return
+        partial = "" if complete else " (not the whole tenant: the reading was stopped)"
+        self.notify(
+            f"Wrote {len(rows):,} applications to {path} ({export_format.upper()}){partial}.",
+            title="Access review exported",
+        )
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "export":
+            return bool(self.shown)
+        return super().check_action(action, parameters)

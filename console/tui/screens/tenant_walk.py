@@ -1,0 +1,301 @@
+"""A screen that reads the whole tenant's applications page by page and shows rows as they
+come: the access review and who-holds-a-permission share it.
+
+The walk asks for the largest page the service allows, one request at a time, never the
+whole tenant at once; the progress line says how far it is ("page 3 of 100"); escape stops
+it (the rows read stay), `r` reads again from the start, and escape again goes back.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
+from typing import Any, ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Static
+from textual.worker import Worker, WorkerState
+
+from console.tui.app_access import console_app
+from console.tui.problems import describe
+from console.tui.resources import APPLICATIONS
+from console.tui.widgets.console_header import ConsoleHeader
+from console.tui.widgets.key_bar import KeyBar
+from console.tui.widgets.row_table import Cell, RowTable, TableColumn
+from console.tui.widgets.state_panel import StatePanel
+
+log = logging.getLogger(__name__)
+
+PROGRESS_EVERY = 1.0
+"""Seconds between redraws of the progress while pages arrive: a line that changes size
+costs a layout of the screen, and a hundred of those would cost more than the walk."""
+LOADING_DELAY = 0.25
+"""Seconds the first page may take before "Loading…" shows (a quick one never flashes it)."""
+
+
+class TenantWalkScreen(Screen[None]):
+    """Subclasses say what a page becomes (`walk`, `page_rows`) and what the rows are."""
+
+    DEFAULT_CSS = """
+    TenantWalkScreen > .walk-progress { height: auto; padding: 0 1; background: $boost; }
+    TenantWalkScreen > .walk-progress.-stopped { color: $warning; }
+    TenantWalkScreen > .walk-progress.-failed { color: $error; }
+    TenantWalkScreen > RowTable { height: 1fr; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "stop_or_back", "Back"),
+        Binding("r", "restart", "Read again"),
+        Binding("K", "new_key", "New key", show=False),
+    ]
+
+    title_text = ""
+    """The first words of the progress line ("Access review")."""
+    permission = "application:read"
+    """What reading applications needs (named by a 403)."""
+    columns: ClassVar[Sequence[TableColumn]] = ()
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.walking = False
+        self.stopped = False
+        self.complete = False
+        self.pages_read = 0
+        self.applications_read = 0
+        self.total_items: int | None = None
+        self.total_pages: int | None = None
+        self.problem_text = ""
+        self._worker: Worker[None] | None = None
+        self._loading: Timer | None = None
+        self._shown_at = 0.0
+        self._pending_rows: list[Sequence[Cell]] = []
+
+    def compose(self) -> ComposeResult:
+        yield ConsoleHeader()
+        yield Static("", classes="walk-progress", markup=False)
+        yield from self.compose_above_table()
+        yield RowTable(self.columns, zebra_stripes=True)
+        yield from self.compose_below_table()
+        yield StatePanel()
+        yield KeyBar()
+
+    def compose_above_table(self) -> ComposeResult:
+        yield from ()
+
+    def compose_below_table(self) -> ComposeResult:
+        yield from ()
+
+    def on_mount(self) -> None:
+        header = self.query_one(ConsoleHeader)
+        console_app(self).sync_header(header)
+        header.section = APPLICATIONS.key
+        header.trail = self.title_text
+        self.table.focus()
+        self.start()
+
+    @property
+    def table(self) -> RowTable:
+        return self.query_one(RowTable)
+
+    @property
+    def progress_line(self) -> str:
+        return str(self.query_one(".walk-progress", Static).content)
+
+    # ---- the walk ------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Forgets what was read and reads the tenant again from its first page."""
+        self.clear()
+        self.walking, self.stopped, self.complete = True, False, False
+        self.pages_read = self.applications_read = 0
+        self.total_items = self.total_pages = None
+        self.problem_text = ""
+        self._shown_at = 0.0
+        self._show_progress()
+        self._loading = self.set_timer(LOADING_DELAY, self._show_loading)
+        self._worker = self.run_worker(
+            self._walk(), group="tenant-walk", exclusive=True, exit_on_error=False
+        )
+        self.refresh_bindings()
+
+    def _stop_loading(self) -> None:
+        if self._loading is not None:
+            self._loading.stop()
+            self._loading = None
+
+    def _show_loading(self) -> None:
+        if self.walking and self.pages_read == 0:
+            self.show_state(lambda panel: panel.show_loading("applications"))
+
+    async def _walk(self) -> None:
+        client = console_app(self).client
+        try:
+            async for page in self.walk(client):
+                self.pages_read = page.number
+                self.total_items = page.total_items
+                self.total_pages = page.total_pages
+                self.take_page(page)
+                if page.number == 1:
+                    self._stop_loading()
+                    self.hide_state()
+                if page.number == 1 or time.monotonic() - self._shown_at >= PROGRESS_EVERY:
+                    self.show_totals()
+        except Exception as exc:
+            log.warning("%s: the applications could not be read", self.title_text, exc_info=True)
+            problem = describe(exc, permission=self.permission, what="applications")
+            self._stop_loading()
+            self.walking = False
+            self.problem_text = f"{problem.title}: {problem.message}"
+            if self.pages_read == 0:
+                self.show_state(lambda panel: panel.show_problem(problem))
+            console_app(self).report_problem(problem)
+            self.show_totals()  # the rows read before the failure stay, every one shown
+            self.refresh_bindings()
+            return
+        self.walking, self.complete = False, True
+        self.finished()
+        self.show_totals()
+        self.refresh_bindings()
+
+    def walk(self, client: Any) -> AsyncIterator[Any]:
+        """The pages (console.client.review's ReviewPage or HoldersPage)."""
+        raise NotImplementedError
+
+    def take_page(self, page: Any) -> None:
+        """Keeps a page's rows and shows those that pass the view's filter."""
+        raise NotImplementedError
+
+    def finished(self) -> None:
+        """The last page was read: an empty result says so."""
+
+    def clear(self) -> None:
+        self._pending_rows = []
+        self.table.clear()
+
+    def show_totals(self) -> None:
+        """The rows held back, the progress line and whatever else counts the rows (the
+        review's flags)."""
+        self._shown_at = time.monotonic()
+        self.flush_rows()
+        self._show_progress()
+
+    def show_state(self, show: Callable[[StatePanel], None]) -> None:
+        """The state panel (loading, empty, failed) in place of the table."""
+        show(self.query_one(StatePanel))
+        self.table.display = False
+
+    def hide_state(self) -> None:
+        self.query_one(StatePanel).hide()
+        self.table.display = True
+        if self.focused is None:  # hidden, the table lost the focus: its keys need it
+            self.table.focus()
+
+    @on(Worker.StateChanged)
+    def _worker_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker is self._worker and event.state == WorkerState.CANCELLED:
+            self.walking = False
+            self._show_progress()
+            self.refresh_bindings()
+
+    def stop(self) -> None:
+        """Stops the walk where it is: what was read stays on screen."""
+        if not self.walking:
+            return
+        if self._worker is not None:
+            self._worker.cancel()
+        self.walking, self.stopped = False, True
+        self.show_totals()
+        if self.pages_read == 0:
+            self.show_state(
+                lambda panel: panel.show_empty(
+                    "Stopped before the first page.", "Press r to read the applications."
+                )
+            )
+        self._show_progress()
+        self.refresh_bindings()
+
+    # ---- the progress line ---------------------------------------------------------------
+
+    def where(self) -> str:
+        """ "page 3 of 100, 300 of 10,000 applications"."""
+        pages = f"page {self.pages_read}"
+        if self.total_pages:
+            pages += f" of {self.total_pages}"
+        total = f" of {self.total_items:,}" if self.total_items is not None else ""
+        return f"{pages}, {self.applications_read:,}{total} applications"
+
+    def summary(self) -> str:
+        """What the rows amount to ("12 flagged"), after the progress."""
+        return ""
+
+    def progress_text(self) -> str:
+        summary = self.summary()
+        tail = f" · {summary}" if summary else ""
+        if self.problem_text:
+            where = f"stopped at {self.where()}: {self.problem_text}"
+            return f"{self.title_text} · {where} · r reads again"
+        if self.walking:
+            if self.pages_read == 0:
+                return f"{self.title_text} · reading the first page… (esc stops)"
+            return f"{self.title_text} · reading {self.where()}{tail} · esc stops"
+        if self.stopped:
+            return f"{self.title_text} · stopped at {self.where()}{tail} · r reads again"
+        return f"{self.title_text} · {self.applications_read:,} applications{tail}"
+
+    def _show_progress(self) -> None:
+        line = self.query_one(".walk-progress", Static)
+        line.update(self.progress_text())
+        line.set_class(self.stopped and not self.problem_text, "-stopped")
+        line.set_class(bool(self.problem_text), "-failed")
+
+    # ---- keys ------------------------------------------------------------------------------
+
+    def action_stop_or_back(self) -> None:
+        if self.walking:
+            self.stop()
+        else:
+            self.app.pop_screen()
+
+    def action_restart(self) -> None:
+        self.start()
+
+    def action_new_key(self) -> None:
+        """After a 401 (the problem says "Press K"): the new-key prompt, as on the console."""
+        console_app(self).prompt_new_key()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "restart":
+            return not self.walking
+        if action == "new_key":
+            return bool(getattr(self.app, "key_rejected", False))
+        return True
+
+    def open_application(self, application_id: str) -> None:
+        """The application's detail, above this screen (escape comes back here)."""
+        if not application_id:
+            return
+        from console.tui.screens.detail import DetailScreen
+
+        self.app.push_screen(DetailScreen(APPLICATIONS, item_id=application_id))
+
+    def add_rows(self, rows: Sequence[Sequence[Cell]]) -> None:
+        """Rows for the table, added with the next progress redraw (see PROGRESS_EVERY): the
+        table's growth takes a layout of the screen, once per batch instead of per page."""
+        self._pending_rows.extend(rows)
+
+    def replace_table_rows(self, rows: Sequence[Sequence[Cell]]) -> None:
+        """Other rows in the table (a filter): cleared and added, not `replace_rows`, as the
+        number of rows, and so the scroll size, changes; the cursor goes to the top."""
+        self._pending_rows = []
+        self.table.clear()
+        self.table.add_rows(rows)
+
+    def flush_rows(self) -> None:
+        if self._pending_rows:
+            rows, self._pending_rows = self._pending_rows, []
+            self.table.add_rows(rows)

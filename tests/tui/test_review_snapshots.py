@@ -1,0 +1,69 @@
+"""Snapshots of the access review (80x24 and 200x60) and of who holds a permission, from the
+deterministic demo (frozen time, fixed ids) that the console's own snapshots use."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from console.tui.screenshots import (
+    SCENES,
+    Scene,
+    build_app,
+    deterministic_env,
+    play,
+    start_demo_service,
+)
+
+
+@pytest.fixture(scope="module")
+def demo() -> Iterator[Any]:
+    with deterministic_env():
+        service = start_demo_service()
+        try:
+            yield service
+        finally:
+            service.stop()
+
+
+@pytest.fixture
+def frozen(demo: Any) -> Iterator[None]:
+    with deterministic_env():
+        yield
+
+
+REVIEW = next(scene for scene in SCENES if scene.name == "access-review")
+REVIEW_FILTERED = Scene("access-review-reveal", "Filtered by a flag", ("A", "f", "f", "f"))
+WHO_HOLDS = next(scene for scene in SCENES if scene.name == "who-holds")
+"""The screenshots' scenes (console/tui/screenshots.py), checked here at more sizes."""
+
+
+def _check(scene: Scene, demo: Any, snap_compare: Any, size: tuple[int, int]) -> bool:
+    app = build_app(scene, demo.base_url, demo.key)
+
+    async def run_before(pilot: Any) -> None:
+        await play(scene, pilot)
+
+    return bool(snap_compare(app, terminal_size=size, run_before=run_before))
+
+
+def test_review_80x24(demo: Any, frozen: None, snap_compare: Any) -> None:
+    assert _check(REVIEW, demo, snap_compare, (80, 24))
+
+
+def test_review_200x60(demo: Any, frozen: None, snap_compare: Any) -> None:
+    assert _check(REVIEW, demo, snap_compare, (200, 60))
+
+
+def test_review_filtered_by_a_flag_120x40(demo: Any, frozen: None, snap_compare: Any) -> None:
+    assert _check(REVIEW_FILTERED, demo, snap_compare, (120, 40))
+
+
+def test_who_holds_120x40(demo: Any, frozen: None, snap_compare: Any) -> None:
+    assert _check(WHO_HOLDS, demo, snap_compare, (120, 40))
+
+
+def test_who_holds_80x24(demo: Any, frozen: None, snap_compare: Any) -> None:
+    assert _check(WHO_HOLDS, demo, snap_compare, (80, 24))

@@ -371,3 +371,17 @@ async def test_thousands_of_rows_in_pages_stay_cheap(monkeypatch: pytest.MonkeyP
         await pilot.pause()
         assert table.cursor_row == 4998
         assert sorted(rendered) == [4998, 4999]  # the cursor's old and new rows only
+
+
+async def test_replace_rows_with_another_count_resizes_the_scrollable_height() -> None:
+    app = TableApp(make_rows(3))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        table = app.query_one(RowTable)
+        table.replace_rows(make_rows(40), cursor=39)
+        await pilot.pause()
+        assert table.virtual_size.height == 41
+        assert visible(table, 39)
+        table.replace_rows(make_rows(2))
+        await pilot.pause()
+        assert table.virtual_size.height == 3

@@ -277,10 +277,15 @@ class RowTable(ScrollView, can_focus=True):
             self.post_message(self.RowHighlighted(self, 0))
 
     def replace_rows(self, rows: Iterable[Sequence[Cell]], *, cursor: int = 0) -> None:
-        """The same rows in another order (a sort): widths stay, every line is redrawn."""
+        """The same rows in another order (a sort): widths stay, every line is redrawn.
+
+        Given another number of rows, the scrollable height follows it."""
+        count = len(self._rows)
         self._rows = [tuple(row) for row in rows]
         self._cursor = max(0, min(cursor, len(self._rows) - 1))
         self._strips.clear()
+        if len(self._rows) != count:
+            self._update_virtual_size()
         self.refresh()
         self._scroll_to_cursor()
         if self._rows:

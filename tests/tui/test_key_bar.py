@@ -410,3 +410,11 @@ async def test_resize_redraws_for_the_new_width() -> None:
         await pilot.click(app.screen.query_one(KeyBar), offset=(30, 0))  # "^p"
         await pilot.pause()
         assert isinstance(app.screen, CommandPalette)
+
+
+def test_a_group_label_names_only_the_keys_it_shows() -> None:
+    from console.tui.widgets.key_bar import _group_label
+
+    assert _group_label("New/Edit/Del", ["New", "Edit", "Delete"]) == "New/Edit/Del"
+    assert _group_label("New/Edit/Del", ["Edit", "Delete"]) == "Edit/Del"
+    assert _group_label("Sort", ["Sort up", "Sort down"]) == "Sort"  # one word stays

@@ -43,6 +43,15 @@ class _Group(NamedTuple):
     compact: bool
 
 
+def _group_label(label: str, descriptions: list[str]) -> str:
+    """A group's label for the keys it shows now: "New/Edit/Del" over n, e and d, but
+    "Edit/Del" where only e and d are offered (the Tenant section). Each part of a label made
+    of "/"-separated words stays when a shown key's description starts with it."""
+    parts = label.split("/")
+    kept = [part for part in parts if any(d.startswith(part) for d in descriptions)]
+    return "/".join(kept) if kept and len(kept) < len(parts) else label
+
+
 _Shown = tuple[tuple[_Key | _Group, ...], _Key | None]
 """What the bar draws: the keys from the left, and the command palette key on the right."""
 
@@ -205,7 +214,8 @@ class KeyBar(Widget):
                     )
                     for b, enabled, tooltip in firsts
                 )
-                items.append(_Group(keys, group.description, group.compact))
+                label = _group_label(group.description, [b.description for b, _e, _t in firsts])
+                items.append(_Group(keys, label, group.compact))
             else:
                 items.extend(
                     _Key(b.key, app.get_key_display(b), b.description, enabled, tooltip, b.action)

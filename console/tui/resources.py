@@ -203,7 +203,7 @@ class Kind:
         has the methods of its own resource, and the kind methods here call only those."""
         return getattr(client, self.key)
 
-    def form_class(self) -> type[ResourceForm[Any]]:
+    def form_class(self) -> type[ResourceForm[Any, Any]]:
         """The form screen class; imported now, as forms are not loaded at start."""
         module, _, name = self.form_path.partition(":")
         return getattr(importlib.import_module(module), name)

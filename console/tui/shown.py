@@ -21,6 +21,9 @@ checks what it reads: the one place the console holds values of no fixed type.""
 Model: TypeAlias = "Application | Proxy | ReactorFormula | Permission | Tenant"
 """An object the console has read into its model (console.models)."""
 
+Editable: TypeAlias = "Application | Proxy | ReactorFormula | Tenant"
+"""An object a form edits: each has a name and the time it was last modified."""
+
 Shown: TypeAlias = "Model | JsonObject"
 """What a row, a detail or a change flow holds: the model, or the object as sent where it
 has not been (or could not be) read into one."""

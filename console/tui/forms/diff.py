@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from console.tui.modals.lost_update import FieldChange
+from console.tui.shown import JsonObject
 
 _WIDTH = 70
 
 
-def show_value(value: Any) -> str:
+def show_value(value: object) -> str:
     """A value in one short line: code by its size, lists joined, long text cut."""
     if value is None or value == [] or value == {}:
         return "(none)"
@@ -32,7 +31,7 @@ def show_value(value: Any) -> str:
     return text if len(text) <= _WIDTH else text[: _WIDTH - 1] + "…"
 
 
-def _compact(value: Any) -> str:
+def _compact(value: object) -> str:
     if isinstance(value, dict):
         return ", ".join(f"{k}={_compact(v)}" for k, v in value.items() if v not in (None, ""))
     if isinstance(value, list):
@@ -42,9 +41,9 @@ def _compact(value: Any) -> str:
 
 def describe_changes(
     labels: dict[str, str],
-    original: dict[str, Any],
-    theirs: dict[str, Any],
-    yours: dict[str, Any],
+    original: JsonObject,
+    theirs: JsonObject,
+    yours: JsonObject,
 ) -> list[FieldChange]:
     """The fields whose value changed between `original` (as opened) and `theirs` (now)."""
     changes: list[FieldChange] = []

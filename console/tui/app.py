@@ -33,6 +33,7 @@ from console.tui.resources import ResourceKind
 from console.tui.screens.console import ConsoleScreen
 from console.tui.sections import SECTIONS
 from console.tui.widgets.console_header import ConsoleHeader
+from console.tui.widgets.resource_list import ResourceList
 
 if TYPE_CHECKING:
     from textual.command import Provider
@@ -629,7 +630,8 @@ class TenantConsoleApp(App[int]):
             self.notify(
                 str(exc), title=f"This {kind.singular} is shown as sent", severity="warning"
             )
-        labels = getattr(screen.find_section(kind.key), "labels", {})
+        section = screen.find_section(kind.key)
+        labels = section.labels if isinstance(section, ResourceList) else {}
         await self.push_screen(DetailScreen(kind, item, labels=labels))
 
     def copy_id(self, value: str) -> None:

@@ -21,6 +21,13 @@ HANDLERS = {
     "serve": "console.service.cli:serve",
     "new-tenant": "console.service.cli:new_tenant",
     "profile": "console.profiles.cli:run",
+    "status": "console.estate.status_cli:run",
+    # issue 17: a tenant's configuration as a file, diff and apply (console.estate)
+    "export": "console.estate.cli:run",
+    "diff": "console.estate.cli:run",
+    "apply": "console.estate.cli:run",
+    # issue 18: a local file's code to a formula or transform (console/code_files/cli.py)
+    "push": "console.code_files.cli:push",
 }
 
 
@@ -107,7 +114,78 @@ def build_parser() -> argparse.ArgumentParser:
     use.add_argument("name")
     remove = profile_sub.add_parser("remove", help="remove a profile and its stored key")
     remove.add_argument("name")
+
+    # Issue 17: the overview of every profile (console/estate/status_cli.py).
+    status = sub.add_parser("status", help="check every profile: key, tenant, usage, counts")
+    status.add_argument("names", nargs="*", metavar="NAME", help="only these profiles")
+    status.add_argument("--format", choices=("table", "json"), default="table")
+    status.add_argument(
+        "--timeout", type=float, default=10.0, metavar="SECONDS", help="per profile (default 10)"
+    )
+
+    _add_configuration_commands(sub)
+    _add_push_command(sub)
     return parser
+
+
+def _add_configuration_commands(sub: argparse._SubParsersAction[_Parser]) -> None:
+    """Issue 17: export, diff and apply a tenant's configuration (console/estate/cli.py)."""
+    export = sub.add_parser("export", help="write a tenant's configuration to a file (never keys)")
+    export.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
+    export.add_argument("--format", choices=("json", "yaml"), default="json")
+    export.add_argument("-o", "--output", metavar="FILE", help="write here (mode 0600)")
+    export.add_argument(
+        "--redact", action="store_true", help="replace proxy configuration values by a placeholder"
+    )
+    diff = sub.add_parser("diff", help="what it takes to make TARGET like SOURCE")
+    diff.add_argument("source", metavar="SOURCE", help="a configuration file or a profile name")
+    diff.add_argument("target", metavar="TARGET", help="a configuration file or a profile name")
+    diff.add_argument("--all", action="store_true", help="list unchanged objects too")
+    diff.add_argument("--exit-code", action="store_true", help="exit with 3 when they differ")
+    apply = sub.add_parser("apply", help="make a tenant like a configuration file")
+    apply.add_argument("file", metavar="FILE")
+    apply.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
+    apply.add_argument("--prune", action="store_true", help="delete what is only in the tenant")
+    apply.add_argument("--yes", action="store_true", help="apply without asking")
+    apply.add_argument("--keys-out", metavar="FILE", help="write new keys here (mode 0600)")
+    apply.add_argument("--read-only", action="store_true", default=argparse.SUPPRESS)
+
+
+def _add_push_command(sub: argparse._SubParsersAction[_Parser]) -> None:
+    """Issue 18: push a local file's code, once or on every save (console/code_files/cli.py)."""
+    push = sub.add_parser(
+        "push",
+        help="push a local file's code to a formula or a proxy's transform",
+        description="Push FILE's code to the formula or proxy transform named NAME, through the "
+        "same lost-update guard as the console's forms. Exit 0 pushed, 1 refused, 2 usage.",
+    )
+    push.add_argument(
+        "kind",
+        choices=("formula", "transform"),
+        metavar="KIND",
+        help="formula, or transform (a proxy's request or response transform)",
+    )
+    push.add_argument("name", metavar="NAME", help="the formula's or proxy's exact name")
+    push.add_argument("--code", required=True, metavar="FILE", help="the JavaScript file")
+    push.add_argument(
+        "--field",
+        choices=("request", "response"),
+        help="which transform of the proxy (required for KIND transform)",
+    )
+    push.add_argument(
+        "--watch",
+        action="store_true",
+        help="push again on every save of FILE, one line per push; Ctrl-C stops",
+    )
+    push.add_argument(
+        "--interval",
+        type=float,
+        default=1.0,
+        metavar="SECONDS",
+        help="how often --watch looks at the file (default 1)",
+    )
+    push.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
+    push.add_argument("--read-only", action="store_true", default=argparse.SUPPRESS)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -21,6 +21,8 @@ NOT_AT_START = (
     "console.tui.screens.help",
     "console.tui.screens.profiles",
     "console.tui.screens.welcome",
+    "console.tui.screens.overview",
+    "console.estate",
     "console.tui.forms",
     "console.tui.modals",
     "console.tui.widgets.tenant_view",

@@ -93,6 +93,13 @@ def usage_commands() -> type[Provider]:
     return UsageCommands
 
 
+def estate_commands() -> type[Provider]:
+    """Copy to profile and the diff with another profile, imported when the palette opens."""
+    from console.tui.estate_commands import EstateCommands
+
+    return EstateCommands
+
+
 def showing_welcome(app: App[int]) -> bool:
     """Whether the welcome screen is on top (never imported, it was never shown)."""
     welcome = sys.modules.get("console.tui.screens.welcome")
@@ -131,9 +138,10 @@ class TenantConsoleApp(App[int]):
 
     CSS_PATH = "console.tcss"
     TITLE = "tenant-console"
-    COMMANDS = App.COMMANDS | {ObjectProvider, usage_commands}
+    COMMANDS = App.COMMANDS | {ObjectProvider, usage_commands, estate_commands}
     BINDINGS = [
         Binding("p", "switch_profile", "Profile"),
+        Binding("P", "overview", "All profiles", show=False),  # issue 17: screens/overview.py
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("q", "quit", "Quit"),
     ]
@@ -554,7 +562,7 @@ class TenantConsoleApp(App[int]):
     # ---- actions -----------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "switch_profile":
+        if action in ("switch_profile", "overview"):
             return not showing_welcome(self)
         return True
 
@@ -563,6 +571,13 @@ class TenantConsoleApp(App[int]):
 
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
+
+    def action_overview(self) -> None:
+        """Every profile at once: key, tenant, usage and counts (console.estate.overview)."""
+        from console.tui.screens.overview import OverviewScreen
+
+        if not isinstance(self.screen, OverviewScreen):
+            self.push_screen(OverviewScreen())
 
     def action_switch_profile(self) -> None:
         self.run_worker(self._pick_profile(), group="profiles", exclusive=True, exit_on_error=False)
@@ -670,6 +685,9 @@ class TenantConsoleApp(App[int]):
                 )
             yield SystemCommand(
                 "Switch profile", "Pick another profile (tenant)", self.action_switch_profile
+            )
+            yield SystemCommand(
+                "All profiles: overview", "Every profile's key, tenant, usage", self.action_overview
             )
             active = self.connection.profile if self.connection else None
             for name in self.profile_names:

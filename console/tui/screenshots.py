@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from textual.worker import Worker
 
     from console.tui.app import TenantConsoleApp
+    from console.tui.connection import Connection
     from console.tui.demo import DemoService
 
 FROZEN_NOW = "2026-11-22T10:00:00+00:00"
@@ -39,7 +40,9 @@ class Scene:
     name: str
     title: str
     keys: tuple[str, ...] = ()
-    start: str = "demo"  # "demo", "welcome" or "rejected" (a key the service refuses)
+    start: str = "demo"
+    """"demo", "welcome", "rejected" (a key the service refuses) or "estate" (five profiles:
+    the demo's, a rejected key, a closed port, a locked keyring, no key)."""
     snapshot: bool = True
     """False for a form whose layout settles at its own pace (its async fields); the forms'
     own snapshot tests (tests/tui/test_forms.py) check those with the form's own waits."""
@@ -70,6 +73,8 @@ SCENES: tuple[Scene, ...] = (
     Scene("regenerate-confirm", "Regenerating a key asks first", ("down", "R")),
     Scene("error-401", "A key the service rejects", (), "rejected"),
     Scene("welcome", "Welcome: no profile yet", (), "welcome"),
+    # Its own snapshot tests (tests/tui/test_overview.py) check it at 80x24 and 200x60.
+    Scene("overview", "Every profile at once", ("P",), "estate", snapshot=False),
 )
 
 
@@ -110,7 +115,27 @@ def build_app(scene: Scene, base_url: str, key: str) -> TenantConsoleApp:
     if scene.start == "rejected":
         key = REJECTED_KEY
     shown = f"http://127.0.0.1:{SNAPSHOT_PORT}"  # the same picture whichever port was free
+    if scene.start == "estate":
+        return TenantConsoleApp(profiles=MemoryProfiles(estate(base_url, key, shown)))
     return TenantConsoleApp(connection=Connection("demo", base_url, key, display_url=shown))
+
+
+CLOSED_PORT_URL = "http://127.0.0.1:9"
+"""A loopback port nothing listens on (discard): the overview's unreachable profile."""
+
+
+def estate(base_url: str, key: str, shown: str) -> list[Connection]:
+    """The overview's profiles: one of each kind of row, the demo's first (the current one)."""
+    from console.tui.connection import Connection
+
+    locked = "No usable OS keyring: the keyring is locked. Unlock it and try again."
+    return [
+        Connection("demo", base_url, key, display_url=shown, badge="PROD", color="red"),
+        Connection("staging", base_url, REJECTED_KEY, display_url=shown, badge="STAGE"),
+        Connection("legacy", CLOSED_PORT_URL, "legacy-key-" + "0" * 24),
+        Connection("eu-payments", base_url, None, problem=locked, display_url=shown),
+        Connection("sandbox", base_url, None, display_url=shown),
+    ]
 
 
 def _busy(app: App[int]) -> list[Worker[object]]:

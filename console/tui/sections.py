@@ -38,6 +38,7 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("s / S", "Sort the list by the next column / reverse the order (loaded rows)"),
     ("K", "Enter a new key when the service rejects the profile's key"),
     ("p", "Switch profile"),
+    ("P", "Every profile at once: key, tenant, usage, counts"),
     ("?", "This help"),
     ("q", "Quit"),
     (
@@ -53,6 +54,7 @@ CHANGE_KEYS: tuple[tuple[str, str], ...] = (
     ("e", "Edit the object (row or detail), or the tenant (Tenant section)"),
     ("d", "Delete the object, or the tenant (asks first)"),
     ("R", "Regenerate an application's API key (asks first; shown once)"),
+    ("c", "Copy the application, proxy or formula to another profile (shows the plan first)"),
     ("ctrl+s", "Save a form (escape cancels; asks if there are unsaved changes)"),
 )
 """Keys that change data: neither shown nor allowed in read-only mode."""

@@ -10,7 +10,6 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterable
-from datetime import datetime
 from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar
 
 from textual import events, on, work
@@ -24,7 +23,7 @@ from textual.widgets import Button, Input, Select, SelectionList, Static, Switch
 from console.models import PayloadInvalid
 from console.tui.formatting import local_time
 from console.tui.forms.code import code_problem_sentences
-from console.tui.forms.diff import describe_changes
+from console.tui.forms.diff import code_changes, describe_changes
 from console.tui.forms.fields import FormField, nearest_field
 from console.tui.modals import CodeWarningModal, DiscardChangesModal, LostUpdateModal
 from console.tui.shown import JsonObject
@@ -63,6 +62,8 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT, RequestT]):
     kind: ClassVar[Kind]
     """What the form edits: its noun, and which objects are read-only (console.tui.resources)."""
     field_labels: ClassVar[dict[str, str]] = {"name": "Name"}
+    code_fields: ClassVar[tuple[str, ...]] = ()
+    """Payload keys holding code: the dialogs show their changes as a line diff."""
 
     BINDINGS = [Binding("escape", "cancel", "Close")]
 
@@ -401,7 +402,7 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT, RequestT]):
 
         try:
             if warnings and not await self.app.push_screen(
-                CodeWarningModal(warnings), wait_for_dismiss=True
+                CodeWarningModal(warnings, self._code_changes(payload)), wait_for_dismiss=True
             ):
                 self.notify("Not saved: fix the code, or save anyway.")
                 return
@@ -438,19 +439,29 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT, RequestT]):
         finally:
             self._set_saving(False)
 
+    def _code_changes(self, payload: JsonObject) -> list[tuple[str, list[str]]]:
+        """The line diffs of the code about to replace the saved code (none for a new one)."""
+        if self.obj is None or not self.code_fields:
+            return []
+        saved = self.payload_of(self.obj)
+        return code_changes(self.field_labels, self.code_fields, saved, payload)
+
     async def _confirm_no_lost_update(self, payload: JsonObject) -> bool:
         """Reads the object again; if someone changed it since it was opened, asks first."""
+        from console.client.guard import changed_since, modified_at
+
         opened = self.obj
         if opened is None:  # a new object: nobody else can have changed it
             return True
         current = await self.fetch_current()
-        opened_at: datetime | None = opened.modified_at
-        now_at: datetime | None = current.modified_at
+        if not changed_since(opened, current, self.payload_of):
+            return True
+        now_at = modified_at(current)
         theirs = self.payload_of(current)
         original = self.payload_of(opened)
-        if now_at == opened_at and theirs == original:
-            return True
-        changes = describe_changes(self.field_labels, original, theirs, payload)
+        changes = describe_changes(
+            self.field_labels, original, theirs, payload, code_fields=self.code_fields
+        )
         when = f"modified {local_time(now_at)}" if now_at else None
         what = f'The {self.noun} "{self.object_name()}"'
         overwrite = await self.app.push_screen(

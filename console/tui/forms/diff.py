@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from console.code_files.diff import code_of, line_diff
 from console.tui.modals.lost_update import FieldChange
 from console.tui.shown import JsonObject
 
@@ -44,14 +45,53 @@ def describe_changes(
     original: JsonObject,
     theirs: JsonObject,
     yours: JsonObject,
+    *,
+    code_fields: tuple[str, ...] = (),
 ) -> list[FieldChange]:
-    """The fields whose value changed between `original` (as opened) and `theirs` (now)."""
+    """The fields whose value changed between `original` (as opened) and `theirs` (now).
+
+    A code field also carries the line diff from their code to yours: what saving over
+    theirs changes, line by line."""
     changes: list[FieldChange] = []
     keys = list(labels) + [k for k in theirs if k not in labels]
     for key in keys:
         if theirs.get(key) != original.get(key):
             label = labels.get(key, key.replace("_", " "))
+            diff: list[str] = []
+            if key in code_fields:
+                diff = code_diff(label, theirs.get(key), yours.get(key), "theirs", "yours")
             changes.append(
-                FieldChange(label, show_value(theirs.get(key)), show_value(yours.get(key)))
+                FieldChange(
+                    label, show_value(theirs.get(key)), show_value(yours.get(key)), tuple(diff)
+                )
             )
     return changes
+
+
+def code_diff(label: str, old: object, new: object, old_name: str, new_name: str) -> list[str]:
+    """The line diff between two values of a code field (no code counts as empty)."""
+    old_code, new_code = code_of(old), code_of(new)
+    if old_code is None and new_code is None:
+        return []
+    return line_diff(
+        old_code or "",
+        new_code or "",
+        old_label=f"{label} ({old_name})",
+        new_label=f"{label} ({new_name})",
+    )
+
+
+def code_changes(
+    labels: dict[str, str],
+    code_fields: tuple[str, ...],
+    saved: JsonObject,
+    yours: JsonObject,
+) -> list[tuple[str, list[str]]]:
+    """(label, diff) for each code field that differs between the saved object and the form."""
+    found = []
+    for key in code_fields:
+        label = labels.get(key, key.replace("_", " "))
+        diff = code_diff(label, saved.get(key), yours.get(key), "saved", "this form")
+        if diff:
+            found.append((label, diff))
+    return found

@@ -12,6 +12,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, Static
 
 from console.models import ReactorFormula, ReactorFormulaCreate
+from console.models.as_request import formula_request
 from console.models.formulas import CODE_MAX
 from console.models.round_trip import keep_item_fields
 from console.tui.forms.base import FieldErrors, ResourceForm
@@ -39,6 +40,7 @@ TYPE_TEXT = {
 
 class FormulaForm(ResourceForm[ReactorFormula, ReactorFormulaCreate]):
     kind = REACTOR_FORMULAS
+    code_fields = ("code",)
     field_labels: ClassVar[dict[str, str]] = {
         "name": "Name",
         "description": "Description",
@@ -225,15 +227,7 @@ class FormulaForm(ResourceForm[ReactorFormula, ReactorFormulaCreate]):
         return body
 
     def payload_of(self, obj: ReactorFormula) -> JsonObject:
-        return {
-            "name": obj.name,
-            "description": obj.description,
-            "type": obj.type,
-            "icon": obj.icon,
-            "code": obj.code,
-            "configuration": [c.model_dump() for c in obj.configuration],
-            "request_parameters": [p.model_dump() for p in obj.request_parameters],
-        }
+        return formula_request(obj)
 
     def code_editors(self) -> list[tuple[str, Widget]]:
         return [("code", self.query_one("#code"))]

@@ -13,6 +13,8 @@ from textual.widget import Widget
 from textual.widgets import Input, Select, Static, Switch
 
 from console.models import Application, Proxy, ProxyCreate
+from console.models.as_request import proxy_request
+from console.models.as_request import transform_request as transform_payload
 from console.tui.forms.base import FieldErrors, ResourceForm
 from console.tui.forms.editors import KeyValueEditor
 from console.tui.forms.fields import FormField
@@ -57,16 +59,6 @@ class ApplicationPicker(Select[str]):
         self.loaded = True
 
 
-def transform_payload(transform: TransformView | None) -> JsonObject | None:
-    """A transform as a request sends it: `{"code": ...}`, or every field of another kind."""
-    if transform is None:
-        return None
-    if transform.is_code:
-        return {"code": transform.code}
-    data = transform.model_dump()
-    return {k: v for k, v in data.items() if not (k in ("type", "code") and v is None)}
-
-
 def _label(application: Application) -> str:
     return f"{application.name} ({application.type}) {str(application.id)[:8]}"
 
@@ -87,6 +79,7 @@ def _configuration(proxy: Proxy | None) -> dict[str, str] | None:
 
 class ProxyForm(ResourceForm[Proxy, ProxyCreate]):
     kind = PROXIES
+    code_fields = ("request_transform", "response_transform")
     field_labels: ClassVar[dict[str, str]] = {
         "name": "Name",
         "destination_url": "Destination URL",
@@ -239,15 +232,7 @@ class ProxyForm(ResourceForm[Proxy, ProxyCreate]):
         return ProxyCreate.parse(payload, kept_destination_url=kept)
 
     def payload_of(self, obj: Proxy) -> JsonObject:
-        return {
-            "name": obj.name,
-            "destination_url": obj.destination_url,
-            "require_auth": obj.require_auth,
-            "application": {"id": str(obj.application_id)} if obj.application_id else None,
-            "configuration": obj.configuration or None,
-            "request_transform": transform_payload(obj.request_transform),
-            "response_transform": transform_payload(obj.response_transform),
-        }
+        return proxy_request(obj)
 
     def code_editors(self) -> list[tuple[str, Widget]]:
         editors: list[tuple[str, Widget]] = []

@@ -7,6 +7,7 @@ from console.tui.modals.confirm import (
     RegenerateConfirm,
     TypeToConfirmModal,
 )
+from console.tui.modals.file_changed import FileChangedModal
 from console.tui.modals.key_reveal import MASK, KeyRevealModal
 from console.tui.modals.lost_update import FieldChange, LostUpdateModal
 
@@ -16,6 +17,7 @@ __all__ = [
     "ConfirmModal",
     "DiscardChangesModal",
     "FieldChange",
+    "FileChangedModal",
     "KeyRevealModal",
     "LostUpdateModal",
     "RegenerateConfirm",

@@ -12,6 +12,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Static
 
 from console.tui.modals.base import ChoiceDialog
+from console.tui.widgets.line_diff import LineDiff, fit_scroll
 
 
 @dataclass(frozen=True)
@@ -21,6 +22,8 @@ class FieldChange:
     field: str
     theirs: str
     yours: str
+    diff: tuple[str, ...] = ()
+    """For code: the unified line diff from their code to yours (what saving changes)."""
 
 
 class LostUpdateModal(ChoiceDialog):
@@ -48,6 +51,14 @@ class LostUpdateModal(ChoiceDialog):
                 yield Static("Saving overwrites their changes:", classes="dialog-body")
                 with VerticalScroll(id="changes"):
                     yield Static(self._table(), classes="change")
+                    for change in self.changes:
+                        if change.diff:
+                            yield Static(
+                                f"{change.field}: - theirs (saved now), + yours (this form)",
+                                classes="diff-title",
+                                markup=False,
+                            )
+                            yield LineDiff(list(change.diff), classes="change")
             else:
                 yield Static(
                     "None of the fields in this form differ from theirs, "
@@ -69,3 +80,11 @@ class LostUpdateModal(ChoiceDialog):
 
     def on_mount(self) -> None:
         self.query_one("#cancel", Button).focus()
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._fit)
+
+    def _fit(self) -> None:
+        """The changes take what the screen has to spare (a long diff scrolls in them)."""
+        if any(change.diff for change in self.changes):
+            fit_scroll(self.query_one("#dialog"), self.query_one("#changes"), self.size.height)

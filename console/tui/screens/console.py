@@ -24,6 +24,7 @@ from console.tui.bindings_policy import (
     hide_mutating_bindings,
     run_console_action,
 )
+from console.tui.key_permissions import refuse_if_read_only
 from console.tui.list_commands import ListCommands
 from console.tui.resources import KINDS_BY_KEY
 from console.tui.sections import SECTIONS
@@ -93,6 +94,7 @@ class ConsoleScreen(Screen[None]):
         Binding("d", "delete", "Delete", group=CHANGE_KEYS_GROUP),
         # In the help and on an application's detail; the list's footer has no room left.
         Binding("R", "regenerate", "Regenerate key", show=False),
+        Binding("c", "copy_to_profile", "Copy to profile", show=False),  # issue 17
     ]
 
     def __init__(self, *, first_page: FirstPage | None = None, **kwargs: Any) -> None:
@@ -235,6 +237,13 @@ class ConsoleScreen(Screen[None]):
     def action_regenerate(self) -> None:
         run_console_action(self, "regenerate")
 
+    def action_copy_to_profile(self) -> None:
+        """The highlighted application, proxy or formula to another profile (see promote)."""
+        from console.tui.promote import start_promotion
+
+        if not refuse_if_read_only(console_app(self), "copying to another profile"):
+            start_promotion(self)
+
     def action_lacking_permission(self, action: str) -> None:
         """A dimmed n, e, d or R: says which permission the key lacks."""
         explain_lacking_permission(self, action)
@@ -242,6 +251,10 @@ class ConsoleScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in MUTATING_ACTIONS:
             return console_action_allowed(self, action)
+        if action == "copy_to_profile":
+            from console.tui.promote import promotable, screen_target
+
+            return promotable(*screen_target(self))
         if action == "new_key":
             return console_app(self).key_rejected
         if action in ("copy_id", "open"):

@@ -107,6 +107,7 @@ class DetailScreen(Screen[None]):
         Binding("e", "edit", "Edit"),
         Binding("d", "delete", "Delete"),
         Binding("R", "regenerate", "Regenerate key"),
+        Binding("c", "copy_to_profile", "Copy to profile", show=False),  # issue 17
     ]
 
     def __init__(
@@ -221,6 +222,14 @@ class DetailScreen(Screen[None]):
 
     def action_regenerate(self) -> None:
         run_detail_action(self, "regenerate")
+
+    def action_copy_to_profile(self) -> None:
+        """This application, proxy or formula to another profile (console.tui.promote)."""
+        from console.tui.key_permissions import refuse_if_read_only
+        from console.tui.promote import start_promotion
+
+        if not refuse_if_read_only(console_app(self), "copying to another profile"):
+            start_promotion(self)
 
     def action_lacking_permission(self, action: str) -> None:
         """A dimmed n, e, d or R: says which permission the key lacks."""

@@ -3,15 +3,19 @@
 A toolbar line, a syntax-highlighted TextArea (line numbers, bracket matching, auto-indent) and
 a problems strip fed by the TextArea's own tree-sitter tree: syntax errors with line and column,
 and a warning when nothing is assigned to module.exports. Files can be loaded and saved, and the
-code can be handed to $VISUAL / $EDITOR.
+code can be handed to $VISUAL / $EDITOR. The code can also be linked to a local file (F9): the
+file is watched while the form is open and a save on disk reloads the editor, unless the editor
+has edits of its own since the last load, which are never replaced without asking.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import tempfile
+import time
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from textual import events, on
 from textual.app import ComposeResult, SuspendNotSupported
@@ -28,7 +32,13 @@ from console.tui.widgets.code_problems import CodeProblem, JavaScriptChecker, ch
 from console.tui.widgets.external_editor import EditorNotFound, edit_text, editor_command
 from console.tui.widgets.javascript_text_area import JavaScriptTextArea
 
+if TYPE_CHECKING:
+    from console.code_files.watch import FileWatch
+    from console.tui.modals.file_changed import FileChoice
+
 __all__ = ["CodeEditor", "CodeFileError", "CodeProblem"]
+
+log = logging.getLogger(__name__)
 
 MAX_FILE_BYTES = 1_000_000
 """Larger files are not code a form should hold; refusing them keeps the UI responsive."""
@@ -70,6 +80,17 @@ class CodeEditor(Widget):
         width: auto;
         color: $text-muted;
     }
+    CodeEditor > #code-link {
+        height: 1;
+        width: 100%;
+        padding: 0 1;
+        color: $text-muted;
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
+    }
+    CodeEditor > #code-link.-problem {
+        color: $warning;
+    }
     CodeEditor > JavaScriptTextArea {
         height: 1fr;
     }
@@ -101,6 +122,7 @@ class CodeEditor(Widget):
         Binding("f2", "load_file", "Load file", show=False),
         Binding("f3", "save_file", "Save to file", show=False),
         Binding("f4", "external_editor", "Open in $EDITOR", show=False),
+        Binding("f9", "link_file", "Link to file… / unlink", show=False),
         Binding("f8", "next_problem", "Next problem", show=False),
         Binding("f11,ctrl+f", "full_screen", "Full screen", show=False, key_display="F11"),
     ]
@@ -110,6 +132,9 @@ class CodeEditor(Widget):
 
     CHECK_DELAY = 0.3
     """Seconds of quiet after typing before the problems strip is brought up to date."""
+
+    LINK_POLL_SECONDS = 1.0
+    """How often a linked file is looked at (a stat; it is read only when it changed)."""
 
     class Changed(Message):
         """The code changed (typing, loading a file, the external editor, or set in code)."""
@@ -157,6 +182,12 @@ class CodeEditor(Widget):
         self._checker: JavaScriptChecker | None = None
         self._check_timer: Timer | None = None
         self._last_path: Path | None = None
+        self.link: FileWatch | None = None
+        """The linked file, while there is one."""
+        self._synced_text: str | None = None
+        """The code as last loaded from (or written to) the linked file."""
+        self._link_timer: Timer | None = None
+        self._asking = False
 
     # -- public interface -------------------------------------------------------------------
 
@@ -253,6 +284,9 @@ class CodeEditor(Widget):
         with Horizontal(id="code-toolbar"):
             yield Static(self.label, id="code-label", markup=False)
             yield Static(id="code-keys")
+        link_line = Static(id="code-link", markup=False)
+        link_line.display = False
+        yield link_line
         yield self.text_area
         yield ProblemsStrip(id="code-problems", markup=False)
 
@@ -373,6 +407,150 @@ class CodeEditor(Widget):
     def action_external_editor(self) -> None:
         self.edit_externally()
 
+    # -- a linked local file ----------------------------------------------------------------
+
+    @property
+    def linked_path(self) -> Path | None:
+        return self.link.path if self.link is not None else None
+
+    def action_link_file(self) -> None:
+        """F9: asks for a file to link the code to; when linked already, unlinks."""
+        if self.link is not None:
+            self.unlink()
+            return
+        if self.read_only:
+            self.notify("This code is read-only; it cannot follow a file.", severity="warning")
+            return
+        from console.tui.widgets.path_prompt import PathPrompt
+
+        def chosen(path: Path | None) -> None:
+            if path is not None:
+                self.link_to(path)
+
+        self.app.push_screen(
+            PathPrompt(
+                f"Link the {self._what} to a local file (an existing file is loaded, "
+                "a new one is written with this code)",
+                mode="link",
+                initial=self._initial_path(),
+            ),
+            chosen,
+        )
+
+    def link_to(self, path: Path) -> bool:
+        """Links the code to `path`: an existing file is loaded into the editor (undoable),
+        a missing one is written with the editor's code. Then the file is watched."""
+        from console.code_files.watch import FileWatch
+
+        watch = FileWatch(path, read=read_code_file)
+        try:
+            if path.exists():
+                text = watch.read()
+                loaded = text != self.text
+                if loaded:
+                    self._replace_text(text)
+                lines = len(text.splitlines())
+                note = (
+                    f"Linked to {path.name}: loaded {lines} line{'s' if lines != 1 else ''} "
+                    "(ctrl+z brings back the code it replaced)."
+                    if loaded
+                    else f"Linked to {path.name} (it holds this code)."
+                )
+            else:
+                write_code_file(path, self.text)
+                watch.seen(self.text)
+                note = f"Linked to {path.name}, a new file written with this code."
+        except CodeFileError as error:
+            self.notify(str(error), title="Not linked", severity="error", timeout=8)
+            return False
+        self.link = watch
+        self._last_path = path
+        self._synced_text = self.text
+        if self._link_timer is not None:
+            self._link_timer.stop()
+        self._link_timer = self.set_interval(self.LINK_POLL_SECONDS, self.poll_link)
+        self._show_link(f"watching since {time.strftime('%H:%M:%S')}")
+        self._show_keys()
+        self.notify(note + " Saving it on disk reloads the editor.")
+        return True
+
+    def unlink(self) -> None:
+        if self.link is None:
+            return
+        name = self.link.path.name
+        self.link = None
+        self._synced_text = None
+        if self._link_timer is not None:
+            self._link_timer.stop()
+            self._link_timer = None
+        self.query_one("#code-link", Static).display = False
+        self._show_keys()
+        self.notify(f"Unlinked from {name}; the code stays as it is.")
+
+    def poll_link(self) -> None:
+        """Looks at the linked file once (the timer calls this; tests may too): a change
+        reloads the editor, or asks first when the editor has edits of its own."""
+        if self.link is None or self._asking:
+            return
+        try:
+            text = self.link.poll()
+        except CodeFileError as error:
+            log.info("The linked file could not be read: %s", error)
+            self._show_link(f"cannot read it: {error}", problem=True)
+            return
+        if self.link.missing:
+            self._show_link("the file is missing; waiting for it to come back", problem=True)
+            return
+        if text is None or text == self.text:
+            if text is not None:
+                self._synced_text = text
+                self._show_link(f"in step since {time.strftime('%H:%M:%S')}")
+            return
+        if self.text == self._synced_text:
+            self._reload(text)
+        else:
+            self._ask_about(text)
+
+    def _reload(self, text: str) -> None:
+        assert self.link is not None
+        self._replace_text(text)
+        self._synced_text = text
+        stamp = time.strftime("%H:%M:%S")
+        self._show_link(f"reloaded at {stamp}")
+        self.notify(f"Reloaded from {self.link.path.name}: it changed on disk.", timeout=4)
+
+    def _ask_about(self, text: str) -> None:
+        from console.tui.modals.file_changed import FileChangedModal
+
+        assert self.link is not None
+        self._asking = True
+        watch = self.link
+
+        def answered(choice: FileChoice | None) -> None:
+            self._asking = False
+            if self.link is not watch:  # unlinked meanwhile
+                return
+            if choice == "file":
+                self._reload(text)
+            else:
+                # The file's version is the last one seen: its next change asks again.
+                self._synced_text = text
+                self._show_link("kept the console's code; the file differs", problem=True)
+                self.notify(
+                    f"Kept your code; {watch.path.name} was left as it is (F3 saves to it).",
+                    timeout=5,
+                )
+
+        self.app.push_screen(FileChangedModal(watch.path.name, self.text, text), answered)
+
+    def _show_link(self, status: str, *, problem: bool = False) -> None:
+        if self.link is None:
+            return
+        line = self.query_one("#code-link", Static)
+        line.update(f"⇄ {_shown_path(self.link.path)} · {status}")
+        line.set_class(problem, "-problem")
+        line.display = True
+
     # -- helpers --------------------------------------------------------------------------
 
     @property
@@ -426,6 +604,14 @@ class CodeEditor(Widget):
         keys.append(("F3", "save as", "save"))
         if not self.read_only:
             keys.append(("F4", "$EDITOR", "$EDITOR"))
+            if not (narrow and self.full_screen):  # no room beside tab and esc there
+                keys.append(
+                    (
+                        "F9",
+                        "unlink" if self.link else "link file",
+                        "unlink" if self.link else "link",
+                    )
+                )
         keys.append(("F8", "next problem", "next"))
         if self.full_screen:
             keys = [("tab", "indents", "indent"), ("esc", "back to the form", "back"), *keys]
@@ -439,9 +625,20 @@ class CodeEditor(Widget):
         if self.read_only:
             line = Content.assemble(("read-only", "italic"), "  ", line)
         self.query_one("#code-keys", Static).update(line)
+        # Narrow, the label drops its note ("(optional)") so that the keys leave it room.
+        label = self.label.split(" (")[0] if narrow and not self.full_screen else self.label
+        self.query_one("#code-label", Static).update(label)
 
     def on_resize(self) -> None:
         self._show_keys()
+
+
+def _shown_path(path: Path) -> str:
+    """A path as a person reads it: under the home folder, with ~."""
+    try:
+        return "~/" + str(path.relative_to(Path.home()))
+    except (ValueError, RuntimeError):  # elsewhere, or no home folder known
+        return str(path)
 
 
 def read_code_file(path: Path) -> str:

@@ -17,7 +17,8 @@ from textual.widgets import Button, Input, Static
 
 from console.tui.modals.base import Dialog
 
-PromptMode = Literal["open", "save"]
+PromptMode = Literal["open", "save", "link"]
+"""`link`: an existing file (read) or a new one in an existing folder (written)."""
 
 
 class PathPrompt(Dialog[Path | None]):
@@ -54,7 +55,7 @@ class PathPrompt(Dialog[Path | None]):
         self.title_text = title
         self.mode: PromptMode = mode
         self.initial = initial
-        self.action_label = action_label or ("Load" if mode == "open" else "Save")
+        self.action_label = action_label or {"open": "Load", "save": "Save", "link": "Link"}[mode]
         self._overwrite_confirmed_for: Path | None = None
 
     def compose(self) -> ComposeResult:
@@ -102,6 +103,8 @@ class PathPrompt(Dialog[Path | None]):
             return None
         if not path.parent.is_dir():
             return f"The folder {path.parent} does not exist.", "-error"
+        if self.mode == "link":  # an existing file is read, not replaced: nothing to confirm
+            return None
         if path.exists() and self._overwrite_confirmed_for != path:
             self._overwrite_confirmed_for = path
             return f"{path.name} exists. {self.action_label} again to replace it.", "-warning"

@@ -1,0 +1,210 @@
+"""`tenant-console push KIND NAME --code FILE [--watch]`: a local file's code to the service.
+
+Exit codes: 0 pushed (or already there, or a watch stopped with Ctrl-C), 1 refused (by the
+service, the lost-update guard, read-only mode, or no such object), 2 unusable arguments
+(including a file that cannot be read).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from console.client import AdminClient
+    from console.code_files.push import CodePusher, ConcurrentChange, PushKind
+    from console.code_files.watch import FileWatch
+
+
+OK, FAILED, USAGE = 0, 1, 2
+READ_ONLY_REFUSAL = "Read-only mode: pushing is refused."
+
+
+def _stamp() -> str:
+    return time.strftime("%H:%M:%S")
+
+
+def push(args: argparse.Namespace) -> int:
+    """The `push` handler; Ctrl-C ends a watch with exit 0."""
+    try:
+        return run_push(args)
+    except KeyboardInterrupt:
+        print("Stopped.", file=sys.stderr)
+        return OK
+
+
+def run_push(
+    args: argparse.Namespace,
+    *,
+    stop: threading.Event | None = None,
+    max_polls: int | None = None,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> int:
+    """`push` itself; `stop` and `max_polls` end a watch (for tests and embedding)."""
+    from console.code_files.push import PushRefused
+    from console.code_files.watch import CodeFileProblem, read_code_text
+
+    out = out or sys.stdout
+    err = err or sys.stderr
+    kind: PushKind = args.kind
+    if kind == "transform" and args.field is None:
+        print(
+            "tenant-console push: a transform needs --field request or --field response.", file=err
+        )
+        return USAGE
+    if kind == "formula" and args.field is not None:
+        print("tenant-console push: --field is for transforms; a formula has one code.", file=err)
+        return USAGE
+    if getattr(args, "read_only", False):
+        print(f"tenant-console push: {READ_ONLY_REFUSAL}", file=err)
+        return FAILED
+    path = Path(args.code).expanduser()
+    try:
+        read_code_text(path)
+    except CodeFileProblem as problem:
+        print(f"tenant-console push: {problem}", file=err)
+        return USAGE
+    from console.profiles.config import ProfileError
+    from console.profiles.resolve import resolve_connection
+
+    try:
+        connection = resolve_connection(getattr(args, "profile", None))
+    except ProfileError as error:
+        print(f"tenant-console push: {error}", file=err)
+        return FAILED
+    if connection.key is None:
+        print(f"tenant-console push: {connection.key_problem}", file=err)
+        return FAILED
+    from console.client import AdminClient, ApiError
+    from console.client._http import RetryPolicy
+
+    async def main() -> int:
+        # Reads may be repeated on a busy service; an update never is.
+        retry = RetryPolicy(methods=frozenset({"GET"}))
+        async with AdminClient(
+            connection.base_url,
+            connection.key or "",
+            key_header=connection.key_header,
+            retry=retry,
+        ) as client:
+            try:
+                return await _push(client, args, path, stop, max_polls, out, err)
+            except PushRefused as refusal:
+                print(str(refusal), file=err)
+                return FAILED
+            except ApiError as error:
+                print(f"Not pushed: {error}", file=err)
+                return FAILED
+
+    return asyncio.run(main())
+
+
+async def _push(
+    client: AdminClient,
+    args: argparse.Namespace,
+    path: Path,
+    stop: threading.Event | None,
+    max_polls: int | None,
+    out: TextIO,
+    err: TextIO,
+) -> int:
+    from console.code_files.push import CodePusher, ConcurrentChange, find_target
+    from console.code_files.watch import FileWatch
+
+    target = await find_target(client, args.kind, args.name, args.field)
+    pusher = CodePusher(client, target)
+    watch = FileWatch(path)
+    code = watch.read()
+    if not args.watch:
+        try:
+            _report(await pusher.push(code, source=path.name), path, pusher, out)
+        except ConcurrentChange as change:
+            _refused(change, err, again="Merge their changes into the file, then push again.")
+            return FAILED
+        return OK
+    print(f"Watching {path} for {target.noun}; Ctrl-C stops.", file=err, flush=True)
+    await watch_and_push(
+        pusher,
+        watch,
+        first=code,
+        interval=args.interval,
+        stop=stop,
+        max_polls=max_polls,
+        out=out,
+        err=err,
+    )
+    return OK
+
+
+async def watch_and_push(
+    pusher: CodePusher,
+    watch: FileWatch,
+    *,
+    first: str | None,
+    interval: float,
+    stop: threading.Event | None = None,
+    max_polls: int | None = None,
+    out: TextIO,
+    err: TextIO,
+) -> None:
+    """Pushes `first`, then the file's text after each save, until `stop` is set or
+    `max_polls` polls went by. A refusal or failure is reported and the watch goes on."""
+    from console.client import ApiError
+    from console.code_files.push import ConcurrentChange, PushRefused
+    from console.code_files.watch import CodeFileProblem
+
+    polls = 0
+    code = first
+    while True:
+        if code is not None:
+            try:
+                _report(await pusher.push(code, source=watch.path.name), watch.path, pusher, out)
+            except ConcurrentChange as change:
+                _refused(
+                    change,
+                    err,
+                    again="Save the file again to push over their version, or "
+                    "stop (Ctrl-C), merge their changes into the file and save it.",
+                )
+            except PushRefused as refusal:
+                print(f"{_stamp()} {refusal}", file=err, flush=True)
+            except ApiError as error:
+                print(
+                    f"{_stamp()} Not pushed: {error} Save the file again to retry.",
+                    file=err,
+                    flush=True,
+                )
+        if (stop is not None and stop.is_set()) or (max_polls is not None and polls >= max_polls):
+            return
+        await asyncio.sleep(interval)
+        polls += 1
+        try:
+            code = watch.poll()
+        except CodeFileProblem as problem:
+            print(f"{_stamp()} {problem} Still watching.", file=err, flush=True)
+            code = None
+
+
+def _report(outcome: object, path: Path, pusher: CodePusher, out: TextIO) -> None:
+    from console.code_files.push import when
+
+    pushed = getattr(outcome, "pushed", False)
+    noun = pusher.target.noun
+    if pushed:
+        line = f"{_stamp()} Pushed {path.name} to the {noun} (modified {when(pusher.target.base)})."
+    else:
+        line = f"{_stamp()} The {noun} already holds {path.name}'s code; nothing pushed."
+    print(line, file=out, flush=True)
+
+
+def _refused(change: ConcurrentChange, err: TextIO, *, again: str) -> None:
+    print(f"{_stamp()} {change} {again}", file=err)
+    if change.diff:
+        print("\n".join(change.diff), file=err)
+    err.flush()

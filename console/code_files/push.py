@@ -1,0 +1,195 @@
+"""Pushing a local file's code to a formula or a proxy's transform, through the forms' guard.
+
+The object is found by its exact name (two with that name: refused, both listed). Each push
+reads the object again and refuses when someone changed it since the version the push is based
+on (the first read, then each push's answer), exactly as a form refuses a lost update; after a
+refusal their version becomes the base, so pushing again overwrites it knowingly. The update
+sends back every field as read, unknown ones included, with only the code replaced. A PUT is
+never repeated automatically: the client used here retries reads only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from console.client.guard import changed_since, modified_at
+from console.code_files.diff import line_diff
+from console.models.as_request import formula_request, proxy_request
+from console.models.errors import PayloadInvalid
+from console.models.round_trip import keep_item_fields, update_body
+
+if TYPE_CHECKING:
+    from console.client import AdminClient
+    from console.models import Proxy, ReactorFormula
+
+PushKind = Literal["formula", "transform"]
+TRANSFORM_FIELDS = {"request": "request_transform", "response": "response_transform"}
+
+
+class PushRefused(Exception):
+    """A push that was not made; str() says why, in a sentence or a few lines."""
+
+
+class ConcurrentChange(PushRefused):
+    """Someone changed the object since the version the push was based on."""
+
+    def __init__(self, message: str, diff: list[str]) -> None:
+        super().__init__(message)
+        self.diff = diff
+        """Their code (on the server now) against the file's, as unified diff lines."""
+
+
+def when(obj: Any) -> str:
+    """The object's modification time in local time, for one line of output."""
+    at = modified_at(obj)
+    return at.astimezone().strftime("%Y-%m-%d %H:%M:%S %Z") if at else "at an unknown time"
+
+
+@dataclass
+class PushTarget:
+    """The object a file is pushed to, and the version the next push is based on."""
+
+    kind: PushKind
+    field: str | None
+    """For a transform: `request_transform` or `response_transform`."""
+    base: ReactorFormula | Proxy
+
+    @property
+    def noun(self) -> str:
+        if self.kind == "formula":
+            return f'formula "{self.base.name}"'
+        assert self.field is not None
+        return f'{self.field.replace("_", " ")} of proxy "{self.base.name}"'
+
+    def request_of(self, obj: Any) -> dict[str, Any]:
+        return formula_request(obj) if self.kind == "formula" else proxy_request(obj)
+
+    def code_of(self, obj: Any) -> str:
+        if self.kind == "formula":
+            return str(obj.code or "")
+        transform = getattr(obj, self.field or "")
+        return str(transform.code or "") if transform is not None else ""
+
+    def body(self, obj: Any, code: str) -> dict[str, Any]:
+        """The update: `obj` as read, with the code replaced (see the module's docstring)."""
+        from console.models import ProxyCreate, ReactorFormulaCreate
+
+        payload = self.request_of(obj)
+        try:
+            if self.kind == "formula":
+                payload["code"] = code
+                held = {i.type for i in (*obj.configuration, *obj.request_parameters)}
+                body = update_body(obj, ReactorFormulaCreate.parse(payload, held_value_types=held))
+                for name in ("configuration", "request_parameters"):
+                    body[name] = keep_item_fields(body.get(name) or [], getattr(obj, name), "name")
+                return body
+            assert self.field is not None
+            payload[self.field] = {"code": code}
+            if payload["configuration"]:
+                payload["configuration"] = {k: v or "" for k, v in payload["configuration"].items()}
+            model = ProxyCreate.parse(payload, kept_destination_url=obj.destination_url)
+            return update_body(obj, model)
+        except PayloadInvalid as invalid:
+            problems = "; ".join(
+                f"{path}: {sentence}" if path else sentence
+                for path, sentences in invalid.errors.items()
+                for sentence in sentences
+            )
+            raise PushRefused(
+                f"Not pushed: the {self.noun} cannot be saved so: {problems}"
+            ) from None
+
+
+@dataclass(frozen=True)
+class PushOutcome:
+    """What a push did: `pushed` False when the server already held this code."""
+
+    obj: Any
+    pushed: bool
+
+
+async def find_target(
+    client: AdminClient, kind: PushKind, name: str, side: str | None = None
+) -> PushTarget:
+    """The object named exactly `name`, read afresh; PushRefused if there is none, more than
+    one, or it cannot take code (an official formula, a transform of another kind)."""
+    candidates: list[Any]
+    if kind == "formula":
+        candidates = [f async for f in client.reactor_formulas.iterate(name=name)]
+        noun = "formula"
+    else:
+        candidates = [p async for p in client.proxies.iterate(name=name)]
+        noun = "proxy"
+    matches = [c for c in candidates if c.name == name]
+    if not matches:
+        near = sorted({c.name for c in candidates if c.name.casefold() == name.casefold()})
+        hint = f" Did you mean {', '.join(repr(n) for n in near)}?" if near else ""
+        raise PushRefused(f'No {noun} is named "{name}".{hint}')
+    if len(matches) > 1:
+        listed = "\n".join(f"  {m.id}  modified {when(m)}" for m in matches)
+        raise PushRefused(
+            f"{len(matches)} {'proxies' if noun == 'proxy' else 'formulas'} are named "
+            f'"{name}"; not pushed to any. Rename one so the name says which:\n{listed}'
+        )
+    if kind == "formula":
+        formula = await client.reactor_formulas.get(matches[0].id)
+        if formula.type != "private":
+            raise PushRefused(
+                f'The formula "{name}" is {formula.type}: only the tenant\'s private formulas '
+                "can be changed."
+            )
+        return PushTarget("formula", None, formula)
+    field = TRANSFORM_FIELDS[side or "request"]
+    proxy = await client.proxies.get(matches[0].id)
+    transform = getattr(proxy, field)
+    if transform is not None and not transform.is_code:
+        raise PushRefused(
+            f'The {field.replace("_", " ")} of proxy "{name}" is a {transform.kind} transform, '
+            "not code; pushing code would replace it. Change it in the console if you mean to."
+        )
+    return PushTarget("transform", field, proxy)
+
+
+class CodePusher:
+    """Pushes code to one target, each time through the lost-update guard."""
+
+    def __init__(self, client: AdminClient, target: PushTarget) -> None:
+        self.client = client
+        self.target = target
+
+    async def _read(self) -> Any:
+        if self.target.kind == "formula":
+            return await self.client.reactor_formulas.get(self.target.base.id)
+        return await self.client.proxies.get(self.target.base.id)
+
+    async def push(self, code: str, *, source: str = "the file") -> PushOutcome:
+        """Sends `code` unless someone changed the object since `target.base` (then
+        ConcurrentChange, and their version becomes the base) or it holds this code already."""
+        target = self.target
+        if not code.strip():
+            raise PushRefused(f"Not pushed: {source} is empty.")
+        current = await self._read()
+        if changed_since(target.base, current, target.request_of):
+            target.base = current  # their version is the new base: a second push overwrites it
+            diff = line_diff(
+                target.code_of(current),
+                code,
+                old_label=f"{target.noun} (on the server, modified {when(current)})",
+                new_label=source,
+            )
+            raise ConcurrentChange(
+                f"Not pushed: the {target.noun} was changed by someone else "
+                f"(modified {when(current)}) since this push's version of it.",
+                diff,
+            )
+        if target.code_of(current) == code:
+            target.base = current
+            return PushOutcome(current, pushed=False)
+        body = target.body(current, code)
+        if target.kind == "formula":
+            result: Any = await self.client.reactor_formulas.update(current.id, body)
+        else:
+            result = await self.client.proxies.update(current.id, body)
+        target.base = result
+        return PushOutcome(result, pushed=True)

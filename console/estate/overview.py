@@ -1,0 +1,666 @@
+"""The overview of every profile: is its key good, whose tenant is it, how full is it.
+
+Profiles are checked concurrently, at most `concurrency` at once, each within `timeout`
+seconds, so one slow or broken tenant never holds up the others; results come back one by
+one, as each check ends (`check_profiles` is an async iterator). A profile's key is read
+(from the keyring, in a thread of its own) only when its check starts, and keyring reads
+go one at a time: a keyring that asks for a password asks once, not four times at once.
+
+A key is never kept in a result, never logged and never printed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import threading
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from contextlib import suppress
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
+
+from console.models.contract import DEFAULT_KEY_HEADER
+
+if TYPE_CHECKING:
+    from console.client import AdminClient
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+DEFAULT_CONCURRENCY = 4
+"""Profiles checked at once: enough to hide latency, few enough not to flood a keyring
+prompt or a shared service."""
+DEFAULT_TIMEOUT = 10.0
+"""Seconds one profile's requests may take, all of them together (and its key read too)."""
+COUNT_PAGE_SIZE = 100
+"""The page read to count when a service sends no totals, and to count private formulas."""
+
+KeyStatus = Literal[
+    "ok",
+    "rejected",
+    "lacks_permissions",
+    "no_key",
+    "unreachable",
+    "timed_out",
+    "keyring_locked",
+    "keyring_unavailable",
+    "failed",
+]
+STATUS_LABELS: dict[str, str] = {
+    "ok": "ok",
+    "rejected": "rejected",
+    "lacks_permissions": "lacks permissions",
+    "no_key": "no key",
+    "unreachable": "unreachable",
+    "timed_out": "timed out",
+    "keyring_locked": "keyring locked",
+    "keyring_unavailable": "no keyring",
+    "failed": "failed",
+}
+"""What each key status says in a table or a row."""
+
+FigureState = Literal["ok", "lacks_permissions", "not_offered", "failed"]
+FIGURE_TEXTS = {"lacks_permissions": "lacks permissions", "not_offered": "n/a", "failed": "?"}
+
+
+# ---- what goes in ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class KeyLookup:
+    """The outcome of reading one profile's key: the key, or why there is none."""
+
+    key: str | None = field(repr=False)
+    status: Literal["found", "no_key", "keyring_locked", "keyring_unavailable"] = "found"
+    message: str | None = None
+    """A sentence for a person when there is no key (never holding a key)."""
+    stuck: bool = False
+    """The keyring did not answer at all: later reads would wait as long again."""
+    base_url: str | None = None
+    """A base URL to use instead of the target's (an environment override, a demo's)."""
+    key_header: str | None = None
+    display_url: str | None = None
+    """What to show instead of the base URL (screenshots: one URL whatever the port)."""
+
+    def __repr__(self) -> str:
+        return f"KeyLookup(key=***, status={self.status!r})"
+
+
+KeyReader = Callable[[float], KeyLookup]
+"""Reads a profile's key, blocking (a keyring call): given a deadline in seconds."""
+
+
+@dataclass(frozen=True)
+class ProfileTarget:
+    """One profile to check, as the profiles file (or the console) knows it: no key yet."""
+
+    name: str
+    base_url: str
+    read_key: KeyReader = field(repr=False, compare=False)
+    label: str | None = None
+    color: str | None = None
+    key_header: str = DEFAULT_KEY_HEADER
+    tenant_name: str | None = None
+    """The tenant's name as last seen (a cache in the profiles file): shown when the
+    service cannot say."""
+    display_url: str | None = None
+    """What to show instead of base_url (screenshots: one URL whatever the port)."""
+    active: bool = False
+
+
+# ---- what comes out -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Count:
+    """How many objects of one kind a tenant holds, or why that is not known."""
+
+    state: FigureState = "ok"
+    value: int | None = None
+    exact: bool = True
+    """False when the service sent no totals and a full page came back: at least `value`."""
+    note: str | None = None
+    """The permission lacking, or why the figure failed (a sentence)."""
+    cause: Literal["rejected", "unreachable"] | None = field(default=None, compare=False)
+    """For a failed figure: the key was rejected, or the service did not answer."""
+
+    def text(self) -> str:
+        if self.state != "ok":
+            return FIGURE_TEXTS[self.state]
+        if self.value is None:
+            return "?"
+        return f"{self.value:,}" if self.exact else f"≥{self.value:,}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"state": self.state, "count": self.value, "exact": self.exact, "note": self.note}
+
+
+@dataclass(frozen=True)
+class Usage:
+    """Monthly active tokens against the plan, as much of it as the service reported."""
+
+    state: FigureState = "ok"
+    monthly_active: int | None = None
+    included: int | None = None
+    total_tokens: int | None = None
+    note: str | None = None
+    cause: Literal["rejected", "unreachable"] | None = field(default=None, compare=False)
+
+    @property
+    def percent(self) -> int | None:
+        """The share of the plan, rounded so it never misstates which side of 100% it is
+        (down within plan, up past it); None without both figures or with an empty plan."""
+        used, included = self.monthly_active, self.included
+        if used is None or not included:
+            return None
+        if used <= included:
+            return (used * 100) // included
+        return -((-used * 100) // included)
+
+    @property
+    def over_plan(self) -> bool:
+        used, included = self.monthly_active, self.included
+        return used is not None and included is not None and used > included
+
+    def text(self) -> str:
+        if self.state != "ok":
+            return FIGURE_TEXTS[self.state]
+        used, included = self.monthly_active, self.included
+        if used is not None and included is not None:
+            percent = "" if self.percent is None else f" ({self.percent}%)"
+            return f"{used:,} / {included:,}{percent}"
+        if used is not None:
+            return f"{used:,}, no plan"
+        if self.total_tokens is not None:
+            return f"{self.total_tokens:,} tokens, no plan"
+        return "not reported"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "state": self.state,
+            "monthly_active_tokens": self.monthly_active,
+            "included_monthly_active_tokens": self.included,
+            "percent": self.percent,
+            "total_tokens": self.total_tokens,
+            "note": self.note,
+        }
+
+
+@dataclass(frozen=True)
+class ProfileStatus:
+    """Everything the overview shows of one profile; never its key."""
+
+    name: str
+    base_url: str
+    status: KeyStatus
+    message: str | None = None
+    """Why the status is not ok (a sentence), or a note about an ok one."""
+    label: str | None = None
+    color: str | None = None
+    tenant_name: str | None = None
+    tenant_name_cached: bool = False
+    """True when the name is the one last seen, because the service did not say it now."""
+    tenant: Count | None = None
+    """The tenant read itself (its state tells a lacking tenant:read); value unused."""
+    usage: Usage | None = None
+    applications: Count | None = None
+    proxies: Count | None = None
+    formulas: Count | None = None
+    """The tenant's private reactor formulas (the official ones every tenant sees are not
+    counted)."""
+    active: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+    @property
+    def status_text(self) -> str:
+        return STATUS_LABELS.get(self.status, self.status)
+
+    def to_json(self) -> dict[str, Any]:
+        def part(value: Count | Usage | None) -> dict[str, Any] | None:
+            return value.to_json() if value is not None else None
+
+        return {
+            "name": self.name,
+            "active": self.active,
+            "label": self.label,
+            "color": self.color,
+            "base_url": self.base_url,
+            "status": self.status,
+            "ok": self.ok,
+            "message": self.message,
+            "tenant_name": self.tenant_name,
+            "tenant_name_cached": self.tenant_name_cached,
+            "usage": part(self.usage),
+            "applications": part(self.applications),
+            "proxies": part(self.proxies),
+            "private_formulas": part(self.formulas),
+        }
+
+
+# ---- where the profiles come from -----------------------------------------------------
+
+
+def saved_targets(
+    names: Sequence[str] = (),
+    *,
+    session_profile: str | None = None,
+    env: Mapping[str, str] = os.environ,
+    path: Any = None,
+) -> list[ProfileTarget]:
+    """The saved profiles (all, or those named, in the file's order), without their keys.
+
+    The environment overrides (`TENANT_CONSOLE_API_KEY`, `_BASE_URL`, `_KEY_HEADER`) apply
+    to the profile a session would open (`session_profile`, else `TENANT_CONSOLE_PROFILE`,
+    else the active one), as they do for the console: one key from the environment is one
+    tenant's key, never every profile's. Raises ProfileError for a damaged file or an
+    unknown name.
+    """
+    from console.profiles.config import ProfilesFile
+    from console.profiles.resolve import (
+        API_KEY_ENV,
+        BASE_URL_ENV,
+        PROFILE_ENV,
+        env_key_header,
+    )
+
+    profiles = ProfilesFile.load(path)
+    for name in names:
+        profiles.get(name)  # ProfileError naming the known ones
+    chosen = [profiles.profiles[n] for n in dict.fromkeys(names)] or list(
+        profiles.profiles.values()
+    )
+    session = session_profile or env.get(PROFILE_ENV, "").strip() or profiles.active
+    env_url = env.get(BASE_URL_ENV, "").strip() or None
+    env_key = env.get(API_KEY_ENV, "").strip() or None
+    env_header = env_key_header(env)
+    targets = []
+    for profile in chosen:
+        in_session = profile.name == session
+        header = (env_header if in_session else None) or profile.header
+        base_url = profile.base_url
+        if in_session and env_url:
+            from console.profiles.config import normalize_base_url
+
+            base_url = normalize_base_url(env_url)
+        reader = _env_key_reader(env_key) if in_session and env_key else _keyring_reader(profile)
+        targets.append(
+            ProfileTarget(
+                name=profile.name,
+                base_url=base_url,
+                read_key=reader,
+                label=profile.label,
+                color=profile.color,
+                key_header=header,
+                tenant_name=profile.tenant_name,
+                active=profile.name == profiles.active,
+            )
+        )
+    return targets
+
+
+def _env_key_reader(key: str) -> KeyReader:
+    def read(timeout: float) -> KeyLookup:
+        return KeyLookup(key)
+
+    return read
+
+
+def _keyring_reader(profile: Any) -> KeyReader:
+    def read(timeout: float) -> KeyLookup:
+        return read_keyring_key(profile.name, profile.base_url, timeout)
+
+    return read
+
+
+def read_keyring_key(name: str, base_url: str, timeout: float) -> KeyLookup:
+    """The profile's key from the OS keyring, or why there is none: nothing stored, the
+    keyring locked (or not answering), or no usable keyring. Blocking."""
+    from console.profiles.keys import KeyringTimeout, KeyStoreError, NoKeyring, get_key
+
+    try:
+        key = get_key(name, timeout=timeout)
+    except KeyringTimeout as error:
+        log.warning("The keyring did not answer for profile %s", name)
+        return KeyLookup(None, "keyring_locked", str(error), stuck=True)
+    except NoKeyring as error:
+        log.warning("No usable keyring for profile %s: %s", name, error.reason)
+        if "locked" in error.reason:
+            return KeyLookup(None, "keyring_locked", str(error))
+        return KeyLookup(None, "keyring_unavailable", str(error))
+    except KeyStoreError as error:
+        log.warning("The keyring failed for profile %s", name, exc_info=True)
+        return KeyLookup(None, "keyring_unavailable", str(error))
+    if key is None:
+        message = (
+            f'No key is stored for profile "{name}". Store one with: '
+            f"tenant-console profile add {name} --base-url {base_url}"
+        )
+        return KeyLookup(None, "no_key", message)
+    return KeyLookup(key)
+
+
+# ---- checking -------------------------------------------------------------------------
+
+
+ClientFactory = Callable[..., Any]
+"""(base_url, key, *, key_header, timeout, retry) -> an AdminClient-like async client."""
+
+
+def default_client(
+    base_url: str, key: str, *, key_header: str, timeout: float, retry: Any = None
+) -> AdminClient:
+    """A client that gives up within the overview's timeout: one quick retry at most."""
+    import httpx
+
+    from console.client import AdminClient, RetryPolicy
+
+    policy = retry or RetryPolicy(max_attempts=2, base_delay=0.2, max_total_wait=1.0)
+    # Longer than the check's own deadline: the deadline decides, and says "timed out".
+    limits = httpx.Timeout(timeout + 1.0, connect=min(5.0, timeout + 1.0))
+    return AdminClient(base_url, key, key_header=key_header, timeout=limits, retry=policy)
+
+
+class _KeyReads:
+    """Key reads of one overview: one at a time, each in a daemon thread (a keyring that
+    never answers must not keep the process alive), and none waited on again once the
+    keyring has not answered at all."""
+
+    def __init__(self) -> None:
+        self._lock = asyncio.Lock()
+        self._stuck: KeyLookup | None = None
+
+    async def read(self, target: ProfileTarget, timeout: float) -> KeyLookup:
+        async with self._lock:
+            if self._stuck is not None:
+                return self._stuck
+            try:
+                lookup = await in_daemon_thread(target.read_key, timeout)
+            except Exception as error:
+                log.warning("The key of profile %s could not be read", target.name, exc_info=True)
+                return KeyLookup(None, "keyring_unavailable", str(error))
+            if lookup.stuck:
+                self._stuck = lookup
+            return lookup
+
+
+async def in_daemon_thread(function: Callable[..., T], *args: Any) -> T:
+    """`function(*args)` in a daemon thread, awaited without blocking the event loop.
+
+    Not asyncio.to_thread: its executor's threads are joined when the loop closes, so a
+    keyring call that never returns would hold up the exit of `tenant-console status`."""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[T] = loop.create_future()
+
+    def settle(value: Any, error: BaseException | None) -> None:
+        if future.done():
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(value)
+
+    def work() -> None:
+        try:
+            value = function(*args)
+        except BaseException as error:
+            outcome: tuple[Any, BaseException | None] = (None, error)
+        else:
+            outcome = (value, None)
+        with suppress(RuntimeError):  # the loop is closed: nobody waits any more
+            loop.call_soon_threadsafe(settle, *outcome)
+
+    threading.Thread(target=work, name="overview: read a key", daemon=True).start()
+    return await future
+
+
+async def check_profiles(
+    targets: Sequence[ProfileTarget],
+    *,
+    concurrency: int = DEFAULT_CONCURRENCY,
+    timeout: float = DEFAULT_TIMEOUT,
+    client_factory: ClientFactory = default_client,
+) -> AsyncIterator[ProfileStatus]:
+    """Each profile's status, as each check ends (not in the targets' order).
+
+    At most `concurrency` checks run at once; a check reads its profile's key only once it
+    runs. Stopping the iteration early cancels the checks still going.
+    """
+    limit = asyncio.Semaphore(max(1, concurrency))
+    reads = _KeyReads()
+
+    async def bounded(target: ProfileTarget) -> ProfileStatus:
+        async with limit:
+            return await check_profile(
+                target, timeout=timeout, client_factory=client_factory, key_reads=reads
+            )
+
+    tasks = [asyncio.ensure_future(bounded(target)) for target in targets]
+    try:
+        for finished in asyncio.as_completed(tasks):
+            yield await finished
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def check_profile(
+    target: ProfileTarget,
+    *,
+    timeout: float = DEFAULT_TIMEOUT,
+    client_factory: ClientFactory = default_client,
+    key_reads: _KeyReads | None = None,
+) -> ProfileStatus:
+    """One profile's status; never raises (a bug becomes a "failed" row, logged)."""
+    base = _base_status(target)
+    try:
+        lookup = await (key_reads or _KeyReads()).read(target, timeout)
+        shown = target.display_url or lookup.display_url or lookup.base_url
+        if shown:
+            base = _with(base, base_url=shown)
+        if lookup.key is None:
+            status = "no_key" if lookup.status == "found" else lookup.status
+            return _with(base, status=status, message=lookup.message)
+        url = lookup.base_url or target.base_url
+        header = lookup.key_header or target.key_header
+        try:
+            return await asyncio.wait_for(
+                _read_service(base, url, lookup.key, header, timeout, client_factory), timeout
+            )
+        except TimeoutError:
+            log.warning("Profile %s did not answer within %gs", target.name, timeout)
+            return _with(base, status="timed_out", message=f"No answer within {timeout:g} seconds.")
+    except asyncio.CancelledError:
+        raise
+    except Exception as error:  # a bug: one row says so, the others carry on
+        log.error("Checking profile %s failed", target.name, exc_info=True)
+        return _with(base, status="failed", message=f"{type(error).__name__}: {error}")
+
+
+def _base_status(target: ProfileTarget) -> ProfileStatus:
+    return ProfileStatus(
+        name=target.name,
+        base_url=target.display_url or target.base_url,
+        status="ok",
+        label=target.label,
+        color=target.color,
+        tenant_name=target.tenant_name,
+        tenant_name_cached=target.tenant_name is not None,
+        active=target.active,
+    )
+
+
+def _with(row: ProfileStatus, /, **changes: Any) -> ProfileStatus:
+    from dataclasses import replace
+
+    return replace(row, **changes)
+
+
+async def _read_service(
+    base: ProfileStatus,
+    base_url: str,
+    key: str,
+    key_header: str,
+    timeout: float,
+    client_factory: ClientFactory,
+) -> ProfileStatus:
+    """The tenant first (it tells a rejected key or a service that does not answer), then
+    the usage and the three counts at once."""
+    from console.client import ApiError, ServiceUnreachable, Unauthorized
+
+    client = client_factory(base_url, key, key_header=key_header, timeout=timeout)
+    try:
+        tenant_name: str | None = None
+        try:
+            tenant = await client.tenant.get()
+        except Unauthorized as error:
+            return _with(base, status="rejected", message=str(error))
+        except ServiceUnreachable as error:
+            return _with(base, status="unreachable", message=str(error))
+        except ApiError as error:
+            tenant_figure = _failed_figure(error)
+        else:
+            tenant_figure = Count(value=1)
+            tenant_name = tenant.name
+        usage, applications, proxies, formulas = await asyncio.gather(
+            _figure(_usage(client), Usage),
+            _figure(_count(client.applications.page_json), Count),
+            _figure(_count(client.proxies.page_json), Count),
+            _figure(_private_formulas(client), Count),
+        )
+    finally:
+        with suppress(Exception):
+            await client.aclose()
+    figures: list[Count | Usage] = [tenant_figure, usage, applications, proxies, formulas]
+    result = _with(
+        base,
+        tenant=tenant_figure,
+        usage=usage,
+        applications=applications,
+        proxies=proxies,
+        formulas=formulas,
+    )
+    if tenant_name is not None:
+        result = _with(result, tenant_name=tenant_name, tenant_name_cached=False)
+    return _with(result, **_overall(figures))
+
+
+def _overall(figures: Sequence[Count | Usage]) -> dict[str, Any]:
+    """The row's status from its figures: any 401 rejects the key; none readable for want
+    of permissions is "lacks permissions"; a failed figure fails the row (saying which);
+    a permission lacking for some figures only is a note, not a failure."""
+    for cause in ("rejected", "unreachable"):
+        found = next((f for f in figures if f.cause == cause), None)
+        if found is not None:
+            return {"status": cause, "message": found.note}
+    failed = [f for f in figures if f.state == "failed"]
+    if failed:
+        return {"status": "failed", "message": failed[0].note}
+    lacking = sorted({f.note for f in figures if f.state == "lacks_permissions" and f.note})
+    if lacking and all(f.state in ("lacks_permissions", "not_offered") for f in figures):
+        return {
+            "status": "lacks_permissions",
+            "message": "The key may read none of this; it lacks " + ", ".join(lacking) + ".",
+        }
+    if lacking:
+        return {"status": "ok", "message": "The key lacks " + ", ".join(lacking) + "."}
+    return {"status": "ok", "message": None}
+
+
+def _failed_figure(error: Exception) -> Count:
+    from console.client import Forbidden, NotOffered, ServiceUnreachable, Unauthorized
+
+    if isinstance(error, Unauthorized):
+        return Count("failed", note=str(error), cause="rejected")
+    if isinstance(error, ServiceUnreachable):
+        return Count("failed", note=str(error), cause="unreachable")
+    if isinstance(error, Forbidden):
+        return Count("lacks_permissions", note=error.permission or str(error))
+    if isinstance(error, NotOffered):
+        return Count("not_offered", note=str(error))
+    return Count("failed", note=str(error))
+
+
+F = TypeVar("F", Count, Usage)
+
+
+async def _figure(reading: Awaitable[F], kind: type[F]) -> F:
+    """The figure, or (for an API error) a figure that says why not, of the same kind."""
+    from console.client import ApiError
+
+    try:
+        return await reading
+    except ApiError as error:
+        failed = _failed_figure(error)
+        log.info("An overview figure could not be read: %s", failed.note)
+        return kind(state=failed.state, note=failed.note, cause=failed.cause)
+
+
+async def _usage(client: Any) -> Usage:
+    report = await client.tenant.usage()
+    tokens = report.token_report
+    return Usage(
+        monthly_active=tokens.monthly_active_tokens,
+        included=tokens.included_monthly_active_tokens,
+        total_tokens=tokens.token_total,
+    )
+
+
+async def _count(page_json: Callable[..., Awaitable[dict[str, Any]]]) -> Count:
+    """`total_items` of a one-item page; without totals, one page of COUNT_PAGE_SIZE:
+    its length, exact when it is not full, else "at least" that many. Never a walk."""
+    from console.client.envelope import page_numbers
+
+    envelope = await page_json(1, 1)
+    total, _ = page_numbers(envelope, 1, 1)
+    if total is not None:
+        return Count(value=total)
+    envelope = await page_json(1, COUNT_PAGE_SIZE)
+    _, more = page_numbers(envelope, 1, COUNT_PAGE_SIZE)
+    return Count(value=len(envelope["data"]), exact=not more)
+
+
+async def _private_formulas(client: Any) -> Count:
+    """Private formulas among the first COUNT_PAGE_SIZE formulas (the list holds the
+    official ones too, and the service filters by name only): exact when that is all of
+    them, else "at least"."""
+    from console.client.envelope import page_numbers
+
+    envelope = await client.reactor_formulas.page_json(1, COUNT_PAGE_SIZE)
+    _, more = page_numbers(envelope, 1, COUNT_PAGE_SIZE)
+    private = sum(
+        1 for item in envelope["data"] if isinstance(item, dict) and item.get("type") == "private"
+    )
+    return Count(value=private, exact=not more)
+
+
+def sort_like(
+    statuses: Sequence[ProfileStatus], targets: Sequence[ProfileTarget]
+) -> list[ProfileStatus]:
+    """The statuses in the targets' order (results arrive in the order checks end)."""
+    order = {target.name: index for index, target in enumerate(targets)}
+    return sorted(statuses, key=lambda status: order.get(status.name, len(order)))
+
+
+__all__ = [
+    "DEFAULT_CONCURRENCY",
+    "DEFAULT_TIMEOUT",
+    "STATUS_LABELS",
+    "Count",
+    "KeyLookup",
+    "KeyStatus",
+    "ProfileStatus",
+    "ProfileTarget",
+    "Usage",
+    "check_profile",
+    "check_profiles",
+    "in_daemon_thread",
+    "read_keyring_key",
+    "saved_targets",
+    "sort_like",
+]

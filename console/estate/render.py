@@ -1,0 +1,104 @@
+"""A plan as lines of text: what `diff` and `apply` print and the console's plan screen shows.
+
+Proxy configuration values may be secrets: the plan says which change, never their values.
+"""
+
+from __future__ import annotations
+
+from console.estate.document import SINGULAR
+from console.estate.plan import (
+    BLOCKED,
+    CREATE,
+    DELETE,
+    DUPLICATE,
+    ONLY_IN_TARGET,
+    UNCHANGED,
+    UPDATE,
+    FieldChange,
+    Plan,
+    Step,
+    compact,
+)
+
+MARKS = {
+    CREATE: "+",
+    UPDATE: "~",
+    DELETE: "-",
+    UNCHANGED: "=",
+    ONLY_IN_TARGET: "?",
+    DUPLICATE: "!",
+    BLOCKED: "!",
+}
+HEADINGS = {
+    "settings": "Settings",
+    "applications": "Applications",
+    "reactor_formulas": "Reactor formulas",
+    "proxies": "Proxies",
+}
+
+
+def plan_lines(plan: Plan, *, show_unchanged: bool = True) -> list[str]:
+    """The plan, grouped by kind, each object with its action and changed fields."""
+    lines = [f"Plan: {plan.target} made like {plan.source}"]
+    kinds = list(dict.fromkeys(s.kind for s in plan.steps))
+    for kind in kinds:
+        steps = [s for s in plan.steps if s.kind == kind]
+        if not show_unchanged:
+            steps = [s for s in steps if s.action != UNCHANGED]
+        if not steps:
+            continue
+        lines.append("")
+        lines.append(HEADINGS[kind])
+        for step in steps:
+            lines += step_lines(step, plan)
+    lines.append("")
+    lines.append(f"Summary: {plan.summary()}.")
+    if plan.nothing_to_do:
+        lines.append("Nothing to do.")
+    return lines
+
+
+def step_lines(step: Step, plan: Plan) -> list[str]:
+    action = step.action
+    if action == ONLY_IN_TARGET and step.kind != "settings" and not step.note:
+        note = "kept; apply --prune deletes it"
+    else:
+        note = step.note
+    head = f"  {MARKS[action]} {action:<15} {step.name}"
+    if step.kind == "applications" and step.desired and action == CREATE:
+        head += f" ({step.desired.get('type')})"
+    if note:
+        head += f"  ({note})"
+    lines = [head]
+    if step.kind == "settings":
+        for change in step.changes:
+            lines.append(f"      {_value(change.before)} -> {_value(change.after)}")
+        return lines
+    for change in step.changes:
+        lines += change_lines(change, plan)
+    return lines
+
+
+def change_lines(change: FieldChange, plan: Plan) -> list[str]:
+    if change.secret:
+        if change.before is None:
+            what = "added"
+        elif change.after is None:
+            what = "removed"
+        else:
+            what = "changed"
+        return [f"      {change.path}: {what} (value not shown)"]
+    if change.is_text_block:
+        diff = change.line_diff(plan.source, plan.target)
+        return [f"      {change.path}:", *(f"        {line}" for line in diff)]
+    return [f"      {change.path}: {_value(change.before)} -> {_value(change.after)}"]
+
+
+def _value(value: object) -> str:
+    if value is None:
+        return "(none)"
+    return compact(value)
+
+
+def kind_word(kind: str) -> str:
+    return SINGULAR[kind]

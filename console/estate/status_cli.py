@@ -1,0 +1,113 @@
+"""`tenant-console status`: every profile checked at once, one line each; never a key.
+
+Exit codes: 0 every profile checked is ok (its key works and every figure was read, or
+only a permission is lacking for some); 1 some are not (each named on stderr in one line:
+profile, status, why), or there is no profile, or the profiles file is damaged; 2 unusable
+arguments (an unknown profile name, a bad timeout).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from collections.abc import Sequence
+from typing import TextIO
+
+from console.estate.overview import (
+    DEFAULT_CONCURRENCY,
+    DEFAULT_TIMEOUT,
+    ProfileStatus,
+    ProfileTarget,
+    check_profiles,
+    saved_targets,
+    sort_like,
+)
+
+OK, NOT_OK, USAGE = 0, 1, 2
+HEADERS = ("", "PROFILE", "LABEL", "BASE URL", "TENANT", "KEY", "MAT / PLAN", "APPS", "PROXIES")
+FORMULAS_HEADER = "FORMULAS"
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check the profiles named in `args.names` (all when none) and print the result."""
+    from console.profiles.config import ConfigError, ProfileError
+
+    timeout = getattr(args, "timeout", None)
+    timeout = DEFAULT_TIMEOUT if timeout is None else timeout
+    if not timeout > 0:
+        _error(f"--timeout must be more than 0 seconds, not {timeout:g}.")
+        return USAGE
+    try:
+        targets = saved_targets(args.names or (), session_profile=getattr(args, "profile", None))
+    except ConfigError as error:
+        _error(str(error))
+        return NOT_OK
+    except ProfileError as error:
+        _error(str(error))
+        return USAGE
+    if not targets:
+        _error("No profiles yet. Add one with: tenant-console profile add NAME --base-url URL")
+        return NOT_OK
+    statuses = asyncio.run(_collect(targets, timeout))
+    if args.format == "json":
+        document = {"ok": all(s.ok for s in statuses), "profiles": [s.to_json() for s in statuses]}
+        print(json.dumps(document, indent=2, ensure_ascii=False))
+    else:
+        print(render_table(statuses))
+    for status in statuses:
+        if not status.ok:
+            why = f": {status.message}" if status.message else ""
+            _error(f"{status.name}: {status.status_text}{why}")
+    return OK if all(s.ok for s in statuses) else NOT_OK
+
+
+async def _collect(targets: Sequence[ProfileTarget], timeout: float) -> list[ProfileStatus]:
+    found = [
+        status
+        async for status in check_profiles(
+            targets, concurrency=DEFAULT_CONCURRENCY, timeout=timeout
+        )
+    ]
+    return sort_like(found, targets)
+
+
+def table_rows(statuses: Sequence[ProfileStatus]) -> list[tuple[str, ...]]:
+    """The table's header and rows; LABEL only once a profile has one."""
+    rows: list[tuple[str, ...]] = [(*HEADERS, FORMULAS_HEADER)]
+    for status in statuses:
+        tenant = status.tenant_name or ""
+        if tenant and status.tenant_name_cached:
+            tenant += " (last seen)"
+        rows.append(
+            (
+                "*" if status.active else "",
+                status.name,
+                status.label or "",
+                status.base_url,
+                tenant,
+                status.status_text,
+                status.usage.text() if status.usage else "",
+                status.applications.text() if status.applications else "",
+                status.proxies.text() if status.proxies else "",
+                status.formulas.text() if status.formulas else "",
+            )
+        )
+    if not any(row[2] for row in rows[1:]):
+        rows = [(row[0], row[1], *row[3:]) for row in rows]
+    return rows
+
+
+def render_table(statuses: Sequence[ProfileStatus]) -> str:
+    rows = table_rows(statuses)
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = []
+    for row in rows:
+        cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=True)]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines)
+
+
+def _error(message: str, stream: TextIO | None = None) -> None:
+    print(f"tenant-console: {message}", file=stream or sys.stderr)

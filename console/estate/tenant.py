@@ -1,0 +1,155 @@
+"""Reading a tenant into a configuration document, page by page (never in one request).
+
+Objects are read as sent (`page_json`), not as models: an object the console's models do not
+accept is still part of the tenant, and an export must not silently leave it out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from console.estate.document import (
+    Document,
+    application_item,
+    formula_item,
+    make_document,
+    proxy_item,
+)
+
+if TYPE_CHECKING:
+    from console.client import AdminClient
+
+PAGE_SIZE = 100
+"""The service's largest page: fewest round trips."""
+MAX_PAGES = 10_000
+"""A bound on a walk, should a service never say it is done."""
+
+PageFetch = Callable[[int, int], Awaitable[dict[str, Any]]]
+
+
+async def walk(fetch: PageFetch, size: int = PAGE_SIZE) -> AsyncIterator[dict[str, Any]]:
+    """Every object of a collection, one page at a time, in the service's (stable) order."""
+    page = 1
+    while page <= MAX_PAGES:
+        envelope = await fetch(page, size)
+        rows = [row for row in envelope.get("data") or [] if isinstance(row, dict)]
+        for row in rows:
+            yield row
+        pagination = envelope.get("pagination") or {}
+        total_pages = pagination.get("total_pages")
+        total_items = pagination.get("total_items")
+        if not rows or len(rows) < size:
+            return
+        if isinstance(total_pages, int) and page >= total_pages:
+            return
+        if isinstance(total_items, int) and page * size >= total_items:
+            return
+        page += 1
+
+
+@dataclass
+class TenantSnapshot:
+    """A tenant's configuration document and what only the tenant knows: each object's id
+    (by kind and name; a name may have several), its tenant's name and raw settings."""
+
+    document: Document
+    tenant_name: str
+    settings: dict[str, Any]
+    ids: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    own_application_id: str | None = None
+    """The application whose key reads this tenant: never deleted by a prune."""
+
+    def id_of(self, kind: str, name: str) -> str | None:
+        found = self.ids.get(kind, {}).get(name, [])
+        return found[0] if len(found) == 1 else None
+
+
+async def read_tenant(client: AdminClient, *, own_application: bool = False) -> TenantSnapshot:
+    """The tenant `client`'s key belongs to. `own_application`: also ask which application
+    holds that key (a prune must never delete it)."""
+    tenant = await client.tenant.get()
+    ids: dict[str, dict[str, list[str]]] = {"applications": {}, "proxies": {}}
+    ids["reactor_formulas"] = {}
+
+    def remember(kind: str, row: dict[str, Any]) -> None:
+        ids[kind].setdefault(str(row.get("name")), []).append(str(row.get("id")))
+
+    applications, names_by_id = [], {}
+    async for row in walk(lambda p, s: client.applications.page_json(page=p, size=s)):
+        applications.append(application_item(row))
+        names_by_id[str(row.get("id"))] = row.get("name")
+        remember("applications", row)
+    proxies = []
+    async for row in walk(lambda p, s: client.proxies.page_json(page=p, size=s)):
+        application_id = row.get("application_id")
+        name = names_by_id.get(str(application_id)) if application_id else None
+        proxies.append(proxy_item(row, name))
+        remember("proxies", row)
+    formulas = []
+    async for row in walk(lambda p, s: client.reactor_formulas.page_json(page=p, size=s)):
+        if row.get("type") != "private":  # official formulas belong to the operator
+            continue
+        formulas.append(formula_item(row))
+        remember("reactor_formulas", row)
+    own = None
+    if own_application:
+        own = str((await client.applications.current()).id)
+    settings = dict(tenant.settings)
+    document = make_document(tenant.name, settings, applications, proxies, formulas)
+    return TenantSnapshot(document, tenant.name, settings, ids, own)
+
+
+async def read_objects(client: AdminClient, wanted: dict[str, set[str]]) -> TenantSnapshot:
+    """Only the named objects (a promotion), and for each proxy its application: proxies and
+    formulas through the service's name filter, applications by walking their pages (the
+    API filters them by id only). No settings: a promotion leaves them alone."""
+    names = {kind: set(found) for kind, found in wanted.items()}
+    ids: dict[str, dict[str, list[str]]] = {"applications": {}, "proxies": {}}
+    ids["reactor_formulas"] = {}
+    rows: dict[str, list[dict[str, Any]]] = {"applications": [], "proxies": []}
+    rows["reactor_formulas"] = []
+    for kind in ("proxies", "reactor_formulas"):
+        for name in sorted(names.get(kind, ())):
+            async for row in walk(_by_name(client, kind, name)):
+                if row.get("name") != name:  # the filter matches names containing it
+                    continue
+                if kind == "reactor_formulas" and row.get("type") != "private":
+                    continue
+                rows[kind].append(row)
+    application_names: dict[str, str] = {}
+    applications: list[dict[str, Any]] = []
+    async for row in walk(lambda p, s: client.applications.page_json(page=p, size=s)):
+        application_names[str(row.get("id"))] = str(row.get("name"))
+        applications.append(row)
+    proxies = []
+    wanted_applications = set(names.get("applications", ()))
+    for row in rows["proxies"]:
+        application_id = row.get("application_id")
+        uses = application_names.get(str(application_id)) if application_id else None
+        if uses is not None:
+            wanted_applications.add(uses)
+        proxies.append(proxy_item(row, uses))
+    # Every application's id is kept (a proxy may need any of them); only the wanted ones
+    # are in the document.
+    for row in applications:
+        ids["applications"].setdefault(str(row.get("name")), []).append(str(row.get("id")))
+    for kind in ("proxies", "reactor_formulas"):
+        for row in rows[kind]:
+            ids[kind].setdefault(str(row.get("name")), []).append(str(row.get("id")))
+    document = make_document(
+        None,
+        {},
+        [application_item(r) for r in applications if r.get("name") in wanted_applications],
+        proxies,
+        [formula_item(r) for r in rows["reactor_formulas"]],
+    )
+    return TenantSnapshot(document, "", {}, ids)
+
+
+def _by_name(client: AdminClient, kind: str, name: str) -> PageFetch:
+    """The pages of proxies or formulas whose names contain `name`."""
+    if kind == "proxies":
+        return lambda page, size: client.proxies.page_json(page=page, size=size, name=name)
+    return lambda page, size: client.reactor_formulas.page_json(page=page, size=size, name=name)

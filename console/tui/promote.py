@@ -1,0 +1,236 @@
+"""Promotion from the console: "copy to profile…" on an application, proxy or formula, and
+the whole-tenant diff with another profile.
+
+The plan is console.estate's, for that one object (and the application a proxy uses),
+against the target profile's tenant through a second client; the target's key is resolved
+off the UI thread (a keyring call may block). Read-only mode refuses to apply.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+from console.tui.app_access import OfAnApp, console_app
+from console.tui.key_permissions import in_read_only_mode, refuse_if_read_only
+
+if TYPE_CHECKING:
+    from console.client.client import AdminClient
+    from console.estate.apply import ApplyResult
+    from console.tui.app import TenantConsoleApp
+    from console.tui.resources import ResourceKind as Kind
+    from console.tui.shown import Shown
+
+log = logging.getLogger(__name__)
+
+PROMOTABLE_KINDS = ("applications", "proxies", "reactor_formulas")
+
+
+def promotable(kind: Kind | None, item: Shown | None) -> bool:
+    """An application, a proxy or a private formula (an official one is the operator's)."""
+    if kind is None or item is None or kind.key not in PROMOTABLE_KINDS:
+        return False
+    return not kind.is_read_only(item)
+
+
+def screen_target(screen: OfAnApp) -> tuple[Kind | None, Shown | None]:
+    """The object a screen stands on: a detail's, or the highlighted row of the console's list."""
+    if hasattr(screen, "item") and hasattr(screen, "kind"):  # a detail screen
+        return screen.kind, screen.item
+    current = getattr(screen, "current_list", None)
+    if current is not None:
+        return current.kind, current.current_row
+    return None, None
+
+
+def start_promotion(screen: OfAnApp) -> None:
+    """`c` or the palette: copy what the screen stands on to another profile."""
+    kind, item = screen_target(screen)
+    if not promotable(kind, item):
+        return
+    assert kind is not None and item is not None  # promotable says so
+    app = console_app(screen)
+    app.run_worker(promote_flow(app, kind, item), group="promote", exit_on_error=False)
+
+
+def start_tenant_diff(app: TenantConsoleApp) -> None:
+    app.run_worker(tenant_diff_flow(app), group="promote", exit_on_error=False)
+
+
+async def _other_profile(app: TenantConsoleApp, title: str) -> str | None:
+    from console.tui.screens.estate import TargetProfilePicker
+
+    try:
+        names = await asyncio.to_thread(app.profiles.names)
+    except Exception as exc:
+        log.warning("The profile names could not be read", exc_info=True)
+        app.notify(str(exc), title="Profiles", severity="error")
+        return None
+    current = app.connection.profile if app.connection else None
+    others = [name for name in names if name != current]
+    if not others:
+        app.notify(
+            "There is no other profile: add one with tenant-console profile add.",
+            title="Copy to profile",
+            severity="warning",
+        )
+        return None
+    result: str | None = await app.push_screen_wait(TargetProfilePicker(title, others))
+    return result
+
+
+async def _client_for(app: TenantConsoleApp, name: str) -> AdminClient:
+    """A client for the profile `name` (its key resolved in a thread); ValueError with a
+    sentence when there is none to use."""
+    from console.tui.connection import ProfileUnavailable
+
+    try:
+        connection = await asyncio.to_thread(app.profiles.resolve, name)
+    except ProfileUnavailable as exc:
+        raise ValueError(str(exc)) from None
+    if not connection.key:
+        raise ValueError(connection.problem or f"Profile {name} has no key.")
+    current = app.connection
+    if current is not None and (current.base_url, current.key) == (
+        connection.base_url,
+        connection.key,
+    ):  # e.g. TENANT_CONSOLE_BASE_URL and _API_KEY set: every profile is that one tenant
+        raise ValueError(
+            f"Profile {name} resolves to this very tenant (same URL and key): "
+            "there is nothing to copy or compare."
+        )
+    from console.models.contract import DEFAULT_KEY_HEADER
+
+    if connection.key_header != DEFAULT_KEY_HEADER:
+        return app.client_factory(
+            connection.base_url, connection.key, key_header=connection.key_header
+        )
+    return app.client_factory(connection.base_url, connection.key)
+
+
+def _failure(exc: BaseException) -> str:
+    from console.tui.problems import describe
+
+    problem = describe(exc)
+    return f"{problem.title}: {problem.message}"
+
+
+async def promote_flow(app: TenantConsoleApp, kind: Kind, item: Shown) -> None:
+    """Pick a profile, show the plan for this object there, apply it once confirmed."""
+    from console.estate.apply import apply_plan, check_applicable
+    from console.estate.document import KINDS
+    from console.estate.plan import compute_plan
+    from console.estate.tenant import read_objects
+    from console.tui.screens.estate import PlanScreen
+
+    if refuse_if_read_only(app, "copying to another profile"):
+        return
+    name = kind.item_name(item)
+    target = await _other_profile(app, f'Copy {kind.singular} "{name}" to profile')
+    if target is None:
+        return
+    source_label = f"profile {app.connection.label}" if app.connection else "this tenant"
+    screen = PlanScreen(f'Copy {kind.singular} "{name}" to profile {target}')
+    answer = app.push_screen(screen, wait_for_dismiss=True)
+    target_client = None
+    try:
+        target_client = await _client_for(app, target)
+        source = await read_objects(app.client, {kind.key: {name}})
+        only = {k: {str(i["name"]) for i in source.document[k]} for k in KINDS}
+        only[kind.key].add(name)
+        present = await read_objects(target_client, only)
+        plan = compute_plan(
+            source.document,
+            present,
+            source_label=source_label,
+            target_label=f"profile {target}",
+            only=only,
+        )
+    except Exception as exc:
+        log.warning("The promotion could not be planned", exc_info=True)
+        if screen.is_mounted:  # else it was closed while the plan was being made
+            screen.show_problem(str(exc) if isinstance(exc, ValueError) else _failure(exc))
+        await answer
+        await _close(target_client)
+        return
+    if not screen.is_mounted:  # cancelled while the plan was being made
+        await _close(target_client)
+        return
+    refusal = None
+    try:
+        check_applicable(plan)
+    except Exception as exc:
+        refusal = str(exc)
+    if in_read_only_mode(app):
+        refusal = "Read-only mode: applying is refused."
+    screen.show_plan(plan, refusal=refusal)
+    try:
+        if not await answer or in_read_only_mode(app):
+            return
+        result = await apply_plan(target_client, plan)
+    except Exception as exc:
+        log.warning("The promotion failed", exc_info=True)
+        app.notify(_failure(exc), title="Copy to profile", severity="error")
+        return
+    finally:
+        await _close(target_client)
+    await _report(app, result, target)
+
+
+async def _report(app: TenantConsoleApp, result: ApplyResult, target: str) -> None:
+    from console.tui.modals.key_reveal import KeyRevealModal
+
+    done = "; ".join(result.done) or "nothing"
+    if result.complete:
+        app.notify(f"Done in profile {target}: {done}.", title="Copy to profile")
+    else:
+        assert result.failed is not None
+        not_done = "; ".join(f"{s.action} {s.label}" for s in result.not_done)
+        app.notify(
+            f"Stopped at {result.failed.label}: {result.error} Done: {done}. Not done: "
+            f"{not_done}. Copy again to finish.",
+            title="Copy to profile",
+            severity="error",
+            timeout=30,
+        )
+    for new in result.new_keys:  # shown once, as after create
+        await app.push_screen_wait(KeyRevealModal(new.key, new.application))
+
+
+async def tenant_diff_flow(app: TenantConsoleApp) -> None:
+    """Pick a profile; show what it takes to make its tenant like this one."""
+    from console.estate.plan import compute_plan
+    from console.estate.tenant import read_tenant
+    from console.tui.screens.estate import TenantDiffScreen
+
+    target = await _other_profile(app, "Compare this tenant with profile")
+    if target is None:
+        return
+    screen = TenantDiffScreen(target)
+    await app.push_screen(screen)
+    target_client = None
+    try:
+        target_client = await _client_for(app, target)
+        source, present = await asyncio.gather(read_tenant(app.client), read_tenant(target_client))
+    except Exception as exc:
+        log.warning("The tenants could not be compared", exc_info=True)
+        if screen.is_mounted:
+            screen.show_problem(str(exc) if isinstance(exc, ValueError) else _failure(exc))
+        return
+    finally:
+        await _close(target_client)
+    source_label = f"profile {app.connection.label}" if app.connection else "this tenant"
+    plan = compute_plan(
+        source.document, present, source_label=source_label, target_label=f"profile {target}"
+    )
+    if screen.is_mounted:  # else the admin went back before the diff was ready
+        screen.show_plan(plan)
+
+
+async def _close(client: AdminClient | None) -> None:
+    if client is not None:
+        try:
+            await client.aclose()
+        except Exception:
+            log.info("Closing a client failed", exc_info=True)

@@ -1,0 +1,455 @@
+"""`P`: every profile at once (key, tenant, usage, counts), each row filling as its check ends.
+
+The checks are console.estate.overview's, the same as `tenant-console status`: concurrent
+with a bound, a timeout each, keys read only when a profile's turn comes, off this thread.
+Enter opens the highlighted profile (as the profile picker does), `r` checks again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import DataTable, Static
+
+from console.estate.overview import (
+    DEFAULT_TIMEOUT,
+    KeyLookup,
+    ProfileStatus,
+    ProfileTarget,
+    Usage,
+    check_profiles,
+    saved_targets,
+)
+from console.tui.app_access import console_app
+from console.tui.widgets.key_bar import KeyBar
+
+if TYPE_CHECKING:
+    from console.tui.connection import Connection, ProfileSource
+
+log = logging.getLogger(__name__)
+
+CHECKING = "checking…"
+MARKS = {True: "✓", False: "✗"}
+
+
+# ---- where the rows come from ---------------------------------------------------------
+
+
+def profile_targets(source: ProfileSource, session_profile: str | None) -> list[ProfileTarget]:
+    """The profiles to check, without their keys. Blocking (it reads the profiles file).
+
+    Saved profiles are read as `tenant-console status` reads them (each key from the
+    keyring when its check starts); any other source (the demo's, tests') through its own
+    summaries, each key through its `resolve` when the check starts."""
+    from console.tui.connection import SavedProfiles
+
+    if isinstance(source, SavedProfiles):
+        return saved_targets(session_profile=session_profile)
+    default = source.active()
+    return [
+        ProfileTarget(
+            name=summary.name,
+            base_url=summary.base_url,
+            read_key=_resolving_reader(source, summary.name),
+            label=summary.badge,
+            color=summary.color,
+            tenant_name=summary.tenant_name,
+            active=summary.name == default,
+        )
+        for summary in source.summaries()
+    ]
+
+
+def _resolving_reader(source: ProfileSource, name: str) -> Callable[[float], KeyLookup]:
+    def read(timeout: float) -> KeyLookup:
+        return lookup_of(source.resolve(name))
+
+    return read
+
+
+def lookup_of(connection: Connection) -> KeyLookup:
+    """What a resolved connection says of its key (its problem is a sentence: read it for
+    the two keyring cases, the only ones it does not say otherwise)."""
+    found = KeyLookup(
+        connection.key,
+        base_url=connection.base_url,
+        key_header=connection.key_header,
+        display_url=connection.display_url,
+    )
+    if connection.key:
+        return found
+    problem = connection.problem or f"No key is stored for profile {connection.label}."
+    if "keyring" in problem.lower() and "locked" in problem.lower():
+        return replace(found, status="keyring_locked", message=problem)
+    if problem.startswith("No usable OS keyring"):
+        return replace(found, status="keyring_unavailable", message=problem)
+    return replace(found, status="no_key", message=problem)
+
+
+# ---- the table ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Column:
+    key: str
+    title: str
+    flex: bool = False
+    """Shrinks (with an ellipsis) to `least` cells, and takes the width left over."""
+    least: int = 0
+
+
+COLUMNS = (
+    Column("profile", "Profile", flex=True, least=12),
+    Column("label", "Label"),
+    Column("url", "Base URL", flex=True, least=16),
+    Column("tenant", "Tenant", flex=True, least=8),
+    Column("key", "Key", flex=True, least=10),
+    Column("usage", "MAT / plan"),
+    Column("compact", "MAT / plan"),
+    Column("share", "Plan"),
+    Column("applications", "Apps"),
+    Column("proxies", "Proxies"),
+    Column("formulas", "Formulas"),
+    Column("note", "Note"),
+)
+"""`usage` (the figures), `compact` (in thousands) and `share` (the percentage alone) are one
+column in three widths: the widest that fits. `note` (why a row is not ok) shows only in
+the width left over on a wide screen; otherwise the line under the table says it for the
+highlighted row."""
+NOTE_LEAST = 24
+"""The note column shows only when this many cells are left over for it."""
+
+PADDING = 2
+"""Cells a DataTable adds to each column (cell_padding 1 on both sides)."""
+
+
+def cells_of(status: ProfileStatus | None, target: ProfileTarget, current: str | None) -> dict:
+    """The text of every column for one row (`status` None: still being checked)."""
+    tenant = target.tenant_name or ""
+    cells = {
+        "profile": target.name,
+        "label": target.label or "",
+        "url": target.display_url or target.base_url,
+        "tenant": tenant,
+    }
+    if status is None:
+        cells.update(key=f"⋯ {CHECKING}", applications="", proxies="", formulas="", note="")
+        cells.update(usage="", compact="", share="")
+    else:
+        cells["url"] = status.base_url
+        cells["tenant"] = status.tenant_name or ""
+        usage = status.usage
+        cells.update(
+            key=f"{MARKS[status.ok]} {status.status_text}",
+            usage=usage.text() if usage else "",
+            compact=compact_usage(usage) if usage else "",
+            share=share_of(usage) if usage else "",
+            applications=status.applications.text() if status.applications else "",
+            proxies=status.proxies.text() if status.proxies else "",
+            formulas=status.formulas.text() if status.formulas else "",
+            note=status.message or "",
+        )
+    cells["profile"] = ("● " if target.name == current else "  ") + target.name
+    return cells
+
+
+def thousands(value: int) -> str:
+    """A count in few cells: 950, 12k, 226k, 1.2M."""
+    if value < 1000:
+        return str(value)
+    if value < 1_000_000:
+        return f"{value // 1000}k"
+    return f"{value / 1_000_000:.1f}M".replace(".0M", "M")
+
+
+def compact_usage(usage: Usage) -> str:
+    """The usage in about 15 cells: "226k / 250k 90%"."""
+    if usage.state != "ok" or usage.monthly_active is None or usage.included is None:
+        return share_of(usage)
+    percent = f" {usage.percent}%" if usage.percent is not None else ""
+    return f"{thousands(usage.monthly_active)} / {thousands(usage.included)}{percent}"
+
+
+def share_of(usage: Usage) -> str:
+    """The usage in a few cells: the share of the plan, else what stands in for it."""
+    if usage.state != "ok":
+        return usage.text()
+    if usage.percent is not None:
+        return f"{usage.percent}%"
+    return "no plan" if usage.monthly_active is not None or usage.total_tokens else "n/a"
+
+
+SHRINK_ORDER = ("url", "tenant", "key", "profile")
+"""The flexible columns, in the order they give up width (and take it back last)."""
+STEPS = (
+    ("narrow", "usage"),
+    ("shrink", "url"),
+    ("drop", "label"),
+    ("shrink", "tenant"),
+    ("narrow", "compact"),
+    ("drop", "url"),
+    ("shrink", "key"),
+    ("shrink", "profile"),
+)
+"""How the table fits a narrow screen: each step only as far as needed, in this order."""
+NARROWER = {"usage": "compact", "compact": "share"}
+SHRINK_LEAST = {"tenant": 12}
+"""A column shrunk before a later step has a larger floor than its `least` (the last one)."""
+
+
+def layout(rows: list[dict[str, str]], width: int) -> list[tuple[Column, int]]:
+    """The columns shown at `width` cells and each one's width: every column as wide as its
+    widest cell; while too wide, the steps of STEPS in turn (the label goes, the base URL
+    shrinks, the usage figures give way to the percentage, ... the base URL goes); width
+    left over after a column went is given back to the ones that shrank."""
+    by_key = {c.key: c for c in COLUMNS}
+
+    def natural(column: Column) -> int:
+        return max([len(column.title), *(len(r.get(column.key, "")) for r in rows)])
+
+    full = {c.key: natural(c) for c in COLUMNS}
+    widths = dict(full)
+    chosen = [c for c in COLUMNS if c.key not in ("compact", "share", "note")]
+    if not any(row.get("label") for row in rows):  # no profile has one
+        chosen = [c for c in chosen if c.key != "label"]
+    shrunk: set[str] = set()
+
+    def total() -> int:
+        return sum(widths[c.key] + PADDING for c in chosen)
+
+    for step, key in STEPS:
+        excess = total() - width
+        if excess <= 0:
+            break
+        if step == "drop":
+            chosen = [c for c in chosen if c.key != key]
+        elif step == "narrow":
+            chosen = [by_key[NARROWER[key]] if c.key == key else c for c in chosen]
+        elif any(c.key == key for c in chosen):
+            floor = by_key[key].least if key in shrunk else SHRINK_LEAST.get(key, by_key[key].least)
+            widths[key] -= min(excess, max(0, widths[key] - floor))
+            shrunk.add(key)
+    excess = total() - width
+    for key in SHRINK_ORDER:  # the last resort: every flexible column down to its least
+        if excess <= 0:
+            break
+        if any(c.key == key for c in chosen):
+            give = min(excess, max(0, widths[key] - by_key[key].least))
+            widths[key] -= give
+            excess -= give
+    slack = width - total()
+    for key in reversed(SHRINK_ORDER):
+        if slack <= 0:
+            break
+        if any(c.key == key for c in chosen):
+            grow = min(slack, full[key] - widths[key])
+            widths[key] += grow
+            slack -= grow
+    shown = [(c, widths[c.key]) for c in chosen]
+    if slack - PADDING >= NOTE_LEAST and any(row.get("note") for row in rows):
+        shown.append((by_key["note"], min(slack - PADDING, full["note"])))
+    return shown
+
+
+def fit(text: str, width: int) -> str:
+    """`text` cut to `width` cells with an ellipsis."""
+    return text if len(text) <= width else text[: max(0, width - 1)] + "…"
+
+
+STATUS_STYLES = {
+    "ok": "green",
+    "rejected": "bold red",
+    "unreachable": "bold red",
+    "timed_out": "bold red",
+    "failed": "bold red",
+}
+
+
+class OverviewScreen(Screen[None]):
+    """One row per profile; rows fill as their checks end."""
+
+    BINDINGS = [
+        Binding("escape", "back", "Back"),
+        Binding("enter", "open", "Open profile"),
+        Binding("r", "recheck", "Check again"),
+    ]
+
+    timeout = DEFAULT_TIMEOUT
+    """Seconds each profile's check may take (tests shorten it)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.targets: list[ProfileTarget] = []
+        self.statuses: dict[str, ProfileStatus] = {}
+        self.problem: str | None = None
+        self.checking = False
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="overview-title", classes="section-title")
+        yield DataTable(id="overview-table", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="overview-detail")
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        self.query_one(DataTable).focus()
+        self.action_recheck()
+
+    @property
+    def current(self) -> str | None:
+        connection = console_app(self).connection
+        return connection.profile if connection else None
+
+    # ---- checking ----------------------------------------------------------------------
+
+    def action_recheck(self) -> None:
+        self.run_worker(self._check_all(), group="overview", exclusive=True, exit_on_error=False)
+
+    async def _check_all(self) -> None:
+        app = console_app(self)
+        self.checking = True
+        self.statuses.clear()
+        self.problem = None
+        try:
+            self.targets = await asyncio.to_thread(profile_targets, app.profiles, self.current)
+        except Exception as exc:  # a damaged profiles file: said in place, r retries
+            log.warning("The profiles could not be read for the overview", exc_info=True)
+            self.targets, self.problem = [], str(exc)
+        self._redraw()
+        try:
+            async for status in check_profiles(self.targets, timeout=self.timeout):
+                self.statuses[status.name] = status
+                self._redraw()
+        finally:
+            self.checking = False
+            self._redraw()
+        self._remember_tenants()
+
+    def _remember_tenants(self) -> None:
+        """The tenants' names kept with their profiles, for the picker (as a connection
+        does): in one thread, one after the other, so no save overwrites another."""
+        known = {t.name: t.tenant_name for t in self.targets}
+        seen = [
+            (s.name, s.tenant_name)
+            for s in self.statuses.values()
+            if s.tenant_name and not s.tenant_name_cached and s.tenant_name != known.get(s.name)
+        ]
+        if seen:
+            self.run_worker(self._remember(seen), group="overview-remember", exit_on_error=False)
+
+    async def _remember(self, seen: list[tuple[str, str]]) -> None:
+        profiles = console_app(self).profiles
+
+        def remember_all() -> None:
+            for profile, tenant in seen:
+                try:
+                    profiles.remember_tenant(profile, tenant)
+                except Exception:
+                    log.warning("Could not remember the tenant of %s", profile, exc_info=True)
+
+        await asyncio.to_thread(remember_all)
+
+    # ---- drawing -----------------------------------------------------------------------
+
+    def on_resize(self) -> None:
+        self._redraw()
+
+    def _redraw(self) -> None:
+        if not self.is_mounted:
+            return
+        table = self.query_one(DataTable)
+        current = self.current
+        rows = [cells_of(self.statuses.get(t.name), t, current) for t in self.targets]
+        width = max(20, table.size.width or self.size.width) - 1  # room for the scrollbar
+        columns = layout(rows, width)
+        highlighted = table.cursor_row
+        table.clear(columns=True)
+        for column, cells in columns:
+            table.add_column(column.title, width=cells, key=column.key)
+        for target, row in zip(self.targets, rows, strict=True):
+            status = self.statuses.get(target.name)
+            values = []
+            for column, cells in columns:
+                text = Text(fit(row.get(column.key, ""), cells), no_wrap=True)
+                if column.key == "key" and status is not None:
+                    text.stylize(STATUS_STYLES.get(status.status, "bold yellow"))
+                elif column.key == "key":
+                    text.stylize("dim")
+                values.append(text)
+            table.add_row(*values, key=target.name)
+        if self.targets:
+            table.move_cursor(row=min(max(highlighted, 0), len(self.targets) - 1))
+        self._title()
+        self._detail()
+
+    def _title(self) -> None:
+        done, count = len(self.statuses), len(self.targets)
+        if self.problem:
+            text = "All profiles · could not be read"
+        elif not count:
+            text = "All profiles · none yet" if not self.checking else "All profiles · reading…"
+        elif done < count:
+            text = f"All profiles · checked {done} of {count}…"
+        else:
+            good = sum(1 for s in self.statuses.values() if s.ok)
+            text = f"All profiles · {count} checked, {good} ok · enter opens, r checks again"
+        self.query_one("#overview-title", Static).update(text)
+
+    def _detail(self) -> None:
+        """What the highlighted row's status means, in a sentence."""
+        detail = self.query_one("#overview-detail", Static)
+        if self.problem:
+            detail.update(Text(self.problem))
+            return
+        if not self.targets:
+            detail.update("Add a profile with: tenant-console profile add NAME --base-url URL")
+            return
+        name = self.highlighted_name
+        status = self.statuses.get(name or "")
+        if name is None:
+            detail.update("")
+        elif status is None:
+            detail.update(Text(f"{name}: {CHECKING}"))
+        else:
+            message = status.message or "The key works and every figure was read."
+            detail.update(Text(f"{name}: {status.status_text} — {message}"))
+
+    @on(DataTable.RowHighlighted)
+    def _highlighted(self) -> None:
+        self._detail()
+
+    @property
+    def highlighted_name(self) -> str | None:
+        table = self.query_one(DataTable)
+        if not self.targets or table.cursor_row < 0 or table.cursor_row >= len(self.targets):
+            return None
+        return self.targets[table.cursor_row].name
+
+    # ---- actions -----------------------------------------------------------------------
+
+    @on(DataTable.RowSelected)
+    def _selected(self) -> None:
+        self.action_open()
+
+    def action_open(self) -> None:
+        """Switches the console to the highlighted profile, as the profile picker does."""
+        name = self.highlighted_name
+        if name is None:
+            return
+        app = console_app(self)
+        self.dismiss()
+        if name == self.current:
+            app.notify(f"Already on profile {name}.")
+        else:
+            app.switch_profile(name)
+
+    def action_back(self) -> None:
+        self.dismiss()

@@ -1,0 +1,144 @@
+"""The overview of every profile in the console (`P`): rows fill as their checks end, enter
+opens a profile as the picker does, `r` checks again. Saved profiles on a temp config dir
+and an in-memory keyring, against the real local service; a port that accepts and never
+answers is the slow tenant."""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Iterator
+from typing import Any
+
+import keyring.core
+import pytest
+from console_support import SIZE, MemoryKeyring, console, settle
+from form_host import screen_is, wait_until
+from textual.widgets import DataTable
+
+from console.profiles.config import Profile, ProfilesFile
+from console.profiles.keys import SERVICE
+from console.tui.app import TenantConsoleApp
+from console.tui.screens.overview import CHECKING, OverviewScreen, layout
+
+
+@pytest.fixture
+def saved_profiles(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[MemoryKeyring]:
+    """A temp config dir and an in-memory keyring; no TENANT_CONSOLE_* from the shell."""
+    for name in ("TENANT_CONSOLE_PROFILE", "TENANT_CONSOLE_BASE_URL", "TENANT_CONSOLE_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("TENANT_CONSOLE_CONFIG_DIR", str(tmp_path / "config"))
+    backend = MemoryKeyring()
+    monkeypatch.setattr(keyring.core, "_keyring_backend", backend)
+    yield backend
+
+
+@pytest.fixture
+def silent_port() -> Iterator[int]:
+    """A loopback port that accepts connections (the kernel's backlog) and never answers."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(16)
+        yield listener.getsockname()[1]
+
+
+def save(name: str, base_url: str, key: str, backend: MemoryKeyring, active: bool = False) -> None:
+    profiles = ProfilesFile.load()
+    profiles.add(Profile(name=name, base_url=base_url))
+    if active:
+        profiles.use(name)
+    profiles.save()
+    backend.entries[(SERVICE, name)] = key
+
+
+def key_cell(screen: OverviewScreen, name: str) -> str:
+    table = screen.query_one(DataTable)
+    return str(table.get_row(name)[[c.value for c in table.columns].index("key")])
+
+
+async def test_rows_fill_as_checks_end_and_enter_opens_a_profile(
+    service: Any, saved_profiles: MemoryKeyring, silent_port: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(OverviewScreen, "timeout", 1.5)
+    one = service.new_tenant("One Corp")
+    two = service.new_tenant("Two Corp")
+    save("one", service.base_url, one.key, saved_profiles, active=True)
+    save("slow", f"http://127.0.0.1:{silent_port}", "slow-key-" + "s" * 24, saved_profiles)
+    save("two", service.base_url, two.key, saved_profiles)
+    save("bad", service.base_url, "not-a-key-of-this-service-000000", saved_profiles)
+    app = TenantConsoleApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("P")
+        await wait_until(pilot, screen_is(app, OverviewScreen), what="the overview")
+        screen = app.screen
+        assert isinstance(screen, OverviewScreen)
+        # The quick ones are in while the slow one still says it is being checked.
+        await wait_until(pilot, lambda: {"one", "two", "bad"} <= set(screen.statuses))
+        assert "slow" not in screen.statuses
+        assert CHECKING in key_cell(screen, "slow")
+        assert key_cell(screen, "one") == "✓ ok" and key_cell(screen, "bad") == "✗ rejected"
+        await wait_until(pilot, lambda: not screen.checking, what="every check")
+        assert screen.statuses["slow"].status == "timed_out"
+        assert key_cell(screen, "slow") == "✗ timed out"
+        title = str(screen.query_one("#overview-title").content)  # type: ignore[attr-defined]
+        assert "4 checked, 2 ok" in title
+
+        # enter on "two" switches the console to it, as the picker does
+        await pilot.press("down", "down")
+        assert screen.highlighted_name == "two"
+        assert "two: ok" in str(screen.query_one("#overview-detail").content)  # type: ignore[attr-defined]
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen is console(app)
+        assert console(app).header.profile == "two"
+        assert console(app).header.tenant == "Two Corp"
+        assert ProfilesFile.load().active == "one"  # for this session only
+        assert ProfilesFile.load().profiles["two"].tenant_name == "Two Corp"  # remembered
+
+
+async def test_r_checks_again_escape_goes_back_and_the_palette_offers_it(
+    service: Any, saved_profiles: MemoryKeyring
+) -> None:
+    one = service.new_tenant("Again Corp")
+    save("one", service.base_url, one.key, saved_profiles, active=True)
+    app = TenantConsoleApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert "All profiles: overview" in titles
+        app.action_overview()
+        await wait_until(pilot, screen_is(app, OverviewScreen), what="the overview")
+        screen = app.screen
+        assert isinstance(screen, OverviewScreen)
+        await wait_until(pilot, lambda: not screen.checking and screen.statuses)
+        first = screen.statuses["one"]
+        await pilot.press("r")
+        await wait_until(pilot, lambda: not screen.checking and screen.statuses)
+        assert screen.statuses["one"] is not first and screen.statuses["one"].ok
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is console(app)
+
+
+def test_columns_give_way_on_a_narrow_screen() -> None:
+    row = {
+        "profile": "● production-eu",
+        "label": "PROD",
+        "url": "https://admin.eu.example.com/api",
+        "tenant": "Acme Payments Europe",
+        "key": "✗ lacks permissions",
+        "usage": "226,480 / 250,000 (90%)",
+        "compact": "226k / 250k 90%",
+        "share": "90%",
+        "applications": "13",
+        "proxies": "5",
+        "formulas": "≥100",
+    }
+    wide = layout([row], 199)
+    assert [c.key for c, _ in wide][:3] == ["profile", "label", "url"]
+    assert all(width >= len(row[c.key]) for c, width in wide)  # nothing cut at 200 columns
+    narrow = layout([row], 79)
+    keys = [c.key for c, _ in narrow]
+    assert "url" not in keys and "label" not in keys and "share" in keys
+    assert sum(width + 2 for _, width in narrow) <= 79
+    assert dict((c.key, w) for c, w in narrow)["profile"] >= 12

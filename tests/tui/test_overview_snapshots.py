@@ -1,0 +1,35 @@
+"""Snapshots of the overview of every profile at 80x24 and 200x60, from the screenshot scene
+(the deterministic demo: frozen time, fixed ids, one base URL whatever the port; a rejected
+key, a closed port, a locked keyring and a profile without a key beside it)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from console.tui.screenshots import SCENES, build_app, deterministic_env, play, start_demo_service
+
+OVERVIEW = next(scene for scene in SCENES if scene.name == "overview")
+
+
+@pytest.fixture(scope="module")
+def demo() -> Iterator[Any]:
+    with deterministic_env():
+        service = start_demo_service()
+        try:
+            yield service
+        finally:
+            service.stop()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (200, 60)], ids=["80x24", "200x60"])
+def test_overview(size: tuple[int, int], demo: Any, snap_compare: Any) -> None:
+    with deterministic_env():
+        app = build_app(OVERVIEW, demo.base_url, demo.key)
+
+        async def run_before(pilot: Any) -> None:
+            await play(OVERVIEW, pilot)
+
+        assert snap_compare(app, terminal_size=size, run_before=run_before)

@@ -15,7 +15,7 @@ import logging
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Protocol
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -24,7 +24,7 @@ from textual.screen import Screen
 from console.models.contract import DEFAULT_KEY_HEADER
 from console.tui.commands import ObjectProvider
 from console.tui.connection import Connection, MemoryProfiles, ProfileSource, SavedProfiles
-from console.tui.early_start import EarlyStart, request_first_page
+from console.tui.early_start import EarlyStart, FirstPage, request_first_page
 from console.tui.formatting import clock_time
 from console.tui.logs import hide_secret, log_file
 from console.tui.problems import ConsoleProblem
@@ -33,8 +33,19 @@ from console.tui.resources import ResourceKind
 from console.tui.screens.console import ConsoleScreen
 from console.tui.sections import SECTIONS
 from console.tui.widgets.console_header import ConsoleHeader
+from console.tui.widgets.resource_list import ResourceList
 
-ClientFactory = Callable[..., Any]
+if TYPE_CHECKING:
+    from textual.command import Provider
+    from textual.theme import Theme
+
+    from console.client.client import AdminClient
+    from console.models import UsageReport
+    from console.profiles.preferences import Preferences
+    from console.tui.connection import ProfileSummary
+    from console.tui.shown import Shown
+
+ClientFactory = Callable[..., "AdminClient"]
 """(base_url, key) -> a client; also given `key_header=` when a profile names another."""
 
 
@@ -49,6 +60,25 @@ SERVICE_WATCH_SECONDS = 2.0
 UNEXPECTED_TITLE = "Unexpected error (the console carries on)"
 
 
+class NotConnected(AttributeError):
+    """The app has no client: no connection with a key yet (the welcome screen, a key
+    prompt). An AttributeError, so `getattr(app, "client", None)` still reads None."""
+
+
+class LocalService(Protocol):
+    """A local service this console runs on (the demo's, console.tui.demo.DemoService):
+    watched while the console runs, stopped on exit if the console started it."""
+
+    @property
+    def base_url(self) -> str: ...
+
+    key: str | None
+    reported_dead: bool
+    """Set by the console once it said the service stopped (it says so once)."""
+
+    def stop(self) -> None: ...
+
+
 def unexpected_error_message(error: BaseException) -> str:
     """What a bug's notification says: the error, and the log file with its traceback."""
     where = log_file()
@@ -56,21 +86,21 @@ def unexpected_error_message(error: BaseException) -> str:
     return f"{type(error).__name__}: {error}{details}"
 
 
-def usage_commands() -> Any:
+def usage_commands() -> type[Provider]:
     """The usage dashboard's palette commands, imported when the palette first opens."""
     from console.tui.widgets.usage_commands import UsageCommands
 
     return UsageCommands
 
 
-def estate_commands() -> Any:
+def estate_commands() -> type[Provider]:
     """Copy to profile and the diff with another profile, imported when the palette opens."""
     from console.tui.estate_commands import EstateCommands
 
     return EstateCommands
 
 
-def showing_welcome(app: App[Any]) -> bool:
+def showing_welcome(app: App[int]) -> bool:
     """Whether the welcome screen is on top (never imported, it was never shown)."""
     welcome = sys.modules.get("console.tui.screens.welcome")
     return welcome is not None and isinstance(app.screen, welcome.WelcomeScreen)
@@ -86,16 +116,16 @@ async def load_client_modules() -> None:
     await asyncio.to_thread(getattr, console.client, "AdminClient")
 
 
-async def _close(client: Any) -> None:
+async def _close(client: AdminClient | None) -> None:
     """Closes a client that is done with, quietly: it may have never been used."""
-    if client is not None and hasattr(client, "aclose"):
+    if client is not None:
         try:
             await client.aclose()
         except Exception:
             log.info("Closing a client failed", exc_info=True)
 
 
-def default_client(base_url: str, key: str, key_header: str = DEFAULT_KEY_HEADER) -> Any:
+def default_client(base_url: str, key: str, key_header: str = DEFAULT_KEY_HEADER) -> AdminClient:
     """A client that gives up quickly: a person is waiting, and `r` retries."""
     from console.client import AdminClient, RetryPolicy
 
@@ -124,10 +154,10 @@ class TenantConsoleApp(App[int]):
         profile_name: str | None = None,
         read_only: bool = False,
         client_factory: ClientFactory = default_client,
-        start_demo: Callable[[], Any] | None = None,
+        start_demo: Callable[[], LocalService] | None = None,
         early_start: EarlyStart | None = None,
         exit_signals: tuple[int, ...] = (),
-        demo_service: Any = None,
+        demo_service: LocalService | None = None,
         persist_preferences: bool = False,
     ) -> None:
         """`early_start`: the profile's connection and first page, already on their way
@@ -148,7 +178,7 @@ class TenantConsoleApp(App[int]):
         self._start_demo = start_demo
         self._early_start = early_start
         self._exit_signals = exit_signals
-        self._client: Any = None
+        self._client: AdminClient | None = None
         self.connection: Connection | None = None
         self.unavailable: set[str] = set()
         """What the service in use does not offer (see mark_unavailable)."""
@@ -158,13 +188,13 @@ class TenantConsoleApp(App[int]):
         """Why the header's tenant and usage may be out of date (shown instead of the usage)."""
         self.key_rejected = False
         self.profile_names: list[str] = []
-        self.demo_services: list[Any] = []
+        self.demo_services: list[LocalService] = []
         """Local services this app started (from the welcome screen): stopped on exit."""
-        self._watched: list[Any] = [demo_service] if demo_service is not None else []
+        self._watched: list[LocalService] = [demo_service] if demo_service is not None else []
         self._stopping = False
         self._persist_preferences = persist_preferences
-        self.preferences: Any = None
-        """console.profiles.preferences.Preferences, once loaded (None: the defaults)."""
+        self.preferences: Preferences | None = None
+        """Once loaded (None: the defaults)."""
 
     # ---- start and stop ----------------------------------------------------------------
 
@@ -232,10 +262,10 @@ class TenantConsoleApp(App[int]):
             self.theme = theme
         self.theme_changed_signal.subscribe(self, self._theme_changed)
 
-    def _theme_changed(self, theme: Any) -> None:
+    def _theme_changed(self, theme: Theme) -> None:
         self.set_preference(theme=theme.name)
 
-    def set_preference(self, **values: Any) -> None:
+    def set_preference(self, **values: str | int | None) -> None:
         """Remembers a preference (theme=..., usage_auto_refresh=...) for the next start."""
         if self.preferences is None:
             from console.profiles.preferences import Preferences
@@ -250,6 +280,8 @@ class TenantConsoleApp(App[int]):
     async def _save_preferences(self) -> None:
         from console.profiles.preferences import save_preferences
 
+        if self.preferences is None:  # set_preference sets it before this runs
+            return
         try:
             await asyncio.to_thread(save_preferences, self.preferences)
         except OSError as exc:
@@ -273,6 +305,7 @@ class TenantConsoleApp(App[int]):
         if self._stopping:
             return
         for service in [*self._watched, *self.demo_services]:
+            # A service without `running` (a test's) is taken as running: never reported.
             if getattr(service, "running", True) or getattr(service, "reported_dead", False):
                 continue
             service.reported_dead = True
@@ -309,9 +342,17 @@ class TenantConsoleApp(App[int]):
         return None
 
     @property
-    def client(self) -> Any:
+    def client(self) -> AdminClient:
         """The connection's client, made on first use: until the first rows show, nothing
-        needs it (see request_first_page), so httpx and pydantic load after them."""
+        needs it (see request_first_page), so httpx and pydantic load after them. Raises
+        NotConnected without a connection with a key (see connected_client)."""
+        client = self.connected_client()
+        if client is None:
+            raise NotConnected("No connection with a key to a service yet.")
+        return client
+
+    def connected_client(self) -> AdminClient | None:
+        """As `client`, but None when there is no connection with a key."""
         connection = self.connection
         if self._client is None and connection is not None and connection.key:
             # A factory is asked for another header only when the profile names one.
@@ -321,7 +362,7 @@ class TenantConsoleApp(App[int]):
             self._client = self.client_factory(connection.base_url, connection.key, **options)
         return self._client
 
-    async def connect(self, connection: Connection, *, first_page: Any = None) -> None:
+    async def connect(self, connection: Connection, *, first_page: FirstPage | None = None) -> None:
         """Talks to this tenant from now on: a new client, every section reloaded.
 
         `first_page`: a future of the first section's page 1 for this connection, if one was
@@ -363,7 +404,7 @@ class TenantConsoleApp(App[int]):
         they happen, by the sections; here the header only stops claiming what it cannot
         confirm: no usage kept from before, a notice when the service does not answer."""
         await load_client_modules()
-        client, connection = self.client, self.connection
+        client, connection = self.connected_client(), self.connection
         if client is None:
             return
         try:
@@ -412,12 +453,11 @@ class TenantConsoleApp(App[int]):
         screen = self.console_screen
         if screen is None:
             return
-        for section in screen.query_one("#sections").children:
-            mark = getattr(section, "mark_stale", None)
-            if mark is not None and section.is_mounted:
-                mark(at)
+        for section in screen.sections():
+            if section.is_mounted:
+                section.mark_stale(at)
 
-    def set_usage(self, report: Any) -> None:
+    def set_usage(self, report: UsageReport) -> None:
         from console.tui.widgets.usage_math import usage_summary  # not the dashboard: -1.5 MiB
 
         try:
@@ -427,7 +467,7 @@ class TenantConsoleApp(App[int]):
             self.usage_line = ""
         self.update_headers()
         screen = self.console_screen
-        tenant = screen.find_section("tenant") if screen is not None else None
+        tenant = screen.tenant_view() if screen is not None else None
         if tenant is not None:
             tenant.refresh_fields()
 
@@ -547,6 +587,7 @@ class TenantConsoleApp(App[int]):
 
         names = await self._names()
         active = self.connection.profile if self.connection else None
+        summaries: list[ProfileSummary] | list[str]
         try:
             summaries, default = await asyncio.to_thread(self._summaries)
         except Exception:  # a damaged file: the names are enough to switch
@@ -561,7 +602,7 @@ class TenantConsoleApp(App[int]):
 
         await self.push_screen(ProfilePicker(summaries, active, default), chosen)
 
-    def _summaries(self) -> tuple[list[Any], str | None]:
+    def _summaries(self) -> tuple[list[ProfileSummary], str | None]:
         return self.profiles.summaries(), self.profiles.active()
 
     def switch_profile(self, name: str) -> None:
@@ -585,11 +626,11 @@ class TenantConsoleApp(App[int]):
             await self.pop_screen()
         screen.show_section(key)
 
-    def open_detail(self, kind: ResourceKind, item: Any) -> None:
+    def open_detail(self, kind: ResourceKind, item: Shown) -> None:
         """The detail screen of `item`: a model, or an object as sent (a list's row)."""
         self.run_worker(self._open_detail(kind, item), exit_on_error=False)
 
-    async def _open_detail(self, kind: ResourceKind, item: Any) -> None:
+    async def _open_detail(self, kind: ResourceKind, item: Shown) -> None:
         from console.tui.screens.detail import DetailScreen
 
         screen = self.console_screen
@@ -604,7 +645,8 @@ class TenantConsoleApp(App[int]):
             self.notify(
                 str(exc), title=f"This {kind.singular} is shown as sent", severity="warning"
             )
-        labels = getattr(screen.find_section(kind.key), "labels", {})
+        section = screen.find_section(kind.key)
+        labels = section.labels if isinstance(section, ResourceList) else {}
         await self.push_screen(DetailScreen(kind, item, labels=labels))
 
     def copy_id(self, value: str) -> None:
@@ -633,7 +675,7 @@ class TenantConsoleApp(App[int]):
 
     # ---- command palette ---------------------------------------------------------------
 
-    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[object]) -> Iterable[SystemCommand]:
         if self.console_screen is not None:
             for section in SECTIONS:
                 yield SystemCommand(

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from textual.binding import Binding
+from textual.screen import Screen
 
+from console.tui.app_access import console_app
 from console.tui.flows import create_flow, delete_flow, edit_flow, regenerate_flow, start_flow
 from console.tui.key_permissions import (
     REGENERATE,
@@ -23,6 +25,9 @@ from console.tui.resources import TENANT
 
 if TYPE_CHECKING:
     from console.tui.resources import Kind
+    from console.tui.screens.console import ConsoleScreen
+    from console.tui.screens.detail import DetailScreen
+    from console.tui.shown import Shown
 
 log = logging.getLogger(__name__)
 
@@ -35,13 +40,13 @@ CHANGE_KEYS_GROUP = Binding.Group("New/Edit/Del")
 """n, e and d share one footer label: the footer has little room."""
 
 
-def hide_mutating_bindings(node: Any) -> None:
+def hide_mutating_bindings(node: Screen[None]) -> None:
     """In read-only mode, takes the keys that change data out of the footer of `node`.
 
     Otherwise adds, behind each of those keys, a hidden binding that says which permission
     is missing: a key the session's key may not use is dimmed (check_action None), and
     Textual then tries the next binding of the same key."""
-    if not in_read_only_mode(node.app):
+    if not in_read_only_mode(console_app(node)):
         for key, found in list(node._bindings.key_to_bindings.items()):
             for binding in found:
                 action = binding.action.split("(")[0]
@@ -57,22 +62,24 @@ def hide_mutating_bindings(node: Any) -> None:
     node.refresh_bindings()
 
 
-def _console_target(screen: Any) -> tuple[Kind | None, Any]:
+def _console_target(screen: ConsoleScreen) -> tuple[Kind | None, Shown | None]:
     """(kind, object) the console screen's change keys act on: the highlighted row of a list,
     or the tenant on the Tenant section; (None, None) elsewhere (the permissions list)."""
-    current_list = getattr(screen, "current_list", None)
+    current_list = screen.current_list
     if current_list is not None:
         if not current_list.kind.changeable:
             return None, None
         return current_list.kind, current_list.current_row
-    if getattr(screen, "current", None) == TENANT.key:
-        return TENANT, getattr(screen.section_widget(TENANT.key), "tenant", None)
+    if screen.current == TENANT.key:
+        view = screen.tenant_view()
+        return TENANT, view.tenant if view is not None else None
     return None, None
 
 
-def console_action_allowed(screen: Any, action: str) -> bool | None:
+def console_action_allowed(screen: ConsoleScreen, action: str) -> bool | None:
     """Whether `n`, `e`, `d` or `R` applies where the console screen stands now; None
     (shown dimmed) when it would but the key lacks the permission."""
+    app = console_app(screen)
     kind, obj = _console_target(screen)
     if action == "new":
         applies = kind is not None and kind.creatable
@@ -81,31 +88,35 @@ def console_action_allowed(screen: Any, action: str) -> bool | None:
             kind is not None
             and kind.regenerable
             and obj is not None
-            and REGENERATE not in not_offered(screen.app)
+            and REGENERATE not in not_offered(app)
         )
     else:
         applies = obj is not None
-    if applies and lacking_now(screen.app, kind, action):
+    if applies and lacking_now(app, kind, action):
         return None
     return applies
 
 
-def explain_lacking_permission(screen: Any, action: str) -> None:
+def explain_lacking_permission(screen: ConsoleScreen | DetailScreen, action: str) -> None:
     """A dimmed `n`, `e`, `d` or `R` was pressed: say which permission it needs."""
-    if hasattr(screen, "item") and hasattr(screen, "kind"):  # a detail screen
-        dimmed = detail_action_allowed(screen, action) is None
-        kind = screen.kind
-    else:
+    from console.tui.screens.console import ConsoleScreen  # loaded: it imports this module
+
+    kind: Kind | None
+    if isinstance(screen, ConsoleScreen):
         dimmed = console_action_allowed(screen, action) is None
         kind, _ = _console_target(screen)
-    missing = lacking_now(screen.app, kind, action) if dimmed else None
+    else:  # a detail screen
+        dimmed = detail_action_allowed(screen, action) is None
+        kind = screen.kind
+    app = console_app(screen)
+    missing = lacking_now(app, kind, action) if dimmed else None
     if missing and kind is not None:
-        say_lacking(screen.app, missing, doing(kind, action))
+        say_lacking(app, missing, doing(kind, action))
 
 
-def run_console_action(screen: Any, action: str) -> None:
+def run_console_action(screen: ConsoleScreen, action: str) -> None:
     """Starts the flow for `n`, `e`, `d` or `R` on the console screen."""
-    app = screen.app
+    app = console_app(screen)
     kind, obj = _console_target(screen)
     if kind is None or (action != "new" and obj is None):
         return
@@ -126,28 +137,30 @@ def run_console_action(screen: Any, action: str) -> None:
         start_flow(app, regenerate_flow(app, obj))
 
 
-def detail_action_allowed(screen: Any, action: str) -> bool | None:
+def detail_action_allowed(screen: DetailScreen, action: str) -> bool | None:
     """Whether `e`, `d` or `R` applies to the object a detail screen shows; None (dimmed)
     when the key lacks the permission."""
     if screen.item is None or not screen.kind.changeable:
         return False
+    app = console_app(screen)
     if action == "regenerate":
-        applies = screen.kind.regenerable and REGENERATE not in not_offered(screen.app)
+        applies = screen.kind.regenerable and REGENERATE not in not_offered(app)
     else:
         applies = action in ("edit", "delete")
-    if applies and lacking_now(screen.app, screen.kind, action):
+    if applies and lacking_now(app, screen.kind, action):
         return None
     return applies
 
 
-def run_detail_action(screen: Any, action: str) -> None:
+def run_detail_action(screen: DetailScreen, action: str) -> None:
     """Starts the flow for `e`, `d` or `R` on a detail screen; it shows the result."""
     if detail_action_allowed(screen, action):
-        start_flow(screen.app, _detail_flow(screen, action))
+        app = console_app(screen)
+        start_flow(app, _detail_flow(screen, action))
 
 
-async def _detail_flow(screen: Any, action: str) -> None:
-    app = screen.app
+async def _detail_flow(screen: DetailScreen, action: str) -> None:
+    app = console_app(screen)
     if action == "edit":
         if await edit_flow(app, screen.kind, screen.item) is not None:
             screen.action_refresh()

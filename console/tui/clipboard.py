@@ -15,7 +15,7 @@ import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
-from typing import Any
+from typing import Protocol
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +82,13 @@ def osc52_note() -> str:
     return f"{OSC52_SENT}."
 
 
-async def copy_text(app: Any, text: str) -> Copied:
+class ClipboardOwner(Protocol):
+    """An app: Textual's `copy_to_clipboard` sends OSC 52 and keeps the app's own copy."""
+
+    def copy_to_clipboard(self, text: str) -> None: ...
+
+
+async def copy_text(app: ClipboardOwner, text: str) -> Copied:
     """Sends `text` to the terminal (OSC 52; it also becomes the app's own clipboard) and,
     where there is one, to a system clipboard tool; says which of them is sure."""
     app.copy_to_clipboard(text)

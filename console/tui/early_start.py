@@ -11,15 +11,19 @@ import logging
 import threading
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypeAlias
 
 from console.client import plain_get
 from console.tui.connection import Connection, ProfileSource
+from console.tui.shown import JsonObject
 
 log = logging.getLogger("console.tui")
 
+FirstPage: TypeAlias = "Future[JsonObject | None]"
+"""Page 1 of the first section as sent, on its way; None if the plain reader could not get it."""
 
-def read_first_page(connection: Connection) -> dict[str, Any] | None:
+
+def read_first_page(connection: Connection) -> JsonObject | None:
     """Page 1 of the first section without the client; None if the plain reader cannot get
     it (the list then asks the client, which says what is wrong)."""
     from console.tui.resources import KINDS_BY_KEY, PAGE_SIZE
@@ -36,7 +40,7 @@ def read_first_page(connection: Connection) -> dict[str, Any] | None:
     )
 
 
-def request_first_page(connection: Connection) -> Future[dict[str, Any] | None]:
+def request_first_page(connection: Connection) -> FirstPage:
     """read_first_page in a thread, started at once."""
     return plain_get.in_thread(lambda: read_first_page(connection))
 
@@ -48,7 +52,7 @@ class EarlyStart:
 
     profile_name: str | None
     connection: Future[Connection] = field(default_factory=Future)
-    first_page: Future[dict[str, Any] | None] = field(default_factory=Future)
+    first_page: FirstPage = field(default_factory=Future)
 
 
 def begin(profiles: ProfileSource, profile_name: str | None) -> EarlyStart:

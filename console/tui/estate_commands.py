@@ -8,6 +8,7 @@ from functools import partial
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
+from console.tui.app_access import console_app
 from console.tui.key_permissions import in_read_only_mode
 from console.tui.promote import promotable, screen_target, start_promotion, start_tenant_diff
 
@@ -17,12 +18,12 @@ class EstateCommands(Provider):
     in read-only mode), and "Compare this tenant with another profile…"."""
 
     def _commands(self) -> Iterator[tuple[str, Callable[[], None], str]]:
-        app = self.app
-        if getattr(app, "client", None) is None:
+        app = console_app(self)
+        if app.connected_client() is None:
             return
         kind, item = screen_target(self.screen)
         if promotable(kind, item) and not in_read_only_mode(app):
-            assert kind is not None
+            assert kind is not None and item is not None  # promotable says so
             yield (
                 f"Copy {kind.singular} {kind.item_name(item)} to profile…",
                 partial(start_promotion, self.screen),

@@ -11,9 +11,8 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
-
-from textual.app import App
 
 from console.tui.connection import Connection as ConsoleConnection
 from console.tui.key_permissions import (
@@ -30,27 +29,42 @@ from console.tui.resources import APPLICATIONS, TENANT
 
 if TYPE_CHECKING:
     from console.client import AdminClient
+    from console.models import Application
+    from console.tui.app import TenantConsoleApp
+    from console.tui.forms.base import ResourceForm
+    from console.tui.modals import ConfirmModal, TypeToConfirmModal
     from console.tui.resources import Kind
+    from console.tui.shown import Model, Shown
 
 log = logging.getLogger(__name__)
 
 
-def _client(app: App[Any], client: Any | None) -> Any:
-    client = client if client is not None else getattr(app, "client", None)
+def _client(app: TenantConsoleApp, client: AdminClient | None) -> AdminClient:
+    client = client if client is not None else app.connected_client()
     if client is None:
         raise RuntimeError("No connection to a service yet.")
     return client
 
 
-def form_for(app: App[Any], kind: Kind, obj: Any | None = None, *, client: Any = None) -> Any:
+def form_for(
+    app: TenantConsoleApp,
+    kind: Kind,
+    obj: Shown | None = None,
+    *,
+    client: AdminClient | None = None,
+) -> ResourceForm[Any, Any]:
     """The form screen for a new (obj None) or existing object; read-only where it must be."""
     form_class = kind.form_class()
     return form_class(_client(app, client), obj, read_only=in_read_only_mode(app))
 
 
 async def open_form(
-    app: App[Any], kind: Kind, obj: Any | None = None, *, client: Any = None
-) -> Any | None:
+    app: TenantConsoleApp,
+    kind: Kind,
+    obj: Shown | None = None,
+    *,
+    client: AdminClient | None = None,
+) -> Model | None:
     """Shows the create or edit form; returns the saved object, or None if nothing was saved.
 
     A new application's key is revealed by the form itself before it closes.
@@ -64,7 +78,9 @@ async def open_form(
     return await app.push_screen(form, wait_for_dismiss=True)
 
 
-async def delete_object(app: App[Any], kind: Kind, obj: Any, *, client: Any = None) -> bool:
+async def delete_object(
+    app: TenantConsoleApp, kind: Kind, obj: Shown, *, client: AdminClient | None = None
+) -> bool:
     """Asks, then deletes. True when the object is gone (also if someone deleted it first)."""
     from console.client import ApiError, NotFound
     from console.tui.modals import ConfirmModal, TypeToConfirmModal
@@ -76,14 +92,15 @@ async def delete_object(app: App[Any], kind: Kind, obj: Any, *, client: Any = No
         app.notify(kind.read_only_reason(obj), title="Not deleted", severity="warning")
         return False
     client = _client(app, client)
-    label = str(getattr(obj, "name", "") or getattr(obj, "id", ""))
+    label = str(_field(obj, "name") or _field(obj, "id") or "")
     body = kind.delete_consequences
     if kind is APPLICATIONS:
         if await _is_session_application(app, client, obj):
             body += " It is the key this console is using: the console loses its access."
-        body += "\n\n" + await _proxies_losing(client, obj)
+        body += "\n\n" + await _proxies_losing(client, kind.item_id(obj))
+    modal: ConfirmModal | TypeToConfirmModal
     if kind is TENANT:
-        modal: Any = TypeToConfirmModal(
+        modal = TypeToConfirmModal(
             f'Delete the tenant "{label}"?', body, label, confirm_label="Delete tenant"
         )
     else:
@@ -120,7 +137,7 @@ PROXIES_NAMED = 5
 """Proxies named in the confirmation; past these, "and N more"."""
 
 
-async def proxies_using(client: Any, application_id: str) -> tuple[list[str], bool]:
+async def proxies_using(client: AdminClient, application_id: str) -> tuple[list[str], bool]:
     """Names of the proxies bound to the application, and whether every proxy was read.
 
     The service filters proxies by id and name only, so this walks the pages (as sent:
@@ -152,10 +169,10 @@ def _names_sentence(names: list[str]) -> str:
     return ", ".join(quoted[:-1]) + " and " + quoted[-1]
 
 
-async def _proxies_losing(client: Any, application: Any) -> str:
+async def _proxies_losing(client: AdminClient, application_id: str) -> str:
     """The confirmation's sentence naming the proxies that lose their application."""
     try:
-        names, complete = await proxies_using(client, str(application.id))
+        names, complete = await proxies_using(client, application_id)
     except Exception as error:  # e.g. a key without proxy:read: say so, still ask
         log.warning("Could not list the proxies using an application", exc_info=True)
         return f"Could not check which proxies use it: {error}"
@@ -171,12 +188,21 @@ async def _proxies_losing(client: Any, application: Any) -> str:
     return f"{what}{checked}: {_names_sentence(names)}."
 
 
-async def _is_session_application(app: App[Any], client: Any, application: Any) -> bool:
+async def _is_session_application(
+    app: TenantConsoleApp, client: AdminClient, application: Shown
+) -> bool:
     own = await session_application_id(app, client)
-    return own is not None and own == str(getattr(application, "id", ""))
+    return own is not None and own == str(_field(application, "id") or "")
 
 
-async def regenerate_key(app: App[Any], application: Any, *, client: Any = None) -> Any | None:
+def _field(obj: Shown, name: str) -> object:
+    """A field of a model or of an object as sent; None where it has none."""
+    return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
+
+
+async def regenerate_key(
+    app: TenantConsoleApp, application: Application, *, client: AdminClient | None = None
+) -> Application | None:
     """Asks, regenerates (once: a POST is never retried), and shows the new key once.
 
     If it was the session's own key, the live client switches to the new key and the
@@ -194,7 +220,7 @@ async def regenerate_key(app: App[Any], application: Any, *, client: Any = None)
 
     client = _client(app, client)
     own = await _is_session_application(app, client, application)
-    note = await grant_note(client, getattr(application, "permissions", ()), subject="The new key")
+    note = await grant_note(client, application.permissions, subject="The new key")
     if not await app.push_screen(
         RegenerateConfirm(application.name, own_key=own, grant_note=note), wait_for_dismiss=True
     ):
@@ -202,7 +228,7 @@ async def regenerate_key(app: App[Any], application: Any, *, client: Any = None)
     try:
         result = await client.applications.regenerate(application.id)
     except NotOffered as error:
-        app.mark_unavailable(REGENERATE)  # type: ignore[attr-defined]
+        app.mark_unavailable(REGENERATE)
         app.notify(str(error), title="The key was not regenerated", severity="error")
         return None
     except ApiError as error:
@@ -222,14 +248,14 @@ def swap_client_key(client: AdminClient, key: str) -> None:
     client.set_api_key(key)
 
 
-async def adopt_session_key(app: App[Any], client: Any, key: str) -> None:
+async def adopt_session_key(app: TenantConsoleApp, client: AdminClient, key: str) -> None:
     """The session's key was regenerated: use the new one now, and store it for next time."""
     swap_client_key(client, key)
-    connection = getattr(app, "connection", None)
+    connection = app.connection
     if isinstance(connection, ConsoleConnection):
-        app.connection = dataclasses.replace(connection, key=key)  # type: ignore[attr-defined]
-    profile = getattr(connection, "profile", None)
-    source = getattr(connection, "key_source", "memory")
+        app.connection = dataclasses.replace(connection, key=key)
+    profile = connection.profile if connection is not None else None
+    source = connection.key_source if connection is not None else "memory"
     if profile is None or source == "memory":
         app.notify("The console now uses the new key (held in memory for this session).")
         return
@@ -258,21 +284,15 @@ async def adopt_session_key(app: App[Any], client: Any, key: str) -> None:
     app.notify(f"The new key is stored for profile {profile}.", title="Key stored")
 
 
-def _store_key(app: App[Any], profile: str, key: str) -> None:
-    """Blocking: in a thread. The app's profile source if it has one, else the keyring."""
-    profiles = getattr(app, "profiles", None)
-    if profiles is not None and hasattr(profiles, "store_key"):
-        profiles.store_key(profile, key)
-        return
-    from console.profiles.keys import set_key
-
-    set_key(profile, key)
+def _store_key(app: TenantConsoleApp, profile: str, key: str) -> None:
+    """Blocking: in a thread. The app's profile source (the keyring, for saved profiles)."""
+    app.profiles.store_key(profile, key)
 
 
-def refresh_after_change(app: App[Any], kind: Kind) -> None:
+def refresh_after_change(app: TenantConsoleApp, kind: Kind) -> None:
     """Reloads what shows this kind of object: its section (a list or the tenant), and the
     header."""
-    screen = getattr(app, "console_screen", None)
+    screen = app.console_screen
     if screen is not None:
 
         def reload() -> None:
@@ -284,12 +304,12 @@ def refresh_after_change(app: App[Any], kind: Kind) -> None:
         # After the dialog has gone and the screen has its focus back, so that the list
         # puts the focus on its rows again once they are loaded.
         screen.call_after_refresh(reload)
-    refresh_header = getattr(app, "refresh_header_info", None)
-    if callable(refresh_header):
-        refresh_header()
+    app.refresh_header_info()
 
 
-async def fresh_copy(app: App[Any], kind: Kind, obj: Any, *, client: Any = None) -> Any:
+async def fresh_copy(
+    app: TenantConsoleApp, kind: Kind, obj: Shown, *, client: AdminClient | None = None
+) -> Shown:
     """The object as the service holds it now, so a form opens on the latest version."""
     client = _client(app, client)
     try:
@@ -299,7 +319,7 @@ async def fresh_copy(app: App[Any], kind: Kind, obj: Any, *, client: Any = None)
         return obj
 
 
-async def _refuse_if_lacking(app: App[Any], kind: Kind, action: str) -> bool:
+async def _refuse_if_lacking(app: TenantConsoleApp, kind: Kind, action: str) -> bool:
     """True (and says which permission) when the key may not do this."""
     missing = await lacking_permission(app, kind, action)
     if missing:
@@ -308,7 +328,7 @@ async def _refuse_if_lacking(app: App[Any], kind: Kind, action: str) -> bool:
     return False
 
 
-async def create_flow(app: App[Any], kind: Kind) -> Any | None:
+async def create_flow(app: TenantConsoleApp, kind: Kind) -> Model | None:
     """`n` on a list: the form, then the list reloaded."""
     if await _refuse_if_lacking(app, kind, "new"):
         return None
@@ -318,7 +338,7 @@ async def create_flow(app: App[Any], kind: Kind) -> Any | None:
     return saved
 
 
-async def edit_flow(app: App[Any], kind: Kind, obj: Any) -> Any | None:
+async def edit_flow(app: TenantConsoleApp, kind: Kind, obj: Shown | None) -> Model | None:
     """`e` on a row, a detail or the tenant: the form on the latest version, then reloads.
     An object no one may change opens its form read-only, whatever the mode or the key."""
     if obj is None:
@@ -334,7 +354,7 @@ async def edit_flow(app: App[Any], kind: Kind, obj: Any) -> Any | None:
     return saved
 
 
-async def delete_flow(app: App[Any], kind: Kind, obj: Any) -> bool:
+async def delete_flow(app: TenantConsoleApp, kind: Kind, obj: Shown | None) -> bool:
     """`d` on a row, a detail or the tenant: confirmation, delete, then reloads."""
     if obj is None:
         return False
@@ -346,9 +366,12 @@ async def delete_flow(app: App[Any], kind: Kind, obj: Any) -> bool:
     return deleted
 
 
-async def regenerate_flow(app: App[Any], application: Any) -> Any | None:
-    """`R` on an application: confirmation, the new key shown once, then reloads."""
-    if application is None:
+async def regenerate_flow(app: TenantConsoleApp, application: Shown | None) -> Application | None:
+    """`R` on an application: confirmation, the new key shown once, then reloads. An
+    application shown as sent (it did not match the model) cannot be regenerated."""
+    from console.models import Application
+
+    if not isinstance(application, Application):
         return None
     if not in_read_only_mode(app) and await _refuse_if_lacking(app, APPLICATIONS, "regenerate"):
         return None
@@ -358,7 +381,7 @@ async def regenerate_flow(app: App[Any], application: Any) -> Any | None:
     return result
 
 
-def start_flow(app: App[Any], flow: Any) -> None:
+def start_flow(app: TenantConsoleApp, flow: Coroutine[object, object, object]) -> None:
     """Runs a flow coroutine in an app worker: flows wait for dialogs, and a screen that
     closes meanwhile (a detail whose object was deleted) must not cancel them."""
     app.run_worker(flow, group="change", exit_on_error=False)

@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from console.client.client import AdminClient
 
 log = logging.getLogger(__name__)
 
 
-async def own_permissions(client: Any) -> frozenset[str] | None:
+async def own_permissions(client: AdminClient) -> frozenset[str] | None:
     """The permissions of the application whose key the session uses, read now (they may
     have changed since the console opened); None when the key may not read it."""
     try:
@@ -56,7 +59,7 @@ def describe(permissions: list[str]) -> str:
 
 
 async def grant_note(
-    client: Any, granted: Iterable[str], *, already: Iterable[str] = (), subject: str
+    client: AdminClient, granted: Iterable[str], *, already: Iterable[str] = (), subject: str
 ) -> str | None:
     """A sentence naming what `subject` could do that this console's key cannot, or None."""
     own = await own_permissions(client)

@@ -7,22 +7,25 @@ from __future__ import annotations
 
 import logging
 import weakref
-from typing import TYPE_CHECKING, Any
-
-from textual.app import App
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from console.client.client import AdminClient
+    from console.models import Application
+    from console.tui.app import TenantConsoleApp
     from console.tui.resources import Kind
 
 log = logging.getLogger(__name__)
 
-_session_applications: weakref.WeakKeyDictionary[Any, str | None] = weakref.WeakKeyDictionary()
+_session_applications: weakref.WeakKeyDictionary[AdminClient, str | None] = (
+    weakref.WeakKeyDictionary()
+)
 """Per client (so per connection): the id of the application whose key it sends."""
-_key_permissions: weakref.WeakKeyDictionary[Any, frozenset[str] | None] = (
+_key_permissions: weakref.WeakKeyDictionary[AdminClient, frozenset[str] | None] = (
     weakref.WeakKeyDictionary()
 )
 """Per client (so per connection): the permissions of the key it sends, None if unknown."""
-_asking: weakref.WeakSet[Any] = weakref.WeakSet()
+_asking: weakref.WeakSet[AdminClient] = weakref.WeakSet()
 """Clients whose key's permissions are being asked for now."""
 
 
@@ -30,18 +33,18 @@ REGENERATE = "regenerate"
 """The feature name `mark_unavailable` records for a service without key regeneration."""
 
 
-def not_offered(app: App[Any]) -> set[str]:
+def not_offered(app: TenantConsoleApp) -> set[str]:
     """What the service in use was found not to offer (TenantConsoleApp.unavailable)."""
-    return getattr(app, "unavailable", set())
+    return app.unavailable
 
 
-def in_read_only_mode(app: App[Any]) -> bool:
+def in_read_only_mode(app: TenantConsoleApp) -> bool:
     """Whether the console runs with --read-only (not whether an object is read-only: see
     Kind.is_read_only)."""
-    return bool(getattr(app, "read_only", False))
+    return app.read_only
 
 
-def refuse_if_read_only(app: App[Any], what: str) -> bool:
+def refuse_if_read_only(app: TenantConsoleApp, what: str) -> bool:
     """True (and says so) when the console runs read-only and `what` must not happen."""
     if in_read_only_mode(app):
         app.notify(f"Read-only mode: {what} is refused.", title="Read-only", severity="warning")
@@ -49,14 +52,14 @@ def refuse_if_read_only(app: App[Any], what: str) -> bool:
     return False
 
 
-async def session_application_id(app: App[Any], client: Any) -> str | None:
+async def session_application_id(app: TenantConsoleApp, client: AdminClient) -> str | None:
     """The id of the application whose key the session uses (GET /applications/key, once)."""
     if client not in _session_applications:
         await key_application(client)
     return _session_applications.get(client)
 
 
-async def key_application(client: Any) -> Any | None:
+async def key_application(client: AdminClient) -> Application | None:
     """GET /applications/key, once per client (one client per connection): the session's
     application id and its permissions are kept; None when the service will not say."""
     try:
@@ -76,7 +79,7 @@ def needed_permission(kind: Kind | None, action: str) -> str | None:
     return kind.change_permission(action) if kind is not None else None
 
 
-def known_permissions(app: App[Any]) -> frozenset[str] | None:
+def known_permissions(app: TenantConsoleApp) -> frozenset[str] | None:
     """The key's permissions if known already, else None; asks the service once per
     connection, in the background, and refreshes every screen's keys when it answers.
 
@@ -93,7 +96,7 @@ def known_permissions(app: App[Any]) -> frozenset[str] | None:
     return None
 
 
-def _loaded_client(app: App[Any]) -> Any | None:
+def _loaded_client(app: TenantConsoleApp) -> AdminClient | None:
     """The app's client if it has been made already, never making it: the console makes
     its client once the first rows are on screen (TenantConsoleApp.client is a property
     that would make it now; a plain `client` attribute, as in tests' hosts, is read)."""
@@ -102,7 +105,7 @@ def _loaded_client(app: App[Any]) -> Any | None:
     return client if hasattr(client, "applications") else None
 
 
-async def _ask_permissions(app: App[Any], client: Any) -> None:
+async def _ask_permissions(app: TenantConsoleApp, client: AdminClient) -> None:
     try:
         await key_application(client)
     finally:
@@ -111,13 +114,13 @@ async def _ask_permissions(app: App[Any], client: Any) -> None:
         screen.refresh_bindings()
 
 
-async def lacking_permission(app: App[Any], kind: Kind, action: str) -> str | None:
+async def lacking_permission(app: TenantConsoleApp, kind: Kind, action: str) -> str | None:
     """The permission the key lacks for this action (asking the service if not yet known),
     or None when it has it or the console cannot tell (the service then decides)."""
     needed = needed_permission(kind, action)
     if needed is None or in_read_only_mode(app):
         return None
-    client = getattr(app, "client", None)
+    client = app.connected_client()
     if client is None:
         return None
     if client not in _key_permissions:
@@ -126,7 +129,7 @@ async def lacking_permission(app: App[Any], kind: Kind, action: str) -> str | No
     return needed if permissions is not None and needed not in permissions else None
 
 
-def lacking_now(app: App[Any], kind: Kind | None, action: str) -> str | None:
+def lacking_now(app: TenantConsoleApp, kind: Kind | None, action: str) -> str | None:
     """As `lacking_permission`, from what is known now (for the footer's keys)."""
     needed = needed_permission(kind, action)
     if needed is None or in_read_only_mode(app):
@@ -135,7 +138,7 @@ def lacking_now(app: App[Any], kind: Kind | None, action: str) -> str | None:
     return needed if permissions is not None and needed not in permissions else None
 
 
-def say_lacking(app: App[Any], permission: str, what: str) -> None:
+def say_lacking(app: TenantConsoleApp, permission: str, what: str) -> None:
     app.notify(
         f"{what.capitalize()} needs {permission}, which this key lacks. Use a key that has it "
         "(another profile: p).",

@@ -10,29 +10,31 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from console.tui.app_access import OfAnApp, console_app
 from console.tui.key_permissions import in_read_only_mode, refuse_if_read_only
 
 if TYPE_CHECKING:
-    from textual.app import App
-
+    from console.client.client import AdminClient
     from console.estate.apply import ApplyResult
+    from console.tui.app import TenantConsoleApp
     from console.tui.resources import ResourceKind as Kind
+    from console.tui.shown import Shown
 
 log = logging.getLogger(__name__)
 
 PROMOTABLE_KINDS = ("applications", "proxies", "reactor_formulas")
 
 
-def promotable(kind: Kind | None, item: Any) -> bool:
+def promotable(kind: Kind | None, item: Shown | None) -> bool:
     """An application, a proxy or a private formula (an official one is the operator's)."""
     if kind is None or item is None or kind.key not in PROMOTABLE_KINDS:
         return False
     return not kind.is_read_only(item)
 
 
-def screen_target(screen: Any) -> tuple[Kind | None, Any]:
+def screen_target(screen: OfAnApp) -> tuple[Kind | None, Shown | None]:
     """The object a screen stands on: a detail's, or the highlighted row of the console's list."""
     if hasattr(screen, "item") and hasattr(screen, "kind"):  # a detail screen
         return screen.kind, screen.item
@@ -42,22 +44,21 @@ def screen_target(screen: Any) -> tuple[Kind | None, Any]:
     return None, None
 
 
-def start_promotion(screen: Any) -> None:
+def start_promotion(screen: OfAnApp) -> None:
     """`c` or the palette: copy what the screen stands on to another profile."""
     kind, item = screen_target(screen)
     if not promotable(kind, item):
         return
-    assert kind is not None
-    screen.app.run_worker(
-        promote_flow(screen.app, kind, item), group="promote", exit_on_error=False
-    )
+    assert kind is not None and item is not None  # promotable says so
+    app = console_app(screen)
+    app.run_worker(promote_flow(app, kind, item), group="promote", exit_on_error=False)
 
 
-def start_tenant_diff(app: App[Any]) -> None:
+def start_tenant_diff(app: TenantConsoleApp) -> None:
     app.run_worker(tenant_diff_flow(app), group="promote", exit_on_error=False)
 
 
-async def _other_profile(app: Any, title: str) -> str | None:
+async def _other_profile(app: TenantConsoleApp, title: str) -> str | None:
     from console.tui.screens.estate import TargetProfilePicker
 
     try:
@@ -79,7 +80,7 @@ async def _other_profile(app: Any, title: str) -> str | None:
     return result
 
 
-async def _client_for(app: Any, name: str) -> Any:
+async def _client_for(app: TenantConsoleApp, name: str) -> AdminClient:
     """A client for the profile `name` (its key resolved in a thread); ValueError with a
     sentence when there is none to use."""
     from console.tui.connection import ProfileUnavailable
@@ -115,7 +116,7 @@ def _failure(exc: BaseException) -> str:
     return f"{problem.title}: {problem.message}"
 
 
-async def promote_flow(app: Any, kind: Kind, item: Any) -> None:
+async def promote_flow(app: TenantConsoleApp, kind: Kind, item: Shown) -> None:
     """Pick a profile, show the plan for this object there, apply it once confirmed."""
     from console.estate.apply import apply_plan, check_applicable
     from console.estate.document import KINDS
@@ -177,7 +178,7 @@ async def promote_flow(app: Any, kind: Kind, item: Any) -> None:
     await _report(app, result, target)
 
 
-async def _report(app: Any, result: ApplyResult, target: str) -> None:
+async def _report(app: TenantConsoleApp, result: ApplyResult, target: str) -> None:
     from console.tui.modals.key_reveal import KeyRevealModal
 
     done = "; ".join(result.done) or "nothing"
@@ -197,7 +198,7 @@ async def _report(app: Any, result: ApplyResult, target: str) -> None:
         await app.push_screen_wait(KeyRevealModal(new.key, new.application))
 
 
-async def tenant_diff_flow(app: Any) -> None:
+async def tenant_diff_flow(app: TenantConsoleApp) -> None:
     """Pick a profile; show what it takes to make its tenant like this one."""
     from console.estate.plan import compute_plan
     from console.estate.tenant import read_tenant
@@ -227,8 +228,8 @@ async def tenant_diff_flow(app: Any) -> None:
         screen.show_plan(plan)
 
 
-async def _close(client: Any) -> None:
-    if client is not None and hasattr(client, "aclose"):
+async def _close(client: AdminClient | None) -> None:
+    if client is not None:
         try:
             await client.aclose()
         except Exception:

@@ -18,6 +18,22 @@ from uuid import UUID
 from rich.text import Text
 
 from console.tui import formatting as fmt
+from console.tui.shown import JsonObject, Query, Shown
+
+if TYPE_CHECKING:
+    from console.client.client import AdminClient
+    from console.client.resources import TenantResource
+    from console.models import (
+        Application,
+        Permission,
+        Proxy,
+        ReactorFormula,
+        Tenant,
+        TransformView,
+    )
+    from console.models.formulas import ContractItemView
+    from console.tui.forms.base import ResourceForm
+    from console.tui.shown import Model
 
 if TYPE_CHECKING:
     from console.tui.row_filter import RowFilter
@@ -41,7 +57,7 @@ class Column:
 
     key: str
     label: str
-    render: Callable[[Any], Renderable] | Callable[[Any, Labels], Renderable]
+    render: Callable[[JsonObject], Renderable] | Callable[[JsonObject, Labels], Renderable]
     width: int | None = None
     uses_labels: bool = False
     min_width: int | None = None
@@ -55,11 +71,11 @@ class Column:
     with another character is not looked for there, so a search of 10,000 rows formats no
     dates for a name. None: any text."""
 
-    def cell(self, item: Any, labels: Labels) -> Renderable:
+    def cell(self, item: JsonObject, labels: Labels) -> Renderable:
         """The cell; `?` where the object lacks what the column shows (or holds something
         else), so one odd object never stops its page from showing."""
         try:
-            render: Any = self.render
+            render: Callable[..., Renderable] = self.render
             value = render(item, labels) if self.uses_labels else render(item)
         except (KeyError, TypeError, ValueError, AttributeError, IndexError):
             return UNREADABLE_CELL
@@ -76,7 +92,7 @@ DATE_CHARS = "0123456789-: " + _MARKS
 """A list's date cell (`2026-11-20 10:00`)."""
 
 
-def unknown_fields(model: Any) -> list[tuple[str, Renderable]]:
+def unknown_fields(model: object) -> list[tuple[str, Renderable]]:
     """The fields the service sent that the console does not know, as `name: JSON` rows:
     shown as text, never dropped (see console.models.LenientModel)."""
     extra = getattr(model, "model_extra", None) or {}
@@ -87,7 +103,7 @@ def unknown_fields(model: Any) -> list[tuple[str, Renderable]]:
     return rows
 
 
-def raw_fields(item: Any) -> list[tuple[str, Renderable]]:
+def raw_fields(item: object) -> list[tuple[str, Renderable]]:
     """Every top-level field of an object as sent, as text: for one the console cannot read."""
     if not isinstance(item, dict):
         return [("Value", Text(json.dumps(item, ensure_ascii=False, default=str)))]
@@ -101,7 +117,7 @@ def raw_fields(item: Any) -> list[tuple[str, Renderable]]:
 class Fetched:
     """One page as the list needs it."""
 
-    items: list[dict[str, Any]]
+    items: list[JsonObject]
     """The objects as the service sent them."""
     total: int | None
     """None when the service sent no totals."""
@@ -121,7 +137,7 @@ class FilterInvalid(ValueError):
     """The filter text cannot become a server filter for this resource; one sentence."""
 
 
-def _id_query(row_filter: RowFilter, what: str) -> dict[str, Any] | None:
+def _id_query(row_filter: RowFilter, what: str) -> Query | None:
     """`{"ids": ...}` for full ids typed (alone or after `id:`); an `id:` that holds no
     full id is refused, as the service matches whole ids only."""
     if row_filter.column not in (None, "id"):
@@ -142,7 +158,7 @@ def _uuids(text: str) -> list[str] | None:
         return None
 
 
-def _count(items: Sequence[Any] | None, word: str) -> str:
+def _count(items: Sequence[object] | None, word: str) -> str:
     n = len(items or ())
     return f"{n} {word}{'' if n == 1 else 's'}"
 
@@ -158,12 +174,12 @@ def _date_cell(value: str | None) -> str:
     return fmt.short_date(fmt.wire_time(value))
 
 
-def _field(item: Any, name: str) -> Any:
+def _field(item: Shown, name: str) -> object:
     """A field of an object as sent (a dict) or of its model; None where it has none."""
     return item.get(name) if isinstance(item, dict) else getattr(item, name, None)
 
 
-def _id_text(value: Any) -> Renderable:
+def _id_text(value: object) -> Renderable:
     return str(value) if value else Text("—", style="dim")
 
 
@@ -207,20 +223,21 @@ class Kind:
         """What an action names when it acts on the object: "a proxy", "the tenant"."""
         return self.a_noun
 
-    def client_group(self, client: Any) -> Any:
-        """The client's resource group for this kind (`client.proxies`)."""
+    def client_group(self, client: AdminClient) -> Any:
+        """The client's resource group for this kind (`client.proxies`). Any: each group
+        has the methods of its own resource, and the kind methods here call only those."""
         return getattr(client, self.key)
 
-    def form_class(self) -> Any:
+    def form_class(self) -> type[ResourceForm[Any, Any]]:
         """The form screen class; imported now, as forms are not loaded at start."""
         module, _, name = self.form_path.partition(":")
         return getattr(importlib.import_module(module), name)
 
-    def is_read_only(self, obj: Any | None) -> bool:
+    def is_read_only(self, obj: Shown | None) -> bool:
         """Whether this object may never be changed, whatever the key (an official formula)."""
         return False
 
-    def read_only_reason(self, obj: Any) -> str:
+    def read_only_reason(self, obj: Shown) -> str:
         """Why `is_read_only(obj)`, for the refusal to delete it."""
         return f"This {self.singular} cannot be changed."
 
@@ -231,21 +248,21 @@ class Kind:
             return None
         return f"{self.permission.split(':')[0]}:{verb}"
 
-    def model_of(self, item: Any) -> Any:
+    def model_of(self, item: Shown) -> Shown:
         """The typed object (console.models) for an object as sent; a model stays as it is."""
         return item
 
-    def item_id(self, item: Any) -> str:
+    def item_id(self, item: Shown) -> str:
         """The object's id as text ("" if it has none)."""
         value = _field(item, "id")
         return "" if value is None else str(value)
 
-    async def get(self, client: Any, item_id: str) -> Any:
+    async def get(self, client: AdminClient, item_id: str) -> Model:
         """The object as the service holds it now."""
         return await self.client_group(client).get(item_id)
 
-    async def delete(self, client: Any, obj: Any) -> None:
-        await self.client_group(client).delete(obj.id)
+    async def delete(self, client: AdminClient, obj: Shown) -> None:
+        await self.client_group(client).delete(self.item_id(obj))
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.key}>"
@@ -261,18 +278,18 @@ class ResourceKind(Kind):
     filter_placeholder: str = ""
     columns: tuple[Column, ...] = ()
 
-    def server_query(self, row_filter: RowFilter) -> dict[str, Any] | None:
+    def server_query(self, row_filter: RowFilter) -> Query | None:
         """The server filter for the text typed after `/` and enter, where the API has one
         (spec: ids, names of proxies and formulas, permissions by application type); None
         where it has none (the loaded rows are filtered, and the tenant searched)."""
         return None
 
-    async def fetch(self, client: Any, page: int, size: int, query: dict[str, Any]) -> Fetched:
+    async def fetch(self, client: AdminClient, page: int, size: int, query: Query) -> Fetched:
         """One page, as sent, from the client's resource group of the same name as `key`."""
         envelope = await self.client_group(client).page_json(page=page, size=size, **query)
         return list_page(envelope, page, size)
 
-    def model_of(self, item: Any) -> Any:
+    def model_of(self, item: Shown) -> Shown:
         """The typed object (console.models) for an object as sent; a model stays as it is.
 
         An object that does not match the API raises the client's UnexpectedResponse."""
@@ -283,11 +300,11 @@ class ResourceKind(Kind):
         model = getattr(importlib.import_module("console.models"), self.model_name)
         return parse_response(model, item, method="GET", path=self.path)
 
-    def item_name(self, item: Any) -> str:
+    def item_name(self, item: Shown) -> str:
         name = _field(item, "name")
         return str(name if name is not None else self.item_id(item) or "(unnamed)")
 
-    def row_cells(self, item: Any, labels: Labels) -> tuple[Renderable, ...]:
+    def row_cells(self, item: Shown, labels: Labels) -> tuple[Renderable, ...]:
         """The row of an object as sent. One the console cannot read (not an object, or no
         id) is a row saying so, with its name or id where it has one; enter shows its JSON."""
         if not isinstance(item, dict) or not self.item_id(item):
@@ -297,9 +314,11 @@ class ResourceKind(Kind):
         return tuple(c.cell(item, labels) for c in self.columns)
 
     def fields(self, item: Any, labels: Labels | None = None) -> list[tuple[str, Renderable]]:
+        """The detail's rows of the kind's model (each kind narrows `item` to its own)."""
         return []
 
     def code_blocks(self, item: Any) -> list[CodeBlock]:
+        """The code a detail shows of the kind's model (each kind narrows `item`)."""
         return []
 
     def empty_message(self, filter_text: str) -> str:
@@ -308,7 +327,7 @@ class ResourceKind(Kind):
         return f"This tenant has no {self.title.lower()} yet."
 
 
-def list_page(envelope: dict[str, Any], page: int = 1, size: int = PAGE_SIZE) -> Fetched:
+def list_page(envelope: JsonObject, page: int = 1, size: int = PAGE_SIZE) -> Fetched:
     """A list page as sent (its envelope checked by the client) as the list needs it; a page
     without totals has `total` None, and more follow while pages come back full."""
     from console.client.envelope import page_numbers
@@ -318,7 +337,7 @@ def list_page(envelope: dict[str, Any], page: int = 1, size: int = PAGE_SIZE) ->
     return Fetched(envelope["data"], total, number, has_more)
 
 
-async def _application_names(client: Any, ids: list[str]) -> Labels:
+async def _application_names(client: AdminClient, ids: list[str]) -> Labels:
     """The names of these applications, in one request; none if the key may not read them."""
     try:
         found = await client.applications.page_json(page=1, size=100, ids=ids)
@@ -328,7 +347,7 @@ async def _application_names(client: Any, ids: list[str]) -> Labels:
     return {str(a["id"]): str(a.get("name")) for a in found["data"]}
 
 
-def named_id(value: Any, labels: Labels | None) -> Renderable:
+def named_id(value: object, labels: Labels | None) -> Renderable:
     """An id with the name of the application it is, when the console knows it: "Name  id"."""
     if not value:
         return _id_text(value)
@@ -336,19 +355,21 @@ def named_id(value: Any, labels: Labels | None) -> Renderable:
     return Text.assemble(name, (f"  {value}", "dim")) if name else str(value)
 
 
-def audit_ids(item: Any) -> list[str]:
+def audit_ids(item: Shown) -> list[str]:
     """The ids a detail shows that may be applications: who created and last changed it,
     and a proxy's application. Looked up by id (an id of no application stays as it is)."""
     names = ("created_by", "modified_by", "application_id")
     return sorted({str(v) for v in (_field(item, n) for n in names) if v})
 
 
-async def application_names(client: Any, ids: list[str]) -> Labels:
+async def application_names(client: AdminClient, ids: list[str]) -> Labels:
     """The names of the applications among `ids` (others are left out); {} on a failure."""
     return await _application_names(client, ids) if ids else {}
 
 
-def _audit(item: Any, labels: Labels | None = None) -> list[tuple[str, Renderable]]:
+def _audit(
+    item: Application | Proxy | ReactorFormula, labels: Labels | None = None
+) -> list[tuple[str, Renderable]]:
     return [
         ("Created", fmt.when(item.created_at)),
         ("Created by", named_id(item.created_by, labels)),
@@ -398,10 +419,12 @@ class ApplicationsKind(ResourceKind):
         ),
     )
 
-    def server_query(self, row_filter: RowFilter) -> dict[str, Any] | None:
+    def server_query(self, row_filter: RowFilter) -> Query | None:
         return _id_query(row_filter, "Applications")
 
-    def fields(self, item: Any, labels: Labels | None = None) -> list[tuple[str, Renderable]]:
+    def fields(
+        self, item: Application, labels: Labels | None = None
+    ) -> list[tuple[str, Renderable]]:
         expires: Renderable = Text("never", style="dim")
         if item.expires_at is not None:
             expires = Text(fmt.when(item.expires_at), style=fmt.expiry_style(item.expires_at))
@@ -427,7 +450,7 @@ class ApplicationsKind(ResourceKind):
         ]
 
 
-def _application_cell(proxy: dict[str, Any], labels: Labels) -> Renderable:
+def _application_cell(proxy: JsonObject, labels: Labels) -> Renderable:
     if proxy.get("application_id") is None:
         return Text("—", style="dim")
     key = str(proxy["application_id"])
@@ -477,20 +500,20 @@ class ProxiesKind(ResourceKind):
         ),
     )
 
-    def server_query(self, row_filter: RowFilter) -> dict[str, Any] | None:
+    def server_query(self, row_filter: RowFilter) -> Query | None:
         by_id = _id_query(row_filter, "Proxies")
         if by_id is None and row_filter.column in (None, "name") and row_filter.term:
             return {"name": row_filter.term}
         return by_id
 
-    async def fetch(self, client: Any, page: int, size: int, query: dict[str, Any]) -> Fetched:
+    async def fetch(self, client: AdminClient, page: int, size: int, query: Query) -> Fetched:
         fetched = await super().fetch(client, page, size, query)
         ids = sorted({str(p["application_id"]) for p in fetched.items if p.get("application_id")})
         if ids:
             fetched.labels.update(await _application_names(client, ids))
         return fetched
 
-    def fields(self, item: Any, labels: Labels | None = None) -> list[tuple[str, Renderable]]:
+    def fields(self, item: Proxy, labels: Labels | None = None) -> list[tuple[str, Renderable]]:
         configuration = item.configuration or {}
         application = named_id(item.application_id, labels)
         config_text = "\n".join(
@@ -499,7 +522,7 @@ class ProxiesKind(ResourceKind):
         return [
             ("Id", str(item.id)),
             ("Name", item.name),
-            ("Destination", item.destination_url),
+            ("Destination", item.destination_url or ""),
             ("Requires auth", fmt.yes_no(item.require_auth)),
             ("Application", application),
             ("Proxy key", fmt.mask_key(item.key)),
@@ -510,7 +533,7 @@ class ProxiesKind(ResourceKind):
             *_audit(item, labels),
         ]
 
-    def code_blocks(self, item: Any) -> list[CodeBlock]:
+    def code_blocks(self, item: Proxy) -> list[CodeBlock]:
         blocks = []
         for title, transform in (
             ("Request transform", item.request_transform),
@@ -519,14 +542,14 @@ class ProxiesKind(ResourceKind):
             if transform is None:
                 continue
             if transform.is_code:
-                blocks.append(CodeBlock(title, transform.code))
+                blocks.append(CodeBlock(title, transform.code or ""))
             else:  # another kind of transform: every field, as sent
                 body = json.dumps(transform.model_dump(exclude_none=True), indent=2)
                 blocks.append(CodeBlock(f"{title} ({transform.kind})", body, "json"))
         return blocks
 
 
-def _transform_summary(transform: Any) -> Renderable:
+def _transform_summary(transform: TransformView | None) -> Renderable:
     if transform is None:
         return Text("none", style="dim")
     if transform.is_code:
@@ -534,7 +557,7 @@ def _transform_summary(transform: Any) -> Renderable:
     return Text.assemble(transform.kind, (" (not code: shown below, kept as it is)", "dim"))
 
 
-def _contract(items: Sequence[Any], optional: bool) -> Renderable:
+def _contract(items: Sequence[ContractItemView], optional: bool) -> Renderable:
     if not items:
         return Text("none", style="dim")
     text = Text()
@@ -585,22 +608,24 @@ class ReactorFormulasKind(ResourceKind):
         ),
     )
 
-    def server_query(self, row_filter: RowFilter) -> dict[str, Any] | None:
+    def server_query(self, row_filter: RowFilter) -> Query | None:
         if row_filter.column in (None, "name") and row_filter.term:
             return {"name": row_filter.term}
         return None
 
-    def is_read_only(self, obj: Any | None) -> bool:
+    def is_read_only(self, obj: Shown | None) -> bool:
         # Official formulas (and any type but private, e.g. a partner's) are the operator's.
         return obj is not None and _field(obj, "type") != "private"
 
-    def read_only_reason(self, obj: Any) -> str:
+    def read_only_reason(self, obj: Shown) -> str:
         if _field(obj, "type") == "official":
             return "Official formulas belong to the service operator: no tenant can delete them."
         kind = str(_field(obj, "type") or "Such").capitalize()
         return f"{kind} formulas are not this tenant's own: it cannot delete them."
 
-    def fields(self, item: Any, labels: Labels | None = None) -> list[tuple[str, Renderable]]:
+    def fields(
+        self, item: ReactorFormula, labels: Labels | None = None
+    ) -> list[tuple[str, Renderable]]:
         icon: Renderable = Text("none", style="dim")
         if item.icon:
             media = item.icon.split(";", 1)[0].removeprefix("data:")
@@ -617,7 +642,7 @@ class ReactorFormulasKind(ResourceKind):
             *_audit(item, labels),
         ]
 
-    def code_blocks(self, item: Any) -> list[CodeBlock]:
+    def code_blocks(self, item: ReactorFormula) -> list[CodeBlock]:
         return [CodeBlock("Code", item.code)] if item.code is not None else []
 
 
@@ -645,7 +670,7 @@ class PermissionsKind(ResourceKind):
         ),
     )
 
-    def server_query(self, row_filter: RowFilter) -> dict[str, Any] | None:
+    def server_query(self, row_filter: RowFilter) -> Query | None:
         if row_filter.column not in (None, "types"):
             return None
         value = row_filter.term.lower()
@@ -657,23 +682,25 @@ class PermissionsKind(ResourceKind):
             )
         return None
 
-    async def fetch(self, client: Any, page: int, size: int, query: dict[str, Any]) -> Fetched:
+    async def fetch(self, client: AdminClient, page: int, size: int, query: Query) -> Fetched:
         items = await client.permissions.list_json(**query)
         return Fetched(items, len(items), 1, False)
 
-    async def get(self, client: Any, item_id: str) -> Any:
+    async def get(self, client: AdminClient, item_id: str) -> Model:
         for item in await client.permissions.list():
             if item.type == item_id:
                 return item
         raise LookupError(f"There is no permission {item_id}.")
 
-    def item_id(self, item: Any) -> str:
+    def item_id(self, item: Shown) -> str:
         return str(_field(item, "type"))
 
-    def item_name(self, item: Any) -> str:
+    def item_name(self, item: Shown) -> str:
         return self.item_id(item)
 
-    def fields(self, item: Any, labels: Labels | None = None) -> list[tuple[str, Renderable]]:
+    def fields(
+        self, item: Permission, labels: Labels | None = None
+    ) -> list[tuple[str, Renderable]]:
         return [
             ("Type", item.type),
             ("Description", item.description),
@@ -699,13 +726,13 @@ class TenantKind(Kind):
     def action_object(self) -> str:
         return "the tenant"
 
-    async def get(self, client: Any, item_id: str = "") -> Any:
+    async def get(self, client: AdminClient, item_id: str = "") -> Tenant:
         return await client.tenant.get()
 
-    async def delete(self, client: Any, obj: Any) -> None:
+    async def delete(self, client: AdminClient, obj: Shown) -> None:
         await client.tenant.delete()
 
-    def client_group(self, client: Any) -> Any:
+    def client_group(self, client: AdminClient) -> TenantResource:
         return client.tenant
 
 

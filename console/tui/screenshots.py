@@ -16,7 +16,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from textual.app import App
+    from textual.pilot import Pilot
+    from textual.worker import Worker
+
+    from console.tui.app import TenantConsoleApp
+    from console.tui.connection import Connection
+    from console.tui.demo import DemoService
 
 FROZEN_NOW = "2026-11-22T10:00:00+00:00"
 SNAPSHOT_PORT = 58400
@@ -90,7 +99,7 @@ def deterministic_env() -> Iterator[None]:
         time.tzset()
 
 
-def start_demo_service() -> Any:
+def start_demo_service() -> DemoService:
     """The seeded service on the fixed port, or a free one if another process holds it."""
     from console.tui.demo import DemoService, DemoServiceError
 
@@ -100,7 +109,7 @@ def start_demo_service() -> Any:
         return DemoService(port=None, frozen_now=FROZEN_NOW).start()
 
 
-def build_app(scene: Scene, base_url: str, key: str) -> Any:
+def build_app(scene: Scene, base_url: str, key: str) -> TenantConsoleApp:
     from console.tui.app import TenantConsoleApp
     from console.tui.connection import Connection, MemoryProfiles
 
@@ -118,7 +127,7 @@ CLOSED_PORT_URL = "http://127.0.0.1:9"
 """A loopback port nothing listens on (discard): the overview's unreachable profile."""
 
 
-def estate(base_url: str, key: str, shown: str) -> list[Any]:
+def estate(base_url: str, key: str, shown: str) -> list[Connection]:
     """The overview's profiles: one of each kind of row, the demo's first (the current one)."""
     from console.tui.connection import Connection
 
@@ -132,7 +141,7 @@ def estate(base_url: str, key: str, shown: str) -> list[Any]:
     ]
 
 
-def _busy(app: Any) -> list[Any]:
+def _busy(app: App[int]) -> list[Worker[object]]:
     """Workers still fetching. A change flow ("change" group) waits on its open dialog or form
     until a person answers, so it never counts."""
     return [
@@ -142,7 +151,7 @@ def _busy(app: Any) -> list[Any]:
     ]
 
 
-async def settle(pilot: Any, rounds: int = 10) -> None:
+async def settle(pilot: Pilot[int], rounds: int = 10) -> None:
     """Until no fetching worker runs and what they caused is drawn."""
     app = pilot.app
     for _ in range(rounds):
@@ -158,7 +167,7 @@ async def settle(pilot: Any, rounds: int = 10) -> None:
     await pilot.pause()
 
 
-async def play(scene: Scene, pilot: Any) -> None:
+async def play(scene: Scene, pilot: Pilot[int]) -> None:
     """Presses the scene's keys, letting each one's fetches finish."""
     from textual.widgets import Input
 
@@ -197,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         try:
             for scene in SCENES:
-                path = asyncio.run(_shoot(scene, service.base_url, service.key, out))
+                path = asyncio.run(_shoot(scene, service.base_url, service.key or "", out))
                 print(f"wrote {path}")
         finally:
             service.stop()

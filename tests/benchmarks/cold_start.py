@@ -21,7 +21,7 @@ from tests.benchmarks.results import REPO_ROOT
 
 
 def console_launcher(
-    base_url: str, key: str, first_row: str, config_dir: Path
+    base_url: str, key: str, first_row: str, config_dir: Path, clock: str = "wall"
 ) -> Callable[[], float]:
     """The console with its connection from the environment and an empty config dir."""
     config_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -33,12 +33,13 @@ def console_launcher(
         "PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring",
     }
     command = [sys.executable, "-m", "console"]
-    return lambda: time_until_shown(command, first_row, env=env, cwd=str(REPO_ROOT))
+    return lambda: time_until_shown(command, first_row, env=env, cwd=str(REPO_ROOT), clock=clock)
 
 
-def baseline_launcher() -> Callable[[], float]:
+def baseline_launcher(clock: str = "wall") -> Callable[[], float]:
     command = [sys.executable, "-m", "tests.benchmarks.minimal_app"]
-    return lambda: time_until_shown(command, MARKER, env=_launch_environment(), cwd=str(REPO_ROOT))
+    env = _launch_environment()
+    return lambda: time_until_shown(command, MARKER, env=env, cwd=str(REPO_ROOT), clock=clock)
 
 
 def _launch_environment() -> dict[str, str]:
@@ -47,11 +48,12 @@ def _launch_environment() -> dict[str, str]:
 
 
 def measure(
-    base_url: str, key: str, first_row: str, runs: int, config_dir: Path
+    base_url: str, key: str, first_row: str, runs: int, config_dir: Path, clock: str = "wall"
 ) -> tuple[list[float], list[float]]:
-    """(console seconds, baseline seconds) per run, interleaved so drift hits both alike."""
-    console = console_launcher(base_url, key, first_row, config_dir)
-    baseline = baseline_launcher()
+    """(console seconds, baseline seconds) per run, interleaved so drift hits both alike;
+    `clock="cpu"`: the CPU seconds each process had used by then (see pty_launch)."""
+    console = console_launcher(base_url, key, first_row, config_dir, clock)
+    baseline = baseline_launcher(clock)
     console(), baseline()  # warm-up
     console_times, baseline_times = [], []
     for _ in range(runs):

@@ -16,13 +16,18 @@ from textual.widgets import Static
 
 import console.tui
 from console.client import AdminClient
+from console.tui.connection import SavedProfiles
 
 SIZE = (120, 40)
 CONSOLE_CSS = Path(console.tui.__file__).with_name("console.tcss")
 
 
 class FormHost(App[None]):
-    """Pushes `make_screen(client)` on mount and keeps what it dismissed with in `result`."""
+    """Pushes `make_screen(client)` on mount and keeps what it dismissed with in `result`.
+
+    A stand-in for the console's app (console.tui.app_access.console_app): it has what the
+    flows use of TenantConsoleApp (client, connection, profiles, read-only mode, what the
+    service lacks), without the console screen."""
 
     CSS_PATH = CONSOLE_CSS  # the console's stylesheet: forms and dialogs are laid out there
 
@@ -42,8 +47,9 @@ class FormHost(App[None]):
         self.key = key
         self.read_only = read_only
         self.connection = connection
-        if profiles is not None:
-            self.profiles = profiles
+        self.profiles = profiles if profiles is not None else SavedProfiles()
+        self.unavailable: set[str] = set()
+        self.console_screen = None
         self.client: Any = None
         self.form: Any = None
         self.result: Any = None
@@ -63,6 +69,15 @@ class FormHost(App[None]):
     async def on_unmount(self) -> None:
         if self.client is not None:
             await self.client.aclose()
+
+    def connected_client(self) -> Any:
+        return self.client
+
+    def refresh_header_info(self) -> None:
+        """No header here."""
+
+    def mark_unavailable(self, feature: str) -> None:
+        self.unavailable.add(feature)
 
     def _done(self, result: Any) -> None:
         self.result = result

@@ -13,6 +13,7 @@ import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from form_host import CONSOLE_CSS
 from rich.console import Console
 from textual.app import App, ComposeResult
 from textual.command import CommandList
@@ -93,6 +94,7 @@ def stable_clock(monkeypatch: pytest.MonkeyPatch):
 class DashboardHost(App[None]):
     """The dashboard alone, as the Usage section mounts it, with the palette's commands."""
 
+    CSS_PATH = CONSOLE_CSS  # the console's stylesheet: the dashboard is laid out there
     COMMANDS = App.COMMANDS | {UsageCommands}
 
     def __init__(self, report: UsageReport | None = None, error: str | None = None) -> None:
@@ -486,6 +488,8 @@ async def test_a_report_given_before_mounting_is_shown_once_mounted() -> None:
     dashboard.show_report(OVER, FETCHED)
 
     class EarlyHost(App[None]):
+        CSS_PATH = CONSOLE_CSS
+
         def compose(self) -> ComposeResult:
             yield dashboard
 
@@ -529,6 +533,8 @@ def test_snapshot(snap_compare, case: str, size: tuple[int, int]) -> None:
 class FetchingHost(App[None]):
     """Fetches the usage report with the client and refetches on RefreshRequested, as the
     Usage section does."""
+
+    CSS_PATH = CONSOLE_CSS
 
     def __init__(self, base_url: str, key: str) -> None:
         super().__init__()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 from datetime import timedelta
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -28,6 +28,11 @@ from console.tui.forms.permissions import PermissionChecklist
 from console.tui.forms.rules import RulesEditor
 from console.tui.modals import KeyRevealModal
 from console.tui.resources import APPLICATIONS
+from console.tui.shown import JsonObject
+
+if TYPE_CHECKING:
+    from console.client.client import AdminClient
+    from console.models import Permission
 
 log = logging.getLogger("console.tui")
 
@@ -42,7 +47,7 @@ EXPIRY_PRESETS = (7, 30, 90)
 """Days from now offered beside the expiry date."""
 
 
-class ApplicationForm(ResourceForm[Application]):
+class ApplicationForm(ResourceForm[Application, ApplicationCreate | ApplicationUpdate]):
     """The type is chosen once, on create; permissions offered follow the type."""
 
     kind = APPLICATIONS
@@ -52,9 +57,17 @@ class ApplicationForm(ResourceForm[Application]):
         "rules": "Access rules",
     }
 
-    def __init__(self, client: Any, obj: Application | None = None, **kwargs: Any) -> None:
-        super().__init__(client, obj, **kwargs)
-        self._permission_cache: dict[str, list[Any]] = {}
+    def __init__(
+        self,
+        client: AdminClient,
+        obj: Application | None = None,
+        *,
+        read_only: bool = False,
+        name: str | None = None,
+        id: str | None = None,
+    ) -> None:
+        super().__init__(client, obj, read_only=read_only, name=name, id=id)
+        self._permission_cache: dict[str, list[Permission]] = {}
         self.catalogue: Catalogue | None = None
         """The service's own permission catalogue (type -> application types), once loaded;
         None until then, or if it could not be read (the built-in one is used then)."""
@@ -198,9 +211,9 @@ class ApplicationForm(ResourceForm[Application]):
 
     # ----- payload ---------------------------------------------------------------------------
 
-    def build_payload(self) -> tuple[dict[str, Any], FieldErrors]:
+    def build_payload(self) -> tuple[JsonObject, FieldErrors]:
         errors: FieldErrors = {}
-        payload: dict[str, Any] = {
+        payload: JsonObject = {
             "name": self.query_one("#name", Input).value,
             "permissions": self.query_one("#permissions", PermissionChecklist).selected,
             "rules": self.query_one(RulesEditor).value(),
@@ -216,7 +229,7 @@ class ApplicationForm(ResourceForm[Application]):
                     payload["expires_at"] = expires_at.isoformat()
         return payload, errors
 
-    def validate(self, payload: dict[str, Any]) -> Any:
+    def validate(self, payload: JsonObject) -> ApplicationCreate | ApplicationUpdate:
         if self.obj is None:
             return ApplicationCreate.parse(payload, catalogue=self.catalogue)
         return ApplicationUpdate.parse(
@@ -227,14 +240,14 @@ class ApplicationForm(ResourceForm[Application]):
             held_transforms={r.transform for r in self.obj.rules},
         )
 
-    def wire_body(self, model: Any) -> Any:
+    def wire_body(self, model: ApplicationCreate | ApplicationUpdate) -> JsonObject:
         """As every form's, and the unknown fields of each access rule, matched by priority."""
         body = super().wire_body(model)
         if self.obj is not None:
             body["rules"] = keep_item_fields(body.get("rules") or [], self.obj.rules, "priority")
         return body
 
-    def payload_of(self, obj: Application) -> dict[str, Any]:
+    def payload_of(self, obj: Application) -> JsonObject:
         return {
             "name": obj.name,
             "permissions": list(obj.permissions),
@@ -251,7 +264,7 @@ class ApplicationForm(ResourceForm[Application]):
             ],
         }
 
-    def form_state(self) -> Any:
+    def form_state(self) -> JsonObject:
         payload, _ = self.build_payload()
         payload["expires_text"] = (
             self.query_one("#expires-at", Input).value if self.obj is None else None
@@ -264,16 +277,16 @@ class ApplicationForm(ResourceForm[Application]):
 
     # ----- saving ------------------------------------------------------------------------------
 
-    async def send(self, model: Any) -> Application:
+    async def send(self, body: JsonObject) -> Application:
         if self.obj is None:
-            return await self.client.applications.create(model)
-        return await self.client.applications.update(self.obj.id, model)
+            return await self.client.applications.create(body)
+        return await self.client.applications.update(self.obj.id, body)
 
     async def fetch_current(self) -> Application:
         assert self.obj is not None, "only an edit re-reads its object"
         return await self.client.applications.get(self.obj.id)
 
-    async def confirm_send(self, model: Any) -> bool:
+    async def confirm_send(self, model: ApplicationCreate | ApplicationUpdate) -> bool:
         """Grants beyond the console's own key are allowed by the service: ask first."""
         from console.tui.grants import grant_note
         from console.tui.modals import ConfirmModal

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar
 
 from textual import events, on, work
 from textual.app import ComposeResult
@@ -26,14 +26,21 @@ from console.tui.forms.code import code_problem_sentences
 from console.tui.forms.diff import code_changes, describe_changes
 from console.tui.forms.fields import FormField, nearest_field
 from console.tui.modals import CodeWarningModal, DiscardChangesModal, LostUpdateModal
+from console.tui.shown import JsonObject
 from console.tui.widgets.key_bar import KeyBar
 
 if TYPE_CHECKING:
+    from console.client.client import AdminClient
+    from console.models.common import RequestModel
     from console.tui.resources import Kind
+    from console.tui.shown import Editable
 
 log = logging.getLogger(__name__)
 
-ResultT = TypeVar("ResultT")
+ResultT = TypeVar("ResultT", bound="Editable")
+"""The object the form edits and the service answers with (console.models.Proxy...)."""
+RequestT = TypeVar("RequestT", bound="RequestModel")
+"""The request model `validate` makes of the form's payload (console.models.ProxyCreate...)."""
 FieldErrors = dict[str, list[str]]
 
 READ_ONLY_REFUSAL = "Read-only mode: saving is refused."
@@ -44,7 +51,7 @@ def _top_key(path: str) -> str:
     return re.split(r"[.\[]", path, maxsplit=1)[0]
 
 
-class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
+class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT, RequestT]):
     """Base of the application, proxy, formula and tenant forms.
 
     Subclasses provide `compose_fields`, `build_payload` (widgets -> request dict, plus errors
@@ -65,8 +72,8 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
 
     def __init__(
         self,
-        client: Any,
-        obj: Any | None = None,
+        client: AdminClient,
+        obj: ResultT | None = None,
         *,
         read_only: bool = False,
         name: str | None = None,
@@ -78,9 +85,9 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
         self.read_only = read_only or self.forced_read_only(obj)
         self.saving = False
         self.saved: ResultT | None = None
-        self._baseline: Any = None
+        self._baseline: JsonObject | None = None
         self._send_count = 0
-        self._refused: tuple[dict[str, Any], set[str]] | None = None
+        self._refused: tuple[JsonObject, set[str]] | None = None
         """The payload the service refused (400), and the fields its errors went to."""
         self._banner_has_more = False
         # In read-only mode ctrl+s stays bound (hidden) so that pressing it says why not.
@@ -93,7 +100,7 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
         return self.kind.singular
 
     @classmethod
-    def forced_read_only(cls, obj: Any | None) -> bool:
+    def forced_read_only(cls, obj: ResultT | None) -> bool:
         """Whether this object may never be edited (an official formula): the kind says."""
         return cls.kind.is_read_only(obj)
 
@@ -101,22 +108,23 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
         raise NotImplementedError
         yield  # pragma: no cover
 
-    def build_payload(self) -> tuple[dict[str, Any], FieldErrors]:
+    def build_payload(self) -> tuple[JsonObject, FieldErrors]:
         """The request body from the widgets, and errors found while reading them."""
         raise NotImplementedError
 
-    def validate(self, payload: dict[str, Any]) -> Any:
+    def validate(self, payload: JsonObject) -> RequestT:
         """The parsed request model; raises PayloadInvalid like the service would answer 400."""
         raise NotImplementedError
 
-    async def send(self, model: Any) -> ResultT:
+    async def send(self, body: JsonObject) -> ResultT:
+        """Creates or updates the object with this JSON body (see wire_body)."""
         raise NotImplementedError
 
-    async def fetch_current(self) -> Any:
+    async def fetch_current(self) -> ResultT:
         """The object as the service holds it now (edit only)."""
         raise NotImplementedError
 
-    def payload_of(self, obj: Any) -> dict[str, Any]:
+    def payload_of(self, obj: ResultT) -> JsonObject:
         """An object in the shape of `build_payload`'s dict, to compare versions."""
         raise NotImplementedError
 
@@ -124,12 +132,12 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
         """(label, editor) for each code field to check before saving."""
         return ()
 
-    def form_state(self) -> Any:
+    def form_state(self) -> JsonObject:
         """Everything typed, to tell whether anything changed since the form opened."""
         return self.build_payload()[0]
 
     def object_name(self) -> str:
-        return str(getattr(self.obj, "name", "") or "")
+        return str(self.obj.name or "") if self.obj is not None else ""
 
     def start_loading(self) -> None:
         """Starts fetching what the fields need (permission lists, applications)."""
@@ -137,7 +145,7 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
     async def after_saved(self, result: ResultT) -> None:
         """Runs in the save worker once the service accepted the change."""
 
-    async def confirm_send(self, model: Any) -> bool:
+    async def confirm_send(self, model: RequestT) -> bool:
         """Asks, if the change needs it, just before sending; False keeps the form open."""
         return True
 
@@ -172,7 +180,7 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
     def _idle_status(self) -> str:
         if self.read_only:
             return "Read-only: nothing here can be changed."
-        if self.obj is not None and getattr(self.obj, "modified_at", None) is not None:
+        if self.obj is not None and self.obj.modified_at is not None:
             return f"Last modified {local_time(self.obj.modified_at, missing='never')}"
         return ""
 
@@ -206,7 +214,7 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
     def _take_baseline(self) -> None:
         self._baseline = self._safe_state()
 
-    def _safe_state(self) -> Any:
+    def _safe_state(self) -> JsonObject | None:
         try:
             return self.form_state()
         except Exception:  # a half-built form has no state yet
@@ -368,11 +376,12 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
         self._set_saving(True)
         self._save(model, payload, warnings)
 
-    def wire_body(self, model: Any) -> Any:
-        """What is sent: on an update, the model's fields plus every field of the object as
-        read that the console does not know, so saving never resets them (see round_trip)."""
+    def wire_body(self, model: RequestT) -> JsonObject:
+        """What is sent (the model's JSON, as the client would send the model itself); on an
+        update, plus every field of the object as read that the console does not know, so
+        saving never resets them (see round_trip)."""
         if self.obj is None:
-            return model
+            return model.to_json()
         from console.models.round_trip import update_body
 
         return update_body(self.obj, model)
@@ -388,7 +397,7 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
             button.disabled = saving
 
     @work(exclusive=True, group="form-save", exit_on_error=False)
-    async def _save(self, model: Any, payload: dict[str, Any], warnings: list[str]) -> None:
+    async def _save(self, model: RequestT, payload: JsonObject, warnings: list[str]) -> None:
         from console.client import ApiError, NotFound, ValidationFailed
 
         try:
@@ -425,28 +434,31 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT]):
             except Exception as error:  # e.g. the key reveal failed to show
                 log.warning("After saving, the follow-up failed", exc_info=True)
                 self.notify(f"Saved, but: {error}", severity="error")
-            self.notify(f'Saved {self.noun} "{getattr(result, "name", "")}".', title="Saved")
+            self.notify(f'Saved {self.noun} "{result.name}".', title="Saved")
             self.dismiss(result)
         finally:
             self._set_saving(False)
 
-    def _code_changes(self, payload: dict[str, Any]) -> list[tuple[str, list[str]]]:
+    def _code_changes(self, payload: JsonObject) -> list[tuple[str, list[str]]]:
         """The line diffs of the code about to replace the saved code (none for a new one)."""
         if self.obj is None or not self.code_fields:
             return []
         saved = self.payload_of(self.obj)
         return code_changes(self.field_labels, self.code_fields, saved, payload)
 
-    async def _confirm_no_lost_update(self, payload: dict[str, Any]) -> bool:
+    async def _confirm_no_lost_update(self, payload: JsonObject) -> bool:
         """Reads the object again; if someone changed it since it was opened, asks first."""
         from console.client.guard import changed_since, modified_at
 
+        opened = self.obj
+        if opened is None:  # a new object: nobody else can have changed it
+            return True
         current = await self.fetch_current()
-        if not changed_since(self.obj, current, self.payload_of):
+        if not changed_since(opened, current, self.payload_of):
             return True
         now_at = modified_at(current)
         theirs = self.payload_of(current)
-        original = self.payload_of(self.obj)
+        original = self.payload_of(opened)
         changes = describe_changes(
             self.field_labels, original, theirs, payload, code_fields=self.code_fields
         )

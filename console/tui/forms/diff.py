@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from console.code_files.diff import code_of, line_diff
 from console.tui.modals.lost_update import FieldChange
+from console.tui.shown import JsonObject
 
 _WIDTH = 70
 
 
-def show_value(value: Any) -> str:
+def show_value(value: object) -> str:
     """A value in one short line: code by its size, lists joined, long text cut."""
     if value is None or value == [] or value == {}:
         return "(none)"
@@ -33,7 +32,7 @@ def show_value(value: Any) -> str:
     return text if len(text) <= _WIDTH else text[: _WIDTH - 1] + "…"
 
 
-def _compact(value: Any) -> str:
+def _compact(value: object) -> str:
     if isinstance(value, dict):
         return ", ".join(f"{k}={_compact(v)}" for k, v in value.items() if v not in (None, ""))
     if isinstance(value, list):
@@ -43,9 +42,9 @@ def _compact(value: Any) -> str:
 
 def describe_changes(
     labels: dict[str, str],
-    original: dict[str, Any],
-    theirs: dict[str, Any],
-    yours: dict[str, Any],
+    original: JsonObject,
+    theirs: JsonObject,
+    yours: JsonObject,
     *,
     code_fields: tuple[str, ...] = (),
 ) -> list[FieldChange]:
@@ -69,7 +68,7 @@ def describe_changes(
     return changes
 
 
-def code_diff(label: str, old: Any, new: Any, old_name: str, new_name: str) -> list[str]:
+def code_diff(label: str, old: object, new: object, old_name: str, new_name: str) -> list[str]:
     """The line diff between two values of a code field (no code counts as empty)."""
     old_code, new_code = code_of(old), code_of(new)
     if old_code is None and new_code is None:
@@ -85,8 +84,8 @@ def code_diff(label: str, old: Any, new: Any, old_name: str, new_name: str) -> l
 def code_changes(
     labels: dict[str, str],
     code_fields: tuple[str, ...],
-    saved: dict[str, Any],
-    yours: dict[str, Any],
+    saved: JsonObject,
+    yours: JsonObject,
 ) -> list[tuple[str, list[str]]]:
     """(label, diff) for each code field that differs between the saved object and the form."""
     found = []

@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Generic, TypeVar
 
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import Button, Input, Select, Static, Switch
 
 from console.tui.forms.fields import FormField
+from console.tui.shown import JsonObject
+
+RowT = TypeVar("RowT")
+"""What one row edits (a name/value pair, a contract item as a dict)."""
 
 VALUE_TYPES = ("string", "boolean", "number")
 
 
-def _type_options(item: dict[str, Any]) -> list[tuple[str, str]]:
+def _type_options(item: JsonObject) -> list[tuple[str, str]]:
     """The three value types, plus a type of the service's own that the item has (kept)."""
     options = [(t, t) for t in VALUE_TYPES]
     current = item.get("type")
@@ -24,7 +29,7 @@ def _type_options(item: dict[str, Any]) -> list[tuple[str, str]]:
     return options
 
 
-class ListEditor(Vertical):
+class ListEditor(Vertical, Generic[RowT]):
     """Rows added with a button and removed with their own; subclasses make the rows."""
 
     DEFAULT_CSS = """
@@ -90,7 +95,7 @@ class ListEditor(Vertical):
     class Changed(Message):
         """A row was added or removed."""
 
-    def __init__(self, rows: list[Any], *, read_only: bool = False, id: str | None = None) -> None:
+    def __init__(self, rows: list[RowT], *, read_only: bool = False, id: str | None = None) -> None:
         super().__init__(id=id)
         self._initial = rows
         self.read_only = read_only
@@ -110,7 +115,7 @@ class ListEditor(Vertical):
     def on_mount(self) -> None:
         self._show_empty()
 
-    def make_row(self, value: Any, index: int) -> Vertical:
+    def make_row(self, value: RowT | None, index: int) -> Vertical:
         raise NotImplementedError
 
     def renumber(self, row: Vertical, index: int) -> None:
@@ -125,7 +130,7 @@ class ListEditor(Vertical):
         for head in self.query(".list-head"):
             head.display = bool(self.rows)
 
-    async def add_row(self, value: Any = None) -> Vertical:
+    async def add_row(self, value: RowT | None = None) -> Vertical:
         row = self.make_row(value, len(self.rows))
         await self.query_one(".rows").mount(row)
         self._show_empty()
@@ -151,19 +156,21 @@ class ListEditor(Vertical):
         self.post_message(self.Changed())
 
 
-class KeyValueEditor(ListEditor):
+class KeyValueEditor(ListEditor[tuple[str, str]]):
     """A map of string to string, e.g. a proxy's configuration."""
 
     add_label = "+ Add setting"
     empty_text = "No settings."
     head = (("Name", "-wide"), ("Value", "-wide"), ("", "-gap"))
 
-    def __init__(self, values: dict[str, str] | None, **kwargs: Any) -> None:
-        super().__init__(list((values or {}).items()), **kwargs)
+    def __init__(
+        self, values: dict[str, str] | None, *, read_only: bool = False, id: str | None = None
+    ) -> None:
+        super().__init__(list((values or {}).items()), read_only=read_only, id=id)
 
-    def make_row(self, value: Any, index: int) -> Vertical:
+    def make_row(self, value: tuple[str, str] | None, index: int) -> Vertical:
         key, text = value or ("", "")
-        widgets: list[Any] = [
+        widgets: list[Widget] = [
             Input(key, placeholder="name", classes="kv-key"),
             Input(text, placeholder="value", classes="kv-value"),
         ]
@@ -200,11 +207,13 @@ class KeyValueEditor(ListEditor):
         return (result or None), problems
 
 
-class ContractEditor(ListEditor):
+class ContractEditor(ListEditor[JsonObject]):
     """A formula's configuration or request parameters: name, description, type (optional)."""
 
-    def __init__(self, kind: str, items: list[dict[str, Any]], **kwargs: Any) -> None:
-        super().__init__(items, **kwargs)
+    def __init__(
+        self, kind: str, items: list[JsonObject], *, read_only: bool = False, id: str | None = None
+    ) -> None:
+        super().__init__(items, read_only=read_only, id=id)
         self.kind = kind
         self.with_optional = kind == "request_parameters"
         noun = "parameter" if self.with_optional else "setting"
@@ -215,9 +224,9 @@ class ContractEditor(ListEditor):
             columns.append(("Optional", "-switch"))
         self.head = (*columns, ("", "-gap"))
 
-    def make_row(self, value: Any, index: int) -> Vertical:
+    def make_row(self, value: JsonObject | None, index: int) -> Vertical:
         item = value or {"type": "string"}
-        widgets: list[Any] = [
+        widgets: list[Widget] = [
             Input(item.get("name") or "", placeholder="name", classes="contract-name"),
             Input(
                 item.get("description") or "", placeholder="description", classes="contract-desc"
@@ -243,12 +252,12 @@ class ContractEditor(ListEditor):
         if isinstance(row, FormField):
             row.path = f"{self.kind}[{index}]"
 
-    def value(self) -> list[dict[str, Any]]:
+    def value(self) -> list[JsonObject]:
         items = []
         for row in self.rows:
             description = row.query_one(".contract-desc", Input).value
             type_value = row.query_one(".contract-type", Select).value
-            item: dict[str, Any] = {
+            item: JsonObject = {
                 "name": row.query_one(".contract-name", Input).value.strip(),
                 "description": description or None,
                 "type": None if type_value is Select.NULL else type_value,

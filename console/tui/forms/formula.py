@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal
+from textual.widget import Widget
 from textual.widgets import Button, Input, Static
 
 from console.models import ReactorFormula, ReactorFormulaCreate
@@ -19,7 +20,11 @@ from console.tui.forms.editors import ContractEditor, ListEditor
 from console.tui.forms.fields import FormField
 from console.tui.forms.icon import IconError, describe_icon, read_icon
 from console.tui.resources import REACTOR_FORMULAS
+from console.tui.shown import JsonObject
 from console.tui.widgets.code_editor import CodeEditor
+
+if TYPE_CHECKING:
+    from console.client.client import AdminClient
 
 CODE_TEMPLATE = """module.exports = async function (req) {
   const { args, configuration } = req;
@@ -33,7 +38,7 @@ TYPE_TEXT = {
 }
 
 
-class FormulaForm(ResourceForm[ReactorFormula]):
+class FormulaForm(ResourceForm[ReactorFormula, ReactorFormulaCreate]):
     kind = REACTOR_FORMULAS
     code_fields = ("code",)
     field_labels: ClassVar[dict[str, str]] = {
@@ -45,8 +50,16 @@ class FormulaForm(ResourceForm[ReactorFormula]):
         "request_parameters": "Request parameters",
     }
 
-    def __init__(self, client: Any, obj: ReactorFormula | None = None, **kwargs: Any) -> None:
-        super().__init__(client, obj, **kwargs)
+    def __init__(
+        self,
+        client: AdminClient,
+        obj: ReactorFormula | None = None,
+        *,
+        read_only: bool = False,
+        name: str | None = None,
+        id: str | None = None,
+    ) -> None:
+        super().__init__(client, obj, read_only=read_only, name=name, id=id)
         self.icon: str | None = obj.icon if obj else None
         self._loading_icon = False
 
@@ -91,7 +104,7 @@ class FormulaForm(ResourceForm[ReactorFormula]):
         yield FormField(
             "",
             CodeEditor(
-                formula.code if formula else CODE_TEMPLATE,
+                (formula.code or "") if formula else CODE_TEMPLATE,
                 label="Code",
                 read_only=self.read_only,
                 max_length=CODE_MAX,
@@ -127,7 +140,7 @@ class FormulaForm(ResourceForm[ReactorFormula]):
 
     @on(Input.Submitted, "#icon-path")
     @on(Button.Pressed, "#icon-load")
-    def _load_icon_requested(self, event: Any) -> None:
+    def _load_icon_requested(self, event: Input.Submitted | Button.Pressed) -> None:
         event.stop()
         path = self.query_one("#icon-path", Input).value
         if not path.strip():
@@ -176,7 +189,7 @@ class FormulaForm(ResourceForm[ReactorFormula]):
 
     # ----- payload ---------------------------------------------------------------------------
 
-    def build_payload(self) -> tuple[dict[str, Any], FieldErrors]:
+    def build_payload(self) -> tuple[JsonObject, FieldErrors]:
         errors: FieldErrors = {}
         if self.query_one("#icon-path", Input).value.strip() or self._loading_icon:
             errors["icon"] = ["Load the icon first (Enter in the path field), or clear the path."]
@@ -186,24 +199,25 @@ class FormulaForm(ResourceForm[ReactorFormula]):
             "description": description or None,
             "type": self.formula_type,
             "icon": self.icon,
-            "code": self.query_one("#code").text,  # type: ignore[attr-defined]
+            "code": self.query_one("#code", CodeEditor).text,
             "configuration": self.query_one("#configuration", ContractEditor).value(),
             "request_parameters": self.query_one("#request-parameters", ContractEditor).value(),
         }
         return payload, errors
 
-    def form_state(self) -> Any:
+    def form_state(self) -> JsonObject:
         payload, _ = self.build_payload()
         payload["icon-path"] = self.query_one("#icon-path", Input).value
         return payload
 
-    def validate(self, payload: dict[str, Any]) -> Any:
+    def validate(self, payload: JsonObject) -> ReactorFormulaCreate:
         held: set[str] = set()
         if self.obj is not None:  # a value type of the service's own, sent back as it was
-            held = {i.type for i in (*self.obj.configuration, *self.obj.request_parameters)}
+            items = (*self.obj.configuration, *self.obj.request_parameters)
+            held = {i.type for i in items if i.type is not None}
         return ReactorFormulaCreate.parse(payload, held_value_types=held)
 
-    def wire_body(self, model: Any) -> Any:
+    def wire_body(self, model: ReactorFormulaCreate) -> JsonObject:
         """As every form's, and the unknown fields of each contract item, matched by name."""
         body = super().wire_body(model)
         if self.obj is not None:
@@ -212,16 +226,16 @@ class FormulaForm(ResourceForm[ReactorFormula]):
                 body[field] = keep_item_fields(body.get(field) or [], originals, "name")
         return body
 
-    def payload_of(self, obj: ReactorFormula) -> dict[str, Any]:
+    def payload_of(self, obj: ReactorFormula) -> JsonObject:
         return formula_request(obj)
 
-    def code_editors(self) -> list[tuple[str, Any]]:
+    def code_editors(self) -> list[tuple[str, Widget]]:
         return [("code", self.query_one("#code"))]
 
-    async def send(self, model: Any) -> ReactorFormula:
+    async def send(self, body: JsonObject) -> ReactorFormula:
         if self.obj is None:
-            return await self.client.reactor_formulas.create(model)
-        return await self.client.reactor_formulas.update(self.obj.id, model)
+            return await self.client.reactor_formulas.create(body)
+        return await self.client.reactor_formulas.update(self.obj.id, body)
 
     async def fetch_current(self) -> ReactorFormula:
         assert self.obj is not None, "only an edit re-reads its object"

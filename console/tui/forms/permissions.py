@@ -5,7 +5,7 @@ boxes that differ without colour."""
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rich.segment import Segment
 from rich.style import Style
@@ -17,6 +17,9 @@ from textual.strip import Strip
 from textual.widgets import Button, Input, SelectionList, Static
 from textual.widgets.option_list import OptionDoesNotExist
 from textual.widgets.selection_list import Selection
+
+if TYPE_CHECKING:
+    from console.models import Permission
 
 _KEPT = "held, not in this service's list for this type: kept as it is"
 
@@ -116,7 +119,7 @@ class PermissionChecklist(Vertical):
         self._pending: list[str] = list(selected)
         self._options: list[str] | None = None
         self._extras: list[str] = []
-        self._offered: list[Any] = []
+        self._offered: list[Permission] = []
         self._hidden_selected: set[str] = set()
         self._filter = ""
         self._application_type = ""
@@ -166,7 +169,7 @@ class PermissionChecklist(Vertical):
 
     def set_permissions(
         self,
-        permissions: list[Any],
+        permissions: list[Permission],
         *,
         note: str | None = None,
         application_type: str = "",

@@ -4,21 +4,26 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal
+from textual.widget import Widget
 from textual.widgets import Input, Select, Static, Switch
 
-from console.models import Proxy, ProxyCreate
+from console.models import Application, Proxy, ProxyCreate
 from console.models.as_request import proxy_request
 from console.models.as_request import transform_request as transform_payload
 from console.tui.forms.base import FieldErrors, ResourceForm
 from console.tui.forms.editors import KeyValueEditor
 from console.tui.forms.fields import FormField
 from console.tui.resources import PROXIES
+from console.tui.shown import JsonObject
 from console.tui.widgets.code_editor import CodeEditor
+
+if TYPE_CHECKING:
+    from console.models import TransformView
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +48,7 @@ class ApplicationPicker(Select[str]):
             return self._pending
         return None if self.value is Select.NULL else str(self.value)
 
-    def set_applications(self, applications: list[Any]) -> None:
+    def set_applications(self, applications: list[Application]) -> None:
         options = [(_label(a), str(a.id)) for a in applications]
         known = {value for _, value in options}
         if self._pending and self._pending not in known:
@@ -54,8 +59,15 @@ class ApplicationPicker(Select[str]):
         self.loaded = True
 
 
-def _label(application: Any) -> str:
+def _label(application: Application) -> str:
     return f"{application.name} ({application.type}) {str(application.id)[:8]}"
+
+
+def _transform_of(proxy: Proxy | None, field: str) -> TransformView | None:
+    """The proxy's request or response transform (`field`), None without a proxy."""
+    if proxy is None:
+        return None
+    return proxy.request_transform if field == "request_transform" else proxy.response_transform
 
 
 def _configuration(proxy: Proxy | None) -> dict[str, str] | None:
@@ -65,7 +77,7 @@ def _configuration(proxy: Proxy | None) -> dict[str, str] | None:
     return {name: value or "" for name, value in proxy.configuration.items()}
 
 
-class ProxyForm(ResourceForm[Proxy]):
+class ProxyForm(ResourceForm[Proxy, ProxyCreate]):
     kind = PROXIES
     code_fields = ("request_transform", "response_transform")
     field_labels: ClassVar[dict[str, str]] = {
@@ -123,7 +135,7 @@ class ProxyForm(ResourceForm[Proxy]):
             ("request_transform", "Request transform", "Runs on each request before it is sent"),
             ("response_transform", "Response transform", "Runs on the destination's response"),
         ):
-            transform = getattr(proxy, field) if proxy else None
+            transform = _transform_of(proxy, field)
             if transform is not None and not transform.is_code:
                 # Not code (a mask, say): shown, and sent back exactly as it came.
                 yield FormField(
@@ -141,7 +153,7 @@ class ProxyForm(ResourceForm[Proxy]):
             yield FormField(
                 "",
                 CodeEditor(
-                    transform.code if transform is not None else "",
+                    (transform.code or "") if transform is not None else "",
                     label=f"{label} (optional)",
                     id=field.replace("_", "-"),
                 ),
@@ -158,7 +170,7 @@ class ProxyForm(ResourceForm[Proxy]):
     async def _load_applications(self) -> None:
         picker = self.query_one("#application", ApplicationPicker)
         picker.loading = True
-        found: list[Any] = []
+        found: list[Application] = []
         try:
             seen = 0
             async for application in self.client.applications.iterate():
@@ -185,15 +197,15 @@ class ProxyForm(ResourceForm[Proxy]):
 
     # ----- payload --------------------------------------------------------------------------
 
-    def _transform(self, field: str) -> dict[str, Any] | None:
+    def _transform(self, field: str) -> JsonObject | None:
         """The transform as edited; one that is not code, as it was read."""
-        original = getattr(self.obj, field) if self.obj is not None else None
+        original = _transform_of(self.obj, field)
         if original is not None and not original.is_code:
             return transform_payload(original)
-        text = self.query_one(f"#{field.replace('_', '-')}").text  # type: ignore[attr-defined]
+        text = self.query_one(f"#{field.replace('_', '-')}", CodeEditor).text
         return {"code": text} if text.strip() else None
 
-    def build_payload(self) -> tuple[dict[str, Any], FieldErrors]:
+    def build_payload(self) -> tuple[JsonObject, FieldErrors]:
         errors: FieldErrors = {}
         configuration, problems = self.query_one(KeyValueEditor).value()
         if problems:
@@ -210,32 +222,32 @@ class ProxyForm(ResourceForm[Proxy]):
         }
         return payload, errors
 
-    def form_state(self) -> Any:
+    def form_state(self) -> JsonObject:
         payload, _ = self.build_payload()
         payload["configuration"] = self.query_one(KeyValueEditor).pairs()
         return payload
 
-    def validate(self, payload: dict[str, Any]) -> Any:
+    def validate(self, payload: JsonObject) -> ProxyCreate:
         kept = self.obj.destination_url if self.obj is not None else None
         return ProxyCreate.parse(payload, kept_destination_url=kept)
 
-    def payload_of(self, obj: Proxy) -> dict[str, Any]:
+    def payload_of(self, obj: Proxy) -> JsonObject:
         return proxy_request(obj)
 
-    def code_editors(self) -> list[tuple[str, Any]]:
-        editors = []
+    def code_editors(self) -> list[tuple[str, Widget]]:
+        editors: list[tuple[str, Widget]] = []
         for field in ("request_transform", "response_transform"):
-            original = getattr(self.obj, field) if self.obj is not None else None
+            original = _transform_of(self.obj, field)
             if original is None or original.is_code:  # others have no editor
                 editors.append(
                     (field.replace("_", " "), self.query_one(f"#{field.replace('_', '-')}"))
                 )
         return editors
 
-    async def send(self, model: Any) -> Proxy:
+    async def send(self, body: JsonObject) -> Proxy:
         if self.obj is None:
-            return await self.client.proxies.create(model)
-        return await self.client.proxies.update(self.obj.id, model)
+            return await self.client.proxies.create(body)
+        return await self.client.proxies.update(self.obj.id, body)
 
     async def fetch_current(self) -> Proxy:
         assert self.obj is not None, "only an edit re-reads its object"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import Any
+from typing import TYPE_CHECKING
 
 from textual import on
 from textual.app import ComposeResult
@@ -14,6 +14,10 @@ from textual.widgets import Button, Input, Select, Static
 from console.models import TRANSFORMS
 from console.tui.forms.fields import FormField
 from console.tui.forms.permissions import PermissionChecklist
+from console.tui.shown import JsonObject
+
+if TYPE_CHECKING:
+    from console.models import Permission
 
 TRANSFORM_HINTS = {
     "redact": "redact: data removed",
@@ -74,7 +78,7 @@ class RuleRow(Vertical):
             self.row = row
             self.step = step
 
-    def __init__(self, rule: dict[str, Any], index: int, *, read_only: bool = False) -> None:
+    def __init__(self, rule: JsonObject, index: int, *, read_only: bool = False) -> None:
         super().__init__()
         self.rule = rule
         self.index = index
@@ -157,11 +161,11 @@ class RuleRow(Vertical):
     def priority_text(self, value: str) -> None:
         self.query_one(".rule-priority", Input).value = value
 
-    def value(self) -> dict[str, Any]:
+    def value(self) -> JsonObject:
         """The rule as the API wants it; the priority stays text if it is not a number."""
         priority_text = self.priority_text.strip()
         try:
-            priority: Any = int(priority_text)
+            priority: int | str | None = int(priority_text)
         except ValueError:
             priority = priority_text or None
         container = self.query_one(".rule-container", Input).value.strip()
@@ -212,11 +216,11 @@ class RulesEditor(Vertical):
     class Changed(Message):
         """Rules were added, removed or reordered."""
 
-    def __init__(self, rules: list[dict[str, Any]], *, read_only: bool = False) -> None:
+    def __init__(self, rules: list[JsonObject], *, read_only: bool = False) -> None:
         super().__init__(id="rules-editor")
         self._initial = sorted(rules, key=lambda r: r.get("priority") or 0)
         self.read_only = read_only
-        self.permission_options: list[Any] | None = None
+        self.permission_options: list[Permission] | None = None
         self.permission_note: str | None = None
         self.application_type = ""
 
@@ -235,12 +239,12 @@ class RulesEditor(Vertical):
     def rows(self) -> list[RuleRow]:
         return list(self.query_one("#rule-rows").query_children(RuleRow))
 
-    def value(self) -> list[dict[str, Any]]:
+    def value(self) -> list[JsonObject]:
         return [row.value() for row in self.rows]
 
     def set_permission_options(
         self,
-        permissions: list[Any],
+        permissions: list[Permission],
         note: str | None = None,
         application_type: str = "",
         held: Collection[str] = (),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal
@@ -12,6 +12,7 @@ from console.models import Tenant, TenantUpdate
 from console.tui.forms.base import FieldErrors, ResourceForm
 from console.tui.forms.fields import FormField
 from console.tui.resources import TENANT
+from console.tui.shown import JsonObject
 from console.tui.widgets.tenant_view import settings_text
 
 SETTINGS = {
@@ -20,7 +21,7 @@ SETTINGS = {
 }
 
 
-class TenantForm(ResourceForm[Tenant]):
+class TenantForm(ResourceForm[Tenant, TenantUpdate]):
     kind = TENANT
     field_labels: ClassVar[dict[str, str]] = {"name": "Name", "settings": "Settings"}
 
@@ -64,7 +65,7 @@ class TenantForm(ResourceForm[Tenant]):
                 hint="This service has more settings than the console edits; saving keeps them.",
             )
 
-    def build_payload(self) -> tuple[dict[str, Any], FieldErrors]:
+    def build_payload(self) -> tuple[JsonObject, FieldErrors]:
         kept = self.kept_settings
         settings = dict(kept)
         for setting in SETTINGS:
@@ -73,15 +74,15 @@ class TenantForm(ResourceForm[Tenant]):
                 settings[setting] = "true" if switch.value else "false"
         return {"name": self.query_one("#name", Input).value, "settings": settings}, {}
 
-    def validate(self, payload: dict[str, Any]) -> Any:
+    def validate(self, payload: JsonObject) -> TenantUpdate:
         return TenantUpdate.parse(payload, kept_settings=self.kept_settings)
 
-    def payload_of(self, obj: Tenant) -> dict[str, Any]:
+    def payload_of(self, obj: Tenant) -> JsonObject:
         settings = {k: v for k, v in obj.settings.items() if isinstance(v, str)}
         return {"name": obj.name, "settings": settings}
 
-    async def send(self, model: Any) -> Tenant:
-        return await self.client.tenant.update(model)
+    async def send(self, body: JsonObject) -> Tenant:
+        return await self.client.tenant.update(body)
 
     async def fetch_current(self) -> Tenant:
         return await self.client.tenant.get()

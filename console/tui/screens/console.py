@@ -6,7 +6,7 @@ sooner, and a tenant browsed in one or two sections never pays for the other fou
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from textual import on
 from textual.app import ComposeResult
@@ -37,10 +37,18 @@ from console.tui.sections import SECTIONS
 from console.tui.widgets.console_header import ConsoleHeader
 from console.tui.widgets.key_bar import KeyBar
 from console.tui.widgets.resource_list import ResourceList
+from console.tui.widgets.section_loader import SectionLoader
 from console.tui.widgets.section_messages import SectionFailed, StatusChanged
 
+if TYPE_CHECKING:
+    from textual.await_complete import AwaitComplete
 
-def make_section(key: str, **options: Any) -> Any:
+    from console.tui.early_start import FirstPage
+    from console.tui.widgets.tenant_view import TenantView
+    from console.tui.widgets.usage_view import UsageView
+
+
+def make_section(key: str, *, first_page: FirstPage | None = None) -> SectionLoader:
     """The widget of one section; the Tenant and Usage views are imported on first use."""
     if key == "tenant":
         from console.tui.widgets.tenant_view import TenantView
@@ -50,7 +58,7 @@ def make_section(key: str, **options: Any) -> Any:
         from console.tui.widgets.usage_view import UsageView
 
         return UsageView(id=key)
-    return ResourceList(KINDS_BY_KEY[key], id=key, **options)
+    return ResourceList(KINDS_BY_KEY[key], id=key, first_page=first_page)
 
 
 class FooterBar(Horizontal):
@@ -99,7 +107,7 @@ class ConsoleScreen(Screen[None]):
         Binding("w", "who_holds", "Who holds", show=False),
     ]
 
-    def __init__(self, *, first_page: Any = None, **kwargs: Any) -> None:
+    def __init__(self, *, first_page: FirstPage | None = None, **kwargs: Any) -> None:
         """`first_page`: the first section's page 1, already requested (see ResourceList)."""
         super().__init__(**kwargs)
         self.current = SECTIONS[0].key
@@ -125,16 +133,27 @@ class ConsoleScreen(Screen[None]):
     def header(self) -> ConsoleHeader:
         return self.query_one(ConsoleHeader)
 
-    def section_widget(self, key: str | None = None) -> Any:
-        """The section's widget; NoMatches if it was never visited."""
-        return self.query_one(f"#{key or self.current}")
+    def sections(self) -> list[SectionLoader]:
+        """The sections composed so far (every child of the switcher is one; a query by type
+        would miss them, as CSS type names follow only a class's first base)."""
+        children = self.query_one(ContentSwitcher).children
+        return [w for w in children if isinstance(w, SectionLoader)]
 
-    def find_section(self, key: str) -> Any | None:
+    def section_widget(self, key: str | None = None) -> SectionLoader:
+        """The section's widget; NoMatches if it was never visited."""
+        return self.query_one(f"#{key or self.current}", SectionLoader)
+
+    def find_section(self, key: str) -> SectionLoader | None:
         """The section's widget once it is composed and mounted, else None."""
-        for widget in self.query_one(ContentSwitcher).children:
+        for widget in self.sections():
             if widget.id == key:
                 return widget if widget.is_mounted else None
         return None
+
+    def tenant_view(self) -> TenantView | None:
+        """The Tenant section once composed and mounted, else None (its module is imported
+        on its first visit, so it is found by its id: make_section gives it that id)."""
+        return cast("TenantView | None", self.find_section("tenant"))
 
     def resource_list(self, key: str) -> ResourceList:
         return self.query_one(f"#{key}", ResourceList)
@@ -148,8 +167,8 @@ class ConsoleScreen(Screen[None]):
 
     def show_section(self, key: str) -> None:
         switcher = self.query_one(ContentSwitcher)
-        widget = next((w for w in switcher.children if w.id == key), None)
-        if widget is not None and widget.is_mounted and hasattr(widget, "ensure_loaded"):
+        widget = next((w for w in self.sections() if w.id == key), None)
+        if widget is not None and widget.is_mounted:
             # Its request goes out before anything on screen changes: the frame that shows
             # the switch is then drawn while the service answers, not before it is asked.
             widget.ensure_loaded()
@@ -167,12 +186,12 @@ class ConsoleScreen(Screen[None]):
         if widget.is_mounted:
             self._open(widget)
 
-    async def _open_when_mounted(self, mounting: Any, key: str) -> None:
+    async def _open_when_mounted(self, mounting: AwaitComplete, key: str) -> None:
         await mounting
         if self.current == key:
             self._open(self.section_widget(key))
 
-    def _open(self, widget: Any) -> None:
+    def _open(self, widget: SectionLoader) -> None:
         widget.ensure_loaded()
         if isinstance(widget, ResourceList):
             widget.focus_table()
@@ -183,8 +202,8 @@ class ConsoleScreen(Screen[None]):
 
     def reset(self) -> None:
         """A new connection: every section forgets its data; the current one reloads."""
-        for widget in self.query_one(ContentSwitcher).children:
-            widget.reset()  # type: ignore[attr-defined]
+        for widget in self.sections():
+            widget.reset()
         console_app(self).sync_header(self.header)
         self.show_section(self.current)
 
@@ -207,9 +226,9 @@ class ConsoleScreen(Screen[None]):
         if current is not None and current.current_row is not None:
             console_app(self).copy_id(current.kind.item_id(current.current_row))
         elif self.current == "tenant":
-            tenant = self.section_widget("tenant").tenant
-            if tenant is not None:
-                console_app(self).copy_id(str(tenant.id))
+            view = self.tenant_view()
+            if view is not None and view.tenant is not None:
+                console_app(self).copy_id(str(view.tenant.id))
 
     def action_access_review(self) -> None:
         """The access review (console.tui.screens.review), above this screen."""
@@ -242,7 +261,7 @@ class ConsoleScreen(Screen[None]):
         """The highlighted application, proxy or formula to another profile (see promote)."""
         from console.tui.promote import start_promotion
 
-        if not refuse_if_read_only(self.app, "copying to another profile"):
+        if not refuse_if_read_only(console_app(self), "copying to another profile"):
             start_promotion(self)
 
     def action_lacking_permission(self, action: str) -> None:
@@ -261,7 +280,7 @@ class ConsoleScreen(Screen[None]):
         if action == "who_holds":
             return highlighted_permission(self.app) is not None
         if action == "new_key":
-            return bool(getattr(self.app, "key_rejected", False))
+            return console_app(self).key_rejected
         if action in ("copy_id", "open"):
             current = self.current_list
             if current is not None:
@@ -274,10 +293,10 @@ class ConsoleScreen(Screen[None]):
     def _status(self, text: str) -> None:
         self.query_one(FooterBar).set_status(text)
 
-    def _report_first_rows(self, section: Any) -> None:
+    def _report_first_rows(self, section: SectionLoader) -> None:
         """Once the first section has shown its rows (or its failure), the app does what
         start-up put off until then; after this frame, so the rows reach the screen first."""
-        settled = getattr(section, "loaded", False) or getattr(section, "problem", None)
+        settled = section.loaded or section.problem is not None
         if self._first_rows_reported or not settled:
             return
         self._first_rows_reported = True
@@ -295,7 +314,8 @@ class ConsoleScreen(Screen[None]):
             if current is not None:
                 has_item = current.current_row is not None
             else:
-                has_item = getattr(event.section, "tenant", None) is not None
+                view = self.tenant_view()
+                has_item = event.section is view and view is not None and view.tenant is not None
             state = (self.current, has_item)
             if state != self._bindings_state:
                 self._bindings_state = state
@@ -313,6 +333,6 @@ class ConsoleScreen(Screen[None]):
         if event.section.id == self.current:
             self._status(event.section.status_text)
 
-    def on_usage_view_loaded(self, event: Any) -> None:
+    def on_usage_view_loaded(self, event: UsageView.Loaded) -> None:
         """UsageView.Loaded (by name: the Usage view is imported on its first visit)."""
         console_app(self).set_usage(event.report)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
@@ -25,6 +25,7 @@ from console.tui.formatting import mask_secrets
 from console.tui.problems import describe
 from console.tui.resources import (
     CodeBlock,
+    Renderable,
     ResourceKind,
     application_names,
     audit_ids,
@@ -37,10 +38,15 @@ from console.tui.widgets.key_bar import KeyBar
 from console.tui.widgets.key_scroll import KeyScroll
 from console.tui.widgets.state_panel import StatePanel
 
+if TYPE_CHECKING:
+    from rich.syntax import Syntax
+
+    from console.tui.shown import Shown
+
 log = logging.getLogger(__name__)
 
 
-def _syntax(code: str, language: str, app: Any) -> Any:
+def _syntax(code: str, language: str, app: App[object]) -> Syntax:
     """Pygments, through rich, only when a detail actually shows code."""
     from rich.syntax import Syntax
 
@@ -50,7 +56,7 @@ def _syntax(code: str, language: str, app: Any) -> Any:
     )
 
 
-def raw_json(item: Any) -> str:
+def raw_json(item: Shown) -> str:
     """The object as the service sent it (a model keeps that), secrets masked."""
     if hasattr(item, "as_sent"):
         data = item.as_sent
@@ -61,7 +67,9 @@ def raw_json(item: Any) -> str:
     return json.dumps(mask_secrets(data), indent=2, ensure_ascii=False)
 
 
-def detail_fields(kind: ResourceKind, item: Any, labels: dict[str, str]) -> list[tuple[str, Any]]:
+def detail_fields(
+    kind: ResourceKind, item: Shown, labels: dict[str, str]
+) -> list[tuple[str, Renderable]]:
     """Every field that could be read: the kind's own, then those the console does not know.
     An object that did not match the API at all (`item` still a dict) shows every field as
     sent, under a note saying why."""
@@ -105,7 +113,7 @@ class DetailScreen(Screen[None]):
     def __init__(
         self,
         kind: ResourceKind,
-        item: Any = None,
+        item: Shown | None = None,
         *,
         item_id: str | None = None,
         labels: dict[str, str] | None = None,
@@ -141,6 +149,8 @@ class DetailScreen(Screen[None]):
 
     async def _render_item(self) -> None:
         item = self.item
+        if item is None:  # nothing read yet: on_mount and _load render once there is
+            return
         header = self.query_one(ConsoleHeader)
         header.trail = self.kind.item_name(item)
         self.query_one("#detail-title", Static).update(
@@ -161,7 +171,7 @@ class DetailScreen(Screen[None]):
             names = self._name_ids(item)
             self.run_worker(names, group="names", exclusive=True, exit_on_error=False)
 
-    async def _name_ids(self, item: Any) -> None:
+    async def _name_ids(self, item: Shown) -> None:
         """Names beside the ids of applications (creator, last editor, a proxy's application),
         looked up by id once the detail shows; a failed lookup leaves the ids as they are."""
         missing = [i for i in audit_ids(item) if i not in self.labels]
@@ -172,6 +182,8 @@ class DetailScreen(Screen[None]):
             self.query_one(FieldsView).show(self.kind.fields(item, self.labels))
 
     def _render_json(self) -> None:
+        if self.item is None:
+            return
         code = _syntax(raw_json(self.item), "json", self.app)
         self.query_one("#detail-json", Static).update(code)
 
@@ -216,7 +228,7 @@ class DetailScreen(Screen[None]):
         from console.tui.key_permissions import refuse_if_read_only
         from console.tui.promote import start_promotion
 
-        if not refuse_if_read_only(self.app, "copying to another profile"):
+        if not refuse_if_read_only(console_app(self), "copying to another profile"):
             start_promotion(self)
 
     def action_lacking_permission(self, action: str) -> None:

@@ -8,6 +8,7 @@ from textual.binding import Binding
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from console.tui.app_access import console_app
 from console.tui.sections import CHANGE_KEYS, KEYS
 from console.tui.widgets.key_scroll import SCROLL_KEYS, KeyScroll
 
@@ -32,7 +33,7 @@ class HelpScreen(ModalScreen[None]):
         # The dialog itself scrolls: on a small terminal its last keys are a scroll away.
         with KeyScroll(id="help-dialog", classes="dialog"):
             yield Static("Keys", classes="dialog-title")
-            yield Static(keys_table(getattr(self.app, "read_only", False)), id="help-keys")
+            yield Static(keys_table(console_app(self).read_only), id="help-keys")
             yield Static("escape closes this help · j/k, pagedown/pageup scroll", classes="muted")
 
     async def action_dismiss(self, result: None = None) -> None:

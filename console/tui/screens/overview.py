@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on
@@ -68,7 +69,7 @@ def profile_targets(source: ProfileSource, session_profile: str | None) -> list[
     ]
 
 
-def _resolving_reader(source: ProfileSource, name: str) -> Any:
+def _resolving_reader(source: ProfileSource, name: str) -> Callable[[float], KeyLookup]:
     def read(timeout: float) -> KeyLookup:
         return lookup_of(source.resolve(name))
 

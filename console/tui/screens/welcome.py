@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from typing import Any
+from collections.abc import Coroutine
 
 from textual import on
 from textual.app import ComposeResult
@@ -167,7 +167,7 @@ class WelcomeScreen(Screen[None]):
         work = self._check_and_save(name, base_url, key, session_only)
         self._start(work, "Checking the key against the service…")
 
-    def _start(self, work: Any, message: str) -> None:
+    def _start(self, work: Coroutine[object, object, None], message: str) -> None:
         self._busy(True)
         self._message(message)
         self.run_worker(work, group="welcome", exclusive=True, exit_on_error=False)

@@ -72,6 +72,10 @@ class SectionLoader(Widget):
     def reload(self) -> None:
         raise NotImplementedError
 
+    def reset(self) -> None:
+        """A new connection: forget what is shown (each section says what it holds)."""
+        raise NotImplementedError
+
     def forget_loads(self) -> None:
         """Whatever load is under way is stale from now on: cancelled, its result dropped."""
         self._generation += 1
@@ -89,8 +93,8 @@ class SectionLoader(Widget):
         self,
         request: Callable[[], Awaitable[T]],
         *,
-        shown: Callable[[T], Any],
-        failed: Callable[[Exception], Any],
+        shown: Callable[[T], Awaitable[None] | None],
+        failed: Callable[[Exception], Awaitable[None] | None],
         name: str = "",
     ) -> None:
         """Runs `request` in this section's exclusive worker; hands its result to `shown` (or
@@ -149,6 +153,6 @@ class SectionLoader(Widget):
             self.mount(StaleBanner(text), before=anchor)
 
 
-async def _completed(outcome: Any) -> None:
+async def _completed(outcome: Awaitable[None] | None) -> None:
     if inspect.isawaitable(outcome):
         await outcome

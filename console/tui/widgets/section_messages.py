@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from textual.message import Message
 
 from console.tui.problems import ConsoleProblem
 
+if TYPE_CHECKING:
+    from console.tui.widgets.section_loader import SectionLoader
+
 
 class StatusChanged(Message):
     """The section's line in the footer ("50 of 250 loaded") changed."""
 
-    def __init__(self, section: Any, text: str) -> None:
+    def __init__(self, section: SectionLoader, text: str) -> None:
         super().__init__()
         self.section = section
         self.text = text
@@ -21,7 +24,7 @@ class StatusChanged(Message):
 class SectionFailed(Message):
     """A fetch failed; the section shows it in place, the screen notifies."""
 
-    def __init__(self, section: Any, problem: ConsoleProblem) -> None:
+    def __init__(self, section: SectionLoader, problem: ConsoleProblem) -> None:
         super().__init__()
         self.section = section
         self.problem = problem

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -29,10 +30,13 @@ from console.tui.widgets.section_loader import SectionLoader
 from console.tui.widgets.section_messages import SectionFailed, StatusChanged
 from console.tui.widgets.state_panel import StatePanel
 
+if TYPE_CHECKING:
+    from console.models import Tenant
+
 log = logging.getLogger(__name__)
 
 
-def setting_text(value: Any) -> Renderable:
+def setting_text(value: object) -> Renderable:
     """A setting as shown: on/off for the boolean strings, anything else as sent."""
     if value == "true":
         return Text("on", style="bold green")
@@ -43,7 +47,7 @@ def setting_text(value: Any) -> Renderable:
     return Text(str(value))
 
 
-def settings_text(settings: dict[str, Any], *, skip_named: bool = True) -> Renderable:
+def settings_text(settings: Mapping[str, object], *, skip_named: bool = True) -> Renderable:
     """Settings one per line, by default those the specification does not name (shown,
     never dropped)."""
     text = Text()
@@ -58,7 +62,7 @@ def settings_text(settings: dict[str, Any], *, skip_named: bool = True) -> Rende
 
 
 def tenant_fields(
-    tenant: Any, usage: str | None = None, labels: Labels | None = None
+    tenant: Tenant, usage: str | None = None, labels: Labels | None = None
 ) -> list[tuple[str, Renderable]]:
     fields: list[tuple[str, Renderable]] = [
         ("Id", str(tenant.id)),
@@ -87,7 +91,7 @@ class TenantView(KeyScroll, SectionLoader):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.tenant: Any = None
+        self.tenant: Tenant | None = None
         self.labels: Labels = {}
         """Names of the applications among the tenant's audit ids, once looked up."""
 
@@ -98,7 +102,7 @@ class TenantView(KeyScroll, SectionLoader):
         yield StatePanel()
 
     def _how_to_edit(self) -> str:
-        if getattr(self.app, "read_only", False):
+        if console_app(self).read_only:
             return "Read-only mode: the tenant cannot be changed from this console."
         return "Press e to edit the tenant's name and settings (d deletes it, after asking)."
 
@@ -135,7 +139,7 @@ class TenantView(KeyScroll, SectionLoader):
         self.post_message(SectionFailed(self, problem))
         self.post_message(StatusChanged(self, self.status_text))
 
-    async def _show(self, tenant: Any) -> None:
+    async def _show(self, tenant: Tenant) -> None:
         self.tenant, self.loaded, self.fetching = tenant, True, False
         self.loaded_at = now()
         self.refresh_fields()
@@ -151,5 +155,5 @@ class TenantView(KeyScroll, SectionLoader):
 
     def refresh_fields(self) -> None:
         if self.tenant is not None:
-            usage = getattr(self.app, "usage_line", "") or None
+            usage = console_app(self).usage_line or None
             self.query_one(FieldsView).show(tenant_fields(self.tenant, usage, self.labels))

@@ -58,6 +58,7 @@ def auto_refresh_setter(dashboard: UsageDashboard, seconds: int | None) -> Calla
     def apply() -> None:
         dashboard.set_auto_refresh(seconds)
         dashboard.notify(f"Usage auto-refresh {describe_interval(seconds)}.", timeout=3)
+        # The dashboard may be hosted by an app other than the console's: nothing to remember.
         remember = getattr(dashboard.app, "set_preference", None)
         if remember is not None:
             remember(usage_auto_refresh=seconds)

@@ -70,6 +70,8 @@ class UsageDashboard(Widget):
 
     States: "idle" (nothing yet), "loading", "error", "empty" (no tokens yet) and "report".
     A refresh while a report is shown keeps it on screen (`refreshing` is True meanwhile).
+    Its layout is app layout, in the console's stylesheet (console.tcss): an app that hosts
+    it loads that sheet (the dashboard tests' hosts do, through CSS_PATH).
     """
 
     class RefreshRequested(Message):
@@ -85,84 +87,6 @@ class UsageDashboard(Widget):
             return self.dashboard
 
     BINDINGS = [Binding("r", "refresh", "Refresh")]
-
-    DEFAULT_CSS = """
-    UsageDashboard {
-        height: 1fr;
-        background: $background;
-
-        #usage-meta-bar {
-            height: 1;
-            padding: 0 1;
-            background: $panel;
-            color: $text-muted;
-        }
-        #usage-totals { width: 1fr; color: $text; }
-        #usage-fetched { width: auto; color: $text-muted; }
-
-        #usage-switcher { height: 1fr; }
-        #usage-report { height: 1fr; padding: 0 1; scrollbar-size-vertical: 1; }
-
-        #usage-plan {
-            height: auto;
-            border: round $success;
-            border-title-color: $text;
-            border-title-style: bold;
-            padding: 0 1;
-        }
-        &.-warning #usage-plan { border: round $warning; }
-        &.-over #usage-plan { border: round $error; }
-        #usage-plan-line { height: 1; }
-        #usage-plan-numbers { width: 1fr; }
-        #usage-plan-status { width: auto; text-style: bold; color: $text-success; }
-        &.-warning #usage-plan-status { color: $text-warning; }
-        &.-over #usage-plan-status { color: $text-error; }
-        #usage-gauge { margin-top: 1; }
-
-        #usage-types { height: auto; }
-        &.-wide #usage-types { layout: horizontal; }
-        #usage-table-panel, #usage-chart-panel {
-            height: auto;
-            border: round $border-blurred;
-            border-title-color: $text;
-            border-title-style: bold;
-            padding: 0 1;
-        }
-        #usage-table-panel { padding: 0; }  /* the table's cells carry their own padding */
-        #usage-table-panel:focus-within { border: round $border; }
-        &.-wide #usage-table-panel { width: auto; margin-right: 1; }
-        &.-wide #usage-chart-panel { width: 1fr; }
-        #usage-table { height: auto; width: auto; background: $surface; }
-
-        #usage-empty {
-            height: auto;
-            border: round $border-blurred;
-            padding: 1 2;
-            color: $text-muted;
-            content-align: center middle;
-            text-align: center;
-        }
-
-        #usage-loading { height: 1fr; align: center middle; }
-        #usage-loading LoadingIndicator { height: 3; }
-        #usage-loading-label { width: 100%; text-align: center; color: $text-muted; }
-
-        #usage-error { height: 1fr; padding: 1 2; align: center top; }
-        #usage-error-panel {
-            height: auto;
-            max-width: 90;
-            border: round $error;
-            border-title-color: $text-error;
-            border-title-style: bold;
-            padding: 1 2;
-            background: $error 8%;
-        }
-        #usage-error-message { color: $text; }
-        #usage-error-hint { margin-top: 1; color: $text-muted; }
-
-        #usage-idle { height: 1fr; content-align: center middle; color: $text-muted; }
-    }
-    """
 
     auto_refresh_seconds: reactive[int | None] = reactive(None, init=False)
     """Seconds between automatic refreshes; None (the default) for off."""
@@ -218,6 +142,8 @@ class UsageDashboard(Widget):
         table.add_column("Share", key="share")
         table.add_column("Last created", key="last_created")
         self.set_interval(META_TICK_SECONDS, self._update_meta)
+        # A reusable widget: an app other than the console's (a test's host) has no
+        # preferences, so they are looked up, not assumed (console_app would assume them).
         saved = getattr(getattr(self.app, "preferences", None), "usage_auto_refresh", None)
         if saved in AUTO_REFRESH_CHOICES:  # the setting survives a restart
             self.auto_refresh_seconds = saved

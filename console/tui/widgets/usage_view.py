@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import on
 from textual.app import ComposeResult
@@ -17,6 +17,9 @@ from console.tui.widgets.section_loader import SectionLoader
 from console.tui.widgets.section_messages import SectionFailed, StatusChanged
 from console.tui.widgets.usage_dashboard import UsageDashboard
 
+if TYPE_CHECKING:
+    from console.models import UsageReport
+
 log = logging.getLogger(__name__)
 
 
@@ -28,13 +31,13 @@ class UsageView(Vertical, SectionLoader):
     load_group = "usage"
 
     class Loaded(Message):
-        def __init__(self, report: Any) -> None:
+        def __init__(self, report: UsageReport) -> None:
             super().__init__()
             self.report = report
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.report: Any = None
+        self.report: UsageReport | None = None
 
     def compose(self) -> ComposeResult:
         yield UsageDashboard()
@@ -84,7 +87,7 @@ class UsageView(Vertical, SectionLoader):
         self.post_message(SectionFailed(self, problem))
         self.post_message(StatusChanged(self, self.status_text))
 
-    def _show(self, report: Any) -> None:
+    def _show(self, report: UsageReport) -> None:
         self.report, self.loaded, self.fetching = report, True, False
         self.dashboard.show_report(report, now())
         self.post_message(self.Loaded(report))

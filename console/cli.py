@@ -21,6 +21,7 @@ HANDLERS = {
     "serve": "console.service.cli:serve",
     "new-tenant": "console.service.cli:new_tenant",
     "profile": "console.profiles.cli:run",
+    "run": "console.runner.cli:run",
 }
 
 
@@ -107,6 +108,10 @@ def build_parser() -> argparse.ArgumentParser:
     use.add_argument("name")
     remove = profile_sub.add_parser("remove", help="remove a profile and its stored key")
     remove.add_argument("name")
+
+    from console.runner.cli import add_parser as add_run_parser  # `run`: a local test-run
+
+    add_run_parser(sub)
     return parser
 
 

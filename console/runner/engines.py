@@ -351,11 +351,22 @@ class EmbeddedEngine:
 _engines: dict[EngineName, Any] = {}
 
 
+ENGINE_ENV = "TENANT_CONSOLE_JS_ENGINE"
+"""node or embedded: the engine to use when none is named (default: Node.js if installed)."""
+
+
 def engine(name: EngineName | None = None) -> NodeEngine | EmbeddedEngine:
-    """The engine to use: the one named, else Node.js when installed, else the embedded one.
-    Made once per process (the Node version and the V8 library are looked up once)."""
+    """The engine to use: the one named, else $TENANT_CONSOLE_JS_ENGINE, else Node.js when
+    installed, else the embedded one. Made once per process (the Node version and the V8
+    library are looked up once)."""
     if name is None:
-        name = "node" if node_path() is not None else "embedded"
+        configured = os.environ.get(ENGINE_ENV, "").strip().lower()
+        if configured == "node":
+            name = "node"
+        elif configured == "embedded":
+            name = "embedded"
+        else:
+            name = "node" if node_path() is not None else "embedded"
     if name not in _engines:
         _engines[name] = NodeEngine() if name == "node" else EmbeddedEngine()
     return _engines[name]

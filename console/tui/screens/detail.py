@@ -99,6 +99,7 @@ class DetailScreen(Screen[None]):
         Binding("e", "edit", "Edit"),
         Binding("d", "delete", "Delete"),
         Binding("R", "regenerate", "Regenerate key"),
+        Binding("ctrl+r", "test_run", "Test-run"),
     ]
 
     def __init__(
@@ -214,7 +215,47 @@ class DetailScreen(Screen[None]):
         """A dimmed n, e, d or R: says which permission the key lacks."""
         explain_lacking_permission(self, action)
 
+    def action_test_run(self) -> None:
+        """A formula's code, or a proxy's first code transform, run on a sample (nothing is
+        saved: the code is the object's as read)."""
+        from console.tui.screens.test_run import (
+            TestRunScreen,
+            formula_run_target,
+            transform_run_target,
+        )
+
+        item = self.item
+        if item is None or isinstance(item, dict):
+            return
+        name = self.kind.item_name(item)
+        if self.kind.key == "reactor_formulas":
+            code = str(item.code or "")
+            target = formula_run_target(name, item.id, lambda: code, lambda: item)
+        else:
+            fields = [
+                f
+                for f in ("request_transform", "response_transform")
+                if getattr(item, f) is not None and getattr(item, f).is_code
+            ]
+            if not fields:
+                self.notify("This proxy has no transform code to run.", severity="warning")
+                return
+            code = str(getattr(item, fields[0]).code)
+            target = transform_run_target(
+                name,
+                item.id,
+                fields[0],
+                lambda: code,
+                lambda: item.configuration,
+                lambda: item.application_id is not None,
+            )
+        self.app.push_screen(TestRunScreen(target))
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "test_run":
+            return self.kind.key in ("reactor_formulas", "proxies") and not isinstance(
+                self.item, dict
+            )
         if action in MUTATING_ACTIONS:
             if isinstance(self.item, dict):  # not readable: nothing to edit it with
                 return False

@@ -217,3 +217,27 @@ def test_snapshot_a_thrown_error_marked_in_the_editor(service, snap_compare):
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=SIZE, run_before=marked)
+
+
+async def test_a_transform_runs_from_the_proxy_detail(service):
+    from console_support import Seeder, make_app, open_first_detail
+
+    tenant = service.new_tenant("Detail test-run tenant")
+    seeder = Seeder(service.base_url, tenant.key)
+    try:
+        code = "module.exports = (req) => {\n  return { body: req.args.body, headers: 1 };\n};\n"
+        seeder.proxy("Hook", request_transform={"code": code})
+    finally:
+        seeder.close()
+    app = make_app(service.base_url, tenant.key)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_first_detail(pilot, "2")
+        await pilot.press("ctrl+r")
+        await wait_until(pilot, screen_is(app, TestRunScreen), what="the test-run screen")
+        screen = app.screen
+        assert isinstance(screen, TestRunScreen)
+        assert screen.target.editor is None
+        await pilot.press("ctrl+r")
+        await wait_until(pilot, lambda: screen.result is not None, what="the result")
+        assert screen.result is not None and screen.result.status == "bad_shape"
+        assert "headers must be an object, not number." in output_text(screen)

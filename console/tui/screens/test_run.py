@@ -185,6 +185,8 @@ class TestRunScreen(ModalScreen[None]):
         self.run_started: float | None = None
         self.result_shown_ms: float | None = None
         """From pressing run to the result on screen, for the benchmark."""
+        self.result_shown_at: float | None = None
+        """perf_counter() once the frame with the result has been drawn."""
 
     def compose(self) -> ComposeResult:
         from console.runner.samples import load_sample
@@ -291,7 +293,6 @@ class TestRunScreen(ModalScreen[None]):
 
         target = self.target
         try:
-            await asyncio.to_thread(save_sample, target.sample_key, text)
             result = await asyncio.to_thread(
                 run_code,
                 target.code(),
@@ -310,6 +311,8 @@ class TestRunScreen(ModalScreen[None]):
         finally:
             self.query_one("#run-run", Button).disabled = False
         self._show(result)
+        # Kept after the result is on screen: the file is written (and synced) meanwhile.
+        await asyncio.to_thread(save_sample, target.sample_key, text)
 
     def _show(self, result: RunResult) -> None:
         self.result = result
@@ -326,6 +329,7 @@ class TestRunScreen(ModalScreen[None]):
         self.call_after_refresh(self._shown)
 
     def _shown(self) -> None:
+        self.result_shown_at = time.perf_counter()
         if self.run_started is not None:
             self.result_shown_ms = (time.perf_counter() - self.run_started) * 1000
 

@@ -3,8 +3,11 @@ limits, the sandbox, and the bt stand-in."""
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+
 import pytest
-from runner_support import ENGINES, FORMULA_REQUEST, TRANSFORM_REQUEST
+from runner_support import ENGINES, FORMULA_REQUEST, NODE_MISSING, TRANSFORM_REQUEST
 
 from console.runner import run_code
 
@@ -230,3 +233,29 @@ def test_a_promise_that_never_settles(engine: str) -> None:
     code = "module.exports = function () { return new Promise(() => {}); };"
     result = run_code(code, FORMULA_REQUEST, "formula", engine=engine, timeout=2)  # type: ignore[arg-type]
     assert result.status == "never_settled"
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason=NODE_MISSING)
+@pytest.mark.parametrize(
+    "script",
+    [
+        "require('fs').readFileSync('/etc/passwd')",
+        "require('child_process').execSync('id')",
+        "new (require('worker_threads').Worker)('1', { eval: true })",
+    ],
+    ids=["file", "process", "worker"],
+)
+def test_the_node_process_itself_is_denied_files_processes_and_workers(
+    engine: str, script: str
+) -> None:
+    """Behind the vm context, the Node process runs under the permission model: even the
+    host side could not read a file or start a process or a worker."""
+    if engine != "node":
+        pytest.skip("the permission model is Node's")
+    from console.runner.engines import Job, NodeEngine
+
+    command = NodeEngine().command(Job(code="", request={}, kind="formula"))
+    command[command.index("-e") + 1] = script
+    finished = subprocess.run(command, capture_output=True, text=True, timeout=30)
+    assert finished.returncode != 0
+    assert "ERR_ACCESS_DENIED" in finished.stderr

@@ -16,6 +16,7 @@ from console.models import Proxy, ReactorFormula
 from console.tui.forms import FormulaForm, ProxyForm
 from console.tui.screens.test_run import TestRunScreen
 from console.tui.widgets.code_editor import CodeEditor
+from console.tui.widgets.key_bar import KeyBar
 
 SIZE = (120, 40)
 FORMULA_ID = "7b0a6bd8-7c57-4a55-9d2b-0d1f3a1e5c01"
@@ -191,9 +192,11 @@ async def test_the_run_screen_fits_80_columns(service):
     app = host(service, lambda c: FormulaForm(c, formula(GOOD_CODE)))
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_and_run(pilot, app)
-        assert screen.has_class("-narrow")
-        run_button = screen.query_one("#run-run")
-        assert run_button.region.right <= 80 and run_button.region.bottom <= 24
+        assert screen.has_class("-narrow") and screen.has_class("-short")
+        result_pane = screen.query_one("#run-result")
+        assert result_pane.region.height >= 8  # room for the result, under the sample
+        assert result_pane.region.bottom <= 24
+        assert "Run" in str(screen.query_one(KeyBar).render())
 
 
 def test_snapshot_a_run_result(service, snap_compare):

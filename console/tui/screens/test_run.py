@@ -38,6 +38,9 @@ SHOW_TIMINGS = True
 
 NARROW = 120
 """Narrower than this, the sample sits above the result instead of beside it."""
+SHORT = 32
+"""Lower than this (a narrow screen), the hint and the buttons go: the key bar has the keys,
+and the result keeps its room."""
 
 
 @dataclass
@@ -153,8 +156,17 @@ class TestRunScreen(ModalScreen[None]):
         layout: vertical;
     }
     TestRunScreen.-narrow #run-sample-pane {
-        height: 9;
+        height: 8;
         margin-right: 0;
+    }
+    TestRunScreen.-short #run-hint {
+        display: none;
+    }
+    TestRunScreen.-short #run-actions Button {
+        display: none;
+    }
+    TestRunScreen.-short #run-status {
+        height: 1;
     }
     TestRunScreen #run-actions {
         height: auto;
@@ -234,7 +246,9 @@ class TestRunScreen(ModalScreen[None]):
         self.query_one("#run-sample", TextArea).focus()
 
     def on_resize(self) -> None:
-        self.set_class(self.size.width < NARROW, "-narrow")
+        narrow = self.size.width < NARROW
+        self.set_class(narrow, "-narrow")
+        self.set_class(narrow and self.size.height < SHORT, "-short")
 
     # ----- actions --------------------------------------------------------------------------
 

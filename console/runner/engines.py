@@ -250,6 +250,7 @@ class NodeEngine:
             return _syntax_outcome(str(reported.get("message")), stack, CODE_FILE_NAME, 0)
         if data.get("status") == "host_error":
             log.warning("The Node.js host failed: %s", data.get("error"))
+            data["status"] = "engine_error"
         return _outcome_from(data, 0)
 
 

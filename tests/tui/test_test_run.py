@@ -130,8 +130,11 @@ async def test_a_formula_runs_on_a_sample_prefilled_from_its_contract(service, p
         assert "meets the formula contract" in text
         assert "[log] card text" in text
         assert "embedded V8" in text
-    kept = json.loads((private_config / "test-runs" / f"formula-{FORMULA_ID}.json").read_text())
-    assert kept == sample
+        kept_file = private_config / "test-runs" / f"formula-{FORMULA_ID}.json"
+        await wait_until(pilot, kept_file.exists, what="the kept sample")
+        await app.workers.wait_for_complete()
+    assert json.loads(kept_file.read_text()) == sample
+    assert kept_file.stat().st_mode & 0o777 == 0o600
 
 
 async def test_the_kept_sample_is_used_next_time_and_checked_first(service, private_config):

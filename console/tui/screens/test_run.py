@@ -323,7 +323,8 @@ class TestRunScreen(ModalScreen[None]):
             self._status(f"The test-run failed: {error}")
             return
         finally:
-            self.query_one("#run-run", Button).disabled = False
+            if self.is_mounted:  # closed while running: nothing left to update
+                self.query_one("#run-run", Button).disabled = False
         self._show(result)
         # Kept after the result is on screen: the file is written (and synced) meanwhile.
         await asyncio.to_thread(save_sample, target.sample_key, text)

@@ -34,6 +34,7 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("escape", "Back (or clear the filter)"),
     ("r", "Refresh / retry"),
     ("y", "Copy the id of the object"),
+    ("ctrl+r", "Test-run a formula's code or a proxy's transform, locally (form or detail)"),
     ("v", "Raw JSON view on a detail (toggle)"),
     ("s / S", "Sort the list by the next column / reverse the order (loaded rows)"),
     ("K", "Enter a new key when the service rejects the profile's key"),

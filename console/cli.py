@@ -30,6 +30,7 @@ HANDLERS = {
     "push": "console.code_files.cli:push",
     # issue 16: the access review as CSV or JSON (console/review_cli.py)
     "review": "console.review_cli:run",
+    "run": "console.runner.cli:run",
 }
 
 
@@ -128,6 +129,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_configuration_commands(sub)
     _add_push_command(sub)
     _add_review_command(sub)
+
+    from console.runner.cli import add_parser as add_run_parser  # `run`: a local test-run
+
+    add_run_parser(sub)
     return parser
 
 

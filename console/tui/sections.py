@@ -38,6 +38,7 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("escape", "Back (or stop a search or a load, or clear the filter)"),
     ("r", "Refresh / retry"),
     ("y", "Copy the id of the object"),
+    ("ctrl+r", "Test-run a formula's code or a proxy's transform, locally (form or detail)"),
     ("v", "Raw JSON view on a detail (toggle)"),
     ("s / S", "Sort the list by the next column / reverse the order (loaded rows)"),
     ("ctrl+g", "Load every page of the list, then sort it all"),

@@ -192,6 +192,39 @@ def editor_rows() -> list[Row]:
     ]
 
 
+def test_run_rows(runs: int) -> list[Row]:
+    """Test-run latency per engine (each engine's cold figure from `runs` fresh processes)."""
+    import shutil
+
+    engines = (["node"] if shutil.which("node") else []) + ["embedded"]
+    rows: list[Row] = []
+    for engine in engines:
+        _say(f"test-run: {runs} processes of one cold and {runs} warm runs, {engine} engine")
+        data = [_json_from("tests.benchmarks.run_latency", engine, str(runs)) for _ in range(runs)]
+        cold = [d["cold"] for d in data]
+        warm = [w for d in data for w in d["warm"]]
+        for label, samples in (("cold", cold), ("warm", warm)):
+            rows.append(
+                Row(
+                    f"Test-run ({engine}, {label}): ctrl+r to result on screen, trivial formula",
+                    median([s["screen_ms"] for s in samples]),
+                    median([s["engine_ms"] for s in samples]),
+                    "ms",
+                    "reported; baseline: the engine's own time to evaluate the code",
+                )
+            )
+        rows.append(
+            Row(
+                f"Context: test-run ({engine}, warm) in the runner, engine start-up included",
+                median([s["runner_ms"] for s in warm]),
+                median([s["engine_ms"] for s in warm]),
+                "ms",
+                "reported; baseline: as above",
+            )
+        )
+    return rows
+
+
 def service_rows(base_url: str, key: str, rounds: int) -> list[Row]:
     _say(f"service: {rounds} rounds of {throughput.REQUESTS} requests per endpoint")
     listing, catalogue = throughput.measure(base_url, key, APPLICATIONS, rounds)
@@ -216,7 +249,7 @@ def service_rows(base_url: str, key: str, rounds: int) -> list[Row]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.benchmarks", description=__doc__)
     parser.add_argument("--runs", type=int, default=5, help="runs per figure (median shown)")
-    parts = ("cold", "large", "search", "editor", "service", "review")
+    parts = ("cold", "large", "search", "editor", "test-run", "service", "review")
     parser.add_argument("--only", choices=parts, nargs="*")
     parser.add_argument(
         "--clock",
@@ -243,6 +276,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 rows += name_search_rows(service.base_url, service.key, max(5, args.runs))
             if "editor" in only:
                 rows += editor_rows()
+            if "test-run" in only:
+                rows += test_run_rows(args.runs)
             if "service" in only:
                 rows += service_rows(service.base_url, service.key, 3)
             if "review" in only:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widget import Widget
 from textual.widgets import Button, Input, Static
@@ -49,6 +50,8 @@ class FormulaForm(ResourceForm[ReactorFormula, ReactorFormulaCreate]):
         "configuration": "Configuration",
         "request_parameters": "Request parameters",
     }
+
+    BINDINGS = [Binding("ctrl+r", "test_run", "Test-run")]
 
     def __init__(
         self,
@@ -231,6 +234,26 @@ class FormulaForm(ResourceForm[ReactorFormula, ReactorFormulaCreate]):
 
     def code_editors(self) -> list[tuple[str, Widget]]:
         return [("code", self.query_one("#code"))]
+
+    def action_test_run(self) -> None:
+        """Runs the code as it is now on a sample (console.tui.screens.test_run)."""
+        from types import SimpleNamespace
+
+        from console.tui.screens.test_run import TestRunScreen, formula_run_target
+
+        editor = self.query_one("#code", CodeEditor)
+
+        def contract() -> SimpleNamespace:
+            return SimpleNamespace(
+                request_parameters=self.query_one("#request-parameters", ContractEditor).value(),
+                configuration=self.query_one("#configuration", ContractEditor).value(),
+            )
+
+        name = self.query_one("#name", Input).value
+        target = formula_run_target(
+            name, self.obj.id if self.obj else None, lambda: editor.text, contract, editor
+        )
+        self.app.push_screen(TestRunScreen(target))
 
     async def send(self, body: JsonObject) -> ReactorFormula:
         if self.obj is None:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widget import Widget
 from textual.widgets import Input, Select, Static, Switch
@@ -80,6 +81,7 @@ def _configuration(proxy: Proxy | None) -> dict[str, str] | None:
 class ProxyForm(ResourceForm[Proxy, ProxyCreate]):
     kind = PROXIES
     code_fields = ("request_transform", "response_transform")
+    BINDINGS = [Binding("ctrl+r", "test_run", "Test-run")]
     field_labels: ClassVar[dict[str, str]] = {
         "name": "Name",
         "destination_url": "Destination URL",
@@ -243,6 +245,40 @@ class ProxyForm(ResourceForm[Proxy, ProxyCreate]):
                     (field.replace("_", " "), self.query_one(f"#{field.replace('_', '-')}"))
                 )
         return editors
+
+    def action_test_run(self) -> None:
+        """Runs the focused transform (else the first with code) on a sample request."""
+        from console.tui.screens.test_run import TestRunScreen, transform_run_target
+
+        editors = [
+            (label.replace(" ", "_"), editor)
+            for label, editor in self.code_editors()
+            if isinstance(editor, CodeEditor)
+        ]
+        focused = [e for e in editors if e[1].has_focus_within]
+        with_code = [e for e in editors if e[1].text.strip()]
+        candidates = focused or with_code or editors
+        if not candidates:
+            self.notify("This proxy has no transform code to run.", severity="warning")
+            return
+        field_name, editor = candidates[0]
+
+        def configuration() -> dict[str, str] | None:
+            return self.query_one(KeyValueEditor).value()[0]
+
+        def with_bt() -> bool:
+            return self.query_one("#application", ApplicationPicker).application_id is not None
+
+        target = transform_run_target(
+            self.query_one("#name", Input).value,
+            self.obj.id if self.obj else None,
+            field_name,
+            lambda: editor.text,
+            configuration,
+            with_bt,
+            editor,
+        )
+        self.app.push_screen(TestRunScreen(target))
 
     async def send(self, body: JsonObject) -> Proxy:
         if self.obj is None:

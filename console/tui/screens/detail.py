@@ -108,6 +108,8 @@ class DetailScreen(Screen[None]):
         Binding("d", "delete", "Delete"),
         Binding("R", "regenerate", "Regenerate key"),
         Binding("c", "copy_to_profile", "Copy to profile", show=False),  # issue 17
+        # Not in the key bar: at 80 columns it would push out `v Raw JSON` (README, help).
+        Binding("ctrl+r", "test_run", "Test-run", show=False),
     ]
 
     def __init__(
@@ -235,7 +237,55 @@ class DetailScreen(Screen[None]):
         """A dimmed n, e, d or R: says which permission the key lacks."""
         explain_lacking_permission(self, action)
 
+    def action_test_run(self) -> None:
+        """A formula's code, or a proxy's first code transform, run on a sample (nothing is
+        saved: the code is the object's as read)."""
+        from console.models import Proxy, ReactorFormula
+        from console.tui.screens.test_run import (
+            TestRunScreen,
+            formula_run_target,
+            transform_run_target,
+        )
+
+        item = self.item
+        name = self.kind.item_name(item) if item is not None else ""
+        if isinstance(item, ReactorFormula):
+            formula = item
+            code = str(formula.code or "")
+            target = formula_run_target(name, formula.id, lambda: code, lambda: formula)
+        elif isinstance(item, Proxy):
+            proxy = item
+            transforms = [
+                (field, transform)
+                for field, transform in (
+                    ("request_transform", proxy.request_transform),
+                    ("response_transform", proxy.response_transform),
+                )
+                if transform is not None and transform.is_code
+            ]
+            if not transforms:
+                self.notify("This proxy has no transform code to run.", severity="warning")
+                return
+            field, transform = transforms[0]
+            code = str(transform.code)
+            configuration = {k: v for k, v in (proxy.configuration or {}).items() if v is not None}
+            target = transform_run_target(
+                name,
+                proxy.id,
+                field,
+                lambda: code,
+                lambda: configuration,
+                lambda: proxy.application_id is not None,
+            )
+        else:  # not readable (a dict as sent), or not a kind with code
+            return
+        self.app.push_screen(TestRunScreen(target))
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "test_run":
+            return self.kind.key in ("reactor_formulas", "proxies") and not isinstance(
+                self.item, dict
+            )
         if action in MUTATING_ACTIONS:
             if isinstance(self.item, dict):  # not readable: nothing to edit it with
                 return False

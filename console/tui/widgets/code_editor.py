@@ -188,6 +188,7 @@ class CodeEditor(Widget):
         """The code as last loaded from (or written to) the linked file."""
         self._link_timer: Timer | None = None
         self._asking = False
+        self._run_problem: CodeProblem | None = None
 
     # -- public interface -------------------------------------------------------------------
 
@@ -232,6 +233,13 @@ class CodeEditor(Widget):
         """Put the cursor on a problem and the focus in the code."""
         self.text_area.move_cursor((problem.line - 1, problem.column - 1), center=True)
         self.text_area.focus()
+
+    def show_run_error(self, problem: CodeProblem | None) -> None:
+        """Marks an error a test-run threw, like a syntax problem, until the code changes
+        (console.tui.screens.test_run); None clears it. Saving never counts it."""
+        self._run_problem = problem
+        if self.is_mounted:
+            self._display(self.problems())
 
     def focus(self, scroll_visible: bool = True) -> CodeEditor:
         """Focusing the editor focuses its text area."""
@@ -338,17 +346,18 @@ class CodeEditor(Widget):
         if self._check_timer is not None:
             self._check_timer.stop()
         self._check_timer = self.set_timer(self.CHECK_DELAY, self._show_problems)
+        self._run_problem = None  # its place may no longer hold
         self.post_message(self.Changed(self))
 
     @on(ProblemsStrip.Pressed)
     def _strip_pressed(self) -> None:
-        problems = self.problems()
+        problems = self._with_run_problem(self.problems())
         self._display(problems)
         if problems:
             self.jump_to(problems[0])
 
     def action_next_problem(self) -> None:
-        problems = self.problems()
+        problems = self._with_run_problem(self.problems())
         self._display(problems)
         if not problems:
             self.notify("No problems in the code.", timeout=3)
@@ -575,7 +584,14 @@ class CodeEditor(Widget):
         self._check_timer = None
         self._display(self.problems())
 
+    def _with_run_problem(self, problems: list[CodeProblem]) -> list[CodeProblem]:
+        """A test-run's error first (the latest thing the admin did), then the code's own."""
+        if self._run_problem is None or self._run_problem in problems:
+            return problems
+        return [self._run_problem, *problems]
+
     def _display(self, problems: list[CodeProblem]) -> None:
+        problems = self._with_run_problem(problems)
         marks: dict[int, list[tuple[int, str]]] = {}
         for problem in problems:
             if problem.title:  # located problems only; the export warning has no place

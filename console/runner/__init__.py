@@ -1,0 +1,106 @@
+"""Test-runs of formula and transform code before it is saved, on a sample request.
+
+No Textual here: the `run` command and the console's run panel share this. The engines
+(console.runner.engines) load only when code is run.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+from console.runner.contract import check_request, check_result
+from console.runner.result import KINDS, CodeError, Kind, RunResult
+
+if TYPE_CHECKING:
+    from console.runner.engines import EngineName
+
+__all__ = ["KINDS", "CodeError", "Kind", "RunResult", "run_code"]
+
+
+def run_code(
+    code: str,
+    request: Any,
+    kind: Kind,
+    *,
+    formula: Any = None,
+    with_bt: bool = False,
+    timeout: float | None = None,
+    memory_mb: int | None = None,
+    engine: EngineName | None = None,
+    check: bool = True,
+) -> RunResult:
+    """Run `code` on `request` (the contract's request object) and check what it returns.
+
+    formula: the formula whose request parameters and configuration contract the request is
+    checked against first (a model or anything with those attributes). with_bt: a transform
+    whose proxy has an application gets the recording `bt` stand-in. Blocks: call it off the
+    UI thread. Raises EngineUnavailable when the engine cannot run here.
+    """
+    from console.runner import engines
+
+    started = time.perf_counter()
+    chosen = engines.engine(engine)
+    result = RunResult(kind=kind, engine=chosen.name, engine_name="", status="ok")
+    if check:
+        result.request_problems = check_request(kind, request, formula)
+        if result.request_problems:
+            result.engine_name = chosen.display_name
+            result.status = "bad_request"
+            count = len(result.request_problems)
+            result.message = (
+                f"The sample request does not meet the contract ({count} "
+                f"{'problem' if count == 1 else 'problems'}); the service would refuse it."
+            )
+            result.total_ms = (time.perf_counter() - started) * 1000
+            return result
+    job = engines.Job(
+        code=code,
+        request=request,
+        kind=kind,
+        with_bt=with_bt and kind == "transform",
+        timeout=engines.DEFAULT_TIMEOUT if timeout is None else timeout,
+        memory_mb=memory_mb or engines.DEFAULT_MEMORY_MB,
+    )
+    outcome = chosen.run(job)
+    result.engine_name = chosen.display_name
+    result.notes = chosen.notes()
+    result.status = outcome.status  # type: ignore[assignment]
+    result.result_kind = outcome.result_kind
+    result.value = outcome.value
+    result.error = outcome.error
+    result.logs = outcome.logs
+    result.logs_dropped = outcome.logs_dropped
+    result.calls = outcome.calls
+    result.calls_dropped = outcome.calls_dropped
+    result.engine_ms = outcome.engine_ms
+    if outcome.status == "pending":
+        result.status = "never_settled"
+    if result.status == "ok":
+        result.shape_problems, result.shape_notes = check_result(
+            kind, outcome.result_kind, outcome.value
+        )
+        if result.shape_problems:
+            result.status = "bad_shape"
+    result.message = _message(result, job.timeout, job.memory_mb)
+    result.total_ms = (time.perf_counter() - started) * 1000
+    return result
+
+
+def _message(result: RunResult, timeout: float, memory_mb: int) -> str:
+    expected = "{raw, tokenize}" if result.kind == "formula" else "{body, headers}"
+    error = result.error
+    match result.status:
+        case "ok":
+            return f"Returned an object that meets the {result.kind} contract {expected}."
+        case "bad_shape":
+            return "Returned a value that does not meet the contract: " + result.shape_problems[0]
+        case "threw" | "syntax" | "no_function" | "unserializable" | "engine_error":
+            return error.summary if error is not None else "The code failed."
+        case "never_settled":
+            return "The promise the code returned never settled (nothing left to wait for)."
+        case "timeout":
+            return f"Stopped: the code ran past the time limit ({timeout:g} s)."
+        case "memory":
+            return f"Stopped: the code used more than the memory limit ({memory_mb} MB)."
+    return result.status

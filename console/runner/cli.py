@@ -1,0 +1,139 @@
+"""`tenant-console run CODE.js --request REQUEST.json`: a test-run from the command line.
+
+The result goes to stdout as JSON; what the code logged goes to stderr, one line each.
+Exit 0 when the code returned the contract's shape, 1 when it threw, returned another shape,
+or was stopped by a limit, 2 when the input cannot be used (files, JSON, the request).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from console.runner.result import RunResult
+
+EXIT_OK = 0
+EXIT_CODE_FAILED = 1
+EXIT_BAD_INPUT = 2
+
+
+def _fail(message: str) -> int:
+    print(f"tenant-console run: {message}", file=sys.stderr)
+    return EXIT_BAD_INPUT
+
+
+def _read(path: str, what: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise ValueError(f"the {what} file {path} does not exist") from None
+    except IsADirectoryError:
+        raise ValueError(f"the {what} file {path} is a folder") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise ValueError(f"cannot read the {what} file {path}: {error}") from None
+
+
+def _formula_contract(path: str | None) -> Any:
+    """A formula's declared contract from a JSON file: the formula as the API sends it (or
+    just its request_parameters and configuration)."""
+    if path is None:
+        return None
+    data = json.loads(_read(path, "formula"))
+    if not isinstance(data, dict):
+        raise ValueError("the formula file must hold a JSON object")
+    return argparse.Namespace(
+        request_parameters=data.get("request_parameters") or [],
+        configuration=data.get("configuration") or [],
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from console.runner import run_code
+    from console.runner.engines import EngineUnavailable
+
+    try:
+        code = _read(args.code, "code")
+        request_text = _read(args.request, "request")
+        formula = _formula_contract(args.formula)
+    except ValueError as error:
+        return _fail(str(error))
+    except json.JSONDecodeError as error:
+        return _fail(f"the formula file is not JSON: {error}")
+    try:
+        request = json.loads(request_text)
+    except json.JSONDecodeError as error:
+        return _fail(f"the request file is not JSON: {error}")
+    if args.timeout is not None and args.timeout <= 0:
+        return _fail("--timeout must be a positive number of seconds")
+    try:
+        result = run_code(
+            code,
+            request,
+            args.kind,
+            formula=formula,
+            with_bt=args.bt,
+            timeout=args.timeout,
+            memory_mb=args.memory,
+            engine=args.engine,
+            check=not args.no_check,
+        )
+    except EngineUnavailable as error:
+        return _fail(str(error))
+    for line in result.logs:
+        print(f"[{line.level}] {line.text}", file=sys.stderr)
+    if result.logs_dropped:
+        print(f"[…] {result.logs_dropped} more log lines not kept", file=sys.stderr)
+    data = result.to_json()
+    del data["logs"]  # on stderr, above
+    print(json.dumps(data, indent=2, ensure_ascii=False))
+    print(_verdict(result), file=sys.stderr)
+    if result.status == "bad_request":
+        return EXIT_BAD_INPUT
+    return EXIT_OK if result.ok else EXIT_CODE_FAILED
+
+
+def _verdict(result: RunResult) -> str:
+    lines = [f"{'ok' if result.ok else 'failed'}: {result.message} ({result.engine_name})"]
+    lines += [f"  - {problem}" for problem in result.request_problems + result.shape_problems]
+    return "\n".join(lines)
+
+
+def add_parser(sub: Any) -> None:
+    """The `run` sub-command's arguments (console.cli declares it through this)."""
+    run_parser = sub.add_parser(
+        "run", help="run formula or transform code on a sample request, locally and sandboxed"
+    )
+    run_parser.add_argument("code", metavar="CODE.js")
+    run_parser.add_argument(
+        "--request",
+        required=True,
+        metavar="REQUEST.json",
+        help="the contract's request object: {args, configuration}; "
+        "a transform's args hold body and headers",
+    )
+    run_parser.add_argument("--kind", choices=("formula", "transform"), default="formula")
+    run_parser.add_argument(
+        "--timeout", type=float, metavar="S", help="stop the code after S seconds (default 5)"
+    )
+    run_parser.add_argument(
+        "--memory", type=int, metavar="MB", help="heap limit in MB (default 128)"
+    )
+    run_parser.add_argument(
+        "--engine",
+        choices=("node", "embedded"),
+        help="Node.js (default when installed) or the embedded V8",
+    )
+    run_parser.add_argument(
+        "--formula",
+        metavar="FORMULA.json",
+        help="check the request against this formula's request_parameters and configuration",
+    )
+    run_parser.add_argument(
+        "--bt", action="store_true", help="a transform whose proxy has an application: give it bt"
+    )
+    run_parser.add_argument(
+        "--no-check", action="store_true", help="run even if the request breaks the contract"
+    )

@@ -1,0 +1,373 @@
+"""The two JavaScript engines a test-run can use, behind one call.
+
+Node.js, when installed, is the service's own runtime: the code runs in a child process
+under Node's permission model (no file system, child processes or workers), with a heap
+limit, in a vm context that holds no `require`, `process`, `fetch` or any other host object,
+and the process is killed at the wall-clock limit. Otherwise an embedded V8 (mini-racer, a
+dependency of the project) runs it in a fresh isolate with a time and memory limit; it has
+no Node built-in modules at all, which the result says.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import json
+import logging
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any, Literal
+
+from console.runner.result import (
+    CODE_FILE_NAME,
+    BtCall,
+    CodeError,
+    Kind,
+    LogLine,
+    locate,
+    locate_syntax_error,
+)
+
+log = logging.getLogger(__name__)
+
+EngineName = Literal["node", "embedded"]
+ENGINES: tuple[EngineName, ...] = ("node", "embedded")
+
+DEFAULT_TIMEOUT = 5.0
+DEFAULT_MEMORY_MB = 128
+SERVICE_NODE_MAJOR = 16
+START_GRACE = 2.0
+"""Seconds the Node process may take beyond the limit (its start-up) before it is killed."""
+
+EMBEDDED_PREFIX = "__tcDefine(function (module, exports, require) {\n"
+"""The embedded engine's wrapper: one line before the code, subtracted from error lines."""
+
+
+class EngineUnavailable(Exception):
+    """The engine asked for cannot run here; str() says why and what to do."""
+
+
+@dataclass
+class Job:
+    code: str
+    request: Any
+    kind: Kind
+    with_bt: bool = False
+    timeout: float = DEFAULT_TIMEOUT
+    memory_mb: int = DEFAULT_MEMORY_MB
+
+
+@dataclass
+class Outcome:
+    """What an engine reported, before the shape check."""
+
+    status: str
+    result_kind: str | None = None
+    value: Any = None
+    error: CodeError | None = None
+    logs: list[LogLine] = field(default_factory=list)
+    logs_dropped: int = 0
+    calls: list[BtCall] = field(default_factory=list)
+    calls_dropped: int = 0
+    engine_ms: float | None = None
+
+
+@functools.cache
+def _script(name: str) -> str:
+    return resources.files("console.runner").joinpath(name).read_text(encoding="utf-8")
+
+
+def harness() -> str:
+    return _script("harness.js")
+
+
+def node_path() -> str | None:
+    """The Node.js executable, or None: $TENANT_CONSOLE_NODE, else `node` on PATH."""
+    configured = os.environ.get("TENANT_CONSOLE_NODE", "").strip()
+    if configured:
+        return shutil.which(configured)
+    return shutil.which("node")
+
+
+@functools.cache
+def node_version(path: str) -> tuple[int, str]:
+    """(major, "v20.20.2") of a Node executable, asked once per process."""
+    try:
+        text = subprocess.run(
+            [path, "--version"], capture_output=True, text=True, timeout=10, check=True
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError) as error:
+        raise EngineUnavailable(f"{path} --version failed: {error}") from error
+    found = re.match(r"v(\d+)", text)
+    return (int(found.group(1)) if found else 0), text
+
+
+def permission_flags(major: int) -> list[str]:
+    """Node's permission model: denies file system access (beyond none granted), child
+    processes and workers. `--permission` from Node 23.5, experimental before (20 to 23)."""
+    if major >= 24:
+        return ["--permission"]
+    if major >= 20:
+        return ["--experimental-permission"]
+    return []
+
+
+def _outcome_from(data: dict[str, Any], line_offset: int) -> Outcome:
+    """The harness's JSON report as an Outcome, error places moved to the code as written."""
+    status = str(data.get("status") or "engine_error")
+    error = None
+    raw = data.get("error")
+    if isinstance(raw, dict):
+        stack = raw.get("stack")
+        line, column, frames = locate(stack, line_offset)
+        error = CodeError(
+            name=str(raw.get("name") or "Error"),
+            message=str(raw.get("message") or ""),
+            line=line,
+            column=column,
+            frames=frames,
+        )
+    value = None
+    text = data.get("result_json")
+    if isinstance(text, str):
+        value = json.loads(text)
+    return Outcome(
+        status=status,
+        result_kind=data.get("result_kind"),
+        value=value,
+        error=error,
+        logs=[LogLine(str(i.get("level")), str(i.get("text"))) for i in data.get("logs") or []],
+        logs_dropped=int(data.get("logs_dropped") or 0),
+        calls=[
+            BtCall(str(c.get("method")), list(c.get("args") or [])) for c in data.get("calls") or []
+        ],
+        calls_dropped=int(data.get("calls_dropped") or 0),
+        engine_ms=data.get("engine_ms"),
+    )
+
+
+def _syntax_outcome(message: str, text: str, source_name: str, line_offset: int) -> Outcome:
+    place = locate_syntax_error(text, source_name, line_offset)
+    line, column = place if place else (None, None)
+    return Outcome(
+        status="syntax", error=CodeError("SyntaxError", message, line=line, column=column)
+    )
+
+
+class NodeEngine:
+    """Node.js in a child process, sandboxed (see the module's docstring)."""
+
+    name: EngineName = "node"
+
+    def __init__(self, path: str | None = None) -> None:
+        found = path or node_path()
+        if found is None:
+            raise EngineUnavailable("Node.js is not installed (no `node` on PATH).")
+        self.path = found
+        self.major, self.version = node_version(found)
+
+    @property
+    def display_name(self) -> str:
+        return f"Node.js {self.version}"
+
+    def notes(self) -> list[str]:
+        notes = []
+        if self.major != SERVICE_NODE_MAJOR:
+            notes.append(
+                f"Ran on Node.js {self.version}; the service runs Node.js v{SERVICE_NODE_MAJOR}."
+            )
+        if not permission_flags(self.major):
+            notes.append("This Node.js has no permission model; the vm sandbox alone applies.")
+        return notes
+
+    def command(self, job: Job) -> list[str]:
+        return [
+            self.path,
+            "--no-warnings",
+            *permission_flags(self.major),
+            f"--max-old-space-size={job.memory_mb}",
+            "--disallow-code-generation-from-strings",
+            "-e",
+            _script("node_host.js"),
+        ]
+
+    def run(self, job: Job) -> Outcome:
+        payload = json.dumps(
+            {
+                "harness": harness(),
+                "code": job.code,
+                "request": job.request,
+                "kind": job.kind,
+                "with_bt": job.with_bt,
+                "timeout_ms": max(1, int(job.timeout * 1000)),
+            }
+        )
+        # No variable of ours reaches the child: an API key in the environment stays here.
+        env = {"PATH": os.environ.get("PATH", ""), "LANG": "C.UTF-8"}
+        try:
+            finished = subprocess.run(
+                self.command(job),
+                input=payload,
+                capture_output=True,
+                text=True,
+                encoding="utf-8",
+                timeout=job.timeout + START_GRACE,
+                env=env,
+                cwd=tempfile.gettempdir(),
+            )
+        except subprocess.TimeoutExpired:
+            return Outcome(status="timeout")
+        except OSError as error:
+            raise EngineUnavailable(f"Node.js could not be started: {error}") from error
+        if "heap out of memory" in finished.stderr or "Reached heap limit" in finished.stderr:
+            return Outcome(status="memory")
+        try:
+            data = json.loads(finished.stdout)
+        except json.JSONDecodeError:
+            log.warning(
+                "Node.js ended with %s and no report: %s",
+                finished.returncode,
+                finished.stderr[-2000:],
+            )
+            return Outcome(
+                status="engine_error",
+                error=CodeError(
+                    "EngineError",
+                    f"Node.js ended with code {finished.returncode} without a result",
+                ),
+            )
+        if data.get("status") == "syntax":
+            reported = data.get("error") or {}
+            stack = str(reported.get("stack") or "")
+            return _syntax_outcome(str(reported.get("message")), stack, CODE_FILE_NAME, 0)
+        if data.get("status") == "host_error":
+            log.warning("The Node.js host failed: %s", data.get("error"))
+            data["status"] = "engine_error"
+        return _outcome_from(data, 0)
+
+
+class EmbeddedEngine:
+    """V8 embedded in this process (mini-racer): a fresh isolate context per run."""
+
+    name: EngineName = "embedded"
+
+    def __init__(self) -> None:
+        try:
+            import py_mini_racer
+        except ImportError as error:
+            raise EngineUnavailable(
+                "The embedded engine (mini-racer) is not installed: pip install mini-racer"
+            ) from error
+        self._module = py_mini_racer
+        self._version: str | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    @property
+    def display_name(self) -> str:
+        return f"embedded V8 {self._version or ''} (mini-racer)".replace("  ", " ")
+
+    def notes(self) -> list[str]:
+        return [
+            "Ran on an embedded V8, not Node.js: Node's built-in modules and globals "
+            "(Buffer, process, setTimeout's timers, require) are missing here; the service "
+            f"runs Node.js v{SERVICE_NODE_MAJOR}. Install Node.js for a closer run."
+        ]
+
+    def run(self, job: Job) -> Outcome:
+        with self._module.mini_racer(self._event_loop()) as context:
+            if self._version is None:
+                self._version = str(context.v8_version)
+            outcome = self._run_in(context, job)
+            if outcome.status in ("timeout", "memory"):
+                self._stop(context)
+            return outcome
+
+    def _event_loop(self) -> asyncio.AbstractEventLoop:
+        """One event loop for every context, running for the life of the process.
+
+        mini-racer answers a stopped evaluation later, on its context's loop; with a loop of
+        its own per context, closed with the context, that answer meets a closed loop and is
+        reported as an unraisable error. An open loop drops it quietly."""
+        if self._loop is None:
+            loop = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, name="mini-racer", daemon=True).start()
+            self._loop = loop
+        return self._loop
+
+    def _stop(self, context: Any) -> None:
+        """Ends a runaway promise loop before the context closes: an evaluation with a
+        timeout terminates whatever the isolate is running when it fires."""
+        # The expected "terminated by timeout" means the isolate is idle again.
+        with contextlib.suppress(self._module.JSEvalException):
+            context.eval("0", timeout_sec=0.05)
+
+    def _run_in(self, context: Any, job: Job) -> Outcome:
+        mr = self._module
+        context.set_hard_memory_limit(job.memory_mb * 1024 * 1024)
+        context.eval(harness())
+        context.eval(
+            f"__tcPrepare({json.dumps(json.dumps(job.request))}, {json.dumps(job.kind)}, "
+            f"{'true' if job.with_bt else 'false'})"
+        )
+        started = time.perf_counter()
+        deadline = started + job.timeout
+
+        def elapsed() -> float:
+            return (time.perf_counter() - started) * 1000
+
+        source = f"{EMBEDDED_PREFIX}{job.code}\n}});\n//# sourceURL={CODE_FILE_NAME}"
+        try:
+            context.eval(source, timeout_sec=job.timeout)
+        except mr.JSParseException as error:
+            text = str(error)
+            message = text.splitlines()[0].split("SyntaxError: ", 1)[-1] if text else "?"
+            return _syntax_outcome(message, text, "<anonymous>", 1)
+        # The promise jobs of the code run once this evaluation has returned; the next
+        # evaluation waits for them, and its timeout stops an endless `await` loop.
+        try:
+            context.eval("__tcInvoke(); 0", timeout_sec=max(0.001, deadline - time.perf_counter()))
+            text = context.eval(
+                "__tcOutcome()", timeout_sec=max(0.001, deadline - time.perf_counter())
+            )
+        except mr.JSOOMException:
+            return Outcome(status="memory", engine_ms=elapsed())
+        except mr.JSTimeoutException:
+            status = "memory" if context.was_hard_memory_limit_reached() else "timeout"
+            return Outcome(status=status, engine_ms=elapsed())
+        if context.was_hard_memory_limit_reached():
+            return Outcome(status="memory", engine_ms=elapsed())
+        data = json.loads(str(text))
+        data["engine_ms"] = elapsed()
+        return _outcome_from(data, 1)
+
+
+_engines: dict[EngineName, Any] = {}
+
+
+ENGINE_ENV = "TENANT_CONSOLE_JS_ENGINE"
+"""node or embedded: the engine to use when none is named (default: Node.js if installed)."""
+
+
+def engine(name: EngineName | None = None) -> NodeEngine | EmbeddedEngine:
+    """The engine to use: the one named, else $TENANT_CONSOLE_JS_ENGINE, else Node.js when
+    installed, else the embedded one. Made once per process (the Node version and the V8
+    library are looked up once)."""
+    if name is None:
+        configured = os.environ.get(ENGINE_ENV, "").strip().lower()
+        if configured == "node":
+            name = "node"
+        elif configured == "embedded":
+            name = "embedded"
+        else:
+            name = "node" if node_path() is not None else "embedded"
+    if name not in _engines:
+        _engines[name] = NodeEngine() if name == "node" else EmbeddedEngine()
+    return _engines[name]

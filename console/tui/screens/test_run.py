@@ -1,0 +1,423 @@
+"""The test-run screen: a sample request (JSON, editable), run on the code in a worker,
+and what came back — the returned object and its shape check, the logs, the `bt` calls, the
+engine, and a thrown error, which is also marked in the code editor it came from.
+
+Opened with ctrl+r from a formula or proxy form and from their details. The engine
+(console.runner) loads only when the first run starts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from rich.console import Group
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static, TextArea
+
+from console.tui.widgets.key_bar import KeyBar
+
+if TYPE_CHECKING:
+    from console.runner import RunResult
+    from console.tui.widgets.code_editor import CodeEditor
+
+log = logging.getLogger(__name__)
+
+SHOW_TIMINGS = True
+"""Off in snapshot tests only: a picture must not depend on how fast the machine is."""
+
+NARROW = 120
+"""Narrower than this, the sample sits above the result instead of beside it."""
+SHORT = 32
+"""Lower than this (a narrow screen), the hint and the buttons go: the key bar has the keys,
+and the result keeps its room."""
+
+
+@dataclass
+class RunTarget:
+    """What to run and how: everything the screen needs from a form or a detail."""
+
+    kind: str
+    """"formula" or "transform"."""
+    title: str
+    code: Callable[[], str]
+    """The code as it is now (a form's editor may change between runs)."""
+    sample_key: str
+    """Whose sample this is, for console.runner.samples."""
+    default_sample: Callable[[], dict[str, Any]]
+    """The prefilled sample from the object's declared contract, as it is now."""
+    contract: Callable[[], Any] = lambda: None
+    """The formula's request_parameters and configuration, as they are now."""
+    with_bt: Callable[[], bool] = lambda: False
+    editor: CodeEditor | None = None
+    """The editor to mark a thrown error in (none from a detail)."""
+    extra_notes: list[str] = field(default_factory=list)
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False)
+
+
+def result_renderable(result: RunResult) -> Group:
+    """Everything a run found, as one scrollable block of text (no markup: code's text)."""
+    parts: list[Any] = []
+    head = Text()
+    head.append("✓ " if result.ok else "✗ ", style="bold green" if result.ok else "bold red")
+    head.append(result.message, style="bold")
+    parts.append(head)
+    timing = f"{result.engine_name}"
+    if result.engine_ms is not None and SHOW_TIMINGS:
+        timing += f" · ran in {result.engine_ms:.1f} ms ({result.total_ms:.0f} ms with start-up)"
+    parts.append(Text(timing, style="dim"))
+    for note in result.notes:
+        parts.append(Text(f"· {note}", style="dim italic"))
+    if result.request_problems:
+        parts.append(Text("\nThe sample request", style="bold"))
+        parts += [Text(f"  ✗ {p}", style="red") for p in result.request_problems]
+    if result.error is not None:
+        parts.append(Text("\nError", style="bold"))
+        parts.append(Text(f"  {result.error.summary}", style="red"))
+        parts += [Text(f"    {frame}", style="dim") for frame in result.error.frames[:8]]
+    if result.status in ("ok", "bad_shape"):
+        parts.append(Text(f"\nReturned ({result.result_kind})", style="bold"))
+        parts.append(Text(_json(result.value), style="cyan"))
+        parts += [Text(f"  ✗ {p}", style="red") for p in result.shape_problems]
+        parts += [Text(f"  · {n}", style="yellow") for n in result.shape_notes]
+    if result.calls or result.calls_dropped:
+        parts.append(Text(f"\nbt calls ({len(result.calls)}), answered with null", style="bold"))
+        for call in result.calls:
+            arguments = ", ".join(json.dumps(a, ensure_ascii=False) for a in call.args)
+            parts.append(Text(f"  bt.{call.method}({arguments})"))
+        if result.calls_dropped:
+            parts.append(Text(f"  … {result.calls_dropped} more not kept", style="dim"))
+    parts.append(Text(f"\nLogs ({len(result.logs)})", style="bold"))
+    if not result.logs:
+        parts.append(Text("  Nothing logged.", style="dim"))
+    styles = {"warn": "yellow", "error": "red", "debug": "dim"}
+    for line in result.logs:
+        parts.append(Text(f"  [{line.level}] {line.text}", style=styles.get(line.level, "")))
+    if result.logs_dropped:
+        parts.append(Text(f"  … {result.logs_dropped} more not kept", style="dim"))
+    return Group(*parts)
+
+
+class TestRunScreen(ModalScreen[None]):
+    """Run code on a sample request, locally and sandboxed; see the module's docstring."""
+
+    __test__ = False  # not a test class, whatever its name says to pytest
+
+    DEFAULT_CSS = """
+    TestRunScreen {
+        align: center middle;
+    }
+    TestRunScreen > #run-frame {
+        width: 100%;
+        height: 1fr;
+        border: thick $primary 60%;
+        background: $surface;
+        padding: 0 1;
+    }
+    TestRunScreen #run-title {
+        text-style: bold;
+        height: 1;
+    }
+    TestRunScreen #run-hint {
+        color: $text-muted;
+        height: auto;
+    }
+    TestRunScreen #run-panes {
+        height: 1fr;
+    }
+    TestRunScreen #run-sample-pane, TestRunScreen #run-result {
+        width: 1fr;
+        height: 1fr;
+    }
+    TestRunScreen #run-sample-pane {
+        margin-right: 1;
+    }
+    TestRunScreen #run-sample {
+        height: 1fr;
+    }
+    TestRunScreen #run-result {
+        border: round $panel;
+        padding: 0 1;
+    }
+    TestRunScreen.-narrow #run-panes {
+        layout: vertical;
+    }
+    TestRunScreen.-narrow #run-sample-pane {
+        height: 8;
+        margin-right: 0;
+    }
+    TestRunScreen.-short #run-hint {
+        display: none;
+    }
+    TestRunScreen.-short #run-actions Button {
+        display: none;
+    }
+    TestRunScreen.-short #run-status {
+        height: 1;
+    }
+    TestRunScreen #run-actions {
+        height: auto;
+        align-horizontal: right;
+    }
+    TestRunScreen #run-status {
+        width: 1fr;
+        height: 3;
+        content-align-vertical: middle;
+        color: $text-muted;
+    }
+    TestRunScreen #run-actions Button {
+        margin-left: 1;
+    }
+    """
+
+    BINDINGS = [
+        Binding("escape", "close", "Close"),
+        Binding("ctrl+r", "run", "Run", priority=True),
+        Binding("ctrl+g", "go_to_error", "Go to error", priority=True),
+        Binding("ctrl+t", "prefill", "Prefill sample", priority=True),
+    ]
+
+    def __init__(self, target: RunTarget) -> None:
+        super().__init__()
+        self.target = target
+        self.result: RunResult | None = None
+        self.run_started: float | None = None
+        self.result_shown_ms: float | None = None
+        """From pressing run to the result on screen, for the benchmark."""
+        self.result_shown_at: float | None = None
+        """perf_counter() once the frame with the result has been drawn."""
+
+    def compose(self) -> ComposeResult:
+        from console.runner.samples import load_sample
+
+        sample = load_sample(self.target.sample_key) or _json(self.target.default_sample())
+        what = (
+            "args and configuration"
+            if self.target.kind == "formula"
+            else "args.body, args.headers and configuration"
+        )
+        with Vertical(id="run-frame"):
+            yield Static(self.target.title, id="run-title", markup=False)
+            yield Static(
+                f"The sample request ({what}) is JSON; it stays on this computer. "
+                "The code runs here, sandboxed: no files, network or processes; "
+                "5 s and 128 MB at most.",
+                id="run-hint",
+                markup=False,
+            )
+            with Horizontal(id="run-panes"):
+                with Vertical(id="run-sample-pane"):
+                    yield TextArea.code_editor(
+                        sample,
+                        language="json",
+                        soft_wrap=False,
+                        tab_behavior="focus",
+                        show_line_numbers=False,
+                        id="run-sample",
+                    )
+                with VerticalScroll(id="run-result"):
+                    yield Static(
+                        Text("Press ctrl+r to run the code on the sample.", style="dim"),
+                        id="run-output",
+                    )
+            with Horizontal(id="run-actions"):
+                yield Static("", id="run-status", markup=False)
+                yield Button("Run  ctrl+r", id="run-run", variant="primary")
+                yield Button("Prefill  ctrl+t", id="run-prefill")
+                yield Button("Close  esc", id="run-close")
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        self.query_one("#run-result").border_title = "Result"
+        self.query_one("#run-sample", TextArea).border_title = "Sample request"
+        self.query_one("#run-sample", TextArea).focus()
+
+    def on_resize(self) -> None:
+        narrow = self.size.width < NARROW
+        self.set_class(narrow, "-narrow")
+        self.set_class(narrow and self.size.height < SHORT, "-short")
+
+    # ----- actions --------------------------------------------------------------------------
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def action_prefill(self) -> None:
+        """The sample from the declared contract as it is now (the kept one is replaced)."""
+        self.query_one("#run-sample", TextArea).load_text(_json(self.target.default_sample()))
+        self._status("Prefilled from the contract.")
+
+    def action_go_to_error(self) -> None:
+        result = self.result
+        editor = self.target.editor
+        if result is None or result.error is None or result.error.line is None:
+            self.notify("No error with a place in the code.", timeout=3)
+            return
+        if editor is None:
+            self.notify(f"The error is at {result.error.place}.", timeout=4)
+            return
+        problem = self._problem(result)
+        self.dismiss(None)
+        editor.jump_to(problem)
+
+    @on(Button.Pressed, "#run-run")
+    def _run_pressed(self) -> None:
+        self.action_run()
+
+    @on(Button.Pressed, "#run-prefill")
+    def _prefill_pressed(self) -> None:
+        self.action_prefill()
+
+    @on(Button.Pressed, "#run-close")
+    def _close_pressed(self) -> None:
+        self.dismiss(None)
+
+    def action_run(self) -> None:
+        text = self.query_one("#run-sample", TextArea).text
+        try:
+            request = json.loads(text)
+        except json.JSONDecodeError as error:
+            self._status(f"The sample is not JSON: {error.msg} (line {error.lineno}).")
+            self.query_one("#run-sample", TextArea).move_cursor((error.lineno - 1, error.colno - 1))
+            return
+        self.run_started = time.perf_counter()
+        self._status("Running…")
+        self.query_one("#run-run", Button).disabled = True
+        self._run(text, request)
+
+    @work(exclusive=True, group="test-run", exit_on_error=False)
+    async def _run(self, text: str, request: Any) -> None:
+        """The engine runs in a thread: a slow or stopped run never freezes the screen."""
+        from console.runner import run_code
+        from console.runner.engines import EngineUnavailable
+        from console.runner.samples import save_sample
+
+        target = self.target
+        try:
+            result = await asyncio.to_thread(
+                run_code,
+                target.code(),
+                request,
+                "formula" if target.kind == "formula" else "transform",
+                formula=target.contract(),
+                with_bt=target.with_bt(),
+            )
+        except EngineUnavailable as error:
+            self._status(str(error))
+            return
+        except Exception as error:
+            log.warning("The test-run failed", exc_info=True)
+            self._status(f"The test-run failed: {error}")
+            return
+        finally:
+            if self.is_mounted:  # closed while running: nothing left to update
+                self.query_one("#run-run", Button).disabled = False
+        self._show(result)
+        # Kept after the result is on screen: the file is written (and synced) meanwhile.
+        await asyncio.to_thread(save_sample, target.sample_key, text)
+
+    def _show(self, result: RunResult) -> None:
+        self.result = result
+        self.query_one("#run-output", Static).update(result_renderable(result))
+        self.query_one("#run-result", VerticalScroll).scroll_home(animate=False)
+        status = "Done." if result.ok else result.message
+        if result.error is not None and result.error.line is not None:
+            if self.target.editor is not None:
+                self.target.editor.show_run_error(self._problem(result))
+                status = f"{result.error.summary} — marked in the code; ctrl+g goes there."
+            else:
+                status = result.error.summary
+        self._status(status)
+        self.call_after_refresh(self._shown)
+
+    def _shown(self) -> None:
+        self.result_shown_at = time.perf_counter()
+        if self.run_started is not None:
+            self.result_shown_ms = (time.perf_counter() - self.run_started) * 1000
+
+    def _problem(self, result: RunResult) -> Any:
+        from console.tui.widgets.code_problems import CodeProblem
+
+        error = result.error
+        assert error is not None and error.line is not None
+        column = error.column or 1
+        title = f"Test-run: {error.name}: {error.message}"
+        return CodeProblem(
+            line=error.line,
+            column=column,
+            message=f"{error.name}: {error.message} at line {error.line}, column {column}",
+            severity="error",
+            title=title,
+        )
+
+    def _status(self, sentence: str) -> None:
+        self.query_one("#run-status", Static).update(sentence)
+
+
+def formula_run_target(
+    name: str,
+    object_id: Any,
+    code: Callable[[], str],
+    contract: Callable[[], Any],
+    editor: CodeEditor | None = None,
+) -> RunTarget:
+    """A formula's run: its sample prefilled from its request parameters and configuration."""
+
+    def default_sample() -> dict[str, Any]:
+        from console.runner.contract import formula_sample
+
+        return formula_sample(contract())
+
+    return RunTarget(
+        kind="formula",
+        title=f'Test-run of the formula "{name}"' if name else "Test-run of the new formula",
+        code=code,
+        sample_key=f"formula-{object_id or 'new'}",
+        default_sample=default_sample,
+        contract=contract,
+        editor=editor,
+    )
+
+
+def transform_run_target(
+    name: str,
+    object_id: Any,
+    field_name: str,
+    code: Callable[[], str],
+    configuration: Callable[[], dict[str, str] | None],
+    with_bt: Callable[[], bool],
+    editor: CodeEditor | None = None,
+) -> RunTarget:
+    """A proxy transform's run: body, headers and the proxy's configuration; `bt` when the
+    proxy has an application."""
+
+    def default_sample() -> dict[str, Any]:
+        from console.runner.contract import transform_sample
+
+        return transform_sample(configuration())
+
+    what = field_name.replace("_", " ")
+    return RunTarget(
+        kind="transform",
+        title=f'Test-run of the {what} of the proxy "{name}"'
+        if name
+        else f"Test-run of the {what} of the new proxy",
+        code=code,
+        sample_key=f"proxy-{object_id or 'new'}-{field_name}",
+        default_sample=default_sample,
+        with_bt=with_bt,
+        editor=editor,
+    )

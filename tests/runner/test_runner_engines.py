@@ -1,0 +1,261 @@
+"""Formula and transform code run on both engines: shapes, errors with their place, logs,
+limits, the sandbox, and the bt stand-in."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+from runner_support import ENGINES, FORMULA_REQUEST, NODE_MISSING, TRANSFORM_REQUEST
+
+from console.runner import run_code
+
+pytestmark = pytest.mark.parametrize("engine", ENGINES)
+
+
+def test_a_formula_that_returns_the_contract_shape(engine: str) -> None:
+    code = (
+        "module.exports = async function (req) {\n"
+        "  const { args, configuration } = req;\n"
+        "  return { raw: { last4: args.card.number.slice(-4) }, tokenize: { data: args.card } };\n"
+        "};\n"
+    )
+    result = run_code(code, FORMULA_REQUEST, "formula", engine=engine)  # type: ignore[arg-type]
+    assert result.status == "ok", result.message
+    assert result.value == {
+        "raw": {"last4": "4242"},
+        "tokenize": {"data": {"number": "4242424242424242"}},
+    }
+    assert result.engine == engine
+    assert result.engine_ms is not None and result.engine_ms >= 0
+    if engine == "embedded":
+        assert any("Node's built-in modules" in note for note in result.notes)
+
+
+def test_a_formula_that_returns_the_wrong_shape(engine: str) -> None:
+    code = "module.exports = function (req) { return { raw: 'plain text' }; };"
+    result = run_code(code, FORMULA_REQUEST, "formula", engine=engine)  # type: ignore[arg-type]
+    assert result.status == "bad_shape"
+    assert result.shape_problems == ["raw must be an object, not string."]
+
+
+def test_nothing_returned_is_the_wrong_shape(engine: str) -> None:
+    code = "module.exports = function () {};"
+    result = run_code(code, FORMULA_REQUEST, "formula", engine=engine)  # type: ignore[arg-type]
+    assert result.status == "bad_shape"
+    assert "returned nothing" in result.shape_problems[0]
+
+
+def test_a_thrown_error_has_its_line_and_column(engine: str) -> None:
+    code = (
+        "module.exports = function (req) {\n"
+        "  const card = req.args.missing;\n"
+        "  return { raw: { n: card.number } };\n"
+        "};\n"
+    )
+    result = run_code(code, FORMULA_REQUEST, "formula", engine=engine)  # type: ignore[arg-type]
+    assert result.status == "threw"
+    assert result.error is not None
+    assert result.error.name == "TypeError"
+    assert (result.error.line, result.error.column) == (3, 27)
+    assert "line 3, column 27" in result.message
+    assert result.error.frames and "code.js:3:27" in result.error.frames[0]
+
+
+def test_a_rejected_promise_is_a_thrown_error(engine: str) -> None:
+    code = "module.exports = async function () {\n\n  throw new RangeError('too big');\n};"
+    result = run_code(code, FORMULA_REQUEST, "formula", engine=engine)  # type: ignore[arg-type]
+    assert result.status == "threw"
+    assert result.error is not None
+    assert (result.error.name, result.error.message) == ("RangeError", "too big")
+    assert (result.error.line, result.error.column) == (3, 9)
+
+
+def test_a_syntax_error_has_its_line_and_column(engine: str) -> None:
+    code = "module.exports = function (req) {\n  return { raw: req.args } }\n  oops here;\n};\n"
+    result = run_code(code, FORMULA_REQUEST, "formula", engine=engine)  # type: ignore[arg-type]
+    assert result.status == "syntax"
+    assert result.error is not None
+    assert (result.error.line, result.error.column) == (3, 8)
+
+
+def test_an_export_that_is_not_a_function(engine: str) -> None:
+    result = run_code(
+        "module.exports = { handler() {} };",
+        FORMULA_REQUEST,
+        "formula",
+        engine=engine,  # type: ignore[arg-type]
+    )
+    assert result.status == "no_function"
+    assert "module.exports is object" in result.message
+
+
+def test_logs_are_captured_by_level(engine: str) -> None:
+    code = (
+        "module.exports = function (req) {\n"
+        "  console.log('args', req.args, 3);\n"
+        "  console.warn('careful');\n"
+        "  console.error(new Error('bad'));\n"
+        "  return { raw: {} };\n"
+        "};\n"
+    )
+    result = run_code(code, FORMULA_REQUEST, "formula", engine=engine)  # type: ignore[arg-type]
+    assert result.status == "ok"
+    assert [(line.level, line.text.splitlines()[0]) for line in result.logs] == [
+        ("log", 'args {"card":{"number":"4242424242424242"}} 3'),
+        ("warn", "careful"),
+        ("error", "Error: bad"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "module.exports = function () { while (true) {} };",
+        "module.exports = async function () { while (true) { await null; } };",
+    ],
+    ids=["loop", "promise-loop"],
+)
+def test_an_endless_loop_is_stopped_at_the_time_limit(engine: str, code: str) -> None:
+    result = run_code(code, FORMULA_REQUEST, "formula", engine=engine, timeout=1)  # type: ignore[arg-type]
+    assert result.status == "timeout"
+    assert result.message == "Stopped: the code ran past the time limit (1 s)."
+    assert result.total_ms < 4000
+
+
+def test_unbounded_allocation_is_stopped_at_the_memory_limit(engine: str) -> None:
+    code = (
+        "module.exports = function () {\n"
+        "  const kept = [];\n"
+        "  while (true) kept.push(new Array(100000).fill(kept.length));\n"
+        "};\n"
+    )
+    result = run_code(
+        code,
+        FORMULA_REQUEST,
+        "formula",
+        engine=engine,  # type: ignore[arg-type]
+        memory_mb=64,
+        timeout=10,
+    )
+    assert result.status == "memory"
+    assert "memory limit (64 MB)" in result.message
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ("return require('fs').readFileSync('/etc/passwd', 'utf8');", 'require("fs") is refused'),
+        ("return require('net').connect(80, 'example.com');", 'require("net") is refused'),
+        ("return require('child_process').execSync('id');", 'require("child_process")'),
+        ("return process.binding('fs');", "process is not defined"),
+        ("return globalThis.constructor.constructor('return process')().pid;", "process"),
+        ("return this.constructor.constructor('return process')().env;", "process"),
+        ("return fetch('https://example.com');", "fetch is not defined"),
+        ("return new WebSocket('wss://example.com');", "WebSocket is not defined"),
+    ],
+    ids=["file", "socket", "process", "binding", "global-escape", "this-escape", "fetch", "ws"],
+)
+def test_files_network_and_processes_are_refused(engine: str, body: str, expected: str) -> None:
+    code = f"module.exports = function () {{\n  {body}\n}};\n"
+    result = run_code(code, FORMULA_REQUEST, "formula", engine=engine)  # type: ignore[arg-type]
+    assert result.status == "threw", result.value
+    assert result.error is not None
+    assert expected in result.error.message
+    assert result.error.line == 2
+
+
+def test_no_host_object_is_reachable(engine: str) -> None:
+    code = (
+        "module.exports = function () {\n"
+        "  const seen = {};\n"
+        "  for (const name of ['process', 'require', 'fetch', 'WebSocket', 'Buffer',\n"
+        "                      'XMLHttpRequest', 'global', 'module']) {\n"
+        "    seen[name] = typeof globalThis[name];\n"
+        "  }\n"
+        "  seen.escape = typeof globalThis.constructor.constructor('return this')().process;\n"
+        "  return { raw: seen };\n"
+        "};\n"
+    )
+    result = run_code(code, FORMULA_REQUEST, "formula", engine=engine)  # type: ignore[arg-type]
+    assert result.status == "ok", result.message
+    assert set(result.value["raw"].values()) == {"undefined"}
+
+
+def test_a_transform_gets_body_headers_and_configuration(engine: str) -> None:
+    code = (
+        "module.exports = async function (req) {\n"
+        "  const { body, headers } = req.args;\n"
+        "  headers['x-key'] = req.configuration.KEY;\n"
+        "  return { body: { ...body, seen: typeof req.bt }, headers };\n"
+        "};\n"
+    )
+    result = run_code(code, TRANSFORM_REQUEST, "transform", engine=engine)  # type: ignore[arg-type]
+    assert result.status == "ok", result.message
+    assert result.value == {
+        "body": {"card_number": "4242", "seen": "undefined"},
+        "headers": {"content-type": "application/json", "x-key": "value"},
+    }
+
+
+def test_a_transform_that_forgets_the_headers(engine: str) -> None:
+    code = "module.exports = function (req) { return { body: req.args.body }; };"
+    result = run_code(code, TRANSFORM_REQUEST, "transform", engine=engine)  # type: ignore[arg-type]
+    assert result.status == "bad_shape"
+    assert result.shape_problems == ["headers is missing: the proxied message would have none."]
+
+
+def test_bt_calls_are_recorded_and_return_nothing_real(engine: str) -> None:
+    code = (
+        "module.exports = async function (req) {\n"
+        "  const token = await req.bt.tokens.create({ type: 'card', data: req.args.body });\n"
+        "  req.bt.tokenize({ a: 1 }, 'second');\n"
+        "  return { body: { token }, headers: req.args.headers };\n"
+        "};\n"
+    )
+    result = run_code(
+        code,
+        TRANSFORM_REQUEST,
+        "transform",
+        engine=engine,  # type: ignore[arg-type]
+        with_bt=True,
+    )
+    assert result.status == "ok", result.message
+    assert result.value["body"] == {"token": None}
+    assert [(call.method, call.args) for call in result.calls] == [
+        ("tokens.create", [{"type": "card", "data": {"card_number": "4242"}}]),
+        ("tokenize", [{"a": 1}, "second"]),
+    ]
+
+
+def test_a_promise_that_never_settles(engine: str) -> None:
+    code = "module.exports = function () { return new Promise(() => {}); };"
+    result = run_code(code, FORMULA_REQUEST, "formula", engine=engine, timeout=2)  # type: ignore[arg-type]
+    assert result.status == "never_settled"
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason=NODE_MISSING)
+@pytest.mark.parametrize(
+    "script",
+    [
+        "require('fs').readFileSync('/etc/passwd')",
+        "require('child_process').execSync('id')",
+        "new (require('worker_threads').Worker)('1', { eval: true })",
+    ],
+    ids=["file", "process", "worker"],
+)
+def test_the_node_process_itself_is_denied_files_processes_and_workers(
+    engine: str, script: str
+) -> None:
+    """Behind the vm context, the Node process runs under the permission model: even the
+    host side could not read a file or start a process or a worker."""
+    if engine != "node":
+        pytest.skip("the permission model is Node's")
+    from console.runner.engines import Job, NodeEngine
+
+    command = NodeEngine().command(Job(code="", request={}, kind="formula"))
+    command[command.index("-e") + 1] = script
+    finished = subprocess.run(command, capture_output=True, text=True, timeout=30)
+    assert finished.returncode != 0
+    assert "ERR_ACCESS_DENIED" in finished.stderr

@@ -17,6 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from console.files import read_text_file
+
 MAX_FILE_BYTES = 1_000_000
 """Larger files are not formula or transform code (the service takes 50,000 characters)."""
 
@@ -30,27 +32,7 @@ class CodeFileProblem(Exception):
 
 def read_code_text(path: Path, max_bytes: int = MAX_FILE_BYTES) -> str:
     """A code file's UTF-8 text (a BOM dropped); CodeFileProblem with a sentence."""
-    try:
-        size = path.stat().st_size
-        if size > max_bytes:
-            raise CodeFileProblem(
-                f"{path.name} is {size:,} bytes; files over {max_bytes:,} bytes are refused."
-            )
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise CodeFileProblem(f"There is no file at {path}.") from None
-    except IsADirectoryError:
-        raise CodeFileProblem(f"{path} is a folder, not a file.") from None
-    except PermissionError:
-        raise CodeFileProblem(f"No permission to read {path}.") from None
-    except OSError as error:
-        raise CodeFileProblem(f"Could not read {path}: {error.strerror or error}.") from None
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise CodeFileProblem(
-            f"{path} is not UTF-8 text (invalid byte at offset {error.start})."
-        ) from None
+    return read_text_file(path, max_bytes, CodeFileProblem)
 
 
 def digest_of(text: str) -> str:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from console.files import read_small_file
 from console.models import decode_icon, icon_data_url
-from console.tui.files import read_small_file
 from console.tui.forms.fields import format_size
 
 ICON_MAX_BYTES = 1024 * 1024

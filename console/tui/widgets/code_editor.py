@@ -27,7 +27,7 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Static, TextArea
 
-from console.tui.files import read_small_file
+from console.files import read_text_file
 from console.tui.widgets.code_problems import CodeProblem, JavaScriptChecker, check_javascript
 from console.tui.widgets.external_editor import EditorNotFound, edit_text, editor_command
 from console.tui.widgets.javascript_text_area import JavaScriptTextArea
@@ -659,13 +659,7 @@ def _shown_path(path: Path) -> str:
 
 def read_code_file(path: Path) -> str:
     """A code file's UTF-8 text; CodeFileError with a sentence a person can act on."""
-    data = read_small_file(path, MAX_FILE_BYTES, CodeFileError)
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise CodeFileError(
-            f"{path} is not UTF-8 text (invalid byte at offset {error.start}); not loaded."
-        ) from None
+    return read_text_file(path, MAX_FILE_BYTES, CodeFileError)
 
 
 def write_code_file(path: Path, text: str) -> None:

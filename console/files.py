@@ -1,4 +1,6 @@
-"""Reading a file a person named in the console, with errors they can act on."""
+"""Reading a file a person named (an icon, a code file), with errors they can act on.
+
+Used by the console and the command line alike (nothing here imports Textual)."""
 
 from __future__ import annotations
 
@@ -21,3 +23,13 @@ def read_small_file(path: Path, max_bytes: int, error: type[Exception]) -> bytes
         raise error(f"No permission to read {path}.") from None
     except OSError as problem:
         raise error(f"Could not read {path}: {problem.strerror or problem}.") from None
+
+
+def read_text_file(path: Path, max_bytes: int, error: type[Exception]) -> str:
+    """The file's UTF-8 text (a BOM dropped); `error(sentence)` as read_small_file, or when
+    it is not UTF-8."""
+    data = read_small_file(path, max_bytes, error)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as problem:
+        raise error(f"{path} is not UTF-8 text (invalid byte at offset {problem.start}).") from None

@@ -13,7 +13,7 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING
 from uuid import UUID
 
 from textual.command import Hit, Hits, Provider
@@ -22,6 +22,13 @@ from console.tui.app_access import console_app
 from console.tui.resources import APPLICATIONS, LIST_KINDS, PROXIES, REACTOR_FORMULAS
 from console.tui.row_filter import name_pattern
 from console.tui.search import TenantSearch
+from console.tui.widgets.resource_list import ResourceList
+
+if TYPE_CHECKING:
+    from console.client.client import AdminClient
+    from console.tui.app import TenantConsoleApp
+    from console.tui.resources import Fetched, Labels, ResourceKind
+    from console.tui.shown import JsonObject, Shown
 
 log = logging.getLogger(__name__)
 
@@ -47,14 +54,14 @@ class ObjectProvider(Provider):
     """The last query's walk of the applications: the next query, if it only adds letters,
     goes on from it (its matches are among this one's)."""
     _walk_query = ""
-    _walk_client: Any = None
+    _walk_client: AdminClient | None = None
 
     async def search(self, query: str) -> Hits:
         query = query.strip()
         app = console_app(self)
-        if len(query) < 2 or getattr(app, "client", None) is None:
+        client = app.connected_client() if len(query) >= 2 else None
+        if client is None:
             return
-        client = app.client
         matcher = self.matcher(query)
         item_id = _as_uuid(query)
         if item_id is not None:
@@ -64,7 +71,7 @@ class ObjectProvider(Provider):
             return
         pattern = name_pattern(query)
 
-        def hit(kind: Any, item: Any) -> Hit:
+        def hit(kind: ResourceKind, item: Shown) -> Hit:
             name = kind.item_name(item)
             return Hit(
                 max(matcher.match(name), 0.5),
@@ -91,12 +98,12 @@ class ObjectProvider(Provider):
             if found >= APPLICATION_HITS:
                 return
 
-    async def _applications(self, client: Any, query: str) -> AsyncIterator[dict[str, Any]]:
+    async def _applications(self, client: AdminClient, query: str) -> AsyncIterator[JsonObject]:
         """The applications whose name matches `query` (as the server's name filter would),
         those found so far first, then as the walk reads further pages."""
         pattern = name_pattern(query)
 
-        def matches(item: Any, labels: Any) -> bool:
+        def matches(item: JsonObject, labels: Labels) -> bool:
             return pattern.search(APPLICATIONS.item_name(item)) is not None
 
         previous = self._walk
@@ -117,8 +124,8 @@ class ObjectProvider(Provider):
         except Exception:  # e.g. no application:read: the other kinds still answer
             log.warning("The palette could not search the applications", exc_info=True)
 
-    async def _by_id(self, client: Any, item_id: str) -> list[tuple[Any, Any]]:
-        async def one(kind: Any) -> tuple[Any, Any] | None:
+    async def _by_id(self, client: AdminClient, item_id: str) -> list[tuple[ResourceKind, Shown]]:
+        async def one(kind: ResourceKind) -> tuple[ResourceKind, Shown] | None:
             try:
                 return kind, await kind.get(client, item_id)
             except Exception:
@@ -128,8 +135,8 @@ class ObjectProvider(Provider):
         results = await asyncio.gather(*(one(k) for k in (APPLICATIONS, PROXIES, REACTOR_FORMULAS)))
         return [r for r in results if r is not None]
 
-    async def _by_name(self, client: Any, query: str) -> list[tuple[Any, Any]]:
-        async def some(kind: Any) -> list[tuple[Any, Any]]:
+    async def _by_name(self, client: AdminClient, query: str) -> list[tuple[ResourceKind, Shown]]:
+        async def some(kind: ResourceKind) -> list[tuple[ResourceKind, Shown]]:
             try:
                 fetched = await kind.fetch(client, 1, SEARCH_SIZE, {"name": query})
             except Exception:
@@ -140,20 +147,21 @@ class ObjectProvider(Provider):
         results = await asyncio.gather(some(PROXIES), some(REACTOR_FORMULAS))
         return [hit for part in results for hit in part]
 
-    def _loaded(self, app: Any) -> list[tuple[Any, Any]]:
+    def _loaded(self, app: TenantConsoleApp) -> list[tuple[ResourceKind, Shown]]:
         """Applications and permissions the lists hold (no name filter on the server)."""
         screen = app.console_screen
         if screen is None:
             return []
-        found = []
+        found: list[tuple[ResourceKind, Shown]] = []
         for kind in LIST_KINDS:
             if kind in (PROXIES, REACTOR_FORMULAS):
                 continue
             section = screen.find_section(kind.key)
-            found += [(kind, item) for item in getattr(section, "items", [])]
+            if isinstance(section, ResourceList):  # None until the section is mounted
+                found += [(kind, item) for item in section.items]
         return found
 
 
-async def _application_page(client: Any, page: int, size: int) -> Any:
+async def _application_page(client: AdminClient, page: int, size: int) -> Fetched:
     """A page of applications as the lists read it (console.tui.resources.Fetched)."""
     return await APPLICATIONS.fetch(client, page, size, {})

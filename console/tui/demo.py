@@ -129,10 +129,8 @@ class DemoService:
 
         threading.Thread(target=pump, args=(self._process.stdout,), daemon=True).start()
         errors: list[str] = []
-        threading.Thread(
-            target=lambda: errors.extend(self._process.stderr or []),  # type: ignore[union-attr]
-            daemon=True,
-        ).start()
+        stderr = self._process.stderr
+        threading.Thread(target=lambda: errors.extend(stderr or []), daemon=True).start()
         deadline = time.monotonic() + self.startup_timeout
         while True:
             remaining = deadline - time.monotonic()
@@ -171,8 +169,9 @@ class DemoService:
                 process.wait(timeout=5)
         if process is not None:
             for stream in (process.stdout, process.stderr):
-                with contextlib.suppress(OSError):  # closing a pipe: nothing to report
-                    stream.close()  # type: ignore[union-attr]
+                if stream is not None:  # always piped (start): None only to the type checker
+                    with contextlib.suppress(OSError):  # closing a pipe: nothing to report
+                        stream.close()
         if self._own_dir and self.data_dir is not None:
             shutil.rmtree(self.data_dir, ignore_errors=True)
             self.data_dir = None

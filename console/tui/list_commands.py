@@ -14,6 +14,7 @@ class ListCommands(Provider):
     "Load all ... and sort by ...", so a sort covers every row and not the loaded ones."""
 
     def _commands(self) -> Iterator[tuple[str, Callable[[], None], str]]:
+        # The palette opens over any screen; only the console's has a list (`current_list`).
         current = getattr(self.screen, "current_list", None)
         if current is None or not current.loaded:
             return

@@ -12,7 +12,7 @@ import json
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 from uuid import UUID
 
 from rich.text import Text
@@ -188,6 +188,18 @@ def with_article(noun: str) -> str:
     return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
 
 
+class CollectionGroup(Protocol):
+    """What the list kinds call on a client's resource group (`client.proxies`): the paged
+    collections (console.client.resources' Applications, Proxies, ReactorFormulas) have
+    these. The permissions' group has others: PermissionsKind overrides what uses them."""
+
+    async def get(self, id: UUID | str, /) -> Model: ...
+
+    async def delete(self, id: UUID | str, /) -> None: ...
+
+    async def page_json(self, *, page: int, size: int, **filters: object) -> JsonObject: ...
+
+
 _PERMISSION_VERBS = {"new": "create", "edit": "update", "delete": "delete", "regenerate": "update"}
 
 
@@ -223,11 +235,6 @@ class Kind:
         """What an action names when it acts on the object: "a proxy", "the tenant"."""
         return self.a_noun
 
-    def client_group(self, client: AdminClient) -> Any:
-        """The client's resource group for this kind (`client.proxies`). Any: each group
-        has the methods of its own resource, and the kind methods here call only those."""
-        return getattr(client, self.key)
-
     def form_class(self) -> type[ResourceForm[Any, Any]]:
         """The form screen class; imported now, as forms are not loaded at start."""
         module, _, name = self.form_path.partition(":")
@@ -259,10 +266,10 @@ class Kind:
 
     async def get(self, client: AdminClient, item_id: str) -> Model:
         """The object as the service holds it now."""
-        return await self.client_group(client).get(item_id)
+        raise NotImplementedError
 
     async def delete(self, client: AdminClient, obj: Shown) -> None:
-        await self.client_group(client).delete(self.item_id(obj))
+        raise NotImplementedError
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.key}>"
@@ -277,6 +284,18 @@ class ResourceKind(Kind):
     """The class in console.models of one object."""
     filter_placeholder: str = ""
     columns: tuple[Column, ...] = ()
+
+    def client_group(self, client: AdminClient) -> CollectionGroup:
+        """The client's resource group of the same name as `key` (`client.proxies`), as
+        the kind methods here use it."""
+        group: CollectionGroup = getattr(client, self.key)
+        return group
+
+    async def get(self, client: AdminClient, item_id: str) -> Model:
+        return await self.client_group(client).get(item_id)
+
+    async def delete(self, client: AdminClient, obj: Shown) -> None:
+        await self.client_group(client).delete(self.item_id(obj))
 
     def server_query(self, row_filter: RowFilter) -> Query | None:
         """The server filter for the text typed after `/` and enter, where the API has one
@@ -566,7 +585,7 @@ def _contract(items: Sequence[ContractItemView], optional: bool) -> Renderable:
             text.append("\n")
         text.append(str(item.name), style="bold")
         text.append(f": {item.type}")
-        if optional and getattr(item, "optional", False):
+        if optional and item.optional:
             text.append(" (optional)", style="dim")
         if item.description:
             text.append(f" — {item.description}", style="dim")

@@ -9,37 +9,39 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterator
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from console.tui.app_access import console_app
 from console.tui.resources import PERMISSIONS
+from console.tui.widgets.resource_list import ResourceList
 
 if TYPE_CHECKING:
-    from textual.app import App
+    from console.client.client import AdminClient
+    from console.tui.app import TenantConsoleApp
 
 log = logging.getLogger(__name__)
 
-Command = tuple[str, Callable[[], Any], str]
+Command = tuple[str, Callable[[], object], str]
 
 
-def open_access_review(app: App[Any], flag: str | None = None) -> None:
+def open_access_review(app: TenantConsoleApp, flag: str | None = None) -> None:
     """The access review, above whatever is on screen (escape comes back)."""
     from console.tui.screens.review import ReviewScreen
 
     app.push_screen(ReviewScreen(flag))
 
 
-def open_who_holds(app: App[Any], permission: str) -> None:
+def open_who_holds(app: TenantConsoleApp, permission: str) -> None:
     from console.tui.screens.holders import HoldersScreen
 
     app.push_screen(HoldersScreen(permission))
 
 
-def highlighted_permission(app: App[Any]) -> str | None:
+def highlighted_permission(app: TenantConsoleApp) -> str | None:
     """The permission under the cursor in the Permissions section, if that is on screen."""
-    screen = console_app(app).console_screen
+    screen = app.console_screen
     if screen is None or app.screen is not screen or screen.current != PERMISSIONS.key:
         return None
     listing = screen.current_list
@@ -51,7 +53,7 @@ class ReviewCommands(Provider):
     """ "Access review" (and one per flag), and "Who holds PERMISSION" for every permission
     the service lists (the Permissions section's rows, else one `GET /permissions`)."""
 
-    _catalogue: tuple[Any, list[str]] | None = None
+    _catalogue: tuple[AdminClient, list[str]] | None = None
     """(client, permission types) of the last catalogue read, kept while the app runs."""
 
     def _review_commands(self) -> Iterator[Command]:
@@ -61,30 +63,30 @@ class ReviewCommands(Provider):
             return
         yield (
             "Access review",
-            partial(open_access_review, self.app),
+            partial(open_access_review, console_app(self)),
             "Every application's grants, flagged against minimum scope",
         )
         for flag in FLAGS:
             yield (
                 f"Access review: {flag.label}",
-                partial(open_access_review, self.app, flag.key),
+                partial(open_access_review, console_app(self), flag.key),
                 flag.explanation,
             )
 
     def _who_holds(self, permission: str) -> Command:
         return (
             f"Who holds {permission}",
-            partial(open_who_holds, self.app, permission),
+            partial(open_who_holds, console_app(self), permission),
             "Applications holding it, directly or through an access rule",
         )
 
     async def _permissions(self) -> list[str]:
-        screen = getattr(self.app, "console_screen", None)
+        app = console_app(self)
+        screen = app.console_screen
         section = screen.find_section(PERMISSIONS.key) if screen is not None else None
-        loaded = getattr(section, "items", None)
-        if loaded and not getattr(section, "query_params", None):  # the whole catalogue
-            return [PERMISSIONS.item_id(item) for item in loaded]
-        client = getattr(self.app, "client", None)
+        if isinstance(section, ResourceList) and section.items and not section.query_params:
+            return [PERMISSIONS.item_id(item) for item in section.items]  # the whole catalogue
+        client = app.connected_client()
         if client is None:
             return []
         cached = ReviewCommands._catalogue
@@ -100,7 +102,7 @@ class ReviewCommands(Provider):
         return types
 
     async def discover(self) -> Hits:
-        permission = highlighted_permission(self.app)
+        permission = highlighted_permission(console_app(self))
         if permission is not None:
             text, callback, help_text = self._who_holds(permission)
             yield DiscoveryHit(text, callback, help=help_text)

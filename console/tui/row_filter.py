@@ -11,10 +11,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from rich.text import Text
 
 if TYPE_CHECKING:
-    from console.tui.resources import Column, Labels, ResourceKind
+    from console.tui.resources import Column, Labels, Renderable, ResourceKind
+    from console.tui.shown import Shown
 
 ID_COLUMN = "id"
 """Not a column on screen, but every object has one: `id:` matches it (and enter asks the
@@ -47,10 +50,9 @@ def column_named(columns: Sequence[Column], word: str) -> str | None:
     return starting.pop() if len(starting) == 1 else None
 
 
-def cell_text(cell: Any) -> str:
+def cell_text(cell: Renderable) -> str:
     """A cell as the person reads it (a Rich Text's plain text)."""
-    plain = getattr(cell, "plain", None)
-    return plain if isinstance(plain, str) else str(cell)
+    return cell.plain if isinstance(cell, Text) else str(cell)
 
 
 @dataclass(frozen=True)
@@ -79,7 +81,7 @@ class RowFilter:
             return self._pattern.search(text) is not None
         return self._needle in text.casefold()
 
-    def matches(self, kind: ResourceKind, item: Any, labels: Labels) -> bool:
+    def matches(self, kind: ResourceKind, item: Shown, labels: Labels) -> bool:
         """Whether the row of `item` has the term in the column (any column, or its id)."""
         if self.empty:
             return True

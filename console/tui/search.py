@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from console.client.client import AdminClient
     from console.tui.resources import Fetched, Labels, ResourceKind
     from console.tui.row_filter import RowFilter
+    from console.tui.shown import JsonObject, Query
 
 SEARCH_PAGE_SIZE = 100
 """The largest page the API serves (api-decisions.md: `size` 1 to 100): the fewest round trips
@@ -24,7 +26,7 @@ for a walk of the whole tenant."""
 PageFetch = Callable[[int, int], Awaitable["Fetched"]]
 """Page `n` of `size` rows, as the lists read it (ResourceKind.fetch)."""
 
-Matcher = Callable[[Any, "Labels"], bool]
+Matcher = Callable[["JsonObject", "Labels"], bool]
 """Whether an object as sent (with the labels of its page) is a match."""
 
 
@@ -39,7 +41,7 @@ class TenantSearch:
         self,
         fetch: PageFetch,
         matches: Matcher,
-        item_id: Callable[[Any], str],
+        item_id: Callable[[JsonObject], str],
         *,
         size: int = SEARCH_PAGE_SIZE,
     ) -> None:
@@ -52,7 +54,7 @@ class TenantSearch:
         self.pages: int | None = None
         """The pages there are, once the service has said how many objects it holds."""
         self.total: int | None = None
-        self.found: list[Any] = []
+        self.found: list[JsonObject] = []
         """The matches, in the server's order."""
         self.labels: dict[str, str] = {}
         """Names the matches refer to by id (a proxy's application), from their pages."""
@@ -61,7 +63,11 @@ class TenantSearch:
 
     @classmethod
     def of(
-        cls, kind: ResourceKind, client: Any, row_filter: RowFilter, query: dict[str, Any] | None
+        cls,
+        kind: ResourceKind,
+        client: AdminClient,
+        row_filter: RowFilter,
+        query: Query | None,
     ) -> TenantSearch:
         """A walk of `kind`'s pages (under the server filter `query`, if any) for the rows
         `row_filter` matches, as the list's live filter would show them."""
@@ -82,7 +88,7 @@ class TenantSearch:
         of = f" of {self.pages}" if self.pages is not None else ""
         return f"page {self.page}{of}, {self.matched} match{'' if self.matched == 1 else 'es'}"
 
-    async def walk(self) -> AsyncIterator[list[Any]]:
+    async def walk(self) -> AsyncIterator[list[JsonObject]]:
         """Each page's new matches (perhaps none), as its page is read, to the last page.
 
         The next page is asked for before this one is read, so the service answers while
@@ -115,7 +121,7 @@ class TenantSearch:
             elif not coming.cancelled():
                 coming.exception()  # read, so an unread failure is not reported as lost
 
-    def _matches_of(self, fetched: Fetched) -> list[Any]:
+    def _matches_of(self, fetched: Fetched) -> list[JsonObject]:
         """The page's matches not found before (the list may shift between pages)."""
         new = []
         for item in fetched.items:

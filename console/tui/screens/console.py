@@ -232,13 +232,13 @@ class ConsoleScreen(Screen[None]):
 
     def action_access_review(self) -> None:
         """The access review (console.tui.screens.review), above this screen."""
-        open_access_review(self.app)
+        open_access_review(console_app(self))
 
     def action_who_holds(self) -> None:
         """Who holds the highlighted permission (console.tui.screens.holders)."""
-        permission = highlighted_permission(self.app)
+        permission = highlighted_permission(console_app(self))
         if permission is not None:
-            open_who_holds(self.app, permission)
+            open_who_holds(console_app(self), permission)
 
     def action_new_key(self) -> None:
         console_app(self).prompt_new_key()
@@ -278,7 +278,7 @@ class ConsoleScreen(Screen[None]):
         if action == "access_review":
             return self.current == APPLICATIONS.key
         if action == "who_holds":
-            return highlighted_permission(self.app) is not None
+            return highlighted_permission(console_app(self)) is not None
         if action == "new_key":
             return console_app(self).key_rejected
         if action in ("copy_id", "open"):

@@ -8,7 +8,7 @@ three rows, so each rule's transform, container and priority can be read.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on
@@ -19,6 +19,7 @@ from console.tui.screens.tenant_walk import TenantWalkScreen
 from console.tui.widgets.row_table import Cell, RowTable, TableColumn
 
 if TYPE_CHECKING:
+    from console.client.client import AdminClient
     from console.client.review import HoldersPage
 
 
@@ -49,7 +50,7 @@ def holding_cells(holding: Holding) -> tuple[Cell, ...]:
     )
 
 
-class HoldersScreen(TenantWalkScreen):
+class HoldersScreen(TenantWalkScreen["HoldersPage"]):
     """Pushed above the console; enter opens the application, escape stops, then goes back."""
 
     COMMANDS = {ReviewCommands}
@@ -71,7 +72,7 @@ class HoldersScreen(TenantWalkScreen):
         self.holdings: list[Holding] = []
         self.applications: set[str] = set()
 
-    def walk(self, client: Any) -> AsyncIterator[HoldersPage]:
+    def walk(self, client: AdminClient) -> AsyncIterator[HoldersPage]:
         return holder_pages(client, self.permission_held)
 
     def clear(self) -> None:

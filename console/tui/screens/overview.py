@@ -132,7 +132,9 @@ PADDING = 2
 """Cells a DataTable adds to each column (cell_padding 1 on both sides)."""
 
 
-def cells_of(status: ProfileStatus | None, target: ProfileTarget, current: str | None) -> dict:
+def cells_of(
+    status: ProfileStatus | None, target: ProfileTarget, current: str | None
+) -> dict[str, str]:
     """The text of every column for one row (`status` None: still being checked)."""
     tenant = target.tenant_name or ""
     cells = {

@@ -13,7 +13,7 @@ import logging
 from collections.abc import AsyncIterator
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import on
@@ -28,6 +28,7 @@ from console.tui.screens.tenant_walk import TenantWalkScreen
 from console.tui.widgets.row_table import Cell, RowTable, TableColumn
 
 if TYPE_CHECKING:
+    from console.client.client import AdminClient
     from console.client.review import ReviewPage
 
 log = logging.getLogger(__name__)
@@ -110,7 +111,7 @@ def review_cells(row: ReviewRow) -> tuple[Cell, ...]:
     )
 
 
-class ReviewScreen(TenantWalkScreen):
+class ReviewScreen(TenantWalkScreen["ReviewPage"]):
     """Pushed above the console; escape stops the reading, then goes back."""
 
     DEFAULT_CSS = """
@@ -157,7 +158,7 @@ class ReviewScreen(TenantWalkScreen):
 
     # ---- the walk ------------------------------------------------------------------------
 
-    def walk(self, client: Any) -> AsyncIterator[ReviewPage]:
+    def walk(self, client: AdminClient) -> AsyncIterator[ReviewPage]:
         return review_pages(client)
 
     def clear(self) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Generic, Protocol, TypeVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -29,6 +29,9 @@ from console.tui.widgets.key_bar import KeyBar
 from console.tui.widgets.row_table import Cell, RowTable, TableColumn
 from console.tui.widgets.state_panel import StatePanel
 
+if TYPE_CHECKING:
+    from console.client.client import AdminClient
+
 log = logging.getLogger(__name__)
 
 PROGRESS_EVERY = 1.0
@@ -38,7 +41,21 @@ LOADING_DELAY = 0.25
 """Seconds the first page may take before "Loading…" shows (a quick one never flashes it)."""
 
 
-class TenantWalkScreen(Screen[None]):
+class WalkPage(Protocol):
+    """What the walk reads of every page (console.client.review's ReviewPage, HoldersPage)."""
+
+    @property
+    def number(self) -> int: ...
+    @property
+    def total_items(self) -> int | None: ...
+    @property
+    def total_pages(self) -> int | None: ...
+
+
+PageT = TypeVar("PageT", bound=WalkPage)
+
+
+class TenantWalkScreen(Screen[None], Generic[PageT]):
     """Subclasses say what a page becomes (`walk`, `page_rows`) and what the rows are."""
 
     DEFAULT_CSS = """
@@ -162,11 +179,11 @@ class TenantWalkScreen(Screen[None]):
         self.show_totals()
         self.refresh_bindings()
 
-    def walk(self, client: Any) -> AsyncIterator[Any]:
+    def walk(self, client: AdminClient) -> AsyncIterator[PageT]:
         """The pages (console.client.review's ReviewPage or HoldersPage)."""
         raise NotImplementedError
 
-    def take_page(self, page: Any) -> None:
+    def take_page(self, page: PageT) -> None:
         """Keeps a page's rows and shows those that pass the view's filter."""
         raise NotImplementedError
 
@@ -272,7 +289,7 @@ class TenantWalkScreen(Screen[None]):
         if action == "restart":
             return not self.walking
         if action == "new_key":
-            return bool(getattr(self.app, "key_rejected", False))
+            return console_app(self).key_rejected
         return True
 
     def open_application(self, application_id: str) -> None:

@@ -14,7 +14,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich.console import Group
 from rich.text import Text
@@ -28,8 +28,12 @@ from textual.widgets import Button, Static, TextArea
 from console.tui.widgets.key_bar import KeyBar
 
 if TYPE_CHECKING:
+    from uuid import UUID
+
     from console.runner import RunResult
+    from console.tui.shown import JsonObject
     from console.tui.widgets.code_editor import CodeEditor
+    from console.tui.widgets.code_problems import CodeProblem
 
 log = logging.getLogger(__name__)
 
@@ -54,23 +58,24 @@ class RunTarget:
     """The code as it is now (a form's editor may change between runs)."""
     sample_key: str
     """Whose sample this is, for console.runner.samples."""
-    default_sample: Callable[[], dict[str, Any]]
+    default_sample: Callable[[], JsonObject]
     """The prefilled sample from the object's declared contract, as it is now."""
-    contract: Callable[[], Any] = lambda: None
-    """The formula's request_parameters and configuration, as they are now."""
+    contract: Callable[[], object] = lambda: None
+    """The formula's request_parameters and configuration, as they are now (a model, or
+    anything with those attributes: see console.runner.run_code)."""
     with_bt: Callable[[], bool] = lambda: False
     editor: CodeEditor | None = None
     """The editor to mark a thrown error in (none from a detail)."""
     extra_notes: list[str] = field(default_factory=list)
 
 
-def _json(value: Any) -> str:
+def _json(value: object) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False)
 
 
 def result_renderable(result: RunResult) -> Group:
     """Everything a run found, as one scrollable block of text (no markup: code's text)."""
-    parts: list[Any] = []
+    parts: list[Text] = []
     head = Text()
     head.append("✓ " if result.ok else "✗ ", style="bold green" if result.ok else "bold red")
     head.append(result.message, style="bold")
@@ -299,7 +304,7 @@ class TestRunScreen(ModalScreen[None]):
         self._run(text, request)
 
     @work(exclusive=True, group="test-run", exit_on_error=False)
-    async def _run(self, text: str, request: Any) -> None:
+    async def _run(self, text: str, request: object) -> None:
         """The engine runs in a thread: a slow or stopped run never freezes the screen."""
         from console.runner import run_code
         from console.runner.engines import EngineUnavailable
@@ -348,7 +353,7 @@ class TestRunScreen(ModalScreen[None]):
         if self.run_started is not None:
             self.result_shown_ms = (time.perf_counter() - self.run_started) * 1000
 
-    def _problem(self, result: RunResult) -> Any:
+    def _problem(self, result: RunResult) -> CodeProblem:
         from console.tui.widgets.code_problems import CodeProblem
 
         error = result.error
@@ -369,14 +374,14 @@ class TestRunScreen(ModalScreen[None]):
 
 def formula_run_target(
     name: str,
-    object_id: Any,
+    object_id: UUID | None,
     code: Callable[[], str],
-    contract: Callable[[], Any],
+    contract: Callable[[], object],
     editor: CodeEditor | None = None,
 ) -> RunTarget:
     """A formula's run: its sample prefilled from its request parameters and configuration."""
 
-    def default_sample() -> dict[str, Any]:
+    def default_sample() -> JsonObject:
         from console.runner.contract import formula_sample
 
         return formula_sample(contract())
@@ -394,7 +399,7 @@ def formula_run_target(
 
 def transform_run_target(
     name: str,
-    object_id: Any,
+    object_id: UUID | None,
     field_name: str,
     code: Callable[[], str],
     configuration: Callable[[], dict[str, str] | None],
@@ -404,7 +409,7 @@ def transform_run_target(
     """A proxy transform's run: body, headers and the proxy's configuration; `bt` when the
     proxy has an application."""
 
-    def default_sample() -> dict[str, Any]:
+    def default_sample() -> JsonObject:
         from console.runner.contract import transform_sample
 
         return transform_sample(configuration())

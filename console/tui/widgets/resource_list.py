@@ -17,7 +17,7 @@ import logging
 import re
 import time
 from concurrent.futures import Future
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import events, on
@@ -34,14 +34,19 @@ from console.tui.problems import describe
 from console.tui.resources import PAGE_SIZE, Fetched, FilterInvalid, ResourceKind, list_page
 from console.tui.row_filter import RowFilter, column_words, parse_row_filter
 from console.tui.search import TenantSearch
-from console.tui.widgets.row_table import RowTable, TableColumn
+from console.tui.widgets.row_table import Cell, RowTable, TableColumn
 from console.tui.widgets.section_loader import SectionLoader
 from console.tui.widgets.section_messages import SectionFailed, StatusChanged
 from console.tui.widgets.state_panel import StatePanel
 
+if TYPE_CHECKING:
+    from console.tui.shown import JsonObject, Query, Shown
+
 log = logging.getLogger("console.tui")
 
-Pair = tuple[dict[str, Any], tuple[Any, ...]]
+Row = tuple[Cell, ...]
+"""One row's cells, as the kind draws them."""
+Pair = tuple["JsonObject", Row]
 """An object as sent and its row's cells."""
 
 PREFETCH_MARGIN = 10
@@ -53,7 +58,7 @@ LOADING_DELAY = 0.25
 never flashes it (nor pays for drawing it)."""
 
 
-def sort_key(cell: Any) -> tuple[Any, ...]:
+def sort_key(cell: Cell) -> tuple[int | str, ...]:
     """A cell's text as it sorts for a person: case-insensitive, numbers by value
     ("9 rules" before "10 rules"); dates as shown (YYYY-MM-DD HH:MM) sort by time."""
     text = cell.plain if isinstance(cell, Text) else str(cell)
@@ -61,7 +66,7 @@ def sort_key(cell: Any) -> tuple[Any, ...]:
     return tuple(int(part) if n % 2 else part for n, part in enumerate(parts))
 
 
-def _answered(requested: Future[Any] | None) -> bool:
+def _answered(requested: Future[JsonObject | None] | None) -> bool:
     """Whether an early page request has already brought a page (not None, no error)."""
     if requested is None or not requested.done() or requested.cancelled():
         return False
@@ -97,7 +102,7 @@ class ResourceList(Vertical, SectionLoader):
     class Opened(Message):
         """The admin asked to open an item (enter); `item` is the row as sent."""
 
-        def __init__(self, kind: ResourceKind, item: Any) -> None:
+        def __init__(self, kind: ResourceKind, item: JsonObject) -> None:
             super().__init__()
             self.kind = kind
             self.item = item
@@ -109,7 +114,7 @@ class ResourceList(Vertical, SectionLoader):
         kind: ResourceKind,
         *,
         page_size: int = PAGE_SIZE,
-        first_page: Future[dict[str, Any] | None] | None = None,
+        first_page: Future[JsonObject | None] | None = None,
         **kwargs: Any,
     ) -> None:
         """`first_page`: page 1 (unfiltered, `page_size` rows), requested before the list was
@@ -118,19 +123,19 @@ class ResourceList(Vertical, SectionLoader):
         self.kind = kind
         self._first_page = first_page
         self.page_size = page_size
-        self.items: list[dict[str, Any]] = []
+        self.items: list[JsonObject] = []
         """The loaded objects, as the service sent them, in row order."""
         self.total: int | None = None
         self.has_more = False
         self.pages_fetched: list[int] = []
         self.filter_text = ""
-        self.query_params: dict[str, Any] = {}
+        self.query_params: Query = {}
         self._seen: set[str] = set()
         self.labels: dict[str, str] = {}
-        self._typed: tuple[dict[str, Any], Any] | None = None
+        self._typed: tuple[JsonObject, Shown] | None = None
         self._loading_timer: Timer | None = None
-        self.rows: list[tuple[Any, ...]] = []
-        self._arrived: list[dict[str, Any]] = []
+        self.rows: list[Row] = []
+        self._arrived: list[JsonObject] = []
         """The items in the order the server sent them (for `s` back to server order)."""
         """The table's cells of each item, in the same order as `items`."""
         self.sort: tuple[int, bool] | None = None
@@ -147,9 +152,9 @@ class ResourceList(Vertical, SectionLoader):
         """The tenant search whose matches the table shows (running or not)."""
         self.searching = False
         self.search_stopped = False
-        self._found: list[tuple[dict[str, Any], tuple[Any, ...]]] = []
+        self._found: list[Pair] = []
         """The search's matches with their cells, in the server's order."""
-        self.shown_items: list[dict[str, Any]] = self.items
+        self.shown_items: list[JsonObject] = self.items
         """What the table shows, row for row: `items`, the live filter's, or the matches."""
 
     def compose(self) -> ComposeResult:
@@ -179,7 +184,7 @@ class ResourceList(Vertical, SectionLoader):
         return self.query_one(FilterInput)
 
     @property
-    def current_row(self) -> dict[str, Any] | None:
+    def current_row(self) -> JsonObject | None:
         """The highlighted object as the service sent it."""
         row, shown = self.table.cursor_row, self.shown_items
         return shown[row] if shown and 0 <= row < len(shown) else None
@@ -200,7 +205,7 @@ class ResourceList(Vertical, SectionLoader):
         return f"page {search.page}{of}, {n} match{'' if n == 1 else 'es'}"
 
     @property
-    def current_item(self) -> Any | None:
+    def current_item(self) -> Shown | None:
         """The highlighted object as a model (console.models), made when first asked for."""
         row = self.current_row
         if row is None:
@@ -341,9 +346,9 @@ class ResourceList(Vertical, SectionLoader):
             self._loading_timer.stop()
             self._loading_timer = None
 
-    def _fetch(self, page: int, requested: Future[Any] | None = None) -> None:
-        if _answered(requested):  # the early page is here already: into the first frame
-            envelope = requested.result()  # type: ignore[union-attr]
+    def _fetch(self, page: int, requested: Future[JsonObject | None] | None = None) -> None:
+        envelope = requested.result() if requested is not None and _answered(requested) else None
+        if envelope is not None:  # the early page is here already: into the first frame
             self._show_page(page, list_page(envelope, page, self.page_size))
             return
         self.load(
@@ -354,7 +359,9 @@ class ResourceList(Vertical, SectionLoader):
         )
         self._status()
 
-    async def _load_page(self, page: int, requested: Future[Any] | None = None) -> Fetched:
+    async def _load_page(
+        self, page: int, requested: Future[JsonObject | None] | None = None
+    ) -> Fetched:
         """One page; `requested` is page 1 asked for early through plain_get (None there
         means the client has to ask, and explain any failure)."""
         envelope = None
@@ -603,7 +610,7 @@ class ResourceList(Vertical, SectionLoader):
         self.rows = [row for _item, row in pairs]
         self._refresh_view(current)
 
-    def _refresh_view(self, current: Any = None) -> None:
+    def _refresh_view(self, current: JsonObject | None = None) -> None:
         """The table shows again what it should (the loaded rows, the live filter's, the
         search's matches, sorted as asked), the cursor on `current` where it still shows."""
         if self.search is not None:
@@ -622,7 +629,7 @@ class ResourceList(Vertical, SectionLoader):
         self.shown_items = [item for item, _row in pairs]
         self._set_table_rows([row for _item, row in pairs], current)
 
-    def _set_table_rows(self, rows: list[tuple[Any, ...]], current: Any) -> None:
+    def _set_table_rows(self, rows: list[Row], current: JsonObject | None) -> None:
         cursor = next((n for n, item in enumerate(self.shown_items) if item is current), 0)
         table = self.table
         if table.row_count == len(rows):  # the same rows, in another order (a sort)
@@ -831,7 +838,7 @@ class ResourceList(Vertical, SectionLoader):
                 self._show_state()
                 self._status()
 
-    def _add_found(self, items: list[dict[str, Any]]) -> None:
+    def _add_found(self, items: list[JsonObject]) -> None:
         kind, labels = self.kind, self.labels
         pairs = [(item, kind.row_cells(item, labels)) for item in items]
         self._found.extend(pairs)

@@ -23,11 +23,11 @@ class UsageCommands(Provider):
         dashboards = self.screen.query(UsageDashboard)
         return dashboards.first() if dashboards else None
 
-    def _usage_commands(self) -> list[tuple[str, str, object]]:
+    def _usage_commands(self) -> list[tuple[str, str, Callable[[], object]]]:
         dashboard = self._usage_dashboard()
         if dashboard is None:
             return []
-        commands: list[tuple[str, str, object]] = []
+        commands: list[tuple[str, str, Callable[[], object]]] = []
         for seconds in AUTO_REFRESH_CHOICES:
             current = (dashboard.auto_refresh_seconds or None) == seconds
             label = f"Usage: auto-refresh {describe_interval(seconds)}"
@@ -42,14 +42,14 @@ class UsageCommands(Provider):
 
     async def discover(self) -> Hits:
         for label, help_text, callback in self._usage_commands():
-            yield DiscoveryHit(label, callback, help=help_text)  # type: ignore[arg-type]
+            yield DiscoveryHit(label, callback, help=help_text)
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
         for label, help_text, callback in self._usage_commands():
             score = matcher.match(label)
             if score > 0:
-                yield Hit(score, matcher.highlight(label), callback, help=help_text)  # type: ignore[arg-type]
+                yield Hit(score, matcher.highlight(label), callback, help=help_text)
 
 
 def auto_refresh_setter(dashboard: UsageDashboard, seconds: int | None) -> Callable[[], None]:

@@ -181,7 +181,7 @@ class DetailScreen(Screen[None]):
         found = await application_names(client, missing)
         if found and item is self.item:
             self.labels = {**self.labels, **found}
-            self.query_one(FieldsView).show(self.kind.fields(item, self.labels))
+            self.query_one(FieldsView).show(detail_fields(self.kind, item, self.labels))
 
     def _render_json(self) -> None:
         if self.item is None:
@@ -196,7 +196,7 @@ class DetailScreen(Screen[None]):
     def refresh_times(self) -> None:
         """Relative times ("3 minutes ago") as of now: the app calls this on a timer."""
         if self.item is not None and self.fields_view.fields:
-            self.fields_view.show(self.kind.fields(self.item, self.labels))
+            self.fields_view.show(detail_fields(self.kind, self.item, self.labels))
 
     def action_back(self) -> None:
         self.app.pop_screen()

@@ -3,17 +3,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from functools import partial
 
-from textual.command import DiscoveryHit, Hit, Hits, Provider
+from console.tui.command_list import Command, CommandListProvider
 
 
-class ListCommands(Provider):
+class ListCommands(CommandListProvider):
     """What `G` twice and `s`/`S` do, named, for those who look in the palette first; and
     "Load all ... and sort by ...", so a sort covers every row and not the loaded ones."""
 
-    def _commands(self) -> Iterator[tuple[str, Callable[[], None], str]]:
+    def commands(self) -> Iterator[Command]:
         # The palette opens over any screen; only the console's has a list (`current_list`).
         current = getattr(self.screen, "current_list", None)
         if current is None or not current.loaded:
@@ -42,14 +42,3 @@ class ListCommands(Provider):
                         partial(current.load_all_sorted, index, descending),
                         f"Every page ({current.total or 'all'} rows), then the sort; esc stops",
                     )
-
-    async def discover(self) -> Hits:
-        for text, callback, help_text in self._commands():
-            yield DiscoveryHit(text, callback, help=help_text)
-
-    async def search(self, query: str) -> Hits:
-        matcher = self.matcher(query)
-        for text, callback, help_text in self._commands():
-            score = matcher.match(text)
-            if score > 0:
-                yield Hit(score, matcher.highlight(text), callback, help=help_text)

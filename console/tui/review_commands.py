@@ -7,13 +7,14 @@ review module, are imported when first opened.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from functools import partial
 from typing import TYPE_CHECKING
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from console.tui.app_access import console_app
+from console.tui.command_list import Command, CommandListProvider
 from console.tui.resources import PERMISSIONS
 from console.tui.widgets.resource_list import ResourceList
 
@@ -22,8 +23,6 @@ if TYPE_CHECKING:
     from console.tui.app import TenantConsoleApp
 
 log = logging.getLogger(__name__)
-
-Command = tuple[str, Callable[[], object], str]
 
 
 def open_access_review(app: TenantConsoleApp, flag: str | None = None) -> None:
@@ -123,10 +122,10 @@ class ReviewCommands(Provider):
                     yield Hit(score, matcher.highlight(text), callback, help=help_text)
 
 
-class ReviewViewCommands(Provider):
+class ReviewViewCommands(CommandListProvider):
     """On the review itself: show one flag, every row, or export."""
 
-    def _commands(self) -> Iterator[Command]:
+    def commands(self) -> Iterator[Command]:
         from console.tui.screens.review import FILTERS, ReviewScreen, filter_label
 
         screen = self.screen
@@ -139,14 +138,3 @@ class ReviewViewCommands(Provider):
                 "Filter the access review by flag (f / F step through them)",
             )
         yield ("Export the access review", screen.action_export, "CSV or JSON, by file name")
-
-    async def discover(self) -> Hits:
-        for text, callback, help_text in self._commands():
-            yield DiscoveryHit(text, callback, help=help_text)
-
-    async def search(self, query: str) -> Hits:
-        matcher = self.matcher(query)
-        for text, callback, help_text in self._commands():
-            score = matcher.match(text)
-            if score > 0:
-                yield Hit(score, matcher.highlight(text), callback, help=help_text)

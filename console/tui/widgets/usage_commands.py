@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from textual.command import DiscoveryHit, Hit, Hits, Provider
-
+from console.tui.command_list import Command, CommandListProvider
 from console.tui.widgets.usage_dashboard import (
     AUTO_REFRESH_CHOICES,
     UsageDashboard,
@@ -13,7 +12,7 @@ from console.tui.widgets.usage_dashboard import (
 )
 
 
-class UsageCommands(Provider):
+class UsageCommands(CommandListProvider):
     """Palette commands for the dashboard on screen: auto-refresh interval and refresh now.
 
     The app adds this to its `COMMANDS`; it offers nothing while no dashboard is mounted.
@@ -23,33 +22,22 @@ class UsageCommands(Provider):
         dashboards = self.screen.query(UsageDashboard)
         return dashboards.first() if dashboards else None
 
-    def _usage_commands(self) -> list[tuple[str, str, Callable[[], object]]]:
+    def commands(self) -> list[Command]:
         dashboard = self._usage_dashboard()
         if dashboard is None:
             return []
-        commands: list[tuple[str, str, Callable[[], object]]] = []
+        commands: list[Command] = []
         for seconds in AUTO_REFRESH_CHOICES:
             current = (dashboard.auto_refresh_seconds or None) == seconds
             label = f"Usage: auto-refresh {describe_interval(seconds)}"
             help_text = "The current setting" if current else "Refetch the usage report on a timer"
             if seconds is None:
                 help_text = "The current setting" if current else "Refresh only when asked (r)"
-            commands.append((label, help_text, auto_refresh_setter(dashboard, seconds)))
+            commands.append((label, auto_refresh_setter(dashboard, seconds), help_text))
         commands.append(
-            ("Usage: refresh now", "Fetch the usage report again", dashboard.action_refresh)
+            ("Usage: refresh now", dashboard.action_refresh, "Fetch the usage report again")
         )
         return commands
-
-    async def discover(self) -> Hits:
-        for label, help_text, callback in self._usage_commands():
-            yield DiscoveryHit(label, callback, help=help_text)
-
-    async def search(self, query: str) -> Hits:
-        matcher = self.matcher(query)
-        for label, help_text, callback in self._usage_commands():
-            score = matcher.match(label)
-            if score > 0:
-                yield Hit(score, matcher.highlight(label), callback, help=help_text)
 
 
 def auto_refresh_setter(dashboard: UsageDashboard, seconds: int | None) -> Callable[[], None]:

@@ -20,7 +20,7 @@ from console.tui.connection import SavedProfiles
 
 SIZE = (120, 40)
 CONSOLE_CSS = [
-    Path(console.tui.__file__).with_name(name) for name in ("console.tcss", "screens.tcss")
+    Path(console.tui.__file__).with_name(name) for name in ("console.tcss", "later.tcss")
 ]
 
 

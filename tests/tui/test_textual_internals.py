@@ -52,7 +52,7 @@ async def test_the_text_area_internals_the_editor_overrides_are_there() -> None:
 
 def test_the_app_and_screen_internals_used_are_there() -> None:
     """App._handle_exception (the console's last net), App._load_screen_css (where the
-    console reads screens.tcss), the bindings map a node keeps (read-only mode and
+    console reads later.tcss), the bindings map a node keeps (read-only mode and
     permission hints), and what the benchmarks call to draw a frame."""
     assert callable(getattr(App, "_handle_exception", None))
     assert callable(getattr(App, "_load_screen_css", None))

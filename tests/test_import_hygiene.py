@@ -188,3 +188,20 @@ print(json.dumps(sorted(sys.modules)))
         "console.tui.widgets.resource_list" in at_start and "console.client.plain_get" in at_start
     )
     assert [m for m in at_start if _is(m, *NOT_AT_START)] == []
+
+
+def test_the_early_start_begins_before_asyncio_loads() -> None:
+    """What `tenant-console` runs before it starts the first page's request (the CLI, the log
+    file, the profile check, the early start) does not import asyncio: its ~25 ms import is
+    then Textual's, overlapping the request instead of delaying it (issue 15)."""
+    code = (
+        "import json, sys\n"
+        "from console.cli import build_parser\n"
+        "build_parser().parse_args([])\n"
+        "import console.tui.launch, console.tui.logs, console.profiles.resolve\n"
+        "import console.tui.connection, console.tui.early_start\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    loaded = json.loads(_python(code))
+    assert "console.tui.early_start" in loaded
+    assert [m for m in loaded if _is(m, "asyncio", "textual", "console.runner")] == []

@@ -130,10 +130,48 @@ def build_parser() -> argparse.ArgumentParser:
     _add_push_command(sub)
     _add_review_command(sub)
 
-    from console.runner.cli import add_parser as add_run_parser  # `run`: a local test-run
-
-    add_run_parser(sub)
+    _add_run_command(sub)
     return parser
+
+
+def _add_run_command(sub: argparse._SubParsersAction[_Parser]) -> None:
+    """Issue 18: a local test-run (console/runner/cli.py). Declared here, not there: importing
+    console.runner loads its result and contract modules, which `tenant-console` (building
+    this parser to open the console) does not need."""
+    run_parser = sub.add_parser(
+        "run", help="run formula or transform code on a sample request, locally and sandboxed"
+    )
+    run_parser.add_argument("code", metavar="CODE.js")
+    run_parser.add_argument(
+        "--request",
+        required=True,
+        metavar="REQUEST.json",
+        help="the contract's request object: {args, configuration}; "
+        "a transform's args hold body and headers",
+    )
+    run_parser.add_argument("--kind", choices=("formula", "transform"), default="formula")
+    run_parser.add_argument(
+        "--timeout", type=float, metavar="S", help="stop the code after S seconds (default 5)"
+    )
+    run_parser.add_argument(
+        "--memory", type=int, metavar="MB", help="heap limit in MB (default 128)"
+    )
+    run_parser.add_argument(
+        "--engine",
+        choices=("node", "embedded"),
+        help="Node.js (default when installed) or the embedded V8",
+    )
+    run_parser.add_argument(
+        "--formula",
+        metavar="FORMULA.json",
+        help="check the request against this formula's request_parameters and configuration",
+    )
+    run_parser.add_argument(
+        "--bt", action="store_true", help="a transform whose proxy has an application: give it bt"
+    )
+    run_parser.add_argument(
+        "--no-check", action="store_true", help="run even if the request breaks the contract"
+    )
 
 
 def _add_review_command(sub: argparse._SubParsersAction[_Parser]) -> None:

@@ -37,6 +37,8 @@ NOT_AT_START = (
     "console.tui.screens.tenant_walk",
     "console.client.review",
     "console.client.review_export",
+    # `run` is declared in console.cli; building the parser must not load the runner.
+    "console.runner",
     "pygments",
     "tree_sitter",
     "rich.syntax",
@@ -90,6 +92,7 @@ def test_help_loads_neither_textual_nor_the_service() -> None:
     loaded = json.loads(_python(code))
     assert "console.cli" in loaded
     assert [m for m in loaded if _is(m, "textual", "console.tui", *SERVICE_ONLY)] == []
+    assert [m for m in loaded if _is(m, "console.runner")] == []  # `run` declared in console.cli
 
 
 def test_serve_loads_no_textual_while_it_starts_and_answers(tmp_path: Path) -> None:
@@ -185,3 +188,20 @@ print(json.dumps(sorted(sys.modules)))
         "console.tui.widgets.resource_list" in at_start and "console.client.plain_get" in at_start
     )
     assert [m for m in at_start if _is(m, *NOT_AT_START)] == []
+
+
+def test_the_early_start_begins_before_asyncio_loads() -> None:
+    """What `tenant-console` runs before it starts the first page's request (the CLI, the log
+    file, the profile check, the early start) does not import asyncio: its ~25 ms import is
+    then Textual's, overlapping the request instead of delaying it (issue 15)."""
+    code = (
+        "import json, sys\n"
+        "from console.cli import build_parser\n"
+        "build_parser().parse_args([])\n"
+        "import console.tui.launch, console.tui.logs, console.profiles.resolve\n"
+        "import console.tui.connection, console.tui.early_start\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    loaded = json.loads(_python(code))
+    assert "console.tui.early_start" in loaded
+    assert [m for m in loaded if _is(m, "asyncio", "textual", "console.runner")] == []

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import replace
@@ -55,6 +56,11 @@ TIME_TICK_SECONDS = 30.0
 """How often relative times ("3 minutes ago") on screen are brought up to date."""
 SERVICE_WATCH_SECONDS = 2.0
 """How often the demo's local service is checked (a poll of its process: no request)."""
+LATER_CSS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "later.tcss")
+"""Part 2 of the stylesheet: what the console does not show at start (see load_later_styles)."""
+LATER_STYLES_DELAY = 1.0
+"""Seconds after mount at which later.tcss is read if no screen has needed it yet: after
+the first rows on a local service, and while the console idles for a remote one."""
 
 
 UNEXPECTED_TITLE = "Unexpected error (the console carries on)"
@@ -205,11 +211,31 @@ class TenantConsoleApp(App[int]):
         if self._persist_preferences:
             self._load_preferences()
         self.set_interval(TIME_TICK_SECONDS, self.refresh_times)
+        self.set_timer(LATER_STYLES_DELAY, self.load_later_styles)
         self.set_interval(SERVICE_WATCH_SECONDS, self.watch_services)
         if self.initial_connection is not None:
             await self.connect(self.initial_connection)
         else:
             self.run_worker(self._start_from_profiles(), exit_on_error=False)
+
+    def load_later_styles(self) -> None:
+        """Reads later.tcss (the Tenant and Usage sections, every screen but the console's)
+        into the stylesheet, once. As part of console.tcss, parsing it and matching every
+        widget against its rules cost about 10 ms of CPU before the first rows (issue 15).
+        Read when the first of those opens (_load_screen_css, ConsoleScreen.show_section),
+        or LATER_STYLES_DELAY after mount, whichever comes first."""
+        if self.stylesheet.has_source(LATER_CSS):
+            return
+        self.stylesheet.read(LATER_CSS)
+        self.stylesheet.update(self)
+
+    def _load_screen_css(self, screen: Screen[object]) -> None:
+        """Textual internal (see the README's upgrade checklist): called before any screen is
+        pushed, switched to or made a mode's, so later.tcss is there before it is styled;
+        not for Textual's default screen or the console's, which console.tcss lays out."""
+        if type(screen) is not Screen and not isinstance(screen, ConsoleScreen):
+            self.load_later_styles()
+        super()._load_screen_css(screen)
 
     async def _start_from_profiles(self) -> None:
         early, self._early_start = self._early_start, None

@@ -6,7 +6,6 @@ thread worker, because keyring calls block.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from dataclasses import dataclass, field, replace
 from typing import Protocol
@@ -261,6 +260,8 @@ def key_check_failure(exc: BaseException) -> str:
 async def probe_keyring(profiles: ProfileSource) -> str | None:
     """Why no key can be stored here (a sentence), or None: asked off the UI thread, since a
     keyring call may block; a failure to ask counts as no keyring."""
+    import asyncio  # not at module level: the early start (begin) comes before it loads
+
     try:
         return await asyncio.to_thread(profiles.keyring_problem)
     except Exception as exc:

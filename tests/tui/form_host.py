@@ -19,7 +19,9 @@ from console.client import AdminClient
 from console.tui.connection import SavedProfiles
 
 SIZE = (120, 40)
-CONSOLE_CSS = Path(console.tui.__file__).with_name("console.tcss")
+CONSOLE_CSS = [
+    Path(console.tui.__file__).with_name(name) for name in ("console.tcss", "later.tcss")
+]
 
 
 class FormHost(App[None]):

@@ -3,13 +3,16 @@ the client, and the five hidden sections are composed on their first visit, not 
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
 from console_support import SIZE, Seeder, console, make_app, resource_list, settle
 
+import console.tui.app as app_module
 from console.client import plain_get
 from console.tui.app import default_client
+from console.tui.screens.help import HelpScreen
 from console.tui.widgets.resource_list import ResourceList
 
 Calls = list[tuple[str, int, bool]]
@@ -141,3 +144,61 @@ async def test_hidden_sections_are_composed_on_their_first_visit(service: Any) -
         await settle(pilot)
         assert screen.find_section("usage") is usage and usage.display
         assert len(screen.query("#sections > *")) == 3
+
+
+async def test_the_other_screens_styles_are_read_when_the_first_one_opens(
+    service: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """later.tcss (detail, dialogs, forms, help, the Tenant and Usage sections) is not
+    parsed on the way to the first rows (issue 15): the first other screen reads it before
+    it is styled, through Textual's App._load_screen_css (an internal: see the README's
+    upgrade checklist)."""
+    monkeypatch.setattr(app_module, "LATER_STYLES_DELAY", 600.0)  # no early read here
+    info = service.new_tenant("Styles Corp")
+    Seeder(service.base_url, info.key).application("Styled")
+    app = make_app(service.base_url, info.key)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert resource_list(app, "applications").items
+        assert not app.stylesheet.has_source(app_module.LATER_CSS)
+        await pilot.press("question_mark")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        assert app.stylesheet.has_source(app_module.LATER_CSS)
+        dialog = app.screen.query_one("#help-dialog")
+        assert dialog.styles.width is not None and dialog.styles.width.value == 80  # .dialog
+        assert app.screen.styles.align == ("center", "middle")  # HelpScreen
+
+
+async def test_the_sections_styles_are_read_on_their_first_visit(
+    service: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Usage section, composed on its first visit, is laid out by later.tcss: the
+    console reads it before composing the section."""
+    monkeypatch.setattr(app_module, "LATER_STYLES_DELAY", 600.0)
+    info = service.new_tenant("Section Styles Corp")
+    app = make_app(service.base_url, info.key)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert not app.stylesheet.has_source(app_module.LATER_CSS)
+        await pilot.press("6")
+        await settle(pilot)
+        usage = console(app).find_section("usage")
+        assert usage is not None and usage.display
+        assert app.stylesheet.has_source(app_module.LATER_CSS)
+        assert usage.styles.padding.top == 1 and usage.styles.padding.left == 0  # UsageView
+
+
+async def test_the_other_screens_styles_are_read_a_moment_after_start(
+    service: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With no other screen opened, later.tcss is read LATER_STYLES_DELAY after mount, so
+    that the first dialog does not wait for it."""
+    monkeypatch.setattr(app_module, "LATER_STYLES_DELAY", 0.05)
+    info = service.new_tenant("Later Styles Corp")
+    app = make_app(service.base_url, info.key)
+    async with app.run_test(size=SIZE) as pilot:
+        deadline = time.monotonic() + 10
+        while not app.stylesheet.has_source(app_module.LATER_CSS):
+            assert time.monotonic() < deadline, "later.tcss was never read"
+            await pilot.pause(0.05)

@@ -51,9 +51,11 @@ async def test_the_text_area_internals_the_editor_overrides_are_there() -> None:
 
 
 def test_the_app_and_screen_internals_used_are_there() -> None:
-    """App._handle_exception (the console's last net), the bindings map a node keeps
-    (read-only mode and permission hints), and what the benchmarks call to draw a frame."""
+    """App._handle_exception (the console's last net), App._load_screen_css (where the
+    console reads later.tcss), the bindings map a node keeps (read-only mode and
+    permission hints), and what the benchmarks call to draw a frame."""
     assert callable(getattr(App, "_handle_exception", None))
+    assert callable(getattr(App, "_load_screen_css", None))
     assert callable(getattr(App, "_display", None))
     assert callable(getattr(Screen, "_on_timer_update", None))
     screen = Screen()

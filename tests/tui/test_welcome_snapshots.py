@@ -29,7 +29,7 @@ URL = "https://admin.example.com"
 class StyledHost(FormHost):
     """The dialog host, with the console's stylesheet."""
 
-    CSS_PATH = str(Path(console.tui.__file__).with_name("console.tcss"))
+    CSS_PATH = [Path(console.tui.__file__).with_name(n) for n in ("console.tcss", "later.tcss")]
 
 
 class NoKeyringProfiles(MemoryProfiles):

@@ -176,6 +176,7 @@ class ConsoleScreen(Screen[None]):
         self.header.section = key
         self.header.trail = ""
         if widget is None:  # the first visit: compose it now, open it once mounted
+            console_app(self).load_later_styles()  # the Tenant and Usage sections' layout
             widget = make_section(key)
             mounting = switcher.mount(widget)
             switcher.current = key

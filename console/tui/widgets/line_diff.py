@@ -62,5 +62,5 @@ def fit_scroll(dialog: Widget, scroll: Widget, screen_height: int) -> None:
             continue
         margin = child.styles.margin.top + child.styles.margin.bottom
         fixed += margin + (0 if child is scroll else child.outer_size.height)
-    available = screen_height * 9 // 10  # a dialog's max-height (console.tcss)
+    available = screen_height * 9 // 10  # a dialog's max-height (later.tcss)
     scroll.styles.max_height = max(3, available - fixed)

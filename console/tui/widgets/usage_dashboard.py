@@ -70,7 +70,7 @@ class UsageDashboard(Widget):
 
     States: "idle" (nothing yet), "loading", "error", "empty" (no tokens yet) and "report".
     A refresh while a report is shown keeps it on screen (`refreshing` is True meanwhile).
-    Its layout is app layout, in the console's stylesheet (console.tcss): an app that hosts
+    Its layout is app layout, in the console's stylesheet (later.tcss): an app that hosts
     it loads that sheet (the dashboard tests' hosts do, through CSS_PATH).
     """
 

@@ -1,6 +1,6 @@
-"""Sample requests of test-runs, kept per object in the user's config directory
-(`test-runs/` beside the profiles file, $TENANT_CONSOLE_CONFIG_DIR in tests), so the next run
-of the same formula or transform starts from the last one. Never sent anywhere.
+"""Sample requests of test-runs, kept per object in the user data directory (`test-runs/`
+there; $TENANT_CONSOLE_DATA_DIR moves it, as tests do), so the next run of the same formula
+or transform starts from the last one. Never sent anywhere.
 
 A sample is a convenience: one that cannot be read or written is logged and forgotten.
 """
@@ -8,10 +8,11 @@ A sample is a convenience: one that cannot be read or written is logged and forg
 from __future__ import annotations
 
 import logging
+import os
 import re
 from pathlib import Path
 
-from console.profiles.config import _write_atomically, config_dir
+from console.profiles.config import _write_atomically
 
 SAMPLES_DIR_NAME = "test-runs"
 MAX_SAMPLE_BYTES = 1_000_000
@@ -19,10 +20,24 @@ MAX_SAMPLE_BYTES = 1_000_000
 log = logging.getLogger(__name__)
 
 
+DATA_DIR_ENV = "TENANT_CONSOLE_DATA_DIR"
+
+
+def data_dir() -> Path:
+    """$TENANT_CONSOLE_DATA_DIR, or the user data directory (platformdirs): samples are the
+    user's working data, not configuration."""
+    override = os.environ.get(DATA_DIR_ENV)
+    if override:
+        return Path(override)
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("tenant-console", appauthor=False))
+
+
 def sample_path(key: str) -> Path:
     """The file of one object's sample; the key is made safe as a file name."""
     safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", key).strip("._") or "sample"
-    return config_dir() / SAMPLES_DIR_NAME / f"{safe}.json"
+    return data_dir() / SAMPLES_DIR_NAME / f"{safe}.json"
 
 
 def load_sample(key: str) -> str | None:

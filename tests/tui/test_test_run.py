@@ -44,10 +44,11 @@ TRANSFORM_CODE = (
 
 
 @pytest.fixture(autouse=True)
-def private_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Samples go to a temp config dir; the embedded engine runs (the same on every machine)."""
-    directory = tmp_path / "config"
-    monkeypatch.setenv("TENANT_CONSOLE_CONFIG_DIR", str(directory))
+def samples_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Samples go to a temp data dir; the embedded engine runs (the same on every machine)."""
+    directory = tmp_path / "data"
+    monkeypatch.setenv("TENANT_CONSOLE_DATA_DIR", str(directory))
+    monkeypatch.setenv("TENANT_CONSOLE_CONFIG_DIR", str(tmp_path / "config"))
     monkeypatch.setenv("TENANT_CONSOLE_JS_ENGINE", "embedded")
     monkeypatch.setattr("console.tui.screens.test_run.SHOW_TIMINGS", False)
     return directory
@@ -114,7 +115,7 @@ def steady(pilot: Any) -> None:
         widget.cursor_blink = False
 
 
-async def test_a_formula_runs_on_a_sample_prefilled_from_its_contract(service, private_config):
+async def test_a_formula_runs_on_a_sample_prefilled_from_its_contract(service, samples_home):
     app = host(service, lambda c: FormulaForm(c, formula(GOOD_CODE)))
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_and_run(pilot, app)
@@ -130,15 +131,15 @@ async def test_a_formula_runs_on_a_sample_prefilled_from_its_contract(service, p
         assert "meets the formula contract" in text
         assert "[log] card text" in text
         assert "embedded V8" in text
-        kept_file = private_config / "test-runs" / f"formula-{FORMULA_ID}.json"
+        kept_file = samples_home / "test-runs" / f"formula-{FORMULA_ID}.json"
         await wait_until(pilot, kept_file.exists, what="the kept sample")
         await app.workers.wait_for_complete()
     assert json.loads(kept_file.read_text()) == sample
     assert kept_file.stat().st_mode & 0o777 == 0o600
 
 
-async def test_the_kept_sample_is_used_next_time_and_checked_first(service, private_config):
-    kept = private_config / "test-runs" / f"formula-{FORMULA_ID}.json"
+async def test_the_kept_sample_is_used_next_time_and_checked_first(service, samples_home):
+    kept = samples_home / "test-runs" / f"formula-{FORMULA_ID}.json"
     kept.parent.mkdir(parents=True)
     kept.write_text(json.dumps({"args": {"card": {"number": 4242}}, "configuration": {}}))
     app = host(service, lambda c: FormulaForm(c, formula(GOOD_CODE)))

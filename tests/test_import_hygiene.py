@@ -205,3 +205,30 @@ def test_the_early_start_begins_before_asyncio_loads() -> None:
     loaded = json.loads(_python(code))
     assert "console.tui.early_start" in loaded
     assert [m for m in loaded if _is(m, "asyncio", "textual", "console.runner")] == []
+
+
+def test_the_collector_pauses_while_the_console_imports(tmp_path: Path) -> None:
+    """`tenant-console` imports with cyclic collection off, and before the app runs it freezes
+    what the imports made and turns collection back on (issue 15: up to a ~12 ms full
+    collection before the first rows); a profile error leaves it on too."""
+    code = (
+        "import gc, json\n"
+        "from console.cli import build_parser\n"
+        "from console.tui import launch\n"
+        "from console.tui.app import TenantConsoleApp\n"
+        "seen = {}\n"
+        "def run(self):\n"
+        "    seen.update(enabled=gc.isenabled(), frozen=gc.get_freeze_count())\n"
+        "TenantConsoleApp.run = run\n"
+        "gc.unfreeze()\n"
+        "code = launch.open_console(build_parser().parse_args([]))\n"
+        "bad = launch.open_console(build_parser().parse_args(['--profile', 'nowhere']))\n"
+        "print(json.dumps([code, seen, bad, gc.isenabled()]))\n"
+    )
+    env = {
+        "TENANT_CONSOLE_CONFIG_DIR": str(tmp_path / "config"),
+        "PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring",
+    }
+    code_, seen, bad, enabled_after = json.loads(_python(code, env=env).strip().splitlines()[-1])
+    assert code_ == 0 and seen["enabled"] and seen["frozen"] > 10_000
+    assert bad == 1 and enabled_after

@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 from local_service import RunningService
 
 SERVICE_ONLY = ("console.service", "fastapi", "uvicorn", "starlette")
@@ -236,3 +237,39 @@ def test_the_collector_pauses_while_the_console_imports(tmp_path: Path) -> None:
     code_, seen, bad, enabled_after = json.loads(_python(code, env=env).strip().splitlines()[-1])
     assert code_ == 0 and seen["enabled"] and seen["frozen"] > 10_000
     assert bad == 1 and enabled_after
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [],
+        ["--read-only"],
+        ["--profile", "demo"],
+        ["--profile=staging", "--read-only"],
+        ["--read-only", "--profile", "a b"],
+        ["demo", "--read-only"],
+        ["status"],
+        ["--prof", "x"],
+    ],
+)
+def test_opening_the_console_parses_as_the_whole_parser(argv: list[str]) -> None:
+    """The console's launch skips declaring the sub-commands (issue 15: ~2 ms) yet reads its
+    options exactly as the whole command line's parser does."""
+    from console.cli import build_parser, parse_arguments
+
+    assert vars(parse_arguments(argv)) == vars(build_parser().parse_args(argv))
+
+
+@pytest.mark.parametrize("argv", [["--profile"], ["--profile", "--read-only"], ["nonsense"]])
+def test_a_console_launch_error_is_the_whole_parser_s(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from console.cli import build_parser, parse_arguments
+
+    with pytest.raises(SystemExit) as ours:
+        parse_arguments(argv)
+    mine = capsys.readouterr().err
+    with pytest.raises(SystemExit) as whole:
+        build_parser().parse_args(argv)
+    assert ours.value.code == whole.value.code == 2
+    assert (mine == capsys.readouterr().err and "invalid choice" in mine) or "expected" in mine

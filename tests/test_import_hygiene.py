@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 from local_service import RunningService
 
 SERVICE_ONLY = ("console.service", "fastapi", "uvicorn", "starlette")
@@ -35,6 +36,10 @@ NOT_AT_START = (
     "console.tui.screens.review",
     "console.tui.screens.holders",
     "console.tui.screens.tenant_walk",
+    # The console screen's palette providers come through factories, on the palette's first use.
+    "console.tui.list_commands",
+    "console.tui.review_commands",
+    "console.tui.command_list",
     "console.client.review",
     "console.client.review_export",
     # `run` is declared in console.cli; building the parser must not load the runner.
@@ -205,3 +210,66 @@ def test_the_early_start_begins_before_asyncio_loads() -> None:
     loaded = json.loads(_python(code))
     assert "console.tui.early_start" in loaded
     assert [m for m in loaded if _is(m, "asyncio", "textual", "console.runner")] == []
+
+
+def test_the_collector_pauses_while_the_console_imports(tmp_path: Path) -> None:
+    """`tenant-console` imports with cyclic collection off, and before the app runs it freezes
+    what the imports made and turns collection back on (issue 15: up to a ~12 ms full
+    collection before the first rows); a profile error leaves it on too."""
+    code = (
+        "import gc, json\n"
+        "from console.cli import build_parser\n"
+        "from console.tui import launch\n"
+        "from console.tui.app import TenantConsoleApp\n"
+        "seen = {}\n"
+        "def run(self):\n"
+        "    seen.update(enabled=gc.isenabled(), frozen=gc.get_freeze_count())\n"
+        "TenantConsoleApp.run = run\n"
+        "gc.unfreeze()\n"
+        "code = launch.open_console(build_parser().parse_args([]))\n"
+        "bad = launch.open_console(build_parser().parse_args(['--profile', 'nowhere']))\n"
+        "print(json.dumps([code, seen, bad, gc.isenabled()]))\n"
+    )
+    env = {
+        "TENANT_CONSOLE_CONFIG_DIR": str(tmp_path / "config"),
+        "PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring",
+    }
+    code_, seen, bad, enabled_after = json.loads(_python(code, env=env).strip().splitlines()[-1])
+    assert code_ == 0 and seen["enabled"] and seen["frozen"] > 10_000
+    assert bad == 1 and enabled_after
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [],
+        ["--read-only"],
+        ["--profile", "demo"],
+        ["--profile=staging", "--read-only"],
+        ["--read-only", "--profile", "a b"],
+        ["demo", "--read-only"],
+        ["status"],
+        ["--prof", "x"],
+    ],
+)
+def test_opening_the_console_parses_as_the_whole_parser(argv: list[str]) -> None:
+    """The console's launch skips declaring the sub-commands (issue 15: ~2 ms) yet reads its
+    options exactly as the whole command line's parser does."""
+    from console.cli import build_parser, parse_arguments
+
+    assert vars(parse_arguments(argv)) == vars(build_parser().parse_args(argv))
+
+
+@pytest.mark.parametrize("argv", [["--profile"], ["--profile", "--read-only"], ["nonsense"]])
+def test_a_console_launch_error_is_the_whole_parser_s(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from console.cli import build_parser, parse_arguments
+
+    with pytest.raises(SystemExit) as ours:
+        parse_arguments(argv)
+    mine = capsys.readouterr().err
+    with pytest.raises(SystemExit) as whole:
+        build_parser().parse_args(argv)
+    assert ours.value.code == whole.value.code == 2
+    assert (mine == capsys.readouterr().err and "invalid choice" in mine) or "expected" in mine

@@ -6,6 +6,7 @@ Textual and the app are imported inside the functions, after the arguments are k
 from __future__ import annotations
 
 import argparse
+import gc
 import signal
 import sys
 
@@ -21,8 +22,31 @@ def _start_logging() -> None:
     hide_secret(os.environ.get("TENANT_CONSOLE_API_KEY"))
 
 
+def _pause_collector() -> None:
+    """No cyclic garbage collection while the console's modules import: they create tens of
+    thousands of objects and no garbage (a collection after them finds nothing), yet the
+    collector would scan them again and again, up to a full collection of ~12 ms."""
+    gc.disable()
+
+
+def _resume_collector() -> None:
+    """The imported modules' objects move to the permanent generation (gc.freeze), so later
+    collections scan only what the running app creates, and collection resumes."""
+    gc.freeze()
+    gc.enable()
+
+
 def open_console(args: argparse.Namespace) -> int:
     """The console on the active (or `--profile`) profile; the welcome screen if there is none."""
+    _pause_collector()
+    try:
+        return _open_console(args)
+    finally:
+        if not gc.isenabled():  # a profile error returns before the app runs
+            gc.enable()
+
+
+def _open_console(args: argparse.Namespace) -> int:
     _start_logging()
     from console.profiles.config import ProfileError
     from console.profiles.resolve import check_profile
@@ -49,6 +73,7 @@ def open_console(args: argparse.Namespace) -> int:
         early_start=early_start,
         persist_preferences=True,
     )
+    _resume_collector()
     app.run()
     return 0 if app.return_code in (None, 0) else int(app.return_code or 1)
 

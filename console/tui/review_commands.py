@@ -1,7 +1,8 @@
 """Palette commands and openers for the access review and who-holds-a-permission.
 
-Light on purpose (the console screen imports it at start): the screens, and the client's
-review module, are imported when first opened.
+Imported when the palette first opens or a review is first asked for (the console screen
+names it through factories); the screens, and the client's review module, are imported when
+first opened.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from console.tui.app_access import console_app
 from console.tui.command_list import Command, CommandListProvider
 from console.tui.resources import PERMISSIONS
+from console.tui.screens.console import highlighted_permission
 from console.tui.widgets.resource_list import ResourceList
 
 if TYPE_CHECKING:
@@ -36,16 +38,6 @@ def open_who_holds(app: TenantConsoleApp, permission: str) -> None:
     from console.tui.screens.holders import HoldersScreen
 
     app.push_screen(HoldersScreen(permission))
-
-
-def highlighted_permission(app: TenantConsoleApp) -> str | None:
-    """The permission under the cursor in the Permissions section, if that is on screen."""
-    screen = app.console_screen
-    if screen is None or app.screen is not screen or screen.current != PERMISSIONS.key:
-        return None
-    listing = screen.current_list
-    row = listing.current_row if listing is not None else None
-    return PERMISSIONS.item_id(row) if row is not None else None
 
 
 class ReviewCommands(Provider):

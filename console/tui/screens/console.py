@@ -25,14 +25,7 @@ from console.tui.bindings_policy import (
     run_console_action,
 )
 from console.tui.key_permissions import refuse_if_read_only
-from console.tui.list_commands import ListCommands
-from console.tui.resources import APPLICATIONS, KINDS_BY_KEY
-from console.tui.review_commands import (
-    ReviewCommands,
-    highlighted_permission,
-    open_access_review,
-    open_who_holds,
-)
+from console.tui.resources import APPLICATIONS, KINDS_BY_KEY, PERMISSIONS
 from console.tui.sections import SECTIONS
 from console.tui.widgets.console_header import ConsoleHeader
 from console.tui.widgets.key_bar import KeyBar
@@ -42,7 +35,9 @@ from console.tui.widgets.section_messages import SectionFailed, StatusChanged
 
 if TYPE_CHECKING:
     from textual.await_complete import AwaitComplete
+    from textual.command import Provider
 
+    from console.tui.app import TenantConsoleApp
     from console.tui.early_start import FirstPage
     from console.tui.widgets.tenant_view import TenantView
     from console.tui.widgets.usage_view import UsageView
@@ -84,10 +79,35 @@ class FooterBar(Horizontal):
         status.update(text)
 
 
+def list_commands() -> type[Provider]:
+    """The list's palette commands (load all, sort), imported when the palette first opens."""
+    from console.tui.list_commands import ListCommands
+
+    return ListCommands
+
+
+def review_commands() -> type[Provider]:
+    """Access review and who-holds commands, imported when the palette first opens."""
+    from console.tui.review_commands import ReviewCommands
+
+    return ReviewCommands
+
+
+def highlighted_permission(app: TenantConsoleApp) -> str | None:
+    """The permission under the cursor in the Permissions section, if that is on screen
+    (here, not in review_commands: the `w` key's check runs before the first rows)."""
+    screen = app.console_screen
+    if screen is None or app.screen is not screen or screen.current != PERMISSIONS.key:
+        return None
+    listing = screen.current_list
+    row = listing.current_row if listing is not None else None
+    return PERMISSIONS.item_id(row) if row is not None else None
+
+
 class ConsoleScreen(Screen[None]):
     """Browses one tenant; the app resets it when the profile changes."""
 
-    COMMANDS = {ListCommands, ReviewCommands}
+    COMMANDS = {list_commands, review_commands}
 
     BINDINGS = [
         Binding("1", "section(1)", "Sections", key_display="1-6"),
@@ -233,12 +253,16 @@ class ConsoleScreen(Screen[None]):
 
     def action_access_review(self) -> None:
         """The access review (console.tui.screens.review), above this screen."""
+        from console.tui.review_commands import open_access_review
+
         open_access_review(console_app(self))
 
     def action_who_holds(self) -> None:
         """Who holds the highlighted permission (console.tui.screens.holders)."""
         permission = highlighted_permission(console_app(self))
         if permission is not None:
+            from console.tui.review_commands import open_who_holds
+
             open_who_holds(console_app(self), permission)
 
     def action_new_key(self) -> None:

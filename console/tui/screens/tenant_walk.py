@@ -73,7 +73,7 @@ class TenantWalkScreen(Screen[None], Generic[PageT]):
 
     title_text = ""
     """The first words of the progress line ("Access review")."""
-    permission = "application:read"
+    permission = APPLICATIONS.permission
     """What reading applications needs (named by a 403)."""
     columns: ClassVar[Sequence[TableColumn]] = ()
 

@@ -7,36 +7,11 @@ import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-import keyring.core
 import pytest
 from estate_helpers import Tenant
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "profiles"))
-from memory_keyring import MemoryKeyring
-
-ENV_VARS = (
-    "TENANT_CONSOLE_PROFILE",
-    "TENANT_CONSOLE_BASE_URL",
-    "TENANT_CONSOLE_API_KEY",
-    "TENANT_CONSOLE_KEY_HEADER",
-    "PYTHON_KEYRING_BACKEND",
-)
-
-
-@pytest.fixture(autouse=True)
-def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    for name in ENV_VARS:
-        monkeypatch.delenv(name, raising=False)
-    directory = tmp_path / "config" / "tenant-console"
-    monkeypatch.setenv("TENANT_CONSOLE_CONFIG_DIR", str(directory))
-    return directory
-
-
-@pytest.fixture(autouse=True)
-def memory_keyring(monkeypatch: pytest.MonkeyPatch) -> object:
-    backend = MemoryKeyring()
-    monkeypatch.setattr(keyring.core, "_keyring_backend", backend)
-    return backend
+from private_profiles import config_dir, memory_keyring  # noqa: F401  (autouse fixtures)
 
 
 @pytest.fixture

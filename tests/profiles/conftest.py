@@ -11,35 +11,11 @@ from pathlib import Path
 
 import keyring.core
 import pytest
-from memory_keyring import TEST_KEYRING_FILE_ENV, MemoryKeyring
+from memory_keyring import TEST_KEYRING_FILE_ENV
+from private_profiles import config_dir, memory_keyring  # noqa: F401  (autouse fixtures)
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-ENV_VARS = (
-    "TENANT_CONSOLE_PROFILE",
-    "TENANT_CONSOLE_BASE_URL",
-    "TENANT_CONSOLE_API_KEY",
-    "TENANT_CONSOLE_KEYRING_TIMEOUT",
-    "PYTHON_KEYRING_BACKEND",
-)
-
-
-@pytest.fixture(autouse=True)
-def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A config dir that does not exist yet, and no TENANT_CONSOLE_* from the developer's shell."""
-    for name in ENV_VARS:
-        monkeypatch.delenv(name, raising=False)
-    directory = tmp_path / "config" / "tenant-console"
-    monkeypatch.setenv("TENANT_CONSOLE_CONFIG_DIR", str(directory))
-    return directory
-
-
-@pytest.fixture(autouse=True)
-def memory_keyring(monkeypatch: pytest.MonkeyPatch) -> MemoryKeyring:
-    """The keyring backend every in-process test uses (restored after the test)."""
-    backend = MemoryKeyring()
-    monkeypatch.setattr(keyring.core, "_keyring_backend", backend)
-    return backend
 
 
 @pytest.fixture
@@ -99,6 +75,6 @@ class CliSandbox:
 
 
 @pytest.fixture
-def sandbox(tmp_path: Path, config_dir: Path) -> CliSandbox:
+def sandbox(tmp_path: Path, config_dir: Path) -> CliSandbox:  # noqa: F811 (the fixture)
     (tmp_path / "home").mkdir()
     return CliSandbox(root=tmp_path, config_dir=config_dir, keyring_file=tmp_path / "keyring.json")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -25,3 +26,26 @@ def utc_local_time(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
     monkeypatch.undo()
     time.tzset()
+
+
+@pytest.fixture(scope="module")
+def demo() -> Iterator[Any]:
+    """The deterministic demo's service (frozen time, fixed ids) for the snapshot modules that
+    replay the screenshots' scenes; one per module, so no module sees another's changes."""
+    from console.tui.screenshots import deterministic_env, start_demo_service
+
+    with deterministic_env():
+        service = start_demo_service()
+        try:
+            yield service
+        finally:
+            service.stop()
+
+
+@pytest.fixture
+def frozen(demo: Any) -> Iterator[None]:
+    """The deterministic demo's environment for one test (with its service running)."""
+    from console.tui.screenshots import deterministic_env
+
+    with deterministic_env():
+        yield

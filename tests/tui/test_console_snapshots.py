@@ -4,7 +4,6 @@ from the deterministic demo (frozen time, fixed ids, fixed port): the same scene
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -14,27 +13,8 @@ from console.tui.screenshots import (
     SIZE,
     Scene,
     build_app,
-    deterministic_env,
     play,
-    start_demo_service,
 )
-
-
-@pytest.fixture(scope="module")
-def demo() -> Iterator[Any]:
-    with deterministic_env():
-        service = start_demo_service()
-        try:
-            yield service
-        finally:
-            service.stop()
-
-
-@pytest.fixture
-def frozen(demo: Any) -> Iterator[None]:
-    with deterministic_env():
-        yield
-
 
 SNAPSHOT_SCENES = [s for s in SCENES if s.snapshot]
 

@@ -4,24 +4,13 @@ key, a closed port, a locked keyring and a profile without a key beside it)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from console.tui.screenshots import SCENES, build_app, deterministic_env, play, start_demo_service
+from console.tui.screenshots import SCENES, build_app, deterministic_env, play
 
 OVERVIEW = next(scene for scene in SCENES if scene.name == "overview")
-
-
-@pytest.fixture(scope="module")
-def demo() -> Iterator[Any]:
-    with deterministic_env():
-        service = start_demo_service()
-        try:
-            yield service
-        finally:
-            service.stop()
 
 
 @pytest.mark.parametrize("size", [(80, 24), (200, 60)], ids=["80x24", "200x60"])

@@ -3,36 +3,14 @@ deterministic demo (frozen time, fixed ids) that the console's own snapshots use
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
-
-import pytest
 
 from console.tui.screenshots import (
     SCENES,
     Scene,
     build_app,
-    deterministic_env,
     play,
-    start_demo_service,
 )
-
-
-@pytest.fixture(scope="module")
-def demo() -> Iterator[Any]:
-    with deterministic_env():
-        service = start_demo_service()
-        try:
-            yield service
-        finally:
-            service.stop()
-
-
-@pytest.fixture
-def frozen(demo: Any) -> Iterator[None]:
-    with deterministic_env():
-        yield
-
 
 REVIEW = next(scene for scene in SCENES if scene.name == "access-review")
 REVIEW_FILTERED = Scene("access-review-reveal", "Filtered by a flag", ("A", "f", "f", "f"))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
@@ -46,11 +46,13 @@ class ReviewCommands(Provider):
 
     _catalogue: tuple[AdminClient, list[str]] | None = None
     """(client, permission types) of the last catalogue read, kept while the app runs."""
+    opens_the_review: ClassVar[bool] = True
+    """Whether "Access review …" is offered (not on the review itself: WhoHoldsCommands)."""
 
     def _review_commands(self) -> Iterator[Command]:
         from console.client.review import FLAGS
 
-        if type(self.screen).__name__ == "ReviewScreen":  # there, "Review: show …" filters
+        if not self.opens_the_review:
             return
         yield (
             "Access review",
@@ -112,6 +114,12 @@ class ReviewCommands(Provider):
                 score = matcher.match(text)
                 if score > 0:
                     yield Hit(score, matcher.highlight(text), callback, help=help_text)
+
+
+class WhoHoldsCommands(ReviewCommands):
+    """On the review itself: "Who holds PERMISSION" only ("Review: show …" filters there)."""
+
+    opens_the_review = False
 
 
 class ReviewViewCommands(CommandListProvider):

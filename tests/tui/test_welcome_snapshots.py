@@ -3,13 +3,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
-from form_host import FormHost, wait_until
+from form_host import CONSOLE_CSS, FormHost, wait_until
 
-import console.tui
 from console.tui.app import TenantConsoleApp
 from console.tui.connection import Connection, MemoryProfiles
 from console.tui.screens.profiles import KeyPrompt
@@ -29,7 +27,7 @@ URL = "https://admin.example.com"
 class StyledHost(FormHost):
     """The dialog host, with the console's stylesheet."""
 
-    CSS_PATH = [Path(console.tui.__file__).with_name(n) for n in ("console.tcss", "later.tcss")]
+    CSS_PATH = CONSOLE_CSS
 
 
 class NoKeyringProfiles(MemoryProfiles):

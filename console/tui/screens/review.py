@@ -23,7 +23,7 @@ from textual.widgets import Static
 
 from console.client.review import FLAGS, FLAGS_BY_KEY, Catalogue, ReviewRow, review_pages
 from console.tui import formatting as fmt
-from console.tui.review_commands import ReviewCommands, ReviewViewCommands
+from console.tui.review_commands import ReviewViewCommands, WhoHoldsCommands
 from console.tui.screens.tenant_walk import TenantWalkScreen
 from console.tui.widgets.row_table import Cell, RowTable, TableColumn
 
@@ -127,7 +127,7 @@ class ReviewScreen(TenantWalkScreen["ReviewPage"]):
         Binding("x", "export", "Export"),
     ]
 
-    COMMANDS = {ReviewViewCommands, ReviewCommands}
+    COMMANDS = {ReviewViewCommands, WhoHoldsCommands}
 
     title_text = "Access review"
     columns = (

@@ -14,6 +14,16 @@ from typing import Any
 import pytest
 from local_service import RunningService, ServiceFailed, TenantInfo
 
+SLOW_FIXTURES = {"snap_compare", "start_service", "fresh_service"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark as slow what compares snapshots or starts a service of its own, so that
+    `pytest -m "not slow"` is the fast lane; modules may also mark themselves."""
+    for item in items:
+        if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
+
 
 @pytest.fixture(scope="session", autouse=True)
 def log_dir_for_tests(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:

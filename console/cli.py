@@ -103,11 +103,25 @@ def build_parser() -> argparse.ArgumentParser:
 
     profile = sub.add_parser("profile", help="manage profiles (one tenant and key each)")
     profile_sub = profile.add_subparsers(dest="profile_command", metavar="ACTION", required=True)
-    add = profile_sub.add_parser("add", help="add a profile; the key goes to the OS keyring")
+    add = profile_sub.add_parser(
+        "add",
+        help="add a profile; the key goes to the OS keyring (or comes from a variable or command)",
+    )
     add.add_argument("name")
     add.add_argument("--base-url", required=True, metavar="URL")
-    add.add_argument(
+    key_from = add.add_mutually_exclusive_group()
+    key_from.add_argument(
         "--key-stdin", action="store_true", help="read the key from one line of standard input"
+    )
+    key_from.add_argument(
+        "--key-env",
+        metavar="VAR",
+        help="read the key from this environment variable at each start, never storing it",
+    )
+    key_from.add_argument(
+        "--key-command",
+        metavar="COMMAND",
+        help="run this command at each start; its first line of output is the key (never stored)",
     )
     add.add_argument(
         "--key-header",

@@ -245,6 +245,10 @@ class ProfileStatus:
 # ---- where the profiles come from -----------------------------------------------------
 
 
+ENVIRONMENT_TARGET = "(environment)"
+"""The name of the tenant TENANT_CONSOLE_BASE_URL and _API_KEY give, when no profile is open."""
+
+
 def saved_targets(
     names: Sequence[str] = (),
     *,
@@ -257,8 +261,9 @@ def saved_targets(
     The environment overrides (`TENANT_CONSOLE_API_KEY`, `_BASE_URL`, `_KEY_HEADER`) apply
     to the profile a session would open (`session_profile`, else `TENANT_CONSOLE_PROFILE`,
     else the active one), as they do for the console: one key from the environment is one
-    tenant's key, never every profile's. Raises ProfileError for a damaged file or an
-    unknown name.
+    tenant's key, never every profile's; with both the URL and the key set and no profile to
+    apply them to, the environment's tenant is checked as ENVIRONMENT_TARGET. Raises
+    ProfileError for a damaged file or an unknown name.
     """
     from console.profiles.config import ProfilesFile
     from console.profiles.resolve import (
@@ -287,7 +292,12 @@ def saved_targets(
             from console.profiles.config import normalize_base_url
 
             base_url = normalize_base_url(env_url)
-        reader = _env_key_reader(env_key) if in_session and env_key else _keyring_reader(profile)
+        if in_session and env_key:
+            reader = _env_key_reader(env_key)
+        elif not profile.key_from_keyring:
+            reader = _external_key_reader(profile, env)
+        else:
+            reader = _keyring_reader(profile)
         targets.append(
             ProfileTarget(
                 name=profile.name,
@@ -300,12 +310,39 @@ def saved_targets(
                 active=profile.name == profiles.active,
             )
         )
+    if env_url and env_key and not names and not any(t.name == session for t in targets):
+        # The console would open on the environment's tenant alone: check it too.
+        from console.profiles.config import normalize_base_url
+
+        environment = ProfileTarget(
+            name=ENVIRONMENT_TARGET,
+            base_url=normalize_base_url(env_url),
+            read_key=_env_key_reader(env_key),
+            key_header=env_header or DEFAULT_KEY_HEADER,
+            active=True,
+        )
+        targets.insert(0, environment)
     return targets
 
 
 def _env_key_reader(key: str) -> KeyReader:
     def read(timeout: float) -> KeyLookup:
         return KeyLookup(key)
+
+    return read
+
+
+def _external_key_reader(profile: Any, env: Mapping[str, str]) -> KeyReader:
+    """The key from the profile's environment variable or command (never the keyring)."""
+
+    def read(timeout: float) -> KeyLookup:
+        from console.profiles.key_source import KeySourceError, read_external_key
+
+        try:
+            return KeyLookup(read_external_key(profile, env=env, timeout=timeout))
+        except KeySourceError as error:
+            log.warning("No key from the key source of profile %s", profile.name)
+            return KeyLookup(None, "no_key", str(error))
 
     return read
 

@@ -57,6 +57,8 @@ def _add(args: argparse.Namespace) -> int:
             key_header=getattr(args, "key_header", None),
             label=label,
             color=color,
+            key_env=getattr(args, "key_env", None),
+            key_command=getattr(args, "key_command", None),
         )
     except ProfileError as error:
         raise CommandFailed(str(error), USAGE) from None
@@ -64,6 +66,8 @@ def _add(args: argparse.Namespace) -> int:
     old = profiles.profiles.get(profile.name)
     if old is not None and label is None and color is None:  # re-adding keeps the label
         profile = replace(profile, label=old.label, color=old.color)
+    if not profile.key_from_keyring:
+        return _add_with_key_source(profiles, profile)
     problem = keyring_problem()  # don't ask for a key that cannot be stored
     if problem:
         raise CommandFailed(problem)
@@ -86,6 +90,27 @@ def _add(args: argparse.Namespace) -> int:
     verb = "Updated" if replaced else "Saved"
     active = " It is the active profile." if profiles.active == profile.name else ""
     print(f'{verb} profile "{profile.name}" (key stored in the keyring: {store}).{active}')
+    return OK
+
+
+def _add_with_key_source(profiles: ProfilesFile, profile: Profile) -> int:
+    """A profile whose key comes from a variable or a command: the key is read and checked
+    now, and never stored; the profile names where it comes from."""
+    from console.profiles.key_source import describe_key_source, read_external_key
+
+    origin = describe_key_source(profile)
+    key = read_external_key(profile)  # KeySourceError: one line, exit 1
+    assert key is not None
+    info = _verify(profile.base_url, key, env_key_header() or profile.header)
+    print(info.describe())
+    if info.tenant_name:
+        profile = replace(profile, tenant_name=info.tenant_name)
+    replaced = profiles.add(profile)
+    profiles.save()
+    verb = "Updated" if replaced else "Saved"
+    active = " It is the active profile." if profiles.active == profile.name else ""
+    where = f"key read from {origin} at each start, never stored"
+    print(f'{verb} profile "{profile.name}" ({where}).{active}')
     return OK
 
 
@@ -156,7 +181,9 @@ def _list(args: argparse.Namespace) -> int:
     keyring_error: str | None = None
     for profile in profiles.profiles.values():
         status = "unknown"
-        if keyring_error is None:
+        if not profile.key_from_keyring:
+            status = f"from ${profile.key_env}" if profile.key_env else "from its command"
+        elif keyring_error is None:
             try:
                 status = "stored" if get_key(profile.name) else "missing"
             except KeyStoreError as error:
@@ -204,9 +231,12 @@ def _use(args: argparse.Namespace) -> int:
 def _remove(args: argparse.Namespace) -> int:
     name = _valid_name(args.name)
     profiles = ProfilesFile.load()
-    profiles.get(name)
+    profile = profiles.get(name)
     try:
-        what = "and its key" if delete_key(name) else "(it had no stored key)"
+        if not profile.key_from_keyring:
+            what = "(its key came from elsewhere; nothing was stored)"
+        else:
+            what = "and its key" if delete_key(name) else "(it had no stored key)"
     except NoKeyring:
         what = "(no usable keyring here, so no key to remove)"
     except KeyStoreError as error:

@@ -1,8 +1,9 @@
 """The profiles file: a TOML file of profile names, base URLs and the active profile.
 
-It never holds an API key (those live in the OS keyring, see `console.profiles.keys`). It is
-written atomically with mode 0600, and a damaged file is reported with its line and never
-overwritten.
+It never holds an API key: those live in the OS keyring (`console.profiles.keys`), or come
+from an environment variable or a command the profile names (`console.profiles.key_source`).
+It is written atomically with mode 0600, and a damaged file is reported with its line and
+never overwritten.
 """
 
 from __future__ import annotations
@@ -26,7 +27,16 @@ CONFIG_FILE_NAME = "config.toml"
 
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
-_PROFILE_FIELDS = {"base_url", "key_header", "label", "color", "tenant_name"}
+_PROFILE_FIELDS = {
+    "base_url",
+    "key_header",
+    "label",
+    "color",
+    "tenant_name",
+    "key_env",
+    "key_command",
+}
+ENV_NAME_PATTERN = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}")
 COLORS = ("red", "orange", "yellow", "green", "cyan", "blue", "magenta", "white")
 """The colours a profile's label may have (the header shows the label in it)."""
 LABEL_MAX = 16
@@ -67,6 +77,10 @@ class Profile:
     """The tenant's name as last seen by the console: the profile picker shows it."""
     key_header: str | None = None
     """The header the service reads the key from; None for the default, SVC-API-KEY."""
+    key_env: str | None = None
+    """An environment variable the key is read from, instead of the keyring."""
+    key_command: str | None = None
+    """A command that prints the key (like git's credential helpers), instead of the keyring."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "name", validate_name(self.name))
@@ -81,6 +95,18 @@ class Profile:
             except ValueError as error:
                 raise ProfileError(f"Invalid key header: {error}") from None
             object.__setattr__(self, "key_header", None if header == DEFAULT_KEY_HEADER else header)
+        object.__setattr__(self, "key_env", validate_key_env(self.key_env))
+        object.__setattr__(self, "key_command", validate_key_command(self.key_command))
+        if self.key_env is not None and self.key_command is not None:
+            raise ProfileError(
+                "Invalid key source: a profile takes its key from an environment variable or "
+                "a command, not both."
+            )
+
+    @property
+    def key_from_keyring(self) -> bool:
+        """Whether the key lives in the OS keyring (no variable or command named instead)."""
+        return self.key_env is None and self.key_command is None
 
     @property
     def header(self) -> str:
@@ -102,6 +128,37 @@ def validate_label(label: str | None) -> str | None:
             f"Invalid label {label!r}: use 1 to {LABEL_MAX} printable characters, e.g. PROD."
         )
     return label
+
+
+def validate_key_env(name: str | None) -> str | None:
+    """An environment variable's name: letters, digits and _, not starting with a digit."""
+    if name is None:
+        return None
+    if not isinstance(name, str) or not ENV_NAME_PATTERN.fullmatch(name.strip()):
+        raise ProfileError(
+            f"Invalid key source: {name!r} is not an environment variable's name "
+            "(letters, digits and _, not starting with a digit)."
+        )
+    return name.strip()
+
+
+def validate_key_command(command: str | None) -> str | None:
+    """A command line the key is read from: split like a shell would, never run by one."""
+    if command is None:
+        return None
+    import shlex
+
+    if not isinstance(command, str) or not command.strip():
+        raise ProfileError("Invalid key source: the key command is empty.")
+    if any(ord(ch) < 32 for ch in command):
+        raise ProfileError("Invalid key source: the key command holds a control character.")
+    try:
+        shlex.split(command)
+    except ValueError as error:
+        raise ProfileError(
+            f"Invalid key source: the key command cannot be split ({error})."
+        ) from None
+    return command.strip()
 
 
 def validate_color(color: str | None) -> str | None:
@@ -239,7 +296,8 @@ class ProfilesFile:
         lines = [
             "# tenant-console profiles: a name and a base URL each.",
             "# API keys are never stored here: they live in the OS keyring,",
-            '# service "tenant-console", user = profile name.',
+            '# service "tenant-console", user = profile name, or come from the',
+            "# environment variable (key_env) or command (key_command) a profile names.",
         ]
         if self.active is not None:
             lines.append(f"active = {_toml_string(self.active)}")
@@ -248,7 +306,7 @@ class ProfilesFile:
             lines.append(f"base_url = {_toml_string(profile.base_url)}")
             if profile.key_header is not None:
                 lines.append(f"key_header = {_toml_string(profile.key_header)}")
-            for key in ("label", "color", "tenant_name"):
+            for key in ("label", "color", "tenant_name", "key_env", "key_command"):
                 value = getattr(profile, key)
                 if value is not None:
                     lines.append(f"{key} = {_toml_string(value)}")
@@ -318,7 +376,11 @@ def _parse_document(
         if "base_url" not in table:
             raise ConfigError(path, line, f"profile {name!r} has no base_url")
         try:
-            extra = {k: table[k] for k in ("label", "color", "tenant_name") if k in table}
+            extra = {
+                k: table[k]
+                for k in ("label", "color", "tenant_name", "key_env", "key_command")
+                if k in table
+            }
             header = table.get("key_header")
             if header is not None and not isinstance(header, str):
                 raise ProfileError("Invalid key header: key_header must be a string.")
@@ -330,6 +392,7 @@ def _parse_document(
                 "colour": "color",
                 "tenant": "tenant_name",
                 "key header": "key_header",
+                "key source": "key_env" if "key_env" in table else "key_command",
             }
             field_name = next((k for w, k in words.items() if f"Invalid {w}" in str(error)), None)
             at = (_locate(text, profile=name, key=field_name) if field_name else None) or line

@@ -26,7 +26,8 @@ BASE_URL_ENV = "TENANT_CONSOLE_BASE_URL"
 API_KEY_ENV = "TENANT_CONSOLE_API_KEY"
 KEY_HEADER_ENV = "TENANT_CONSOLE_KEY_HEADER"
 
-KeySource = Literal["env", "keyring", "none"]
+KeySource = Literal["env", "keyring", "variable", "command", "none"]
+"""env: $TENANT_CONSOLE_API_KEY; variable / command: the profile's key_env / key_command."""
 
 ADD_HINT = (
     "Add one with: tenant-console profile add NAME --base-url URL "
@@ -48,6 +49,9 @@ class ResolvedConnection:
     """The header the key travels in: $TENANT_CONSOLE_KEY_HEADER, the profile's, or the default."""
     label: str | None = None
     color: str | None = None
+    key_origin: str | None = None
+    """Where the profile's key comes from when not the keyring ("$VAR", "the command `…`"):
+    the console then never stores a key for it."""
 
 
 def resolve_connection(
@@ -98,6 +102,16 @@ def resolve_connection(
         )
     from console.profiles.keys import KeyStoreError, get_key
 
+    if not profile.key_from_keyring:
+        from console.profiles.key_source import describe_key_source, read_external_key
+
+        source: KeySource = "variable" if profile.key_env else "command"
+        tag["key_origin"] = describe_key_source(profile)
+        try:
+            key = read_external_key(profile, env=env, timeout=keyring_timeout)
+        except KeyStoreError as error:
+            return ResolvedConnection(name, base_url, None, "none", key_problem=str(error), **tag)
+        return ResolvedConnection(name, base_url, key, source, **tag)
     try:
         key = get_key(name, timeout=keyring_timeout)
     except KeyStoreError as error:

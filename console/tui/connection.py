@@ -32,6 +32,9 @@ class Connection:
     badge: str | None = None
     """The profile's label (e.g. PROD), shown in the header in `color`."""
     color: str | None = None
+    key_origin: str | None = None
+    """Where the profile's key comes from when not the keyring ("$VAR", "the command `…`"):
+    a key typed in the console is then used for this session only, never stored."""
 
     def __repr__(self) -> str:
         return f"Connection(profile={self.profile!r}, base_url={self.base_url!r}, key=***)"
@@ -169,6 +172,7 @@ class SavedProfiles:
             key_header=found.key_header,
             badge=getattr(found, "label", None),
             color=getattr(found, "color", None),
+            key_origin=found.key_origin,
         )
 
     def summaries(self) -> list[ProfileSummary]:
@@ -208,8 +212,17 @@ class SavedProfiles:
         profiles.save()
 
     def store_key(self, name: str, key: str) -> None:
+        from console.profiles.config import ProfilesFile
+        from console.profiles.key_source import describe_key_source
         from console.profiles.keys import set_key
 
+        profile = ProfilesFile.load().profiles.get(name)
+        if profile is not None and not profile.key_from_keyring:
+            origin = describe_key_source(profile)
+            raise ProfileUnavailable(
+                f"Profile {name} takes its key from {origin}, so no key is stored for it: "
+                "put the new key there."
+            )
         try:
             set_key(name, key)
         except Exception as exc:

@@ -268,6 +268,17 @@ async def adopt_session_key(app: TenantConsoleApp, client: AdminClient, key: str
             timeout=15,
         )
         return
+    origin = connection.key_origin if isinstance(connection, ConsoleConnection) else None
+    if origin is not None:
+        app.notify(
+            f"The console now uses the new key, but profile {profile} takes its key from "
+            f"{origin}, which still gives the old one: put the new key there before the next "
+            "start.",
+            title="Update the profile's key source",
+            severity="warning",
+            timeout=15,
+        )
+        return
     try:
         await asyncio.to_thread(_store_key, app, profile, key)
     except Exception as error:

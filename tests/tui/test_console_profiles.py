@@ -338,3 +338,67 @@ async def test_the_key_prompt_offers_this_session_only_without_a_keyring(
         assert console(app).header.tenant == "Prompted Session"
         assert app.connection is not None and app.connection.key_source == "memory"
         assert not app.key_rejected
+
+
+async def test_enter_on_the_welcome_without_a_keyring_uses_the_key_for_this_session(
+    service: Any, saved_profiles: MemoryKeyring, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Enter does what can succeed there: with no keyring, this session only (never a failed
+    store first)."""
+    info = service.new_tenant("Enter Works")
+    save_profile("prod", service.base_url, None, active=True)
+    monkeypatch.setattr(keyring.core, "_keyring_backend", fail.Keyring())
+    app = TenantConsoleApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        welcome = app.screen
+        assert isinstance(welcome, WelcomeScreen)
+        await wait_until(pilot, lambda: welcome.keyring_problem is not None, what="the probe")
+        assert not welcome.query_one("#save-profile").display  # storing cannot succeed here
+        welcome.query_one("#api-key", Input).value = info.key
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: app.console_screen is not None, what="the console")
+        await settle(pilot)
+        assert console(app).header.tenant == "Enter Works"
+        assert app.connection is not None and app.connection.key_source == "memory"
+
+
+async def test_a_profile_whose_variable_is_unset_asks_for_a_key_for_this_session_only(
+    service: Any, saved_profiles: MemoryKeyring, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    info = service.new_tenant("From A Variable")
+    monkeypatch.delenv("ACME_KEY", raising=False)
+    profiles = ProfilesFile.load()
+    profiles.add(Profile("prod", service.base_url, key_env="ACME_KEY"))
+    profiles.save()
+    app = TenantConsoleApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        welcome = app.screen
+        assert isinstance(welcome, WelcomeScreen) and welcome.connection is not None
+        assert welcome.connection.key_origin == "$ACME_KEY"
+        await wait_until(pilot, lambda: "$ACME_KEY" in welcome.message_text, what="the note")
+        text = " ".join(str(s.content) for s in welcome.query("Static"))
+        assert "$ACME_KEY, which is not set" in text
+        welcome.query_one("#api-key", Input).value = info.key
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: app.console_screen is not None, what="the console")
+        await settle(pilot)
+        assert console(app).header.tenant == "From A Variable"
+        assert saved_profiles.entries == {}  # the key went nowhere but memory
+
+
+async def test_a_profile_whose_variable_holds_the_key_opens_without_a_keyring(
+    service: Any, saved_profiles: MemoryKeyring, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    info = service.new_tenant("Variable Tenant")
+    monkeypatch.setenv("ACME_KEY", info.key)
+    monkeypatch.setattr(keyring.core, "_keyring_backend", fail.Keyring())
+    profiles = ProfilesFile.load()
+    profiles.add(Profile("prod", service.base_url, key_env="ACME_KEY"))
+    profiles.save()
+    app = TenantConsoleApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert console(app).header.tenant == "Variable Tenant"
+        assert app.connection is not None and app.connection.key_source == "variable"

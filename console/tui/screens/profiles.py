@@ -153,16 +153,36 @@ class KeyPrompt(ModalScreen[bool]):
     def on_mount(self) -> None:
         self.query_one("#key-session").display = False
         self.query_one(Input).focus()
-        if self.connection.profile is not None:
+        origin = self.connection.key_origin
+        if origin is not None:
+            self._offer_session_only(
+                f"Profile {self.connection.label} takes its key from {origin}: a key entered "
+                "here is used for this session only; put it there to keep it."
+            )
+        elif self.connection.profile is not None:
             self.run_worker(self._probe_keyring(), exit_on_error=False)
+
+    @property
+    def can_store(self) -> bool:
+        """Whether a key entered here can be kept for the profile (enter stores it then)."""
+        return (
+            self.connection.profile is not None
+            and self.connection.key_origin is None
+            and self.keyring_problem is None
+        )
+
+    def _offer_session_only(self, why: str) -> None:
+        """Storing cannot succeed here: this session only becomes what enter does."""
+        self.query_one("#key-session").display = True
+        self.query_one("#key-save").display = False
+        self._message(why)
 
     async def _probe_keyring(self) -> None:
         """Whether a key could be stored here: without a keyring, offer this session only."""
         app = console_app(self)
         self.keyring_problem = await probe_keyring(app.profiles)
         if self.keyring_problem:
-            self.query_one("#key-session").display = True
-            self._message(
+            self._offer_session_only(
                 "No usable keyring: the key can be used for this session only "
                 "(held in memory, never written)."
             )
@@ -179,6 +199,10 @@ class KeyPrompt(ModalScreen[bool]):
         return self._last_message
 
     @on(Input.Submitted)
+    def _submit(self) -> None:
+        """Enter does what can succeed here: store the key, or use it for this session."""
+        self._use(session_only=self.connection.profile is not None and not self.can_store)
+
     @on(Button.Pressed, "#key-save")
     def _save(self) -> None:
         self._use(session_only=False)

@@ -106,13 +106,28 @@ class WelcomeScreen(Screen[None]):
         self.run_worker(self._probe_keyring(), exit_on_error=False)
 
     async def _probe_keyring(self) -> None:
-        """Without a usable keyring, say so now and offer this session only."""
+        """Without a usable keyring (or for a profile whose key comes from elsewhere), say so
+        now and make this session only what enter does."""
         app = console_app(self)
-        self.keyring_problem = await probe_keyring(app.profiles)
-        if self.keyring_problem:
+        origin = self.connection.key_origin if self.connection is not None else None
+        if origin is None:
+            self.keyring_problem = await probe_keyring(app.profiles)
+        if origin is not None or self.keyring_problem:
             self.query_one("#session-only").display = True
-            if not self.message_text:
+            self.query_one("#save-profile").display = False
+            if origin is not None:
+                self._message(
+                    f"This profile takes its key from {origin}: a key entered here is used "
+                    "for this session only; put it there to keep it."
+                )
+            elif not self.message_text:
                 self._message(SESSION_ONLY)
+
+    @property
+    def can_store(self) -> bool:
+        """Whether a key entered here can be kept (enter stores it then)."""
+        origin = self.connection.key_origin if self.connection is not None else None
+        return origin is None and self.keyring_problem is None
 
     @property
     def message_text(self) -> str:
@@ -133,7 +148,7 @@ class WelcomeScreen(Screen[None]):
     @on(Input.Submitted)
     def _next_field(self, event: Input.Submitted) -> None:
         if event.input.id == "api-key":
-            self._save()
+            self._use(session_only=not self.can_store)
         else:
             self.focus_next()
 

@@ -18,6 +18,7 @@ from console.tui.key_permissions import in_read_only_mode, refuse_if_read_only
 if TYPE_CHECKING:
     from console.client.client import AdminClient
     from console.estate.apply import ApplyResult
+    from console.estate.plan import Plan
     from console.tui.app import TenantConsoleApp
     from console.tui.resources import ResourceKind as Kind
     from console.tui.shown import Shown
@@ -159,16 +160,17 @@ async def promote_flow(app: TenantConsoleApp, kind: Kind, item: Shown) -> None:
         return
     refusal = None
     try:
-        check_applicable(plan)
+        check_applicable(plan, force=True)  # code problems are marked and warned of, below
     except Exception as exc:
         refusal = str(exc)
     if in_read_only_mode(app):
         refusal = "Read-only mode: applying is refused."
-    screen.show_plan(plan, refusal=refusal)
+    screen.show_plan(plan, refusal=refusal, warning=_code_warning(plan))
     try:
         if not await answer or in_read_only_mode(app):
             return
-        result = await apply_plan(target_client, plan)
+        # Confirmed with the code check's findings on screen: as "save anyway" in a form.
+        result = await apply_plan(target_client, plan, force=True)
     except Exception as exc:
         log.warning("The promotion failed", exc_info=True)
         app.notify(_failure(exc), title="Copy to profile", severity="error")
@@ -176,6 +178,18 @@ async def promote_flow(app: TenantConsoleApp, kind: Kind, item: Shown) -> None:
     finally:
         await _close(target_client)
     await _report(app, result, target)
+
+
+def _code_warning(plan: Plan) -> str | None:
+    """The note under a plan whose code the check finds broken (the form's own question)."""
+    broken = plan.code_problems()
+    if not broken:
+        return None
+    count = f"{len(broken)} problem{'s' if len(broken) != 1 else ''}"
+    return (
+        f"The code check finds {count} in the code this copies (marked ! code check above); "
+        "the service would not run it. Apply only if you mean to copy it as it is."
+    )
 
 
 async def _report(app: TenantConsoleApp, result: ApplyResult, target: str) -> None:

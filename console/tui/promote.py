@@ -119,7 +119,7 @@ def _failure(exc: BaseException) -> str:
 
 async def promote_flow(app: TenantConsoleApp, kind: Kind, item: Shown) -> None:
     """Pick a profile, show the plan for this object there, apply it once confirmed."""
-    from console.estate.apply import apply_plan, check_applicable
+    from console.estate.apply import ApplyResult, apply_plan, check_applicable
     from console.estate.document import KINDS
     from console.estate.plan import compute_plan
     from console.estate.tenant import read_objects
@@ -166,14 +166,16 @@ async def promote_flow(app: TenantConsoleApp, kind: Kind, item: Shown) -> None:
     if in_read_only_mode(app):
         refusal = "Read-only mode: applying is refused."
     screen.show_plan(plan, refusal=refusal, warning=_code_warning(plan))
+    result = ApplyResult()  # filled as the steps go: a key created before a failure is kept
     try:
         if not await answer or in_read_only_mode(app):
             return
         # Confirmed with the code check's findings on screen: as "save anyway" in a form.
-        result = await apply_plan(target_client, plan, force=True)
+        await apply_plan(target_client, plan, result=result, force=True)
     except Exception as exc:
         log.warning("The promotion failed", exc_info=True)
         app.notify(_failure(exc), title="Copy to profile", severity="error")
+        await _reveal_keys(app, result)
         return
     finally:
         await _close(target_client)
@@ -193,8 +195,6 @@ def _code_warning(plan: Plan) -> str | None:
 
 
 async def _report(app: TenantConsoleApp, result: ApplyResult, target: str) -> None:
-    from console.tui.modals.key_reveal import KeyRevealModal
-
     done = "; ".join(result.done) or "nothing"
     if result.complete:
         app.notify(f"Done in profile {target}: {done}.", title="Copy to profile")
@@ -208,7 +208,14 @@ async def _report(app: TenantConsoleApp, result: ApplyResult, target: str) -> No
             severity="error",
             timeout=30,
         )
-    for new in result.new_keys:  # shown once, as after create
+    await _reveal_keys(app, result)
+
+
+async def _reveal_keys(app: TenantConsoleApp, result: ApplyResult) -> None:
+    """Each new application's key, shown once, as after a create."""
+    from console.tui.modals.key_reveal import KeyRevealModal
+
+    for new in result.new_keys:
         await app.push_screen_wait(KeyRevealModal(new.key, new.application))
 
 

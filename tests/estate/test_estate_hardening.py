@@ -371,3 +371,44 @@ def test_keys_of_a_run_that_fails_later_are_kept(tenants, tmp_path, capsys) -> N
     assert "Stopped: create proxy Refused failed" in err
     (kept,) = json.loads(keys.read_text())["keys"]
     assert kept["application"] == "Made first" and kept["key"] not in out + err
+
+
+def test_what_the_console_carries_through_stays_open(tmp_path, capsys) -> None:
+    """A hosted mask transform's own fields, a rule's conditions and any setting value are
+    not the console's to judge: such a file reads, and diffs against itself as unchanged."""
+    source = write(
+        tmp_path / "hosted.json",
+        document(
+            settings={"deduplicate_tokens": "true", "limits": {"per_minute": 5}},
+            applications=[
+                {
+                    "name": "Web",
+                    "type": "private",
+                    "permissions": ["token:read"],
+                    "rules": [
+                        {
+                            "description": "cards",
+                            "priority": 1,
+                            "container": "/pci/",
+                            "transform": "mask",
+                            "permissions": ["token:read"],
+                            "conditions": [{"attribute": "session.ip", "operator": "eq"}],
+                        }
+                    ],
+                }
+            ],
+            proxies=[
+                {
+                    "name": "Masked",
+                    "destination_url": "https://a.example.com",
+                    "require_auth": False,
+                    "application": "Web",
+                    "response_transform": {"type": "mask", "matcher": "regex", "pattern": "\\d"},
+                    "configuration": {"REGION": "eu", "UNSET": None},
+                }
+            ],
+        ),
+    )
+    code, out, err = run(capsys, "diff", str(source), str(source), "--exit-code")
+    assert code == 0, err
+    assert "Nothing to do." in out

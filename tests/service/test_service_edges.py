@@ -42,6 +42,26 @@ def test_an_offset_past_the_representable_range_is_a_400_on_the_field(
 
 
 @pytest.mark.parametrize("moment", OUT_OF_RANGE)
+def test_no_body_answers_such_a_timestamp_with_a_500(owner: Caller, moment: str) -> None:
+    """Every timestamp field a body may carry (the response-only ones are ignored when sent
+    back), on every kind of write: a 4xx or a success, never a 500."""
+    stamps = {"created_at": moment, "modified_at": moment, "expires_at": moment}
+    proxy = owner.created("/proxies", proxy_body())
+    application = owner.created("/applications", application_body())
+    tenant = owner.get("/tenants/self").json()
+    writes = [
+        ("POST", "/proxies", proxy_body(**stamps)),
+        ("PUT", f"/proxies/{proxy['id']}", proxy_body(**stamps)),
+        ("POST", "/applications", application_body(**stamps)),
+        ("PUT", f"/applications/{application['id']}", {"name": "A", **stamps}),
+        ("PUT", "/tenants/self", {"name": tenant["name"], **stamps}),
+    ]
+    for method, path, body in writes:
+        response = owner.request(method, path, json=body)
+        assert response.status_code < 500, (method, path, response.text)
+
+
+@pytest.mark.parametrize("moment", OUT_OF_RANGE)
 def test_a_client_reading_such_a_timestamp_gets_a_field_error_not_an_overflow(
     moment: str,
 ) -> None:

@@ -232,7 +232,16 @@ def _add_configuration_commands(sub: argparse._SubParsersAction[_Parser]) -> Non
     apply.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
     apply.add_argument("--prune", action="store_true", help="delete what is only in the tenant")
     apply.add_argument("--yes", action="store_true", help="apply without asking")
-    apply.add_argument("--keys-out", metavar="FILE", help="write new keys here (mode 0600)")
+    apply.add_argument(
+        "--keys-out",
+        metavar="FILE",
+        help="write new keys here (mode 0600; an existing file is added to, never overwritten)",
+    )
+    apply.add_argument(
+        "--force",
+        action="store_true",
+        help="apply even when the check finds code broken (syntax errors, no module.exports)",
+    )
     apply.add_argument("--read-only", action="store_true", default=argparse.SUPPRESS)
 
 
@@ -264,13 +273,31 @@ def _add_push_command(sub: argparse._SubParsersAction[_Parser]) -> None:
     )
     push.add_argument(
         "--interval",
-        type=float,
+        type=_positive_seconds,
         default=1.0,
         metavar="SECONDS",
         help="how often --watch looks at the file (default 1)",
     )
+    push.add_argument(
+        "--force",
+        action="store_true",
+        help="push code the check finds broken (syntax errors, no module.exports) anyway",
+    )
     push.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
     push.add_argument("--read-only", action="store_true", default=argparse.SUPPRESS)
+
+
+def _positive_seconds(text: str) -> float:
+    """A number of seconds above zero (a watch polling every 0 or -1 s would spin)."""
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: the interval must be above 0 seconds")
+    return value
 
 
 def _opens_the_console(argv: Sequence[str]) -> bool:

@@ -4,17 +4,20 @@ Used by the console and the command line alike (nothing here imports Textual).""
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
 
 def read_small_file(path: Path, max_bytes: int, error: type[Exception]) -> bytes:
-    """The file's bytes; `error(sentence)` if it is missing, a folder, unreadable or too big."""
+    """The file's bytes; `error(sentence)` if it is missing, not a regular file (a folder, a
+    device such as /dev/zero, a pipe), unreadable or too big.
+
+    Opened without blocking (a pipe with no writer would hang an open) and checked on the open
+    file itself; at most `max_bytes` + 1 bytes are read, so a file that grows meanwhile is
+    refused as too big, never read whole."""
     try:
-        size = path.stat().st_size
-        if size > max_bytes:
-            limit = f"files over {max_bytes:,} bytes are refused"
-            raise error(f"{path.name} is {size:,} bytes; {limit}.")
-        return path.read_bytes()
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         raise error(f"There is no file at {path}.") from None
     except IsADirectoryError:
@@ -23,6 +26,26 @@ def read_small_file(path: Path, max_bytes: int, error: type[Exception]) -> bytes
         raise error(f"No permission to read {path}.") from None
     except OSError as problem:
         raise error(f"Could not read {path}: {problem.strerror or problem}.") from None
+    try:
+        status = os.fstat(fd)
+        if stat.S_ISDIR(status.st_mode):
+            raise error(f"{path} is a folder, not a file.")
+        if not stat.S_ISREG(status.st_mode):
+            raise error(f"{path} is not a regular file (a device, a pipe or a socket).")
+        limit = f"files over {max_bytes:,} bytes are refused"
+        if status.st_size > max_bytes:
+            raise error(f"{path.name} is {status.st_size:,} bytes; {limit}.")
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            data = handle.read(max_bytes + 1)
+        if len(data) > max_bytes:
+            raise error(f"{path.name} is over {max_bytes:,} bytes; {limit}.")
+        return data
+    except OSError as problem:
+        raise error(f"Could not read {path}: {problem.strerror or problem}.") from None
+    finally:
+        os.close(fd)
 
 
 def read_text_file(path: Path, max_bytes: int, error: type[Exception]) -> str:

@@ -1,6 +1,7 @@
 """`tenant-console push KIND NAME --code FILE [--watch]`: a local file's code to the service.
 
 Exit codes: 0 pushed (or already there, or a watch stopped with Ctrl-C), 1 refused (by the
+code check: syntax errors or no module.exports, unless --force; by the
 service, the lost-update guard, read-only mode, or no such object), 2 unusable arguments
 (including a file that cannot be read).
 """
@@ -66,10 +67,13 @@ def run_push(
         return FAILED
     path = Path(args.code).expanduser()
     try:
-        read_code_text(path)
+        code = read_code_text(path)
     except CodeFileProblem as problem:
         print(f"tenant-console push: {problem}", file=err)
         return USAGE
+    force = bool(getattr(args, "force", False))
+    if not args.watch and _refused_by_check(code, path, force, err):
+        return FAILED
     from console.profiles.config import ProfileError
     from console.profiles.resolve import resolve_connection
 
@@ -117,11 +121,15 @@ async def _push(
     from console.code_files.push import CodePusher, ConcurrentChange, find_target
     from console.code_files.watch import FileWatch
 
+    force = bool(getattr(args, "force", False))
+
     target = await find_target(client, args.kind, args.name, args.field)
     pusher = CodePusher(client, target)
     watch = FileWatch(path)
     code = watch.read()
     if not args.watch:
+        if _refused_by_check(code, path, force, err):  # the file changed since it was checked
+            return FAILED
         try:
             _report(await pusher.push(code, source=path.name), path, pusher, out)
         except ConcurrentChange as change:
@@ -138,8 +146,28 @@ async def _push(
         max_polls=max_polls,
         out=out,
         err=err,
+        force=force,
     )
     return OK
+
+
+def _refused_by_check(code: str, path: Path, force: bool, err: TextIO) -> bool:
+    """The code check the console's forms run before saving (syntax, module.exports): its
+    problems refuse the push unless `force`; with `force` they are said and the push goes on."""
+    from console.code_files.problems import code_check_sentences
+
+    problems = code_check_sentences(f"code in {path.name}", code)
+    if not problems:
+        return False
+    if force:
+        print(f"{_stamp()} Pushing anyway (--force): {' '.join(problems)}", file=err, flush=True)
+        return False
+    print(
+        f"{_stamp()} Not pushed: {' '.join(problems)} Fix the code, or push anyway with --force.",
+        file=err,
+        flush=True,
+    )
+    return True
 
 
 async def watch_and_push(
@@ -152,9 +180,11 @@ async def watch_and_push(
     max_polls: int | None = None,
     out: TextIO,
     err: TextIO,
+    force: bool = False,
 ) -> None:
     """Pushes `first`, then the file's text after each save, until `stop` is set or
-    `max_polls` polls went by. A refusal or failure is reported and the watch goes on."""
+    `max_polls` polls went by. A refusal or failure is reported and the watch goes on; code
+    the check finds broken is not pushed (unless `force`) until a save fixes it."""
     from console.client import ApiError
     from console.code_files.push import ConcurrentChange, PushRefused
     from console.code_files.watch import CodeFileProblem
@@ -162,6 +192,8 @@ async def watch_and_push(
     polls = 0
     code = first
     while True:
+        if code is not None and _refused_by_check(code, watch.path, force, err):
+            code = None
         if code is not None:
             try:
                 _report(await pusher.push(code, source=watch.path.name), watch.path, pusher, out)

@@ -51,34 +51,51 @@ class ApplyRefused(Exception):
     """A plan that must not be applied at all (nothing was sent): one sentence."""
 
 
-def check_applicable(plan: Plan) -> None:
-    """Refuses a plan that would send a --redact placeholder as a proxy's configuration."""
+def check_applicable(plan: Plan, *, force: bool = False) -> None:
+    """Refuses a plan that would send a --redact placeholder as a proxy's configuration, or
+    (unless `force`) code the code check finds broken."""
     redacted = plan.redacted()
     if redacted:
         raise ApplyRefused(
             "The file holds redacted configuration values (from export --redact); replace "
             "them with the real values before applying: " + "; ".join(redacted) + "."
         )
+    broken = plan.code_problems()
+    if broken and not force:
+        raise ApplyRefused(
+            f"The plan sends code with problems ({'; '.join(broken)}); fix the code, or "
+            "apply anyway with --force."
+        )
 
 
 async def apply_plan(
-    client: AdminClient, plan: Plan, report: StepReport | None = None
+    client: AdminClient,
+    plan: Plan,
+    report: StepReport | None = None,
+    *,
+    result: ApplyResult | None = None,
+    on_key: Callable[[NewKey], None] | None = None,
+    force: bool = False,
 ) -> ApplyResult:
-    """Applies every step of `plan` that changes something; stops at the first failure."""
+    """Applies every step of `plan` that changes something; stops at the first failure.
+
+    `result` is filled as the steps go (pass one in to keep the new keys even if this raises);
+    `on_key` is told of each new key at once. Code the check finds broken refuses the plan
+    unless `force`."""
     from console.client import ApiError
 
-    check_applicable(plan)
+    check_applicable(plan, force=force)
     snapshot = plan.target_snapshot
     if snapshot is None:
         raise ApplyRefused("A plan against a file cannot be applied; plan against a tenant.")
-    result = ApplyResult()
+    result = result if result is not None else ApplyResult()
     application_ids = {
         name: ids[0] for name, ids in snapshot.ids.get("applications", {}).items() if len(ids) == 1
     }
     steps = _in_order(plan)
     for index, step in enumerate(steps):
         try:
-            line = await _apply_step(client, step, plan, application_ids, result)
+            line = await _apply_step(client, step, plan, application_ids, result, on_key)
         except ApiError as error:
             result.failed = step
             result.error = str(error)
@@ -114,6 +131,7 @@ async def _apply_step(
     plan: Plan,
     application_ids: dict[str, str],
     result: ApplyResult,
+    on_key: Callable[[NewKey], None] | None = None,
 ) -> str:
     if step.kind == "settings":
         return await _apply_settings(client, step, plan)
@@ -132,7 +150,10 @@ async def _apply_step(
             created = await client.applications.create({**body, "type": desired["type"]})
             application_ids[step.name] = str(created.id)
             if created.key:
-                result.new_keys.append(NewKey(step.name, created.key))
+                new = NewKey(step.name, created.key)
+                result.new_keys.append(new)
+                if on_key is not None:
+                    on_key(new)
             return f"created {step.label}"
         await client.applications.update(step.target_id or "", body)
         return f"updated {step.label}"

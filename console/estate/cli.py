@@ -1,6 +1,7 @@
 """`tenant-console export | diff | apply`: a tenant's configuration as a file, and back.
 
-Exit codes: 0 done (or nothing to do), 1 failed or refused, 2 unusable arguments; `diff
+Exit codes: 0 done (or nothing to do), 1 failed or refused, 2 unusable arguments (including a
+configuration file with any problem: all of them are listed, nothing is sent); `diff
 --exit-code` answers 3 when there is something to do. Keys never reach the output, except a
 created application's, once, at the end of `apply` (or in the --keys-out file).
 """
@@ -9,17 +10,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from console.estate.document import Document, DocumentError, dumps, read_file, redact, write_private
+from console.printable import escaped
 
 if TYPE_CHECKING:
     from console.client import AdminClient
     from console.estate.apply import ApplyResult
+    from console.estate.keys_out import KeysOut
     from console.estate.plan import Plan
     from console.estate.tenant import TenantSnapshot
 
@@ -43,9 +45,9 @@ def run(args: argparse.Namespace) -> int:
     except CommandFailed as failure:
         _error(str(failure))
         return failure.code
-    except DocumentError as error:
+    except DocumentError as error:  # the file is unusable: nothing was read or sent
         _error(str(error))
-        return FAILED
+        return USAGE
 
 
 # ---- connections ----------------------------------------------------------------------
@@ -153,17 +155,31 @@ def _diff(args: argparse.Namespace) -> int:
 
 
 def _apply(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
+    """Everything that can be checked is, before the first request: read-only mode, the whole
+    file, the --keys-out path."""
+    from console.estate.keys_out import KeysOutUnusable, check_keys_out
+
     if getattr(args, "read_only", False):
         raise CommandFailed("Read-only mode: apply is refused. Nothing was changed.")
     document = read_file(Path(args.file).expanduser())
-    return asyncio.run(_apply_async(args, document, stdin or sys.stdin))
+    keys_out = None
+    if args.keys_out:
+        try:
+            keys_out = check_keys_out(args.keys_out)
+        except KeysOutUnusable as unusable:
+            raise CommandFailed(f"{unusable} Nothing was changed.", USAGE) from None
+    return asyncio.run(_apply_async(args, document, stdin or sys.stdin, keys_out))
 
 
-async def _apply_async(args: argparse.Namespace, document: Document, stdin: TextIO) -> int:
-    from console.estate.apply import ApplyRefused, apply_plan, check_applicable
+async def _apply_async(
+    args: argparse.Namespace, document: Document, stdin: TextIO, keys_path: Path | None
+) -> int:
+    from console.estate.apply import ApplyRefused, ApplyResult, apply_plan, check_applicable
+    from console.estate.keys_out import KeysOut
     from console.estate.plan import compute_plan
     from console.estate.render import plan_lines
 
+    force = bool(getattr(args, "force", False))
     client, label = open_client(getattr(args, "profile", None))
     async with client:
         target = await _read(client, label, own_application=args.prune)
@@ -174,14 +190,28 @@ async def _apply_async(args: argparse.Namespace, document: Document, stdin: Text
         if plan.nothing_to_do:
             return OK
         try:
-            check_applicable(plan)
+            check_applicable(plan, force=force)
         except ApplyRefused as refused:
-            raise CommandFailed(f"{refused} Nothing was changed.") from None
+            raise CommandFailed(f"{escaped(str(refused))} Nothing was changed.") from None
+        if force and plan.code_problems():
+            print("Applying code the check finds broken, as --force asks.")
         if not args.yes and not _confirm(plan, label, stdin):
             return FAILED
         print()
-        result = await apply_plan(client, plan, lambda step, line: print(f"  done: {line}"))
-    return _report(result, args.keys_out)
+        keys_out = KeysOut(keys_path, label) if keys_path is not None else None
+        result = ApplyResult()
+        try:
+            await apply_plan(
+                client,
+                plan,
+                lambda step, line: print(f"  done: {escaped(line)}", flush=True),
+                result=result,
+                on_key=keys_out.add if keys_out is not None else None,
+                force=force,
+            )
+        finally:  # whatever stops the apply, the keys it created are written or shown
+            _keep_keys(result, keys_out)
+    return _report(result)
 
 
 def _confirm(plan: Plan, label: str, stdin: TextIO) -> bool:
@@ -198,26 +228,39 @@ def _confirm(plan: Plan, label: str, stdin: TextIO) -> bool:
     return True
 
 
-def _report(result: ApplyResult, keys_out: str | None) -> int:
+def _report(result: ApplyResult) -> int:
     if result.failed is not None:
-        _error(f"Stopped: {result.failed.action} {result.failed.label} failed: {result.error}")
+        failed = escaped(f"{result.failed.action} {result.failed.label}")
+        _error(f"Stopped: {failed} failed: {escaped(result.error)}")
         print(f"Done: {len(result.done)} steps." if result.done else "Nothing was done.")
         print("Not done:")
         for step in result.not_done:
-            print(f"  {step.action} {step.label}")
+            print(f"  {step.action} {escaped(step.label)}")
         print("Run the same apply again to finish: it plans from what the tenant now holds.")
     else:
         print(f"Applied: {len(result.done)} steps.")
-    if result.new_keys:
-        if keys_out:
-            keys = [{"application": k.application, "key": k.key} for k in result.new_keys]
-            write_private(Path(keys_out), json.dumps({"keys": keys}, indent=2) + "\n")
-            print(f"The new applications' keys are in {keys_out} (mode 0600).")
-        else:
-            print("New applications' keys (shown once: store them now):")
-            for new in result.new_keys:
-                print(f"  {new.application}: {new.key}")
     return OK if result.failed is None else FAILED
+
+
+def _keep_keys(result: ApplyResult, keys_out: KeysOut | None) -> None:
+    """Says where the new keys are; prints, once, every key not in the --keys-out file."""
+    shown = result.new_keys
+    if keys_out is not None:
+        if keys_out.written:
+            print(
+                f"The new applications' keys are in {keys_out.path} (mode 0600; "
+                f"{len(keys_out.written)} added to it)."
+            )
+        shown = keys_out.unwritten
+        if shown:
+            _error(
+                f"Could not write the new keys to {keys_out.path}: {keys_out.problem}. "
+                "They are printed below instead, this once."
+            )
+    if shown:
+        print("New applications' keys (shown once: store them now):", flush=True)
+        for new in shown:
+            print(f"  {escaped(new.application)}: {new.key}", flush=True)
 
 
 def _is_tty(stream: TextIO) -> bool:

@@ -15,6 +15,9 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from console.estate.validate import MAX_DEPTH, application_name, document_problems, shape_problems
+from console.printable import escaped
+
 FORMAT = "tenant-console/configuration-1"
 """The document's `format`: a later version of the console can tell an older file."""
 
@@ -36,8 +39,20 @@ Document = dict[str, Any]
 Item = dict[str, Any]
 
 
+MAX_FILE_BYTES = 64 * 1024 * 1024
+"""A configuration file larger than this is refused before it is parsed."""
+
+
 class DocumentError(Exception):
-    """A configuration file that cannot be read or is not a configuration: one sentence."""
+    """A configuration file that cannot be read or is not a configuration: one sentence, then
+    one line per problem found (`problems`: path and sentence), every one of them at once."""
+
+    def __init__(self, message: str, problems: list[tuple[str, str]] | None = None) -> None:
+        self.problems = list(problems or [])
+        lines = [message] + [
+            f"  {path}: {sentence}" if path else f"  {sentence}" for path, sentence in self.problems
+        ]
+        super().__init__("\n".join(lines))
 
 
 # ---- normal forms: one function per kind, the same for a tenant's answer and a file ------
@@ -210,53 +225,59 @@ def loads(text: str, where: str = "the file") -> Document:
     """A document from JSON or YAML text; DocumentError with one sentence if it is not one."""
     stripped = text.lstrip()
     data: Any
+    too_deep = f"{where} nests too deeply to be a configuration (more than {MAX_DEPTH} levels)."
     if stripped.startswith("{"):
         try:
             data = json.loads(text)
         except json.JSONDecodeError as error:
             raise DocumentError(f"{where} is not valid JSON: {error}.") from None
+        except RecursionError:
+            raise DocumentError(too_deep) from None
     else:
         yaml = _yaml()
         try:
             data = yaml.safe_load(text)
         except yaml.YAMLError as error:
-            raise DocumentError(f"{where} is neither JSON nor valid YAML: {error}") from None
+            raise DocumentError(
+                f"{where} is neither JSON nor valid YAML: {escaped(str(error))}"
+            ) from None
+        except RecursionError:
+            raise DocumentError(too_deep) from None
     return checked(data, where)
 
 
 def checked(data: Any, where: str) -> Document:
-    """The document in normal form, so a hand-edited file compares like an export."""
+    """The document in normal form, so a hand-edited file compares like an export; checked
+    whole first (console.estate.validate): DocumentError listing every problem, or nothing."""
+    shape = shape_problems(data)
+    if shape:
+        raise DocumentError(f"{where} is not a tenant configuration:", shape)
     if not isinstance(data, Mapping) or data.get("format") != FORMAT:
         raise DocumentError(
             f"{where} is not a tenant configuration (written by `tenant-console export`, "
             f'with "format": "{FORMAT}").'
         )
-    settings = data.get("settings") or {}
-    if not isinstance(settings, Mapping):
-        raise DocumentError(f"{where}: settings must be a map of names to values.")
-    lists: dict[str, list[Mapping[str, Any]]] = {}
-    for kind in KINDS:
-        items = data.get(kind) or []
-        if not isinstance(items, list) or not all(isinstance(i, Mapping) for i in items):
-            raise DocumentError(f"{where}: {kind} must be a list of objects.")
-        for index, item in enumerate(items):
-            if not isinstance(item.get("name"), str) or not item["name"]:
-                raise DocumentError(f"{where}: {kind}[{index}] has no name.")
-        lists[kind] = items
+    problems = document_problems(data)
+    if problems:
+        count = f"{len(problems)} problem{'s' if len(problems) != 1 else ''}"
+        raise DocumentError(f"{where} has {count}; nothing was read from it:", problems)
+    lists = {kind: data.get(kind) or [] for kind in KINDS}
     return make_document(
         _text(data.get("tenant")),
-        settings,
+        data.get("settings") or {},
         (application_item(a) for a in lists["applications"]),
-        (proxy_item(p, _text(p.get("application"))) for p in lists["proxies"]),
+        (proxy_item(p, application_name(p.get("application"))) for p in lists["proxies"]),
         (formula_item(f) for f in lists["reactor_formulas"]),
     )
 
 
 def read_file(path: Path) -> Document:
+    """A configuration file: a regular file of at most MAX_FILE_BYTES, UTF-8, checked whole."""
+    from console.files import read_small_file
+
+    data = read_small_file(path, MAX_FILE_BYTES, DocumentError)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise DocumentError(f"Cannot read {path}: {error.strerror or error}.") from None
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise DocumentError(f"{path} is not UTF-8 text.") from None
     return loads(text, str(path))

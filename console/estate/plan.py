@@ -73,6 +73,9 @@ class Step:
     target_id: str | None = None
     note: str = ""
     """Why it is left alone, or what it depends on."""
+    code_problems: list[str] = field(default_factory=list)
+    """What the code check (the forms' own) finds in the code this step sends: one sentence
+    each ("The request transform has 1 syntax error (first at 2:5).")."""
 
     @property
     def changes_something(self) -> bool:
@@ -113,6 +116,15 @@ class Plan:
         """ "proxy NAME: setting" for every placeholder the plan would send."""
         return [f"proxy {s.name}: {k}" for s in self.steps for k in s.redacted]
 
+    def code_problems(self) -> list[str]:
+        """ "proxy NAME: sentence" for every problem of the code a step would send."""
+        return [
+            f"{s.label}: {problem}"
+            for s in self.steps
+            if s.changes_something
+            for problem in s.code_problems
+        ]
+
     def summary(self) -> str:
         counts = Counter(s.action for s in self.steps)
         order = (CREATE, UPDATE, DELETE, UNCHANGED, ONLY_IN_TARGET, DUPLICATE, BLOCKED)
@@ -126,6 +138,9 @@ class Plan:
             BLOCKED: "cannot apply",
         }
         parts = [f"{counts[a]} {words[a]}" for a in order if counts[a]]
+        broken = sum(1 for s in self.steps if s.changes_something and s.code_problems)
+        if broken:
+            parts.append(f"{broken} with code problems")
         return ", ".join(parts) or "nothing in either"
 
 
@@ -203,7 +218,38 @@ def compute_plan(
             steps.append(step)
     order = {"proxies": 0, "reactor_formulas": 1, "applications": 2}
     steps += sorted(deletes, key=lambda s: order[s.kind])
+    for step in steps:
+        step.code_problems = sent_code_problems(step)
     return Plan(source_label, target_label, steps, target)
+
+
+CODE_FIELDS = {
+    "reactor_formulas": (("code", "code", False),),
+    "proxies": (
+        ("request_transform", "request transform", True),
+        ("response_transform", "response transform", True),
+    ),
+}
+"""Per kind: (field, label, whether the code sits in the field's `code`)."""
+
+
+def sent_code_problems(step: Step) -> list[str]:
+    """The code check on the code `step` sends: all of a created object's, an updated one's
+    only where it changes (code already on the service is not this plan's doing)."""
+    from console.code_files.problems import code_check_sentences
+
+    if step.action not in (CREATE, UPDATE) or not isinstance(step.desired, Mapping):
+        return []
+    changed = {change.path.split(".")[0] for change in step.changes}
+    found: list[str] = []
+    for name, label, nested in CODE_FIELDS.get(step.kind, ()):
+        if step.action == UPDATE and name not in changed:
+            continue
+        value = step.desired.get(name)
+        code = value.get("code") if nested and isinstance(value, Mapping) else value
+        if isinstance(code, str):
+            found += code_check_sentences(label, code)
+    return found
 
 
 def _setting_steps(

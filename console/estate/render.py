@@ -19,6 +19,7 @@ from console.estate.plan import (
     Step,
     compact,
 )
+from console.printable import escaped
 
 MARKS = {
     CREATE: "+",
@@ -29,6 +30,8 @@ MARKS = {
     DUPLICATE: "!",
     BLOCKED: "!",
 }
+CODE_MARK = "      ! code check: "
+"""Starts each line that says what the code check found in the code a step sends."""
 HEADINGS = {
     "settings": "Settings",
     "applications": "Applications",
@@ -55,7 +58,8 @@ def plan_lines(plan: Plan, *, show_unchanged: bool = True) -> list[str]:
     lines.append(f"Summary: {plan.summary()}.")
     if plan.nothing_to_do:
         lines.append("Nothing to do.")
-    return lines
+    # Names, values and code from a file or a tenant: control characters shown, never obeyed.
+    return [escaped(line, keep_tabs=True) for line in lines]
 
 
 def step_lines(step: Step, plan: Plan) -> list[str]:
@@ -64,12 +68,14 @@ def step_lines(step: Step, plan: Plan) -> list[str]:
         note = "kept; apply --prune deletes it"
     else:
         note = step.note
-    head = f"  {MARKS[action]} {action:<15} {step.name}"
+    head = f"  {MARKS[action]} {action:<15} {escaped(step.name)}"
     if step.kind == "applications" and step.desired and action == CREATE:
         head += f" ({step.desired.get('type')})"
     if note:
         head += f"  ({note})"
     lines = [head]
+    if step.changes_something:
+        lines += [f"{CODE_MARK}{problem}" for problem in step.code_problems]
     if step.kind == "settings":
         for change in step.changes:
             lines.append(f"      {_value(change.before)} -> {_value(change.after)}")

@@ -28,10 +28,18 @@ NAME_MAX = 200
 
 
 def _as_utc(value: datetime) -> datetime:
-    """Naive times are taken as UTC; aware ones are converted to it."""
+    """Naive times are taken as UTC; aware ones are converted to it. An offset that carries
+    the time past year 1 or 9999 in UTC (`0001-01-01T00:00:00+23:59`) is a field error, not
+    an OverflowError: a service would answer it with a 500, a client would crash on it."""
     if value.tzinfo is None:
         return value.replace(tzinfo=UTC)
-    return value.astimezone(UTC)
+    try:
+        return value.astimezone(UTC)
+    except OverflowError:
+        raise ValueError(
+            "The time is outside the range that can be represented: in UTC it must lie "
+            "between the years 1 and 9999."
+        ) from None
 
 
 UtcDateTime = Annotated[

@@ -117,5 +117,10 @@ def _install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def _bug(request: Request, exc: Exception) -> JSONResponse:
+        # Starlette re-raises after this response, and uvicorn then closes the connection:
+        # the response says so, or a keep-alive client would send its next request into a
+        # closed socket. (uvicorn logs the traceback; the path is logged without its query.)
         log.error("Unhandled error on %s %s: %s", request.method, request.url.path, type(exc))
-        return problem_response(500, "The service failed unexpectedly; see its log.")
+        return problem_response(
+            500, "The service failed unexpectedly; see its log.", headers={"Connection": "close"}
+        )

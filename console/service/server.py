@@ -96,10 +96,19 @@ def run(
 
 
 def _log_config() -> dict[str, Any]:
-    """Uvicorn's logging, plus the service's own logger; access lines show paths, never headers."""
+    """Uvicorn's logging, plus the service's own logger; access lines show paths (without
+    query strings), never headers."""
     from uvicorn.config import LOGGING_CONFIG
 
     config: dict[str, Any] = {**LOGGING_CONFIG, "loggers": dict(LOGGING_CONFIG["loggers"])}
+    # The access line's request target loses its query string (console/service/access_log.py).
+    config["filters"] = {
+        **LOGGING_CONFIG.get("filters", {}),
+        "path_only": {"()": "console.service.access_log.PathOnly"},
+    }
+    config["handlers"] = dict(LOGGING_CONFIG["handlers"])
+    access = {**LOGGING_CONFIG["handlers"]["access"], "filters": ["path_only"]}
+    config["handlers"]["access"] = access
     config["loggers"]["console.service"] = {
         "handlers": ["default"],
         "level": "INFO",

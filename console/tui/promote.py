@@ -18,6 +18,7 @@ from console.tui.key_permissions import in_read_only_mode, refuse_if_read_only
 if TYPE_CHECKING:
     from console.client.client import AdminClient
     from console.estate.apply import ApplyResult
+    from console.estate.plan import Plan
     from console.tui.app import TenantConsoleApp
     from console.tui.resources import ResourceKind as Kind
     from console.tui.shown import Shown
@@ -118,7 +119,7 @@ def _failure(exc: BaseException) -> str:
 
 async def promote_flow(app: TenantConsoleApp, kind: Kind, item: Shown) -> None:
     """Pick a profile, show the plan for this object there, apply it once confirmed."""
-    from console.estate.apply import apply_plan, check_applicable
+    from console.estate.apply import ApplyResult, apply_plan, check_applicable
     from console.estate.document import KINDS
     from console.estate.plan import compute_plan
     from console.estate.tenant import read_objects
@@ -159,28 +160,41 @@ async def promote_flow(app: TenantConsoleApp, kind: Kind, item: Shown) -> None:
         return
     refusal = None
     try:
-        check_applicable(plan)
+        check_applicable(plan, force=True)  # code problems are marked and warned of, below
     except Exception as exc:
         refusal = str(exc)
     if in_read_only_mode(app):
         refusal = "Read-only mode: applying is refused."
-    screen.show_plan(plan, refusal=refusal)
+    screen.show_plan(plan, refusal=refusal, warning=_code_warning(plan))
+    result = ApplyResult()  # filled as the steps go: a key created before a failure is kept
     try:
         if not await answer or in_read_only_mode(app):
             return
-        result = await apply_plan(target_client, plan)
+        # Confirmed with the code check's findings on screen: as "save anyway" in a form.
+        await apply_plan(target_client, plan, result=result, force=True)
     except Exception as exc:
         log.warning("The promotion failed", exc_info=True)
         app.notify(_failure(exc), title="Copy to profile", severity="error")
+        await _reveal_keys(app, result)
         return
     finally:
         await _close(target_client)
     await _report(app, result, target)
 
 
-async def _report(app: TenantConsoleApp, result: ApplyResult, target: str) -> None:
-    from console.tui.modals.key_reveal import KeyRevealModal
+def _code_warning(plan: Plan) -> str | None:
+    """The note under a plan whose code the check finds broken (the form's own question)."""
+    broken = plan.code_problems()
+    if not broken:
+        return None
+    count = f"{len(broken)} problem{'s' if len(broken) != 1 else ''}"
+    return (
+        f"The code check finds {count} in the code this copies (marked ! code check above); "
+        "the service would not run it. Apply only if you mean to copy it as it is."
+    )
 
+
+async def _report(app: TenantConsoleApp, result: ApplyResult, target: str) -> None:
     done = "; ".join(result.done) or "nothing"
     if result.complete:
         app.notify(f"Done in profile {target}: {done}.", title="Copy to profile")
@@ -194,7 +208,14 @@ async def _report(app: TenantConsoleApp, result: ApplyResult, target: str) -> No
             severity="error",
             timeout=30,
         )
-    for new in result.new_keys:  # shown once, as after create
+    await _reveal_keys(app, result)
+
+
+async def _reveal_keys(app: TenantConsoleApp, result: ApplyResult) -> None:
+    """Each new application's key, shown once, as after a create."""
+    from console.tui.modals.key_reveal import KeyRevealModal
+
+    for new in result.new_keys:
         await app.push_screen_wait(KeyRevealModal(new.key, new.application))
 
 

@@ -207,7 +207,7 @@ def test_diff_of_a_file_that_is_not_a_configuration(tmp_path, capsys) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text('{"applications": []}')
     code, _, err = run(capsys, "diff", str(bad), str(bad))
-    assert code == 1
+    assert code == 2  # an unusable file is an unusable argument (issue 22)
     assert "is not a tenant configuration" in err
 
 

@@ -14,8 +14,8 @@ from textual.app import App, ComposeResult
 from textual.widgets import Input, TextArea
 from textual.widgets.text_area import SyntaxAwareDocument
 
+from console.code_files.problems import check_javascript, describe_problems
 from console.tui.widgets.code_editor import CodeEditor, CodeFileError, CodeProblem
-from console.tui.widgets.code_problems import check_javascript, describe_problems
 from console.tui.widgets.external_editor import EditorNotFound, editor_command
 from console.tui.widgets.javascript_text_area import JavaScriptTextArea
 from console.tui.widgets.path_prompt import PathPrompt

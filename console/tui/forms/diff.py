@@ -58,14 +58,31 @@ def describe_changes(
         if theirs.get(key) != original.get(key):
             label = labels.get(key, key.replace("_", " "))
             diff: list[str] = []
+            problems: list[str] = []
             if key in code_fields:
                 diff = code_diff(label, theirs.get(key), yours.get(key), "theirs", "yours")
+                problems = code_problems(label, theirs.get(key), yours.get(key))
             changes.append(
                 FieldChange(
-                    label, show_value(theirs.get(key)), show_value(yours.get(key)), tuple(diff)
+                    label,
+                    show_value(theirs.get(key)),
+                    show_value(yours.get(key)),
+                    tuple(diff),
+                    tuple(problems),
                 )
             )
     return changes
+
+
+def code_problems(label: str, theirs: object, yours: object) -> list[str]:
+    """The code check (the one push and the plans run) on both versions of a code field:
+    which one saving keeps should not hide that either will not run."""
+    from console.code_files.problems import code_check_sentences
+
+    found = []
+    for whose, value in (("their", theirs), ("your", yours)):
+        found += code_check_sentences(f"{label.lower()} ({whose} version)", code_of(value))
+    return found
 
 
 def code_diff(label: str, old: object, new: object, old_name: str, new_name: str) -> list[str]:

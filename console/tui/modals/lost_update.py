@@ -24,6 +24,8 @@ class FieldChange:
     yours: str
     diff: tuple[str, ...] = ()
     """For code: the unified line diff from their code to yours (what saving changes)."""
+    problems: tuple[str, ...] = ()
+    """For code: what the code check finds in theirs and in yours, one sentence each."""
 
 
 class LostUpdateModal(ChoiceDialog):
@@ -59,6 +61,12 @@ class LostUpdateModal(ChoiceDialog):
                                 markup=False,
                             )
                             yield LineDiff(list(change.diff), classes="change")
+                        if change.problems:
+                            yield Static(
+                                "\n".join(f"! {problem}" for problem in change.problems),
+                                classes="code-problems dialog-warning",
+                                markup=False,
+                            )
             else:
                 yield Static(
                     "None of the fields in this form differ from theirs, "

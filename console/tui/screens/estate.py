@@ -31,7 +31,7 @@ LINE_STYLES = {"+": "green", "~": "yellow", "-": "red", "!": "bold magenta", "?"
 
 def plan_text(plan: Plan, *, show_unchanged: bool = False) -> Text:
     """The plan's lines, coloured by action; a code diff's lines by + and -."""
-    from console.estate.render import plan_lines
+    from console.estate.render import CODE_MARK, plan_lines
 
     text = Text()
     for index, line in enumerate(plan_lines(plan, show_unchanged=show_unchanged)):
@@ -41,6 +41,8 @@ def plan_text(plan: Plan, *, show_unchanged: bool = False) -> Text:
             style = "bold"
         elif line.startswith("  ") and not line.startswith("   ") and stripped:
             style = LINE_STYLES.get(stripped[0], "")
+        elif line.startswith(CODE_MARK):  # what the code check found in code this sends
+            style = "bold magenta"
         elif line.startswith("        "):  # inside a line diff
             if stripped.startswith(("+++", "---")):
                 style = "dim"
@@ -124,14 +126,19 @@ class PlanScreen(ChoiceDialog):
         room = max(3, self.size.height - self.ROOM_AROUND_PLAN)
         self.query_one("#plan-scroll").styles.max_height = room
 
-    def show_plan(self, plan: Plan, *, refusal: str | None = None) -> None:
-        """The plan; `refusal` says why it may not be applied (read-only, placeholders)."""
+    def show_plan(
+        self, plan: Plan, *, refusal: str | None = None, warning: str | None = None
+    ) -> None:
+        """The plan; `refusal` says why it may not be applied (read-only, placeholders),
+        `warning` what to know before applying it (code the check finds broken)."""
         self.plan = plan
         self.applicable = not plan.nothing_to_do and refusal is None
         self.query_one("#plan-loading").display = False
         self.query_one("#plan-text", Static).update(plan_text(plan))
         self.query_one("#plan-scroll").display = True
         note = refusal or ("" if self.applicable else "Nothing to do: the target already matches.")
+        if self.applicable and warning:
+            note = warning
         self._note(note)
         confirm = self.query_one("#confirm", Button)
         confirm.display = self.applicable

@@ -30,10 +30,10 @@ from console.tui.widgets.key_bar import KeyBar
 if TYPE_CHECKING:
     from uuid import UUID
 
+    from console.code_files.problems import CodeProblem
     from console.runner import RunResult
     from console.tui.shown import JsonObject
     from console.tui.widgets.code_editor import CodeEditor
-    from console.tui.widgets.code_problems import CodeProblem
 
 log = logging.getLogger(__name__)
 
@@ -354,7 +354,7 @@ class TestRunScreen(ModalScreen[None]):
             self.result_shown_ms = (time.perf_counter() - self.run_started) * 1000
 
     def _problem(self, result: RunResult) -> CodeProblem:
-        from console.tui.widgets.code_problems import CodeProblem
+        from console.code_files.problems import CodeProblem
 
         error = result.error
         assert error is not None and error.line is not None

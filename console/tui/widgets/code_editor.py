@@ -27,8 +27,8 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Static, TextArea
 
+from console.code_files.problems import CodeProblem, JavaScriptChecker, check_javascript
 from console.files import read_text_file
-from console.tui.widgets.code_problems import CodeProblem, JavaScriptChecker, check_javascript
 from console.tui.widgets.external_editor import EditorNotFound, edit_text, editor_command
 from console.tui.widgets.javascript_text_area import JavaScriptTextArea
 

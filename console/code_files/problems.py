@@ -1,7 +1,9 @@
-"""Find problems in JavaScript code from its tree-sitter syntax tree.
+"""Find problems in JavaScript code from its tree-sitter syntax tree: the one code check.
 
-Kept apart from the editor widget so the checks can run on the TextArea's own (incrementally
-parsed) tree, or on a fresh parse of plain text, and be tested without a screen.
+No Textual here: the editor runs it on its TextArea's own (incrementally parsed) tree, and
+everything else that sends code (the forms' save, `push`, the promotion and `apply` plans, the
+lost-update dialog) on a fresh parse of the text through `code_check_sentences`, so every path
+warns about the same problems in the same words.
 """
 
 from __future__ import annotations
@@ -63,6 +65,37 @@ def describe_problems(problems: Iterable[CodeProblem]) -> str | None:
         parts.append(f"The code has {len(errors)} errors; the first: {errors[0].message}.")
     parts.extend(f"Warning: {warning.message}." for warning in warnings)
     return " ".join(parts) or None
+
+
+def problem_sentences(label: str, problems: Iterable[CodeProblem]) -> list[str]:
+    """What to warn about before sending code: one sentence for its syntax errors (how many,
+    the first's place), one per warning; `label` names the code ("The code", "The request
+    transform")."""
+    problems = list(problems)
+    errors = [p for p in problems if p.severity == "error"]
+    warnings = [p for p in problems if p.severity != "error"]
+    found: list[str] = []
+    if errors:
+        first = errors[0]
+        noun = "syntax error" if len(errors) == 1 else "syntax errors"
+        found.append(
+            f"The {label} has {len(errors)} {noun} (first at {first.line}:{first.column})."
+        )
+    for warning in warnings:
+        if "module.exports" in warning.message:
+            found.append(
+                f"The {label} never assigns module.exports: the service finds no function to run."
+            )
+        else:
+            found.append(f"The {label}: {warning.message}.")
+    return found
+
+
+def code_check_sentences(label: str, code: str | None) -> list[str]:
+    """The check the forms run before saving, on code held as text: nothing for no code."""
+    if code is None or not code.strip():
+        return []
+    return problem_sentences(label, check_javascript(code))
 
 
 class JavaScriptChecker:

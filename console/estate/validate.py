@@ -1,0 +1,289 @@
+"""A configuration file checked whole before anything is planned or sent.
+
+Every field of the wrong type or shape is reported with its path (`proxies[2].request_transform`),
+all problems at once, so one edit fixes them all; a file with any problem is refused whole.
+Without this, a transform given as text or an application reference as an object would be
+read as "no transform" or "no application", and apply would remove them from the tenant.
+
+What the console itself carries through without understanding stays open: setting values,
+a rule's conditions, and a transform's fields besides `type` and `code`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from console.printable import escaped
+
+Problem = tuple[str, str]
+"""(path in the document, sentence)."""
+
+MAX_DEPTH = 64
+"""Nesting deeper than this is no configuration (an export nests 6 deep)."""
+MAX_NODES = 2_000_000
+"""Values in the whole document, aliases counted each time they are used (a YAML alias bomb
+expands to billions)."""
+
+SECTIONS = ("format", "tenant", "settings", "applications", "proxies", "reactor_formulas")
+
+APPLICATION_FIELDS = ("name", "type", "permissions", "rules")
+RULE_FIELDS = ("description", "priority", "container", "transform", "permissions", "conditions")
+PROXY_FIELDS = (
+    "name",
+    "destination_url",
+    "require_auth",
+    "application",
+    "request_transform",
+    "response_transform",
+    "configuration",
+)
+FORMULA_FIELDS = (
+    "name",
+    "description",
+    "icon",
+    "configuration",
+    "request_parameters",
+    "code",
+)
+CONTRACT_FIELDS = ("name", "description", "type", "optional")
+
+_TYPE_NAMES = {
+    dict: "an object",
+    list: "a list",
+    str: "text",
+    bool: "true or false",
+    int: "a whole number",
+    float: "a number",
+    type(None): "null",
+}
+
+
+def kind_of(value: Any) -> str:
+    """What a value is, in a person's words ("text", "a list")."""
+    if isinstance(value, Mapping):
+        return "an object"
+    for python_type, words in _TYPE_NAMES.items():
+        if type(value) is python_type:
+            return words
+    return type(value).__name__
+
+
+def shape_problems(data: Any) -> list[Problem]:
+    """Nesting deeper than MAX_DEPTH or more than MAX_NODES values: walked without recursion,
+    so neither a deep file nor an alias bomb can exhaust the stack or the time."""
+    pending: list[tuple[Any, int]] = [(data, 0)]
+    seen = 0
+    while pending:
+        value, depth = pending.pop()
+        seen += 1
+        if seen > MAX_NODES:
+            return [("", f"the file holds more than {MAX_NODES:,} values; it is no configuration")]
+        if depth > MAX_DEPTH:
+            return [("", f"the file nests deeper than {MAX_DEPTH} levels; it is no configuration")]
+        if isinstance(value, Mapping):
+            pending.extend((child, depth + 1) for child in value.values())
+        elif isinstance(value, list):
+            pending.extend((child, depth + 1) for child in value)
+    return []
+
+
+class _Checker:
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
+
+    def add(self, path: str, sentence: str) -> None:
+        self.problems.append((path, sentence))
+
+    # ---- pieces ------------------------------------------------------------------------
+
+    def text(self, value: Any, path: str, *, optional: bool = True) -> None:
+        if value is None and optional:
+            return
+        if not isinstance(value, str):
+            self.add(path, f"must be text, not {kind_of(value)}")
+
+    def boolean(self, value: Any, path: str) -> None:
+        if value is not None and not isinstance(value, bool):
+            self.add(path, f"must be true or false, not {kind_of(value)}")
+
+    def strings(self, value: Any, path: str) -> None:
+        if value is None:
+            return
+        if not isinstance(value, list):
+            hint = ' (write ["a", "b"], not "a, b")' if isinstance(value, str) else ""
+            self.add(path, f"must be a list of texts, not {kind_of(value)}{hint}")
+            return
+        for index, item in enumerate(value):
+            if not isinstance(item, str):
+                self.add(f"{path}[{index}]", f"must be text, not {kind_of(item)}")
+
+    def fields(self, item: Mapping[str, Any], known: tuple[str, ...], path: str) -> None:
+        for key in item:
+            if key not in known:
+                self.add(
+                    f"{path}.{escaped(str(key))}",
+                    f"is not a field here (the fields are: {', '.join(known)})",
+                )
+
+    def name(self, item: Mapping[str, Any], path: str) -> None:
+        name = item.get("name")
+        if not isinstance(name, str) or not name.strip():
+            what = "missing" if name is None else f"{kind_of(name)}, not a name"
+            self.add(f"{path}.name", f"a name (non-empty text) is required; it is {what}")
+
+    def objects(self, data: Mapping[str, Any], section: str) -> list[tuple[str, Mapping]]:
+        value = data.get(section)
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            self.add(section, f"must be a list of objects, not {kind_of(value)}")
+            return []
+        found = []
+        for index, item in enumerate(value):
+            path = f"{section}[{index}]"
+            if isinstance(item, Mapping):
+                found.append((path, item))
+            else:
+                self.add(path, f"must be an object, not {kind_of(item)}")
+        return found
+
+    # ---- kinds -------------------------------------------------------------------------
+
+    def application(self, item: Mapping[str, Any], path: str) -> None:
+        self.fields(item, APPLICATION_FIELDS, path)
+        self.name(item, path)
+        self.text(item.get("type"), f"{path}.type", optional=False)
+        self.strings(item.get("permissions"), f"{path}.permissions")
+        rules = item.get("rules")
+        if rules is None:
+            return
+        if not isinstance(rules, list):
+            self.add(f"{path}.rules", f"must be a list of rule objects, not {kind_of(rules)}")
+            return
+        for index, rule in enumerate(rules):
+            at = f"{path}.rules[{index}]"
+            if not isinstance(rule, Mapping):
+                self.add(at, f"must be a rule object, not {kind_of(rule)}")
+                continue
+            self.fields(rule, RULE_FIELDS, at)
+            for field in ("description", "container", "transform"):
+                self.text(rule.get(field), f"{at}.{field}")
+            priority = rule.get("priority")
+            if priority is not None and (type(priority) is not int):
+                self.add(f"{at}.priority", f"must be a whole number, not {kind_of(priority)}")
+            self.strings(rule.get("permissions"), f"{at}.permissions")
+
+    def transform(self, value: Any, path: str) -> None:
+        if value is None:
+            return
+        if not isinstance(value, Mapping):
+            hint = ' (write {"code": "..."})' if isinstance(value, str) else ""
+            self.add(path, f"must be an object, not {kind_of(value)}{hint}")
+            return
+        self.text(value.get("code"), f"{path}.code")
+        self.text(value.get("type"), f"{path}.type")
+
+    def application_reference(self, value: Any, path: str) -> None:
+        """By name: text, or an object with a `name` ({"name": "Checkout web"})."""
+        if value is None or isinstance(value, str):
+            if isinstance(value, str) and not value.strip():
+                self.add(path, "names no application (empty); write null for none")
+            return
+        if not isinstance(value, Mapping):
+            self.add(path, f"must be an application's name, not {kind_of(value)}")
+            return
+        name = value.get("name")
+        if isinstance(name, str) and name.strip():
+            return
+        if "id" in value:
+            self.add(
+                path,
+                "refers to an application by id; refer to it by name (ids differ between "
+                'tenants): "application": "NAME"',
+            )
+        else:
+            self.add(path, 'names no application: give its name ("application": "NAME")')
+
+    def proxy(self, item: Mapping[str, Any], path: str) -> None:
+        self.fields(item, PROXY_FIELDS, path)
+        self.name(item, path)
+        self.text(item.get("destination_url"), f"{path}.destination_url")
+        self.boolean(item.get("require_auth"), f"{path}.require_auth")
+        self.application_reference(item.get("application"), f"{path}.application")
+        for side in ("request_transform", "response_transform"):
+            self.transform(item.get(side), f"{path}.{side}")
+        configuration = item.get("configuration")
+        if configuration is None:
+            return
+        if not isinstance(configuration, Mapping):
+            self.add(
+                f"{path}.configuration",
+                f"must be an object of names and texts, not {kind_of(configuration)}",
+            )
+            return
+        for key, value in configuration.items():
+            if value is not None and not isinstance(value, str):
+                self.add(
+                    f"{path}.configuration.{escaped(str(key))}",
+                    f"must be text, not {kind_of(value)}",
+                )
+
+    def contract(self, value: Any, path: str, *, optional: bool) -> None:
+        if value is None:
+            return
+        if not isinstance(value, list):
+            self.add(path, f"must be a list of objects, not {kind_of(value)}")
+            return
+        known = CONTRACT_FIELDS if optional else CONTRACT_FIELDS[:3]
+        for index, item in enumerate(value):
+            at = f"{path}[{index}]"
+            if not isinstance(item, Mapping):
+                self.add(at, f"must be an object, not {kind_of(item)}")
+                continue
+            self.fields(item, known, at)
+            self.name(item, at)
+            self.text(item.get("description"), f"{at}.description")
+            self.text(item.get("type"), f"{at}.type")
+            if optional:
+                self.boolean(item.get("optional"), f"{at}.optional")
+
+    def formula(self, item: Mapping[str, Any], path: str) -> None:
+        self.fields(item, FORMULA_FIELDS, path)
+        self.name(item, path)
+        for field in ("description", "icon", "code"):
+            self.text(item.get(field), f"{path}.{field}")
+        self.contract(item.get("configuration"), f"{path}.configuration", optional=False)
+        self.contract(item.get("request_parameters"), f"{path}.request_parameters", optional=True)
+
+
+def document_problems(data: Mapping[str, Any]) -> list[Problem]:
+    """Every problem of a document whose `format` is right, in document order."""
+    check = _Checker()
+    for key in data:
+        if key not in SECTIONS:
+            check.add(
+                escaped(str(key)),
+                f"is not a section of a configuration (the sections are: {', '.join(SECTIONS)})",
+            )
+    check.text(data.get("tenant"), "tenant")
+    settings = data.get("settings")
+    if settings is not None and not isinstance(settings, Mapping):
+        check.add("settings", f"must be an object of names and values, not {kind_of(settings)}")
+    for path, item in check.objects(data, "applications"):
+        check.application(item, path)
+    for path, item in check.objects(data, "proxies"):
+        check.proxy(item, path)
+    for path, item in check.objects(data, "reactor_formulas"):
+        check.formula(item, path)
+    return check.problems
+
+
+def application_name(value: Any) -> str | None:
+    """The name a (checked) application reference gives: text, or an object's `name`."""
+    if isinstance(value, Mapping):
+        value = value.get("name")
+    return value if isinstance(value, str) else None
+
+
+__all__ = ["MAX_DEPTH", "MAX_NODES", "Problem", "application_name", "document_problems"]

@@ -63,15 +63,28 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--read-only", action="store_true", default=argparse.SUPPRESS)
 
     serve = sub.add_parser("serve", help="run the local administration service in the foreground")
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8400)
-    serve.add_argument("--data-dir", metavar="DIR", help="where the SQLite data lives")
-    serve.add_argument("--demo-data", action="store_true", help="seed a realistic demo tenant")
+    serve.add_argument(
+        "--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)"
+    )
+    serve.add_argument(
+        "--port", type=int, default=8400, help="the port to listen on; 0 picks one (default 8400)"
+    )
+    serve.add_argument(
+        "--data-dir",
+        metavar="DIR",
+        help="where the SQLite data lives (default: the user data directory, "
+        "e.g. ~/.local/share/tenant-console)",
+    )
+    serve.add_argument(
+        "--demo-data",
+        action="store_true",
+        help="seed a realistic demo tenant when the data dir holds none (default: an empty tenant)",
+    )
     serve.add_argument(
         "--rate-limit",
         type=int,
         metavar="N",
-        help="at most N requests per minute per key, then 429 with Retry-After",
+        help="at most N requests per minute per key, then 429 with Retry-After (default: no limit)",
     )
     serve.add_argument(
         "--key-header",
@@ -98,8 +111,19 @@ def build_parser() -> argparse.ArgumentParser:
     new_tenant = sub.add_parser(
         "new-tenant", help="create a tenant and its bootstrap management application"
     )
-    new_tenant.add_argument("--data-dir", metavar="DIR", required=True)
-    new_tenant.add_argument("name")
+    new_tenant.add_argument(
+        "--data-dir",
+        metavar="DIR",
+        help="the data dir of the service (default: serve's, the user data directory); "
+        "works while serve runs on it",
+    )
+    new_tenant.add_argument(
+        "--demo-data",
+        action="store_true",
+        help="seed it as the demo's staging tenant, a near copy of the demo tenant "
+        "(default: an empty tenant)",
+    )
+    new_tenant.add_argument("name", help="the tenant's name (1 to 200 characters)")
 
     profile = sub.add_parser("profile", help="manage profiles (one tenant and key each)")
     profile_sub = profile.add_subparsers(dest="profile_command", metavar="ACTION", required=True)
@@ -161,7 +185,11 @@ def _add_run_command(sub: argparse._SubParsersAction[_Parser]) -> None:
     run_parser = sub.add_parser(
         "run", help="run formula or transform code on a sample request, locally and sandboxed"
     )
-    run_parser.add_argument("code", metavar="CODE.js")
+    # `--code FILE`, as `push` takes it; the positional CODE.js of earlier releases still works.
+    run_parser.add_argument("code", metavar="CODE.js", nargs="?", help=argparse.SUPPRESS)
+    run_parser.add_argument(
+        "--code", dest="code_file", metavar="FILE", help="the JavaScript file to run (required)"
+    )
     run_parser.add_argument(
         "--request",
         required=True,
@@ -324,7 +352,20 @@ def parse_arguments(argv: Sequence[str] | None = None) -> argparse.Namespace:
         args = _console_parser().parse_args(tokens)
         args.command = None
         return args
-    return build_parser().parse_args(tokens)
+    parser = build_parser()
+    args = parser.parse_args(tokens)
+    if args.command == "run":
+        _one_code_file(parser, args)
+    return args
+
+
+def _one_code_file(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """`run --code FILE` (or the older positional CODE.js): exactly one of them."""
+    if args.code is not None and args.code_file is not None:
+        parser.error("run: give the code file once, as --code FILE")
+    if args.code is None and args.code_file is None:
+        parser.error("run: the following arguments are required: --code FILE")
+    args.code = args.code if args.code is not None else args.code_file
 
 
 def main(argv: Sequence[str] | None = None) -> int:

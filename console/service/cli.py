@@ -120,10 +120,21 @@ def new_tenant(args: argparse.Namespace) -> int:
 
     if has_control_characters(name):
         return _fail("new-tenant", "the tenant name must not contain control characters.")
-    store = _open_store("new-tenant", Path(args.data_dir).expanduser())
+    data_dir = Path(args.data_dir).expanduser() if args.data_dir else default_data_dir()
+    store = _open_store("new-tenant", data_dir)
     if isinstance(store, int):
         return store
-    info = store.create_tenant(name)
+    if getattr(args, "demo_data", False):
+        import sqlite3
+
+        from console.service.demo import seed_demo_tenant
+
+        try:
+            info = seed_demo_tenant(store, staging_name=name)
+        except sqlite3.IntegrityError:  # its ids come from its name: seeded once per data dir
+            return _fail("new-tenant", f"the data dir already holds a demo tenant named {name!r}.")
+    else:
+        info = store.create_tenant(name)
     print(
         json.dumps(
             {"tenant_id": info.tenant_id, "application_id": info.application_id, "key": info.key}

@@ -9,25 +9,22 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
-import uuid
 from datetime import datetime, timedelta
 from typing import Any
 
 from console.clock import frozen_now, now
 from console.models import ApplicationCreate, ProxyCreate, ReactorFormulaCreate
+from console.models.demo import DEMO_STAGING_NAME, DEMO_TENANT_NAME, STAGING_PREFIX, demo_id
 from console.service.store import Store, TenantInfo, applications, formulas, proxies, tenants
 from console.service.store.store import bootstrap_tenant
 from console.service.timestamps import stamp
-
-DEMO_TENANT_NAME = "Acme Payments (demo)"
-DEMO_NAMESPACE = uuid.UUID("0b7c1f4e-2d8a-4c61-9f3e-5a6b7c8d9e01")
 
 DAY = timedelta(days=1)
 HOUR = timedelta(hours=1)
 
 
-def demo_id(kind: str, name: str) -> str:
-    return str(uuid.uuid5(DEMO_NAMESPACE, f"{kind}/{name}"))
+_demo_id = demo_id
+__all__ = ["DEMO_STAGING_NAME", "DEMO_TENANT_NAME", "demo_id", "seed_demo_tenant"]
 
 
 # -- applications --------------------------------------------------------------------------
@@ -352,25 +349,22 @@ module.exports = async function (req) {
 };
 """
 
-_CRM_FORWARD = """\
-const fetch = require('node-fetch');
-
+_CRM_HINTS = """\
 module.exports = async function (req) {
   const { args, configuration } = req;
   const masked = (value, keep = 2) =>
     value ? value.slice(0, keep) + '*'.repeat(Math.max(value.length - keep, 0)) : null;
-  const response = await fetch(`${configuration.CRM_URL}/contacts`, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      Authorization: `Bearer ${configuration.CRM_API_KEY}`,
-    },
-    body: JSON.stringify({
+  // The CRM gets hints it can show an agent, never the values.
+  return {
+    raw: {
+      crm: configuration.CRM_URL,
       email_hint: masked(args.customer.email),
       phone_hint: masked(args.customer.phone, 3),
-    }),
-  });
-  return { raw: { crm_status: response.status } };
+    },
+    tokenize: {
+      email: { type: 'token', data: args.customer.email, containers: ['/pii/contact/'] },
+    },
+  };
 };
 """
 
@@ -424,9 +418,9 @@ _FORMULAS: list[dict[str, Any]] = [
         "modified": 6 * DAY,
     },
     {
-        "name": "Mask and forward to CRM",
-        "description": "Sends masked contact hints to the CRM, never the values.",
-        "code": _CRM_FORWARD,
+        "name": "Mask contact hints for the CRM",
+        "description": "Gives the CRM masked contact hints, never the values.",
+        "code": _CRM_HINTS,
         "configuration": [
             {"name": "CRM_URL", "type": "string"},
             {"name": "CRM_API_KEY", "description": "Bearer token of the CRM", "type": "string"},
@@ -500,20 +494,52 @@ def _proxy_key(name: str) -> str | None:
     return hashlib.sha256(f"demo-proxy/{name}".encode()).hexdigest()[:32]
 
 
-def seed_demo_tenant(store: Store) -> TenantInfo:
-    """Creates the demo tenant with its applications, proxies, formulas and usage."""
+# -- the staging tenant ---------------------------------------------------------------------
+
+STAGING_LACKS = {"Temporary auditor access", "Data warehouse export (nightly)", "Billing reports"}
+"""What production has and staging does not yet: `c` (copy to profile) and the diff show it."""
+STAGING_CHANGE = "Card velocity check"
+STAGING_CODE_NOTE = "// staging: a looser limit while the new scoring is tried\n"
+"""Staging's copy of this formula carries one more line, so a diff shows a code change."""
+
+
+def seed_demo_tenant(store: Store, *, staging_name: str | None = None) -> TenantInfo:
+    """Creates the demo tenant with its applications, proxies, formulas and usage; with
+    `staging_name`, its staging twin under that name (a little behind production, one
+    formula changed, its own ids), for the demo's second profile."""
     moment = now()
     with store.write() as conn:
-        return _seed(conn, moment)
+        return _seed(conn, moment, staging_name)
 
 
-def _seed(conn: sqlite3.Connection, moment: datetime) -> TenantInfo:
+def _without_staging_gaps(specs: list[dict[str, Any]], staging: bool) -> list[dict[str, Any]]:
+    if not staging:
+        return specs
+    kept = [spec for spec in specs if spec["name"] not in STAGING_LACKS]
+    return [
+        {**spec, "code": STAGING_CODE_NOTE + spec["code"]}
+        if spec["name"] == STAGING_CHANGE
+        else spec
+        for spec in kept
+    ]
+
+
+def _seed(
+    conn: sqlite3.Connection, moment: datetime, staging_name: str | None = None
+) -> TenantInfo:
     born = moment - 120 * DAY
+    staging = staging_name is not None
+    tenant_name = staging_name or DEMO_TENANT_NAME
+    prefix = STAGING_PREFIX if staging else ""
+
+    def demo_id(kind: str, name: str) -> str:  # staging's objects have ids of their own
+        return _demo_id(kind, prefix + name)
+
     info = bootstrap_tenant(
         conn,
-        DEMO_TENANT_NAME,
+        tenant_name,
         at=stamp(born),
-        tenant_id=demo_id("tenant", DEMO_TENANT_NAME),
+        tenant_id=demo_id("tenant", tenant_name),
         application_id=demo_id("application", "Bootstrap management"),
     )
     conn.execute(
@@ -534,7 +560,7 @@ def _seed(conn: sqlite3.Connection, moment: datetime) -> TenantInfo:
     admin = info.application_id
     ci = demo_id("application", "CI deploy pipeline")
 
-    for spec in _APPLICATIONS:
+    for spec in _without_staging_gaps(_APPLICATIONS, staging):
         expires = moment + spec["expires_in"] if "expires_in" in spec else None
         payload = ApplicationCreate.parse(
             {
@@ -561,7 +587,7 @@ def _seed(conn: sqlite3.Connection, moment: datetime) -> TenantInfo:
         if "modified" in spec:
             _touch(conn, "applications", row["id"], ci, stamp(moment - spec["modified"]))
 
-    for spec in _PROXIES:
+    for spec in _without_staging_gaps(_PROXIES, staging):
         body = {k: v for k, v in spec.items() if k not in ("age", "modified", "application")}
         if "application" in spec:
             body["application"] = {"id": demo_id("application", spec["application"])}
@@ -573,12 +599,12 @@ def _seed(conn: sqlite3.Connection, moment: datetime) -> TenantInfo:
             by=admin,
             at=stamp(moment - spec["age"]),
             proxy_id=demo_id("proxy", spec["name"]),
-            key=_proxy_key(spec["name"]),
+            key=_proxy_key(prefix + spec["name"]),
         )
         if "modified" in spec:
             _touch(conn, "proxies", row["id"], ci, stamp(moment - spec["modified"]))
 
-    for spec in _FORMULAS:
+    for spec in _without_staging_gaps(_FORMULAS, staging):
         body = {k: v for k, v in spec.items() if k not in ("age", "modified")}
         fields = ReactorFormulaCreate.parse({**body, "type": "private"}).model_dump(mode="json")
         row = formulas.insert(
@@ -592,11 +618,12 @@ def _seed(conn: sqlite3.Connection, moment: datetime) -> TenantInfo:
         if "modified" in spec:
             _touch(conn, "reactor_formulas", row["id"], ci, stamp(moment - spec["modified"]))
 
+    share = 10 if staging else 1  # staging sees a tenth of production's traffic
     tenants.set_usage(
         conn,
         info.tenant_id,
-        DEMO_INCLUDED_MONTHLY_ACTIVE_TOKENS,
-        DEMO_MONTHLY_ACTIVE_TOKENS,
-        {kind: (count, stamp(moment - ago)) for kind, (count, ago) in _METRICS.items()},
+        DEMO_INCLUDED_MONTHLY_ACTIVE_TOKENS // share,
+        DEMO_MONTHLY_ACTIVE_TOKENS // (share * 3 if staging else 1),
+        {kind: (count // share, stamp(moment - ago)) for kind, (count, ago) in _METRICS.items()},
     )
     return info

@@ -84,6 +84,10 @@ class LocalService(Protocol):
 
     def stop(self) -> None: ...
 
+    def connections(self) -> list[Connection]:
+        """The in-memory profiles of its tenants, the first the one to open."""
+        ...
+
 
 def unexpected_error_message(error: BaseException) -> str:
     """What a bug's notification says: the error, and the log file with its traceback."""
@@ -693,11 +697,11 @@ class TenantConsoleApp(App[int]):
         else:
             from console.tui.demo import DemoService
 
-            service = await asyncio.to_thread(DemoService().start)
+            service = await asyncio.to_thread(DemoService(staging=True).start)
         self.demo_services.append(service)
-        connection = Connection("demo", service.base_url, service.key, "memory")
-        self.profiles = MemoryProfiles([connection])
-        return connection
+        connections = service.connections()
+        self.profiles = MemoryProfiles(connections)
+        return connections[0]
 
     # ---- command palette ---------------------------------------------------------------
 

@@ -17,10 +17,17 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from console.tui.connection import Connection
 
 KEY_PREFIX = "API key:"
 LISTENING_PREFIX = "Listening on"
+STAGING_TENANT = "Acme Payments (staging)"
+"""The demo's second tenant: a near copy of the first (see console.service.demo)."""
+CONSOLE_DATA = "console-data"
+"""Inside the demo's data dir: the console's own data for the demo (test-run samples...)."""
 
 
 class DemoServiceError(RuntimeError):
@@ -55,14 +62,19 @@ class DemoService:
         port: int | None = None,
         frozen_now: str | None = None,
         demo_data: bool = True,
+        staging: bool = False,
         startup_timeout: float = 30.0,
     ) -> None:
+        """`staging`: also seed the demo's staging tenant (STAGING_TENANT), whose key is then
+        `staging_key`, so that the overview, copy-to-profile and diff have two tenants."""
         self.host = "127.0.0.1"
         self.port = port
         self.frozen_now = frozen_now
         self.demo_data = demo_data
         self.startup_timeout = startup_timeout
         self.key: str | None = None
+        self.staging = staging and demo_data
+        self.staging_key: str | None = None
         self.data_dir: Path | None = None
         self._process: subprocess.Popen[str] | None = None
         self._own_dir = False
@@ -113,10 +125,64 @@ class DemoService:
             raise DemoServiceError(f"Could not start the local service: {exc}.") from None
         try:
             self._wait_until_listening()
+            if self.staging:
+                self.staging_key = self._add_staging_tenant(env)
         except DemoServiceError:
             self.stop()
             raise
         return self
+
+    def _add_staging_tenant(self, env: dict[str, str]) -> str:
+        """Seeds the staging tenant beside the running service (`new-tenant --demo-data`)."""
+        import json
+
+        assert self.data_dir is not None
+        command = [sys.executable, "-m", "console", "new-tenant", "--demo-data"]
+        command += ["--data-dir", str(self.data_dir), STAGING_TENANT]
+        try:
+            done = subprocess.run(
+                command,
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                text=True,
+                env=env,
+                timeout=self.startup_timeout,
+                check=False,
+            )
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            raise DemoServiceError(f"Could not add the staging tenant: {exc}.") from None
+        if done.returncode != 0:
+            last = next((e for e in reversed(done.stderr.splitlines()) if e.strip()), "")
+            raise DemoServiceError(f"Could not add the staging tenant: {last.strip()}")
+        return str(json.loads(done.stdout)["key"])
+
+    def use_for_console_data(self) -> Path:
+        """Points the console's data directory (test-run samples and whatever else it keeps)
+        into the demo's temporary dir, so the demo writes nothing of the user's and leaves
+        nothing behind; writes there a sample for every demo formula and transform."""
+        from console.models.demo import demo_samples
+        from console.runner.samples import DATA_DIR_ENV, save_sample
+
+        assert self.data_dir is not None, "start() first"
+        directory = self.data_dir / CONSOLE_DATA
+        os.environ[DATA_DIR_ENV] = str(directory)
+        for key, text in demo_samples().items():
+            save_sample(key, text)
+        return directory
+
+    def connections(self) -> list[Connection]:
+        """The demo's profiles, held in memory: production, and staging when seeded."""
+        from console.tui.connection import Connection
+
+        production = Connection(
+            "production", self.base_url, self.key, "memory", badge="PROD", color="red"
+        )
+        if self.staging_key is None:
+            return [production]
+        staging = Connection(
+            "staging", self.base_url, self.staging_key, "memory", badge="STAGE", color="yellow"
+        )
+        return [production, staging]
 
     def _wait_until_listening(self) -> None:
         assert self._process is not None and self._process.stdout is not None

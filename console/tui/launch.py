@@ -97,7 +97,7 @@ def open_demo(args: argparse.Namespace) -> int:
 
     _exit_on_hangup()
     _start_logging()
-    service = DemoService()
+    service = DemoService(staging=True)
     try:
         print("Starting the local service with demo data…", file=sys.stderr, flush=True)
         try:
@@ -106,11 +106,13 @@ def open_demo(args: argparse.Namespace) -> int:
             print(f"tenant-console demo: {exc}", file=sys.stderr)
             return 1
         from console.tui.app import TenantConsoleApp
-        from console.tui.connection import Connection
+        from console.tui.connection import MemoryProfiles
 
-        connection = Connection("demo", service.base_url, service.key, "memory")
+        service.use_for_console_data()
+        connections = service.connections()
         app = TenantConsoleApp(
-            connection=connection,
+            connection=connections[0],
+            profiles=MemoryProfiles(connections),
             read_only=bool(getattr(args, "read_only", False)),
             exit_signals=(signal.SIGHUP, signal.SIGTERM),
             demo_service=service,

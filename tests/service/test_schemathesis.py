@@ -32,6 +32,9 @@ from schemathesis.hooks import GLOBAL_HOOK_DISPATCHER
 
 from console.models import permissions_for
 
+# Fuzzing the whole API: minutes of CPU, so outside the fast lane (-m 'not slow').
+pytestmark = pytest.mark.slow
+
 MAX_EXAMPLES = 5
 STATEFUL_MAX_STEPS = 10
 STATEFUL_SCENARIOS = 20

@@ -289,17 +289,25 @@ def _store_key(app: TenantConsoleApp, profile: str, key: str) -> None:
     app.profiles.store_key(profile, key)
 
 
-def refresh_after_change(app: TenantConsoleApp, kind: Kind) -> None:
+def refresh_after_change(app: TenantConsoleApp, kind: Kind, focus_id: str | None = None) -> None:
     """Reloads what shows this kind of object: its section (a list or the tenant), and the
-    header."""
+    header. A list keeps its cursor on `focus_id` (the object created or changed; after a
+    delete, the deleted one's neighbour) and its scroll position."""
     screen = app.console_screen
     if screen is not None:
 
         def reload() -> None:
+            from console.tui.widgets.resource_list import ResourceList  # loaded with the screen
+
             try:
-                screen.section_widget(kind.key).reload()
+                section = screen.section_widget(kind.key)
             except Exception:  # a section not there has nothing to refresh
                 log.info("The %s section was not reloaded", kind.key, exc_info=True)
+                return
+            if isinstance(section, ResourceList):
+                section.reload(focus_id)
+            else:
+                section.reload()
 
         # After the dialog has gone and the screen has its focus back, so that the list
         # puts the focus on its rows again once they are loaded.
@@ -334,7 +342,7 @@ async def create_flow(app: TenantConsoleApp, kind: Kind) -> Model | None:
         return None
     saved = await open_form(app, kind)
     if saved is not None:
-        refresh_after_change(app, kind)
+        refresh_after_change(app, kind, kind.item_id(saved))
     return saved
 
 
@@ -350,7 +358,7 @@ async def edit_flow(app: TenantConsoleApp, kind: Kind, obj: Shown | None) -> Mod
         return None
     saved = await open_form(app, kind, await fresh_copy(app, kind, obj))
     if saved is not None:
-        refresh_after_change(app, kind)
+        refresh_after_change(app, kind, kind.item_id(saved))
     return saved
 
 
@@ -361,8 +369,8 @@ async def delete_flow(app: TenantConsoleApp, kind: Kind, obj: Shown | None) -> b
     if not in_read_only_mode(app) and await _refuse_if_lacking(app, kind, "delete"):
         return False
     deleted = await delete_object(app, kind, obj)
-    if deleted:
-        refresh_after_change(app, kind)
+    if deleted:  # its id is gone: the cursor goes to its neighbour
+        refresh_after_change(app, kind, kind.item_id(obj))
     return deleted
 
 
@@ -377,7 +385,7 @@ async def regenerate_flow(app: TenantConsoleApp, application: Shown | None) -> A
         return None
     result = await regenerate_key(app, application)
     if result is not None:
-        refresh_after_change(app, APPLICATIONS)
+        refresh_after_change(app, APPLICATIONS, str(application.id))
     return result
 
 

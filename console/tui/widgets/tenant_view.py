@@ -118,9 +118,14 @@ class TenantView(KeyScroll, SectionLoader):
         self.refresh_fields()
 
     def reload(self) -> None:
-        self.reset()
-        self._content(False)
-        self.query_one(StatePanel).show_loading("the tenant")
+        """Reads the tenant again. One on screen stays there until the new one replaces it;
+        if the read fails, it stays, marked stale."""
+        if self.tenant is not None and self.problem is None:
+            self.forget_loads()
+        else:
+            self.reset()
+            self._content(False)
+            self.query_one(StatePanel).show_loading("the tenant")
         self.load(
             lambda: console_app(self).client.tenant.get(),
             shown=self._show,
@@ -134,14 +139,19 @@ class TenantView(KeyScroll, SectionLoader):
 
     def _failed(self, exc: Exception) -> None:
         self.fetching = False
-        self.problem = problem = describe(exc, permission=self.permission, what="tenant")
-        self.query_one(StatePanel).show_problem(problem)
+        problem = describe(exc, permission=self.permission, what="tenant")
+        if self.tenant is not None:  # the tenant shown stays, as last loaded
+            self.refresh_failed()
+        else:
+            self.problem = problem
+            self.query_one(StatePanel).show_problem(problem)
         self.post_message(SectionFailed(self, problem))
         self.post_message(StatusChanged(self, self.status_text))
 
     async def _show(self, tenant: Tenant) -> None:
         self.tenant, self.loaded, self.fetching = tenant, True, False
         self.loaded_at = now()
+        self.clear_stale()
         self.refresh_fields()
         self.query_one(StatePanel).hide()
         self._content(True)

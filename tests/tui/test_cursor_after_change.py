@@ -92,12 +92,15 @@ async def test_an_edit_keeps_the_cursor_on_the_edited_row(service, crowded):
         y = scroll_y(app, "proxies")
         await pilot.press("e")
         await wait_until(pilot, screen_is(app, ProxyForm), what="the form")
-        app.screen.query_one("#name", Input).value = "Renamed proxy"
+        app.screen.query_one("#name", Input).value = "Renamed proxy, longer than before"
         await pilot.press("ctrl+s")
         await back_on_console(pilot, app)
-        assert cursor_name(app, "proxies") == "Renamed proxy"
-        assert resource_list(app, "proxies").current_row["id"] == row_id
+        listing = resource_list(app, "proxies")
+        assert cursor_name(app, "proxies") == "Renamed proxy, longer than before"
+        assert listing.current_row["id"] == row_id
         assert scroll_y(app, "proxies") == y
+        # The new name is wider than any before: its column grew to show it whole.
+        assert listing.table.column_widths["name"] >= len("Renamed proxy, longer than before")
 
 
 async def test_an_edit_from_the_detail_keeps_the_list_cursor_on_that_row(service, crowded):

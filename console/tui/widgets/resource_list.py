@@ -438,7 +438,7 @@ class ResourceList(Vertical, SectionLoader):
     def _replace_rows(self, pages: list[Fetched], place: Place) -> None:
         """The pages read again replace the rows; the cursor goes back to its object (or its
         neighbour, or its row), the view stays scrolled where it was."""
-        self.fetching = self.refreshing = False
+        self.fetching = False
         self.problem = None
         self.loaded_at = now()
         self.clear_stale()
@@ -463,6 +463,7 @@ class ResourceList(Vertical, SectionLoader):
         self.items = [item for item, _row in pairs]
         self.rows = [row for _item, row in pairs]
         self._refresh_view(place=place)
+        self.refreshing = False
         self._show_state()
         self._status()
         self._maybe_fetch_more()
@@ -716,6 +717,7 @@ class ResourceList(Vertical, SectionLoader):
         """The table shows again what it should (the loaded rows, the live filter's, the
         search's matches, sorted as asked), the cursor on `current` where it still shows
         (or at `place`: the rows were read again)."""
+        fresh = place is not None
         if self.search is not None:
             pairs = self._sorted(list(self._found))
         elif self.live is not None:
@@ -727,10 +729,11 @@ class ResourceList(Vertical, SectionLoader):
             ]
         else:
             self.shown_items = self.items
-            self._set_table_rows(self.rows, self._cursor_for(current, place))
+            self._set_table_rows(self.rows, self._cursor_for(current, place), new_cells=fresh)
             return
         self.shown_items = [item for item, _row in pairs]
-        self._set_table_rows([row for _item, row in pairs], self._cursor_for(current, place))
+        rows = [row for _item, row in pairs]
+        self._set_table_rows(rows, self._cursor_for(current, place), new_cells=fresh)
 
     def _cursor_for(self, current: JsonObject | None, place: Place | None) -> int:
         """The row of `current` among those shown, or of the first of `place`'s ids there
@@ -742,11 +745,12 @@ class ResourceList(Vertical, SectionLoader):
         found = next((rows[i] for i in place.ids if i in rows), None)
         return found if found is not None else max(0, min(place.row, len(shown) - 1))
 
-    def _set_table_rows(self, rows: list[Row], cursor: int) -> None:
+    def _set_table_rows(self, rows: list[Row], cursor: int, *, new_cells: bool = False) -> None:
         """The table's rows, the cursor at `cursor`; the view scrolls only as far as it must
-        to show it (a list read again stays where it was)."""
+        to show it (a list read again stays where it was). `new_cells`: rows read again,
+        whose cells may be wider than those shown (the columns' widths then grow)."""
         table = self.table
-        if table.row_count == len(rows):  # the same rows, in another order (a sort)
+        if table.row_count == len(rows) and not new_cells:  # the same, in another order
             table.replace_rows(rows, cursor=cursor)
         else:
             table.set_rows(rows, cursor=cursor)

@@ -231,3 +231,31 @@ async def test_a_copy_to_another_profile_keeps_the_cursor(service):
         await pilot.press("y")
         await back_on_console(pilot, app)
         assert cursor_name(app, "proxies") == "Edge 2"
+
+
+async def test_a_row_on_a_later_page_keeps_the_cursor(service):
+    """The pages loaded are all read again: the cursor on page 2 stays on its row."""
+    tenant = service.new_tenant("Paged")
+    seed = Seeder(service.base_url, tenant.key)
+    for n in range(60):
+        seed.proxy(f"Paged {n:02}")
+    seed.close()
+    app = make_app(service.base_url, tenant.key)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("2")
+        await settle(pilot)
+        await pilot.press("G")  # the last of page 1; page 2 comes as the cursor nears it
+        await settle(pilot)
+        await pilot.press("G")
+        await settle(pilot)
+        listing = resource_list(app, "proxies")
+        assert listing.pages_fetched == [1, 2]
+        await pilot.press("up")
+        assert cursor_name(app, "proxies") == "Paged 58"
+        y = scroll_y(app, "proxies")
+        await pilot.press("r")
+        await settle(pilot)
+        assert listing.pages_fetched == [1, 2]
+        assert cursor_name(app, "proxies") == "Paged 58"
+        assert scroll_y(app, "proxies") == y

@@ -92,6 +92,8 @@ class TenantView(KeyScroll, SectionLoader):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.tenant: Tenant | None = None
+        self._usage = ""
+        """The usage line shown with the tenant."""
         self.labels: Labels = {}
         """Names of the applications among the tenant's audit ids, once looked up."""
 
@@ -108,7 +110,7 @@ class TenantView(KeyScroll, SectionLoader):
 
     def reset(self) -> None:
         self.reset_load_state()
-        self.tenant, self.labels = None, {}
+        self.tenant, self.labels, self._usage = None, {}, ""
 
     def stale_banner_anchor(self) -> FieldsView:
         return self.query_one(FieldsView)
@@ -164,6 +166,11 @@ class TenantView(KeyScroll, SectionLoader):
             self.refresh_fields()
 
     def refresh_fields(self) -> None:
+        """The tenant's fields, with the header's usage line. While the tenant is stale the
+        usage shown with it stays (the header drops what it cannot confirm)."""
         if self.tenant is not None:
-            usage = console_app(self).usage_line or None
-            self.query_one(FieldsView).show(tenant_fields(self.tenant, usage, self.labels))
+            usage = console_app(self).usage_line
+            if usage or not self.stale_note:
+                self._usage = usage
+            fields = tenant_fields(self.tenant, self._usage or None, self.labels)
+            self.query_one(FieldsView).show(fields)

@@ -677,7 +677,8 @@ class TenantConsoleApp(App[int]):
             )
         section = screen.find_section(kind.key)
         labels = section.labels if isinstance(section, ResourceList) else {}
-        await self.push_screen(DetailScreen(kind, item, labels=labels))
+        loaded_at = section.loaded_at if isinstance(section, ResourceList) else None
+        await self.push_screen(DetailScreen(kind, item, labels=labels, loaded_at=loaded_at))
 
     def copy_id(self, value: str) -> None:
         """Copies an id and says what was actually done (see console.tui.clipboard)."""

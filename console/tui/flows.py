@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from console.models import Application
     from console.tui.app import TenantConsoleApp
     from console.tui.forms.base import ResourceForm
+    from console.tui.key_guard import KeyStakes
     from console.tui.modals import ConfirmModal, TypeToConfirmModal
     from console.tui.resources import Kind
     from console.tui.shown import Model, Shown
@@ -94,15 +95,20 @@ async def delete_object(
     client = _client(app, client)
     label = str(_field(obj, "name") or _field(obj, "id") or "")
     body = kind.delete_consequences
+    guarded = False
     if kind is APPLICATIONS:
-        if await _is_session_application(app, client, obj):
-            body += " It is the key this console is using: the console loses its access."
+        stakes = await _key_stakes(app, client, obj)
+        guarded = stakes.guarded
+        if guarded:
+            body += " " + stakes.losses("delete")
         body += "\n\n" + await _proxies_losing(client, kind.item_id(obj))
     modal: ConfirmModal | TypeToConfirmModal
     if kind is TENANT:
         modal = TypeToConfirmModal(
             f'Delete the tenant "{label}"?', body, label, confirm_label="Delete tenant"
         )
+    elif guarded:  # a key the console lives on: its name typed, never Tab Enter
+        modal = TypeToConfirmModal(f'Delete {noun} "{label}"?', body, label)
     else:
         modal = ConfirmModal(f'Delete {noun} "{label}"?', body, confirm_label="Delete")
     if not await app.push_screen(modal, wait_for_dismiss=True):
@@ -195,6 +201,14 @@ async def _is_session_application(
     return own is not None and own == str(_field(application, "id") or "")
 
 
+async def _key_stakes(app: TenantConsoleApp, client: AdminClient, application: Shown) -> KeyStakes:
+    """Whether the console lives on this application's key (console.tui.key_guard)."""
+    from console.tui.key_guard import key_stakes
+
+    own = await _is_session_application(app, client, application)
+    return await key_stakes(client, application, own_key=own)
+
+
 def _field(obj: Shown, name: str) -> object:
     """A field of a model or of an object as sent; None where it has none."""
     return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
@@ -209,7 +223,8 @@ async def regenerate_key(
     profile's stored key is replaced, so the console keeps working.
     """
     from console.client import ApiError, NotOffered
-    from console.tui.modals import KeyRevealModal, RegenerateConfirm
+    from console.tui.modals import KeyRevealModal, RegenerateConfirm, TypeToConfirmModal
+    from console.tui.modals.confirm import REGENERATE_CONSEQUENCES
 
     if refuse_if_read_only(app, "regenerating a key"):
         return None
@@ -219,11 +234,21 @@ async def regenerate_key(
     from console.tui.grants import grant_note
 
     client = _client(app, client)
-    own = await _is_session_application(app, client, application)
+    stakes = await _key_stakes(app, client, application)
+    own = stakes.own_key
     note = await grant_note(client, application.permissions, subject="The new key")
-    if not await app.push_screen(
-        RegenerateConfirm(application.name, own_key=own, grant_note=note), wait_for_dismiss=True
-    ):
+    modal: RegenerateConfirm | TypeToConfirmModal
+    if stakes.guarded:  # a key the console lives on: its name typed, never Tab Enter
+        modal = TypeToConfirmModal(
+            f'Regenerate the key of "{application.name}"?',
+            f"{REGENERATE_CONSEQUENCES} {stakes.losses('regenerate')}",
+            application.name,
+            confirm_label="Regenerate",
+            warning=note,
+        )
+    else:
+        modal = RegenerateConfirm(application.name, grant_note=note)
+    if not await app.push_screen(modal, wait_for_dismiss=True):
         return None
     try:
         result = await client.applications.regenerate(application.id)
@@ -300,17 +325,25 @@ def _store_key(app: TenantConsoleApp, profile: str, key: str) -> None:
     app.profiles.store_key(profile, key)
 
 
-def refresh_after_change(app: TenantConsoleApp, kind: Kind) -> None:
+def refresh_after_change(app: TenantConsoleApp, kind: Kind, focus_id: str | None = None) -> None:
     """Reloads what shows this kind of object: its section (a list or the tenant), and the
-    header."""
+    header. A list keeps its cursor on `focus_id` (the object created or changed; after a
+    delete, the deleted one's neighbour) and its scroll position."""
     screen = app.console_screen
     if screen is not None:
 
         def reload() -> None:
+            from console.tui.widgets.resource_list import ResourceList  # loaded with the screen
+
             try:
-                screen.section_widget(kind.key).reload()
+                section = screen.section_widget(kind.key)
             except Exception:  # a section not there has nothing to refresh
                 log.info("The %s section was not reloaded", kind.key, exc_info=True)
+                return
+            if isinstance(section, ResourceList):
+                section.reload(focus_id)
+            else:
+                section.reload()
 
         # After the dialog has gone and the screen has its focus back, so that the list
         # puts the focus on its rows again once they are loaded.
@@ -345,7 +378,7 @@ async def create_flow(app: TenantConsoleApp, kind: Kind) -> Model | None:
         return None
     saved = await open_form(app, kind)
     if saved is not None:
-        refresh_after_change(app, kind)
+        refresh_after_change(app, kind, kind.item_id(saved))
     return saved
 
 
@@ -361,7 +394,7 @@ async def edit_flow(app: TenantConsoleApp, kind: Kind, obj: Shown | None) -> Mod
         return None
     saved = await open_form(app, kind, await fresh_copy(app, kind, obj))
     if saved is not None:
-        refresh_after_change(app, kind)
+        refresh_after_change(app, kind, kind.item_id(saved))
     return saved
 
 
@@ -372,8 +405,8 @@ async def delete_flow(app: TenantConsoleApp, kind: Kind, obj: Shown | None) -> b
     if not in_read_only_mode(app) and await _refuse_if_lacking(app, kind, "delete"):
         return False
     deleted = await delete_object(app, kind, obj)
-    if deleted:
-        refresh_after_change(app, kind)
+    if deleted:  # its id is gone: the cursor goes to its neighbour
+        refresh_after_change(app, kind, kind.item_id(obj))
     return deleted
 
 
@@ -388,7 +421,7 @@ async def regenerate_flow(app: TenantConsoleApp, application: Shown | None) -> A
         return None
     result = await regenerate_key(app, application)
     if result is not None:
-        refresh_after_change(app, APPLICATIONS)
+        refresh_after_change(app, APPLICATIONS, str(application.id))
     return result
 
 

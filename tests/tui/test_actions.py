@@ -106,12 +106,17 @@ async def test_delete_asks_then_deletes(service, tenant, client, kind):
 
 
 async def regenerate_through_dialogs(pilot: Any, app: Any, application: Any) -> tuple[str, Any]:
-    """Runs the regenerate flow: confirms it and closes the key reveal.
+    """Runs the regenerate flow: confirms it (typing the name where it must be typed: the
+    console's own key) and closes the key reveal.
 
-    Returns the confirmation's warning and the flow's result."""
+    Returns the confirmation's text and warning, and the flow's result."""
     worker = app.run_worker(regenerate_key(app, application))
-    await wait_until(pilot, screen_is(app, RegenerateConfirm))
-    warning = app.screen.warning_text or ""
+    await wait_until(pilot, lambda: isinstance(app.screen, RegenerateConfirm | TypeToConfirmModal))
+    await wait_until(pilot, screen_is(app, type(app.screen)))
+    warning = f"{app.screen.body_text} {app.screen.warning_text or ''}"
+    if isinstance(app.screen, TypeToConfirmModal):
+        app.screen.query_one("#typed", Input).value = application.name
+        await pilot.pause()
     await pilot.click("#confirm")
     await wait_until(pilot, screen_is(app, KeyRevealModal))
     await pilot.click("#stored")  # the key may close only once it is safe
@@ -192,7 +197,7 @@ async def test_regenerating_the_sessions_own_key_keeps_the_session_working(servi
     async with app.run_test(size=SIZE) as pilot:
         own = await app.client.applications.current()
         warning, result = await regenerate_through_dialogs(pilot, app, own)
-        assert "the key this console is using" in warning
+        assert "the key this console uses" in warning
         # The live client switched: the session keeps working.
         assert (await app.client.tenant.get()).name == "Own key tenant"
         assert app.connection.key == result.key
@@ -444,8 +449,9 @@ async def test_regenerating_the_consoles_own_key_in_the_shell_keeps_it_working(s
         await settle(pilot)
         assert names(app, "applications") == ["Bootstrap management"]
         await pilot.press("R")
-        await wait_until(pilot, screen_is(app, RegenerateConfirm))
-        assert "the key this console is using" in (app.screen.warning_text or "")
+        await wait_until(pilot, screen_is(app, TypeToConfirmModal))  # guarded: see test_key_guard
+        assert "the key this console uses" in app.screen.body_text
+        await pilot.press(*"Bootstrap management")
         await pilot.click("#confirm")
         await wait_until(pilot, screen_is(app, KeyRevealModal))
         await pilot.click("#stored")  # the key may close only once it is safe

@@ -5,10 +5,16 @@ from __future__ import annotations
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Input, Static
 
 from console.tui.modals.base import ChoiceDialog
+
+REGENERATE_CONSEQUENCES = (
+    "A new API key is generated and shown once. The old key stops working at once: every "
+    "service still using it gets 401 until it is given the new key."
+)
+"""What regenerating a key does, for its confirmations."""
 
 
 class ConfirmModal(ChoiceDialog):
@@ -87,29 +93,42 @@ class RegenerateConfirm(ConfirmModal):
         warning = "\n".join(note for note in notes if note) or None
         super().__init__(
             f'Regenerate the key of "{application_name}"?',
-            "A new API key is generated and shown once. The old key stops working at once: "
-            "every service still using it gets 401 until it is given the new key.",
+            REGENERATE_CONSEQUENCES,
             confirm_label="Regenerate",
             warning=warning,
         )
 
 
 class TypeToConfirmModal(ChoiceDialog):
-    """For what cannot be undone at all: the person types the object's name to confirm."""
+    """For what cannot be undone at all, or what the console itself lives on (the tenant,
+    the key it uses, the last key that can manage keys): the person types the object's name
+    to confirm. The confirming button stays disabled until then, so Tab Enter cancels."""
 
     BINDINGS = [Binding("escape", "answer(False)", "Cancel")]
 
-    def __init__(self, title: str, body: str, expected: str, *, confirm_label: str = "Delete"):
+    def __init__(
+        self,
+        title: str,
+        body: str,
+        expected: str,
+        *,
+        confirm_label: str = "Delete",
+        warning: str | None = None,
+    ):
         super().__init__(classes="-danger")
         self.title_text = title
         self.body_text = body
+        self.warning_text = warning
         self.expected = expected
         self.confirm_label = confirm_label
 
     def compose(self) -> ComposeResult:
-        with Vertical(id="dialog"):
+        # It scrolls where a long body does not fit (80x24): the input and buttons stay reachable.
+        with VerticalScroll(id="dialog"):
             yield Static(self.title_text, classes="dialog-title", markup=False)
             yield Static(self.body_text, classes="dialog-body", markup=False)
+            if self.warning_text:
+                yield Static(self.warning_text, classes="dialog-warning", markup=False)
             yield Static(
                 f'Type "{self.expected}" to confirm:', classes="dialog-warning", markup=False
             )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -13,6 +14,7 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Static
 
+from console.clock import now
 from console.tui.app_access import console_app
 from console.tui.bindings_policy import (
     MUTATING_ACTIONS,
@@ -21,7 +23,7 @@ from console.tui.bindings_policy import (
     hide_mutating_bindings,
     run_detail_action,
 )
-from console.tui.formatting import mask_secrets
+from console.tui.formatting import clock_time, mask_secrets
 from console.tui.problems import describe
 from console.tui.resources import (
     CodeBlock,
@@ -36,6 +38,7 @@ from console.tui.widgets.console_header import ConsoleHeader
 from console.tui.widgets.fields_view import FieldsView
 from console.tui.widgets.key_bar import KeyBar
 from console.tui.widgets.key_scroll import KeyScroll
+from console.tui.widgets.section_loader import StaleBanner
 from console.tui.widgets.state_panel import StatePanel
 
 if TYPE_CHECKING:
@@ -119,11 +122,16 @@ class DetailScreen(Screen[None]):
         *,
         item_id: str | None = None,
         labels: dict[str, str] | None = None,
+        loaded_at: datetime | None = None,
     ) -> None:
+        """`loaded_at`: when `item` was read (a list's page), for the stale note."""
         super().__init__()
         self.kind = kind
         self.labels = labels or {}
         self.item = item
+        self.loaded_at = loaded_at or now()
+        self.stale_note = ""
+        """Set once a refresh failed while the object was shown."""
         self.item_id = item_id or (kind.item_id(item) if item is not None else "")
         self.show_json = False
 
@@ -293,8 +301,11 @@ class DetailScreen(Screen[None]):
         return True
 
     def action_refresh(self) -> None:
-        self.query_one("#detail-body").display = False
-        self.query_one(StatePanel).show_loading(self.kind.singular)
+        """Reads the object again. What is shown stays until the answer replaces it; if the
+        read fails it stays, marked stale (unless the object is gone: 404)."""
+        if self.item is None:
+            self.query_one("#detail-body").display = False
+            self.query_one(StatePanel).show_loading(self.kind.singular)
         self.run_worker(self._load(), group="detail", exclusive=True, exit_on_error=False)
 
     async def _load(self) -> None:
@@ -303,8 +314,29 @@ class DetailScreen(Screen[None]):
         except Exception as exc:
             log.warning("The object could not be read", exc_info=True)
             problem = describe(exc, permission=self.kind.permission, what=self.kind.singular)
-            self.query_one(StatePanel).show_problem(problem)
+            if self.item is not None and problem.status != 404:
+                self._mark_stale(clock_time(now()))
+            else:
+                self._clear_stale()
+                self.query_one("#detail-body").display = False
+                self.query_one(StatePanel).show_problem(problem)
             console_app(self).report_problem(problem)
             return
-        self.item = item
+        self.item, self.loaded_at = item, now()
+        self._clear_stale()
         await self._render_item()
+
+    def _mark_stale(self, failed_at: str) -> None:
+        """A refresh failed: the object shown stays, under a note saying since when."""
+        loaded = clock_time(self.loaded_at)
+        self.stale_note = f"Stale — last loaded {loaded}, refresh failed at {failed_at}."
+        text = f"⚠ {self.stale_note} Press r to retry."
+        banners = self.query(StaleBanner)
+        if banners:
+            banners.first().update(text)
+        else:
+            self.mount(StaleBanner(text), before=self.query_one("#detail-body"))
+
+    def _clear_stale(self) -> None:
+        self.stale_note = ""
+        self.query(StaleBanner).remove()

@@ -17,6 +17,7 @@ import logging
 import re
 import time
 from concurrent.futures import Future
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -71,6 +72,15 @@ def _answered(requested: Future[JsonObject | None] | None) -> bool:
     if requested is None or not requested.done() or requested.cancelled():
         return False
     return requested.exception() is None and requested.result() is not None
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where the cursor stood before the rows were read again: the ids of the objects to put
+    it back on, best first, and its row, for when none of them is there any more."""
+
+    ids: tuple[str, ...]
+    row: int
 
 
 class FilterInput(Input):
@@ -140,6 +150,8 @@ class ResourceList(Vertical, SectionLoader):
         """The table's cells of each item, in the same order as `items`."""
         self.sort: tuple[int, bool] | None = None
         """(column index, descending) while the loaded rows are sorted; None: server order."""
+        self.refreshing = False
+        """The loaded pages are being read again behind the rows shown (see reload)."""
         self.loading_to_end = False
         """`G` twice: pages are fetched one after another to the last."""
         self._end_armed_row: int | None = None
@@ -233,6 +245,8 @@ class ResourceList(Vertical, SectionLoader):
             text = f"{len(self.items)} of {self.total} loaded"
         if self.loading_to_end:
             text += " · loading all (esc stops)…"
+        elif self.refreshing:
+            text += " · refreshing…"
         elif self.fetching:
             text += " · loading more…"
         if self.sort is not None and self.has_more:
@@ -295,6 +309,7 @@ class ResourceList(Vertical, SectionLoader):
         self._stop_loading_timer()
         self.items, self.total, self.has_more, self.pages_fetched = [], None, False, []
         self.rows, self._arrived, self.loading_to_end = [], [], False
+        self.refreshing = False
         self._end_armed_row = None
         self._seen, self.labels, self._typed = set(), {}, None
         self.filter_text, self.query_params = "", {}
@@ -309,8 +324,18 @@ class ResourceList(Vertical, SectionLoader):
             self.state_panel.hide()
             self._status()
 
-    def reload(self) -> None:
-        """Starts over from page 1 with the current filter."""
+    def reload(self, focus_id: str | None = None) -> None:
+        """Loads the list again with the current filter (`r`, after a change). Rows on screen
+        stay there until the new ones replace them, the cursor on the same object (`focus_id`
+        first, when given: the one just created or changed; after a delete, its neighbour)
+        and the view where it was; a failure keeps them, marked stale."""
+        if self.loaded and self.problem is None:
+            self._refresh_in_place(focus_id)
+        else:
+            self.start_over()
+
+    def start_over(self) -> None:
+        """Starts over from page 1 with the current filter (a new filter, a failed first load)."""
         first_page, self._first_page = self._first_page, None
         filter_text, query, live = self.filter_text, self.query_params, self.live
         self.reset()
@@ -374,6 +399,82 @@ class ResourceList(Vertical, SectionLoader):
             return list_page(envelope, page, self.page_size)
         client = console_app(self).client
         return await self.kind.fetch(client, page, self.page_size, self.query_params)
+
+    def _place(self, focus_id: str | None) -> Place:
+        """Where the cursor is: the ids to put it back on, best first, and its row."""
+        shown, row, kind = self.shown_items, self.table.cursor_row, self.kind
+        ids = [focus_id] if focus_id else []
+        # The row itself, then its neighbours: the one below takes a deleted row's place.
+        ids += [kind.item_id(shown[n]) for n in (row, row + 1, row - 1) if 0 <= n < len(shown)]
+        return Place(tuple(i for i in ids if i), row)
+
+    def _refresh_in_place(self, focus_id: str | None) -> None:
+        """As many pages as are loaded, read again behind the rows on screen; they replace
+        them all at once (see _replace_rows), or stay, marked stale, if a page fails."""
+        place = self._place(focus_id)
+        pages = max(1, len(self.pages_fetched))
+        self.forget_loads()  # a next page on its way would land among the new rows
+        self.loading_to_end, self._end_armed_row = False, None
+        self.refreshing = True
+        self.load(
+            lambda: self._load_pages(pages),
+            shown=lambda fetched: self._replace_rows(fetched, place),
+            failed=self._refresh_failed,
+            name=f"{self.kind.key}-refresh",
+        )
+        self._status()
+
+    async def _load_pages(self, count: int) -> list[Fetched]:
+        """Pages 1 to `count`, one after another (never more at once: rate limits)."""
+        client = console_app(self).client
+        pages: list[Fetched] = []
+        for page in range(1, count + 1):
+            fetched = await self.kind.fetch(client, page, self.page_size, self.query_params)
+            pages.append(fetched)
+            if not (fetched.has_more and fetched.items):
+                break
+        return pages
+
+    def _replace_rows(self, pages: list[Fetched], place: Place) -> None:
+        """The pages read again replace the rows; the cursor goes back to its object (or its
+        neighbour, or its row), the view stays scrolled where it was."""
+        self.fetching = False
+        self.problem = None
+        self.loaded_at = now()
+        self.clear_stale()
+        self._end_search()
+        self.items, self.rows, self._arrived, self._seen = [], [], [], set()
+        self.pages_fetched, self.labels, self._typed = [], {}, None
+        kind = self.kind
+        for fetched in pages:
+            self.pages_fetched.append(fetched.page)
+            self.total = fetched.total
+            self.labels.update(fetched.labels)
+            self.has_more = fetched.has_more and bool(fetched.items)
+            for item in fetched.items:
+                item_id = kind.item_id(item)
+                if item_id and item_id in self._seen:
+                    continue
+                self._seen.add(item_id)
+                self.items.append(item)
+        self._arrived = list(self.items)
+        self.rows = [kind.row_cells(item, self.labels) for item in self.items]
+        pairs = self._sorted(list(zip(self.items, self.rows, strict=True)))
+        self.items = [item for item, _row in pairs]
+        self.rows = [row for _item, row in pairs]
+        self._refresh_view(place=place)
+        self.refreshing = False
+        self._show_state()
+        self._status()
+        self._maybe_fetch_more()
+
+    def _refresh_failed(self, exc: BaseException) -> None:
+        """The rows stay as they were, under a note saying since when they are stale."""
+        self.fetching = self.refreshing = False
+        problem = describe(exc, permission=self.kind.permission, what=self.kind.title.lower())
+        self.refresh_failed()
+        self._status()
+        self.post_message(SectionFailed(self, problem))
 
     def _show_page(self, page: int, fetched: Fetched) -> None:
         self._stop_loading_timer()
@@ -610,9 +711,13 @@ class ResourceList(Vertical, SectionLoader):
         self.rows = [row for _item, row in pairs]
         self._refresh_view(current)
 
-    def _refresh_view(self, current: JsonObject | None = None) -> None:
+    def _refresh_view(
+        self, current: JsonObject | None = None, *, place: Place | None = None
+    ) -> None:
         """The table shows again what it should (the loaded rows, the live filter's, the
-        search's matches, sorted as asked), the cursor on `current` where it still shows."""
+        search's matches, sorted as asked), the cursor on `current` where it still shows
+        (or at `place`: the rows were read again)."""
+        fresh = place is not None
         if self.search is not None:
             pairs = self._sorted(list(self._found))
         elif self.live is not None:
@@ -624,15 +729,28 @@ class ResourceList(Vertical, SectionLoader):
             ]
         else:
             self.shown_items = self.items
-            self._set_table_rows(self.rows, current)
+            self._set_table_rows(self.rows, self._cursor_for(current, place), new_cells=fresh)
             return
         self.shown_items = [item for item, _row in pairs]
-        self._set_table_rows([row for _item, row in pairs], current)
+        rows = [row for _item, row in pairs]
+        self._set_table_rows(rows, self._cursor_for(current, place), new_cells=fresh)
 
-    def _set_table_rows(self, rows: list[Row], current: JsonObject | None) -> None:
-        cursor = next((n for n, item in enumerate(self.shown_items) if item is current), 0)
+    def _cursor_for(self, current: JsonObject | None, place: Place | None) -> int:
+        """The row of `current` among those shown, or of the first of `place`'s ids there
+        (else its row, within the rows); 0 when neither is given or found."""
+        shown = self.shown_items
+        if place is None:
+            return next((n for n, item in enumerate(shown) if item is current), 0)
+        rows = {self.kind.item_id(item): n for n, item in enumerate(shown)}
+        found = next((rows[i] for i in place.ids if i in rows), None)
+        return found if found is not None else max(0, min(place.row, len(shown) - 1))
+
+    def _set_table_rows(self, rows: list[Row], cursor: int, *, new_cells: bool = False) -> None:
+        """The table's rows, the cursor at `cursor`; the view scrolls only as far as it must
+        to show it (a list read again stays where it was). `new_cells`: rows read again,
+        whose cells may be wider than those shown (the columns' widths then grow)."""
         table = self.table
-        if table.row_count == len(rows):  # the same rows, in another order (a sort)
+        if table.row_count == len(rows) and not new_cells:  # the same, in another order
             table.replace_rows(rows, cursor=cursor)
         else:
             table.set_rows(rows, cursor=cursor)
@@ -716,7 +834,7 @@ class ResourceList(Vertical, SectionLoader):
             self.filter_text, self.query_params = "", {}
             self.focus_table()
             if changed or self.problem is not None:
-                self.reload()
+                self.start_over()
             else:
                 self._set_live(None)
             return
@@ -738,7 +856,7 @@ class ResourceList(Vertical, SectionLoader):
             self.filter_text, self.query_params = text, query
             self.focus_table()
             if changed or self.problem is not None:
-                self.reload()
+                self.start_over()
             else:
                 self._set_live(None)
             return

@@ -16,6 +16,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
+from console.clock import now
 from console.tui.formatting import clock_time
 
 if TYPE_CHECKING:
@@ -86,6 +87,11 @@ class SectionLoader(Widget):
         self.forget_loads()
         self.loaded, self.fetching, self.problem = False, False, None
         self.loaded_at, self.stale_note = None, ""
+        self.clear_stale()
+
+    def clear_stale(self) -> None:
+        """Fresh content replaced what was shown: no stale note any more."""
+        self.stale_note = ""
         if self.is_mounted:
             self.query(StaleBanner).remove()
 
@@ -151,6 +157,11 @@ class SectionLoader(Widget):
             banners.first().update(text)
         else:
             self.mount(StaleBanner(text), before=anchor)
+
+    def refresh_failed(self) -> None:
+        """A refresh failed while content was shown: the content stays, marked stale as of
+        now (only a successful load replaces it; see clear_stale)."""
+        self.mark_stale(clock_time(now()))
 
 
 async def _completed(outcome: Awaitable[None] | None) -> None:

@@ -92,6 +92,8 @@ class TenantView(KeyScroll, SectionLoader):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.tenant: Tenant | None = None
+        self._usage = ""
+        """The usage line shown with the tenant."""
         self.labels: Labels = {}
         """Names of the applications among the tenant's audit ids, once looked up."""
 
@@ -108,7 +110,7 @@ class TenantView(KeyScroll, SectionLoader):
 
     def reset(self) -> None:
         self.reset_load_state()
-        self.tenant, self.labels = None, {}
+        self.tenant, self.labels, self._usage = None, {}, ""
 
     def stale_banner_anchor(self) -> FieldsView:
         return self.query_one(FieldsView)
@@ -118,9 +120,14 @@ class TenantView(KeyScroll, SectionLoader):
         self.refresh_fields()
 
     def reload(self) -> None:
-        self.reset()
-        self._content(False)
-        self.query_one(StatePanel).show_loading("the tenant")
+        """Reads the tenant again. One on screen stays there until the new one replaces it;
+        if the read fails, it stays, marked stale."""
+        if self.tenant is not None and self.problem is None:
+            self.forget_loads()
+        else:
+            self.reset()
+            self._content(False)
+            self.query_one(StatePanel).show_loading("the tenant")
         self.load(
             lambda: console_app(self).client.tenant.get(),
             shown=self._show,
@@ -134,14 +141,19 @@ class TenantView(KeyScroll, SectionLoader):
 
     def _failed(self, exc: Exception) -> None:
         self.fetching = False
-        self.problem = problem = describe(exc, permission=self.permission, what="tenant")
-        self.query_one(StatePanel).show_problem(problem)
+        problem = describe(exc, permission=self.permission, what="tenant")
+        if self.tenant is not None:  # the tenant shown stays, as last loaded
+            self.refresh_failed()
+        else:
+            self.problem = problem
+            self.query_one(StatePanel).show_problem(problem)
         self.post_message(SectionFailed(self, problem))
         self.post_message(StatusChanged(self, self.status_text))
 
     async def _show(self, tenant: Tenant) -> None:
         self.tenant, self.loaded, self.fetching = tenant, True, False
         self.loaded_at = now()
+        self.clear_stale()
         self.refresh_fields()
         self.query_one(StatePanel).hide()
         self._content(True)
@@ -154,6 +166,11 @@ class TenantView(KeyScroll, SectionLoader):
             self.refresh_fields()
 
     def refresh_fields(self) -> None:
+        """The tenant's fields, with the header's usage line. While the tenant is stale the
+        usage shown with it stays (the header drops what it cannot confirm)."""
         if self.tenant is not None:
-            usage = console_app(self).usage_line or None
-            self.query_one(FieldsView).show(tenant_fields(self.tenant, usage, self.labels))
+            usage = console_app(self).usage_line
+            if usage or not self.stale_note:
+                self._usage = usage
+            fields = tenant_fields(self.tenant, self._usage or None, self.labels)
+            self.query_one(FieldsView).show(fields)

@@ -187,6 +187,13 @@ class UsageDashboard(Widget):
             self._switch("loading")
         self._update_meta()
 
+    def refresh_failed(self) -> None:
+        """A refresh failed: the report shown stays (its section says it is stale)."""
+        if self._defer(self.refresh_failed):
+            return
+        self.refreshing = False
+        self._update_meta()
+
     def show_report(self, report: UsageReport, fetched_at: datetime) -> None:
         """Render the report: the gauge, the totals, the table and the bar chart."""
         if self._defer(lambda: self.show_report(report, fetched_at)):

@@ -79,16 +79,26 @@ class UsageView(Vertical, SectionLoader):
         if not self.fetching:
             self.reload()
 
+    def stale_banner_anchor(self) -> UsageDashboard:
+        return self.dashboard
+
     def _failed(self, exc: Exception) -> None:
         self.fetching = False
-        self.problem = problem = describe(exc, permission=self.permission, what="usage report")
-        hint = problem.hint if problem.unauthorized else None
-        self.dashboard.show_error(exc, hint=hint)
+        problem = describe(exc, permission=self.permission, what="usage report")
+        if self.report is not None:  # the report shown stays, as last loaded
+            self.dashboard.refresh_failed()
+            self.refresh_failed()
+        else:
+            self.problem = problem
+            hint = problem.hint if problem.unauthorized else None
+            self.dashboard.show_error(exc, hint=hint)
         self.post_message(SectionFailed(self, problem))
         self.post_message(StatusChanged(self, self.status_text))
 
     def _show(self, report: UsageReport) -> None:
         self.report, self.loaded, self.fetching = report, True, False
+        self.loaded_at = now()
+        self.clear_stale()
         self.dashboard.show_report(report, now())
         self.post_message(self.Loaded(report))
         self.post_message(StatusChanged(self, self.status_text))

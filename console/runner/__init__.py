@@ -74,6 +74,7 @@ def run_code(
     result.calls = outcome.calls
     result.calls_dropped = outcome.calls_dropped
     result.engine_ms = outcome.engine_ms
+    result.stopped_while = outcome.phase if outcome.status == "timeout" else None
     if outcome.status == "pending":
         result.status = "never_settled"
     if result.status == "ok":
@@ -87,6 +88,13 @@ def run_code(
     return result
 
 
+_WHILE = {
+    "after_return": (" after it had returned: its timers, finalizers or promise jobs kept running"),
+    "serialising": " while its result was read (a getter, toJSON or Proxy of the result)",
+}
+"""What a time limit interrupted, when not the code's own call."""
+
+
 def _message(result: RunResult, timeout: float, memory_mb: int) -> str:
     expected = "{raw, tokenize}" if result.kind == "formula" else "{body, headers}"
     error = result.error
@@ -97,10 +105,15 @@ def _message(result: RunResult, timeout: float, memory_mb: int) -> str:
             return "Returned a value that does not meet the contract: " + result.shape_problems[0]
         case "threw" | "syntax" | "no_function" | "unserializable" | "engine_error":
             return error.summary if error is not None else "The code failed."
+        case "too_deep" | "too_large":
+            what = "too deeply nested" if result.status == "too_deep" else "too large"
+            detail = f" ({error.message})" if error is not None else ""
+            return f"The code returned a value {what} to show{detail}."
         case "never_settled":
             return "The promise the code returned never settled (nothing left to wait for)."
         case "timeout":
-            return f"Stopped: the code ran past the time limit ({timeout:g} s)."
+            where = _WHILE.get(result.stopped_while or "", "")
+            return f"Stopped: the code ran past the time limit ({timeout:g} s){where}."
         case "memory":
             return f"Stopped: the code used more than the memory limit ({memory_mb} MB)."
     return result.status

@@ -6,6 +6,11 @@ limit, in a vm context that holds no `require`, `process`, `fetch` or any other 
 and the process is killed at the wall-clock limit. Otherwise an embedded V8 (mini-racer, a
 dependency of the project) runs it in a fresh isolate with a time and memory limit; it has
 no Node built-in modules at all, which the result says.
+
+On both, the harness (harness.js) freezes the sandbox's intrinsics and runs timers, finalizer
+callbacks and the result's serialisation inside evaluations under the time limit; the Node
+host (node_host.js) runs with its own intrinsics frozen and answers `import()` with an error
+of the sandbox's realm. docs/test-run-hardening.md says what this does and does not do.
 """
 
 from __future__ import annotations
@@ -78,6 +83,56 @@ class Outcome:
     calls: list[BtCall] = field(default_factory=list)
     calls_dropped: int = 0
     engine_ms: float | None = None
+    phase: str | None = None
+    """Where a time limit struck: "running", "after_return" (timers, finalizers or promise
+    jobs of code that had returned) or "serialising" (getters, toJSON)."""
+
+
+PHASES = ("running", "after_return", "serialising")
+
+MAX_DEPTH = 100
+"""The deepest result the console shows (the harness refuses deeper ones; checked here too,
+as the report comes from a process that runs hostile code)."""
+
+
+class _TimeUp(Exception):
+    """The time limit was spent between two evaluations."""
+
+
+class _Unreadable(Exception):
+    """The engine's report cannot be read as the harness writes it."""
+
+
+def _depth(value: Any) -> int:
+    """The deepest nesting of lists and dicts in a decoded JSON value, without recursion."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            items: Any = item.values()
+        elif isinstance(item, list):
+            items = item
+        else:
+            continue
+        deepest = max(deepest, depth)
+        if depth > MAX_DEPTH + 10:
+            return depth
+        stack.extend((child, depth + 1) for child in items)
+    return deepest
+
+
+def _decode(text: str) -> Any:
+    """JSON text from the engine, never a traceback: too deep or malformed is _Unreadable."""
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError) as error:
+        raise _Unreadable(
+            f"the engine's report is not readable JSON ({type(error).__name__})"
+        ) from None
+    if _depth(value) > MAX_DEPTH + 10:
+        raise _Unreadable("the engine's report is nested deeper than any result may be")
+    return value
 
 
 @functools.cache
@@ -120,9 +175,40 @@ def permission_flags(major: int) -> list[str]:
     return []
 
 
-def _outcome_from(data: dict[str, Any], line_offset: int) -> Outcome:
-    """The harness's JSON report as an Outcome, error places moved to the code as written."""
+def _unreadable(reason: str) -> Outcome:
+    return Outcome(
+        status="engine_error",
+        error=CodeError("EngineError", f"The run's result could not be read: {reason}."),
+    )
+
+
+def _outcome_from(report: str | dict[str, Any], line_offset: int) -> Outcome:
+    """The harness's JSON report (text, or already decoded) as an Outcome, error places moved
+    to the code as written; a report that cannot be read is an engine error that says so,
+    never an exception."""
+    try:
+        data = _decode(report) if isinstance(report, str) else report
+        if not isinstance(data, dict):
+            raise _Unreadable("the engine's report is not an object")
+        return _report(data, line_offset)
+    except _Unreadable as error:
+        return _unreadable(str(error))
+    except (TypeError, ValueError, AttributeError) as error:
+        log.warning("An unreadable test-run report", exc_info=True)
+        return _unreadable(f"a field has the wrong type ({type(error).__name__})")
+
+
+REPORTED = frozenset(
+    {"ok", "pending", "threw", "no_function", "unserializable", "timeout", "memory"}
+    | {"too_deep", "too_large", "engine_error"}
+)
+"""The statuses an engine's report may carry (anything else is an engine error)."""
+
+
+def _report(data: dict[str, Any], line_offset: int) -> Outcome:
     status = str(data.get("status") or "engine_error")
+    if status not in REPORTED:
+        raise _Unreadable(f"an unknown status {status[:40]!r}")
     error = None
     raw = data.get("error")
     if isinstance(raw, dict):
@@ -138,7 +224,14 @@ def _outcome_from(data: dict[str, Any], line_offset: int) -> Outcome:
     value = None
     text = data.get("result_json")
     if isinstance(text, str):
-        value = json.loads(text)
+        value = _decode(text)
+        if _depth(value) > MAX_DEPTH:
+            status = "too_deep"
+            value = None
+            error = CodeError(
+                "ResultTooDeep", f"the returned value is nested over {MAX_DEPTH} levels"
+            )
+    phase = data.get("phase")
     return Outcome(
         status=status,
         result_kind=data.get("result_kind"),
@@ -150,7 +243,8 @@ def _outcome_from(data: dict[str, Any], line_offset: int) -> Outcome:
             BtCall(str(c.get("method")), list(c.get("args") or [])) for c in data.get("calls") or []
         ],
         calls_dropped=int(data.get("calls_dropped") or 0),
-        engine_ms=data.get("engine_ms"),
+        engine_ms=float(data["engine_ms"]) if data.get("engine_ms") is not None else None,
+        phase=phase if phase in PHASES else None,
     )
 
 
@@ -193,6 +287,9 @@ class NodeEngine:
             self.path,
             "--no-warnings",
             *permission_flags(self.major),
+            # node_host.js refuses to run without these two (see there).
+            "--frozen-intrinsics",
+            "--experimental-vm-modules",
             f"--max-old-space-size={job.memory_mb}",
             "--disallow-code-generation-from-strings",
             "-e",
@@ -230,8 +327,10 @@ class NodeEngine:
         if "heap out of memory" in finished.stderr or "Reached heap limit" in finished.stderr:
             return Outcome(status="memory")
         try:
-            data = json.loads(finished.stdout)
-        except json.JSONDecodeError:
+            data = _decode(finished.stdout)
+            if not isinstance(data, dict):
+                raise _Unreadable("not an object")
+        except _Unreadable:
             log.warning(
                 "Node.js ended with %s and no report: %s",
                 finished.returncode,
@@ -330,23 +429,45 @@ class EmbeddedEngine:
             text = str(error)
             message = text.splitlines()[0].split("SyntaxError: ", 1)[-1] if text else "?"
             return _syntax_outcome(message, text, "<anonymous>", 1)
-        # The promise jobs of the code run once this evaluation has returned; the next
-        # evaluation waits for them, and its timeout stops an endless `await` loop.
+        # The promise jobs of the code run once an evaluation has returned; the next
+        # evaluation waits for them, and its timeout stops an endless `await` loop. Timers and
+        # finalizer callbacks run one per evaluation (__tcTick), so nothing of the code runs
+        # outside an evaluation with what is left of the time limit.
+        phase = "running"
+
+        def step(script: str) -> Any:
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                raise _TimeUp
+            return context.eval(script, timeout_sec=left)
+
         try:
-            context.eval("__tcInvoke(); 0", timeout_sec=max(0.001, deadline - time.perf_counter()))
-            text = context.eval(
-                "__tcOutcome()", timeout_sec=max(0.001, deadline - time.perf_counter())
-            )
+            flags = int(step("__tcInvoke()"))
+            while True:
+                if flags & 1:
+                    phase = "after_return"
+                flags = int(step("__tcTick()"))
+                if flags & 2:
+                    continue
+                if not flags & 4:
+                    break  # settled with nothing left, or never settling with nothing queued
+            phase = "serialising"
+            text = step("__tcOutcome()")
+            step("0")  # the promise jobs a getter or toJSON queued, under the limit too
         except mr.JSOOMException:
             return Outcome(status="memory", engine_ms=elapsed())
-        except mr.JSTimeoutException:
+        except (mr.JSTimeoutException, _TimeUp):
             status = "memory" if context.was_hard_memory_limit_reached() else "timeout"
-            return Outcome(status=status, engine_ms=elapsed())
+            return Outcome(status=status, engine_ms=elapsed(), phase=phase)
+        except (TypeError, ValueError):
+            return _unreadable("the harness answered something other than a number")
         if context.was_hard_memory_limit_reached():
             return Outcome(status="memory", engine_ms=elapsed())
-        data = json.loads(str(text))
-        data["engine_ms"] = elapsed()
-        return _outcome_from(data, 1)
+        if not isinstance(text, str):
+            return _unreadable("the harness answered something other than JSON text")
+        outcome = _outcome_from(text, 1)
+        outcome.engine_ms = elapsed()
+        return outcome
 
 
 _engines: dict[EngineName, Any] = {}

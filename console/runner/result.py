@@ -19,6 +19,8 @@ Status = Literal[
     "no_function",
     "never_settled",
     "unserializable",
+    "too_deep",
+    "too_large",
     "timeout",
     "memory",
     "engine_error",
@@ -96,6 +98,9 @@ class RunResult:
     """From asking to run to having the result, start-up of the engine included."""
     notes: list[str] = field(default_factory=list)
     """How this run differs from the service's runtime (engine, version)."""
+    stopped_while: str | None = None
+    """Where the time limit struck: "running", "after_return" (timers, finalizers or promise
+    jobs of code that had returned) or "serialising" (a getter or toJSON of the result)."""
 
     @property
     def ok(self) -> bool:

@@ -10,7 +10,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from console.runner.contract import check_request, check_result
-from console.runner.result import KINDS, CodeError, Kind, RunResult
+from console.runner.result import KINDS, MAX_DEPTH, CodeError, Kind, RunResult, json_depth
 
 if TYPE_CHECKING:
     from console.runner.engines import EngineName
@@ -42,6 +42,13 @@ def run_code(
     started = time.perf_counter()
     chosen = engines.engine(engine)
     result = RunResult(kind=kind, engine=chosen.name, engine_name="", status="ok")
+    if json_depth(request) > MAX_DEPTH:
+        result.engine_name = chosen.display_name
+        result.status = "bad_request"
+        result.request_problems = [f"The request is nested deeper than {MAX_DEPTH} levels."]
+        result.message = result.request_problems[0]
+        result.total_ms = (time.perf_counter() - started) * 1000
+        return result
     if check:
         result.request_problems = check_request(kind, request, formula)
         if result.request_problems:

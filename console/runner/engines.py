@@ -33,10 +33,12 @@ from typing import Any, Literal
 
 from console.runner.result import (
     CODE_FILE_NAME,
+    MAX_DEPTH,
     BtCall,
     CodeError,
     Kind,
     LogLine,
+    json_depth,
     locate,
     locate_syntax_error,
 )
@@ -90,10 +92,6 @@ class Outcome:
 
 PHASES = ("running", "after_return", "serialising")
 
-MAX_DEPTH = 100
-"""The deepest result the console shows (the harness refuses deeper ones; checked here too,
-as the report comes from a process that runs hostile code)."""
-
 
 class _TimeUp(Exception):
     """The time limit was spent between two evaluations."""
@@ -101,25 +99,6 @@ class _TimeUp(Exception):
 
 class _Unreadable(Exception):
     """The engine's report cannot be read as the harness writes it."""
-
-
-def _depth(value: Any) -> int:
-    """The deepest nesting of lists and dicts in a decoded JSON value, without recursion."""
-    deepest = 0
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, dict):
-            items: Any = item.values()
-        elif isinstance(item, list):
-            items = item
-        else:
-            continue
-        deepest = max(deepest, depth)
-        if depth > MAX_DEPTH + 10:
-            return depth
-        stack.extend((child, depth + 1) for child in items)
-    return deepest
 
 
 def _decode(text: str) -> Any:
@@ -130,7 +109,7 @@ def _decode(text: str) -> Any:
         raise _Unreadable(
             f"the engine's report is not readable JSON ({type(error).__name__})"
         ) from None
-    if _depth(value) > MAX_DEPTH + 10:
+    if json_depth(value) > MAX_DEPTH + 10:
         raise _Unreadable("the engine's report is nested deeper than any result may be")
     return value
 
@@ -225,7 +204,7 @@ def _report(data: dict[str, Any], line_offset: int) -> Outcome:
     text = data.get("result_json")
     if isinstance(text, str):
         value = _decode(text)
-        if _depth(value) > MAX_DEPTH:
+        if json_depth(value) > MAX_DEPTH:
             status = "too_deep"
             value = None
             error = CodeError(

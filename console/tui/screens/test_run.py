@@ -25,6 +25,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static, TextArea
 
+from console.terminal_text import printable, printable_json
 from console.tui.widgets.key_bar import KeyBar
 
 if TYPE_CHECKING:
@@ -74,35 +75,38 @@ def _json(value: object) -> str:
 
 
 def result_renderable(result: RunResult) -> Group:
-    """Everything a run found, as one scrollable block of text (no markup: code's text)."""
+    """Everything a run found, as one scrollable block of text (no markup: code's text).
+
+    What the code returned, logged, threw or passed to `bt` is data, never terminal input:
+    every control character in it is shown escaped (console.terminal_text)."""
     parts: list[Text] = []
     head = Text()
     head.append("✓ " if result.ok else "✗ ", style="bold green" if result.ok else "bold red")
-    head.append(result.message, style="bold")
+    head.append(printable(result.message), style="bold")
     parts.append(head)
-    timing = f"{result.engine_name}"
+    timing = printable(result.engine_name)
     if result.engine_ms is not None and SHOW_TIMINGS:
         timing += f" · ran in {result.engine_ms:.1f} ms ({result.total_ms:.0f} ms with start-up)"
     parts.append(Text(timing, style="dim"))
     for note in result.notes:
-        parts.append(Text(f"· {note}", style="dim italic"))
+        parts.append(Text(f"· {printable(note)}", style="dim italic"))
     if result.request_problems:
         parts.append(Text("\nThe sample request", style="bold"))
-        parts += [Text(f"  ✗ {p}", style="red") for p in result.request_problems]
+        parts += [Text(f"  ✗ {printable(p)}", style="red") for p in result.request_problems]
     if result.error is not None:
         parts.append(Text("\nError", style="bold"))
-        parts.append(Text(f"  {result.error.summary}", style="red"))
-        parts += [Text(f"    {frame}", style="dim") for frame in result.error.frames[:8]]
+        parts.append(Text(f"  {printable(result.error.summary)}", style="red"))
+        parts += [Text(f"    {printable(frame)}", style="dim") for frame in result.error.frames[:8]]
     if result.status in ("ok", "bad_shape"):
-        parts.append(Text(f"\nReturned ({result.result_kind})", style="bold"))
-        parts.append(Text(_json(result.value), style="cyan"))
-        parts += [Text(f"  ✗ {p}", style="red") for p in result.shape_problems]
-        parts += [Text(f"  · {n}", style="yellow") for n in result.shape_notes]
+        parts.append(Text(f"\nReturned ({printable(result.result_kind or '')})", style="bold"))
+        parts.append(Text(printable_json(result.value, indent=2), style="cyan"))
+        parts += [Text(f"  ✗ {printable(p)}", style="red") for p in result.shape_problems]
+        parts += [Text(f"  · {printable(n)}", style="yellow") for n in result.shape_notes]
     if result.calls or result.calls_dropped:
         parts.append(Text(f"\nbt calls ({len(result.calls)}), answered with null", style="bold"))
         for call in result.calls:
-            arguments = ", ".join(json.dumps(a, ensure_ascii=False) for a in call.args)
-            parts.append(Text(f"  bt.{call.method}({arguments})"))
+            arguments = ", ".join(printable_json(a) for a in call.args)
+            parts.append(Text(f"  bt.{printable(call.method)}({arguments})"))
         if result.calls_dropped:
             parts.append(Text(f"  … {result.calls_dropped} more not kept", style="dim"))
     parts.append(Text(f"\nLogs ({len(result.logs)})", style="bold"))
@@ -110,7 +114,8 @@ def result_renderable(result: RunResult) -> Group:
         parts.append(Text("  Nothing logged.", style="dim"))
     styles = {"warn": "yellow", "error": "red", "debug": "dim"}
     for line in result.logs:
-        parts.append(Text(f"  [{line.level}] {line.text}", style=styles.get(line.level, "")))
+        text = printable(line.text, lines=True).replace("\n", "\n    ")
+        parts.append(Text(f"  [{printable(line.level)}] {text}", style=styles.get(line.level, "")))
     if result.logs_dropped:
         parts.append(Text(f"  … {result.logs_dropped} more not kept", style="dim"))
     return Group(*parts)
@@ -298,6 +303,9 @@ class TestRunScreen(ModalScreen[None]):
             self._status(f"The sample is not JSON: {error.msg} (line {error.lineno}).")
             self.query_one("#run-sample", TextArea).move_cursor((error.lineno - 1, error.colno - 1))
             return
+        except RecursionError:
+            self._status("The sample is nested too deeply to read.")
+            return
         self.run_started = time.perf_counter()
         self._status("Running…")
         self.query_one("#run-run", Button).disabled = True
@@ -338,13 +346,14 @@ class TestRunScreen(ModalScreen[None]):
         self.result = result
         self.query_one("#run-output", Static).update(result_renderable(result))
         self.query_one("#run-result", VerticalScroll).scroll_home(animate=False)
-        status = "Done." if result.ok else result.message
+        status = "Done." if result.ok else printable(result.message)
         if result.error is not None and result.error.line is not None:
+            summary = printable(result.error.summary)
             if self.target.editor is not None:
                 self.target.editor.show_run_error(self._problem(result))
-                status = f"{result.error.summary} — marked in the code; ctrl+g goes there."
+                status = f"{summary} — marked in the code; ctrl+g goes there."
             else:
-                status = result.error.summary
+                status = summary
         self._status(status)
         self.call_after_refresh(self._shown)
 
@@ -359,17 +368,18 @@ class TestRunScreen(ModalScreen[None]):
         error = result.error
         assert error is not None and error.line is not None
         column = error.column or 1
-        title = f"Test-run: {error.name}: {error.message}"
+        what = f"{printable(error.name)}: {printable(error.message)}"
+        title = f"Test-run: {what}"
         return CodeProblem(
             line=error.line,
             column=column,
-            message=f"{error.name}: {error.message} at line {error.line}, column {column}",
+            message=f"{what} at line {error.line}, column {column}",
             severity="error",
             title=title,
         )
 
     def _status(self, sentence: str) -> None:
-        self.query_one("#run-status", Static).update(sentence)
+        self.query_one("#run-status", Static).update(printable(sentence))
 
 
 def formula_run_target(

@@ -43,6 +43,7 @@
   var setAdd = Function.prototype.call.bind(Set.prototype.add);
   var weakGet = Function.prototype.call.bind(WeakMap.prototype.get);
   var weakSet = Function.prototype.call.bind(WeakMap.prototype.set);
+  var PromiseCtor = Promise;
   var promiseResolve = Promise.resolve.bind(Promise);
   var promiseThen = Function.prototype.call.bind(Promise.prototype.then);
   var stringSlice = Function.prototype.call.bind(String.prototype.slice);
@@ -581,6 +582,42 @@
   // Atomics.waitAsync settles its promise from outside any evaluation (it is what the embedded
   // engine's own timers were made of): not offered.
   if (typeof Atomics === "object" && hasOwn(Atomics, "waitAsync")) delete Atomics.waitAsync;
+  // WebAssembly.compile and instantiate answer from an engine task, which may come after
+  // the host stopped watching the time: compiled here, in the evaluation, instead.
+  if (typeof WebAssembly === "object" && WebAssembly !== null) {
+    var WasmModule = WebAssembly.Module;
+    var WasmInstance = WebAssembly.Instance;
+    var wasmNow = {
+      compile: function compile(bytes) {
+        return new PromiseCtor(function (resolve) {
+          resolve(new WasmModule(bytes));
+        });
+      },
+      instantiate: function instantiate(source, imports) {
+        return new PromiseCtor(function (resolve) {
+          if (source instanceof WasmModule) {
+            resolve(new WasmInstance(source, imports));
+          } else {
+            var compiled = new WasmModule(source);
+            resolve({ module: compiled, instance: new WasmInstance(compiled, imports) });
+          }
+        });
+      },
+    };
+    var wasmNames = ["compile", "instantiate"];
+    for (var w = 0; w < wasmNames.length; w++) {
+      defineProperty(WebAssembly, wasmNames[w], {
+        value: wasmNow[wasmNames[w]],
+        writable: true,
+        enumerable: false,
+        configurable: true,
+      });
+    }
+    var streaming = ["compileStreaming", "instantiateStreaming"];
+    for (var st = 0; st < streaming.length; st++) {
+      if (hasOwn(WebAssembly, streaming[st])) delete WebAssembly[streaming[st]];
+    }
+  }
   if (RealFinalizationRegistry !== null) {
     defineProperty(global, "FinalizationRegistry", {
       value: SandboxFinalizationRegistry,

@@ -375,8 +375,9 @@ def test_a_timer_that_runs_after_the_code_returned_reaches_nothing(
         "setInterval(() => fromAnything({}), 1);",
         "Promise.resolve().then(function loop() { Promise.resolve().then(loop); });",
         "queueMicrotask(function loop() { queueMicrotask(loop); });",
+        "WebAssembly.compile(new Uint8Array([1, 2, 3])).catch(function loop() { for (;;) {} });",
     ],
-    ids=["timer-loop", "interval", "promise-jobs", "microtasks"],
+    ids=["timer-loop", "interval", "promise-jobs", "microtasks", "wasm-compile"],
 )
 def test_what_runs_after_the_code_returned_is_under_the_time_limit(
     engine: str, targets: Targets, after: str
@@ -387,6 +388,35 @@ def test_what_runs_after_the_code_returned_is_under_the_time_limit(
     assert result.message.startswith("Stopped: the code ran past the time limit (1 s)")
     assert "after it had returned" in result.message
     assert result.total_ms < 5000
+
+
+def test_a_blocking_wait_is_stopped_at_the_time_limit(engine: str, targets: Targets) -> None:
+    code = hostile(
+        "Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);\nreturn { raw: {} };\n",
+        asynchronous=False,
+    )
+    result = run(engine, code, targets, timeout=1)
+    assert result.status == "timeout"
+    assert result.message == "Stopped: the code ran past the time limit (1 s)."
+
+
+def test_the_harness_functions_give_nothing_away(engine: str, targets: Targets) -> None:
+    """The harness's own globals are reachable by the code: calling or replacing them changes
+    nothing but the code's own outcome."""
+    code = hostile(
+        "const tried = [];\n"
+        "for (const name of ['__tcPrepare', '__tcDefine', '__tcInvoke', '__tcTick',\n"
+        "                    '__tcOutcome', '__tcSettled', '__tcImportRefused', '__tcFactory']) {\n"
+        "  try { globalThis[name] = () => 'forged'; } catch (e) {}\n"
+        "  try { fromAnything(globalThis[name]); } catch (e) {}\n"
+        "  try { const out = globalThis[name]('{}'); fromAnything(out); tried.push(name); }\n"
+        "  catch (e) { fromAnything(e); }\n"
+        "}\n"
+        "return { raw: { leaked } };\n",
+        asynchronous=False,
+    )
+    result = run(engine, code, targets, timeout=2)
+    assert result.status in ("ok", "threw", "timeout"), result.message
 
 
 def test_finalizers_reach_nothing_and_run_only_under_the_time_limit(

@@ -227,6 +227,10 @@ def _report(data: dict[str, Any], line_offset: int) -> Outcome:
     )
 
 
+def _first_line(text: str) -> str:
+    return (text.strip().splitlines() or ["?"])[0][:500]
+
+
 def _syntax_outcome(message: str, text: str, source_name: str, line_offset: int) -> Outcome:
     place = locate_syntax_error(text, source_name, line_offset)
     line, column = place if place else (None, None)
@@ -402,12 +406,29 @@ class EmbeddedEngine:
             return (time.perf_counter() - started) * 1000
 
         source = f"{EMBEDDED_PREFIX}{job.code}\n}});\n//# sourceURL={CODE_FILE_NAME}"
+        alone = context.eval(f"__tcParses({json.dumps(job.code)}, true)")
+        if alone and not context.eval(f"__tcParses({json.dumps(source)}, false)"):
+            # It closes the wrapper (Node's compileFunction would refuse it): never run.
+            said = "the code closes the module function it is wrapped in"
+            return Outcome(
+                status="syntax", error=CodeError("SyntaxError", f"Unexpected '}}': {said}")
+            )
         try:
             context.eval(source, timeout_sec=job.timeout)
         except mr.JSParseException as error:
             text = str(error)
             message = text.splitlines()[0].split("SyntaxError: ", 1)[-1] if text else "?"
             return _syntax_outcome(message, text, "<anonymous>", 1)
+        except mr.JSTimeoutException:
+            # Code that closed the wrapper runs its own statements at the top level.
+            return Outcome(status="timeout", engine_ms=elapsed(), phase="running")
+        except mr.JSOOMException:
+            return Outcome(status="memory", engine_ms=elapsed())
+        except mr.JSEvalException as error:
+            return Outcome(
+                status="threw",
+                error=CodeError("Error", _first_line(str(error)), line=None, column=None),
+            )
         # The promise jobs of the code run once an evaluation has returned; the next
         # evaluation waits for them, and its timeout stops an endless `await` loop. Timers and
         # finalizer callbacks run one per evaluation (__tcTick), so nothing of the code runs
@@ -438,6 +459,9 @@ class EmbeddedEngine:
         except (mr.JSTimeoutException, _TimeUp):
             status = "memory" if context.was_hard_memory_limit_reached() else "timeout"
             return Outcome(status=status, engine_ms=elapsed(), phase=phase)
+        except mr.JSEvalException:
+            log.warning("The embedded engine's harness failed", exc_info=True)
+            return _unreadable("the sandbox's harness failed")
         except (TypeError, ValueError):
             return _unreadable("the harness answered something other than a number")
         if context.was_hard_memory_limit_reached():

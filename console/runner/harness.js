@@ -35,6 +35,7 @@
   var parse = JSON.parse;
   var isArray = Array.isArray;
   var StringCtor = String;
+  var FunctionCtor = Function;
   var ErrorCtor = Error;
   var TypeErrorCtor = TypeError;
   var SetCtor = Set;
@@ -638,6 +639,19 @@
   });
 
   define("__tcImportRefused", importRefused);
+
+  // The embedded engine compiles the code inside a wrapper: "" when `body` parses as a
+  // function body (with the module's parameters, or none), else the SyntaxError's message.
+  // Compiling runs nothing.
+  define("__tcParses", function (body, withParameters) {
+    try {
+      if (withParameters) new FunctionCtor("module", "exports", "require", body);
+      else new FunctionCtor(body);
+      return "";
+    } catch (error) {
+      return safely(function () { return StringCtor(error.message); }, "SyntaxError");
+    }
+  });
 
   // Calls the code; answers tick()'s flags. A returned promise settles in the promise jobs
   // that run after this evaluation (inside it, for Node's "afterEvaluate" microtasks).

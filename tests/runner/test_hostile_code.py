@@ -545,3 +545,19 @@ def test_the_environment_holds_nothing_the_code_can_read(engine: str, targets: T
     result = run(engine, code, targets)
     assert result.status == "ok", result.message
     assert result.value == {"raw": {"found": {}, "env": "undefined", "leaked": []}}
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "}); for (;;) {} (function () {",
+        "}); __tcDefine(function (m) { m.exports = () => ({ raw: {} }); }); (function () {",
+    ],
+    ids=["loop", "redefine"],
+)
+def test_code_that_closes_its_wrapper_is_a_syntax_error_and_never_runs(
+    engine: str, targets: Targets, code: str
+) -> None:
+    result = run(engine, code, targets, timeout=1)
+    assert result.status == "syntax", result.message
+    assert "Unexpected token '}'" in result.message or "Unexpected '}'" in result.message

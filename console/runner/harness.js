@@ -189,7 +189,9 @@
     if (typeof value === "function") return show(value);
     if (value === undefined) return null;
     var out = serialise(value, MAX_ARGUMENT_CHARS);
-    if (out.problem) return "[" + (out.detail || "unserializable value") + "]";
+    if (out.problem === "too_deep") return "[a value nested " + out.detail + ": too deep to show]";
+    if (out.problem === "too_large") return "[a value of " + out.detail + ": too large to show]";
+    if (out.problem) return show(value);
     if (out.text === null) return show(value);
     return parse(out.text);
   }

@@ -561,3 +561,27 @@ def test_code_that_closes_its_wrapper_is_a_syntax_error_and_never_runs(
     result = run(engine, code, targets, timeout=1)
     assert result.status == "syntax", result.message
     assert "Unexpected token '}'" in result.message or "Unexpected '}'" in result.message
+
+
+def test_deep_or_large_bt_arguments_are_shown_as_a_note(engine: str, targets: Targets) -> None:
+    code = hostile(
+        "let deep = {}; const root = deep;\n"
+        "for (let i = 0; i < 3000; i++) { deep.a = {}; deep = deep.a; }\n"
+        "await req.bt.tokens.create(root, 'x'.repeat(30000), 10n);\n"
+        "return { body: { leaked }, headers: {} };\n"
+    )
+    request = dict(targets.request)
+    request["args"] = {**targets.request["args"], "body": {}, "headers": {}}  # type: ignore[dict-item]
+    result = run_code(code, request, "transform", engine=engine, with_bt=True, check=False)  # type: ignore[arg-type]
+    targets.assert_untouched(result)
+    assert result.status == "ok", result.message
+    assert [(call.method, call.args) for call in result.calls] == [
+        (
+            "tokens.create",
+            [
+                "[a value nested 3001 levels: too deep to show]",
+                "[a value of 30002 characters of JSON: too large to show]",
+                "10n",
+            ],
+        )
+    ]

@@ -171,6 +171,7 @@ def _outcome_from(report: str | dict[str, Any], line_offset: int) -> Outcome:
             raise _Unreadable("the engine's report is not an object")
         return _report(data, line_offset)
     except _Unreadable as error:
+        log.warning("An unreadable test-run report: %s", error)
         return _unreadable(str(error))
     except (TypeError, ValueError, AttributeError) as error:
         log.warning("An unreadable test-run report", exc_info=True)
@@ -463,6 +464,7 @@ class EmbeddedEngine:
             log.warning("The embedded engine's harness failed", exc_info=True)
             return _unreadable("the sandbox's harness failed")
         except (TypeError, ValueError):
+            log.warning("The embedded engine's harness answered no number", exc_info=True)
             return _unreadable("the harness answered something other than a number")
         if context.was_hard_memory_limit_reached():
             return Outcome(status="memory", engine_ms=elapsed())

@@ -334,3 +334,33 @@ def test_ordinary_code_runs_with_the_intrinsics_frozen(engine: str) -> None:
         "getter": "desc",
         "nullproto": 1,
     }
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason=NODE_MISSING)
+@pytest.mark.parametrize("flag", ["--frozen-intrinsics", "--experimental-vm-modules"])
+def test_the_node_host_refuses_to_run_without_its_flags(engine: str, flag: str) -> None:
+    """Without frozen host intrinsics a leaked host object lets the code plant getters the
+    host runs later; without the vm-modules flag import() rejects with a host error: the host
+    script refuses rather than run the code less isolated (issue 22)."""
+    if engine != "node":
+        pytest.skip("the flags are Node's")
+    import json
+
+    from console.runner.engines import Job, NodeEngine, harness
+
+    command = NodeEngine().command(Job(code="", request={}, kind="formula"))
+    command.remove(flag)
+    job = {
+        "harness": harness(),
+        "code": "module.exports = () => ({ raw: {} });",
+        "request": {},
+        "kind": "formula",
+        "with_bt": False,
+        "timeout_ms": 2000,
+    }
+    finished = subprocess.run(
+        command, input=json.dumps(job), capture_output=True, text=True, timeout=30
+    )
+    report = json.loads(finished.stdout)
+    assert report["status"] == "host_error"
+    assert f"runs without {flag}; the run is refused" in report["error"]["message"]

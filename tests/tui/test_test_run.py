@@ -292,3 +292,25 @@ async def test_control_characters_in_a_thrown_error_are_shown_escaped(service):
         editor = app.form.query_one("#code", CodeEditor)
         strip = str(editor.query_one("#code-problems", Static).content)
         assert "\x1b" not in strip and "boom \\x1b]52;c;" in strip
+
+
+LARGE_CODE = (
+    "module.exports = function (req) {\n"
+    "  for (let i = 0; i < 300; i++) console.log('line ' + i + ' ' + 'y'.repeat(5000));\n"
+    "  return { raw: { rows: Array.from({ length: 20000 }, (_, i) => ({ i })) } };\n"
+    "};\n"
+)
+
+
+async def test_a_large_result_and_many_logs_are_drawn_in_part_saying_what_is_left_out(service):
+    app = host(service, lambda c: FormulaForm(c, formula(LARGE_CODE)))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_and_run(pilot, app)
+        result = screen.result
+        assert result is not None and result.ok, result and result.message
+        assert len(result.value["raw"]["rows"]) == 20000  # the data is whole; the drawing not
+        text = output_text(screen)
+        assert len(text) < 200_000
+        assert "lines) not shown; `tenant-console run` prints them all" in text
+        assert "more characters)" in text  # a long log line, cut
+        assert "more log lines not shown; `tenant-console run` prints them all" in text

@@ -10,7 +10,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from console.runner.contract import check_request, check_result
-from console.runner.result import KINDS, CodeError, Kind, RunResult
+from console.runner.result import KINDS, MAX_DEPTH, CodeError, Kind, RunResult, json_depth
 
 if TYPE_CHECKING:
     from console.runner.engines import EngineName
@@ -42,6 +42,13 @@ def run_code(
     started = time.perf_counter()
     chosen = engines.engine(engine)
     result = RunResult(kind=kind, engine=chosen.name, engine_name="", status="ok")
+    if json_depth(request) > MAX_DEPTH:
+        result.engine_name = chosen.display_name
+        result.status = "bad_request"
+        result.request_problems = [f"The request is nested deeper than {MAX_DEPTH} levels."]
+        result.message = result.request_problems[0]
+        result.total_ms = (time.perf_counter() - started) * 1000
+        return result
     if check:
         result.request_problems = check_request(kind, request, formula)
         if result.request_problems:
@@ -74,6 +81,7 @@ def run_code(
     result.calls = outcome.calls
     result.calls_dropped = outcome.calls_dropped
     result.engine_ms = outcome.engine_ms
+    result.stopped_while = outcome.phase if outcome.status == "timeout" else None
     if outcome.status == "pending":
         result.status = "never_settled"
     if result.status == "ok":
@@ -87,6 +95,13 @@ def run_code(
     return result
 
 
+_WHILE = {
+    "after_return": (" after it had returned: its timers, finalizers or promise jobs kept running"),
+    "serialising": " while its result was read (a getter, toJSON or Proxy of the result)",
+}
+"""What a time limit interrupted, when not the code's own call."""
+
+
 def _message(result: RunResult, timeout: float, memory_mb: int) -> str:
     expected = "{raw, tokenize}" if result.kind == "formula" else "{body, headers}"
     error = result.error
@@ -97,10 +112,15 @@ def _message(result: RunResult, timeout: float, memory_mb: int) -> str:
             return "Returned a value that does not meet the contract: " + result.shape_problems[0]
         case "threw" | "syntax" | "no_function" | "unserializable" | "engine_error":
             return error.summary if error is not None else "The code failed."
+        case "too_deep" | "too_large":
+            what = "too deeply nested" if result.status == "too_deep" else "too large"
+            detail = f" ({error.message})" if error is not None else ""
+            return f"The code returned a value {what} to show{detail}."
         case "never_settled":
             return "The promise the code returned never settled (nothing left to wait for)."
         case "timeout":
-            return f"Stopped: the code ran past the time limit ({timeout:g} s)."
+            where = _WHILE.get(result.stopped_while or "", "")
+            return f"Stopped: the code ran past the time limit ({timeout:g} s){where}."
         case "memory":
             return f"Stopped: the code used more than the memory limit ({memory_mb} MB)."
     return result.status

@@ -2,7 +2,9 @@
 
 The result goes to stdout as JSON; what the code logged goes to stderr, one line each.
 Exit 0 when the code returned the contract's shape, 1 when it threw, returned another shape,
-or was stopped by a limit, 2 when the input cannot be used (files, JSON, the request).
+was stopped by a limit or returned a value too deep or too large to show, 2 when the input
+cannot be used (files, JSON, the request). What the code returned or logged is data: its
+control characters are shown escaped, never sent to the terminal (console.terminal_text).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from console.runner.result import RunResult
+from console.terminal_text import printable, printable_json, printable_lines
 
 EXIT_OK = 0
 EXIT_CODE_FAILED = 1
@@ -21,7 +24,7 @@ EXIT_BAD_INPUT = 2
 
 
 def _fail(message: str) -> int:
-    print(f"tenant-console run: {message}", file=sys.stderr)
+    print(f"tenant-console run: {printable(message)}", file=sys.stderr)
     return EXIT_BAD_INPUT
 
 
@@ -62,10 +65,14 @@ def run(args: argparse.Namespace) -> int:
         return _fail(str(error))
     except json.JSONDecodeError as error:
         return _fail(f"the formula file is not JSON: {error}")
+    except RecursionError:
+        return _fail("the formula file is nested too deeply to read")
     try:
         request = json.loads(request_text)
     except json.JSONDecodeError as error:
         return _fail(f"the request file is not JSON: {error}")
+    except RecursionError:
+        return _fail("the request file is nested too deeply to read")
     if args.timeout is not None and args.timeout <= 0:
         return _fail("--timeout must be a positive number of seconds")
     try:
@@ -83,12 +90,12 @@ def run(args: argparse.Namespace) -> int:
     except EngineUnavailable as error:
         return _fail(str(error))
     for line in result.logs:
-        print(f"[{line.level}] {line.text}", file=sys.stderr)
+        print(f"[{printable(line.level)}] {printable_lines(line.text, '    ')}", file=sys.stderr)
     if result.logs_dropped:
         print(f"[…] {result.logs_dropped} more log lines not kept", file=sys.stderr)
     data = result.to_json()
     del data["logs"]  # on stderr, above
-    print(json.dumps(data, indent=2, ensure_ascii=False))
+    print(printable_json(data, indent=2))
     print(_verdict(result), file=sys.stderr)
     if result.status == "bad_request":
         return EXIT_BAD_INPUT
@@ -96,6 +103,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _verdict(result: RunResult) -> str:
-    lines = [f"{'ok' if result.ok else 'failed'}: {result.message} ({result.engine_name})"]
-    lines += [f"  - {problem}" for problem in result.request_problems + result.shape_problems]
+    verdict = "ok" if result.ok else "failed"
+    lines = [f"{verdict}: {printable(result.message)} ({printable(result.engine_name)})"]
+    lines += [
+        f"  - {printable(problem)}" for problem in result.request_problems + result.shape_problems
+    ]
     return "\n".join(lines)

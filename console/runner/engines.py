@@ -6,6 +6,11 @@ limit, in a vm context that holds no `require`, `process`, `fetch` or any other 
 and the process is killed at the wall-clock limit. Otherwise an embedded V8 (mini-racer, a
 dependency of the project) runs it in a fresh isolate with a time and memory limit; it has
 no Node built-in modules at all, which the result says.
+
+On both, the harness (harness.js) freezes the sandbox's intrinsics and runs timers, finalizer
+callbacks and the result's serialisation inside evaluations under the time limit; the Node
+host (node_host.js) runs with its own intrinsics frozen and answers `import()` with an error
+of the sandbox's realm. docs/test-run-hardening.md says what this does and does not do.
 """
 
 from __future__ import annotations
@@ -28,10 +33,12 @@ from typing import Any, Literal
 
 from console.runner.result import (
     CODE_FILE_NAME,
+    MAX_DEPTH,
     BtCall,
     CodeError,
     Kind,
     LogLine,
+    json_depth,
     locate,
     locate_syntax_error,
 )
@@ -78,6 +85,33 @@ class Outcome:
     calls: list[BtCall] = field(default_factory=list)
     calls_dropped: int = 0
     engine_ms: float | None = None
+    phase: str | None = None
+    """Where a time limit struck: "running", "after_return" (timers, finalizers or promise
+    jobs of code that had returned) or "serialising" (getters, toJSON)."""
+
+
+PHASES = ("running", "after_return", "serialising")
+
+
+class _TimeUp(Exception):
+    """The time limit was spent between two evaluations."""
+
+
+class _Unreadable(Exception):
+    """The engine's report cannot be read as the harness writes it."""
+
+
+def _decode(text: str) -> Any:
+    """JSON text from the engine, never a traceback: too deep or malformed is _Unreadable."""
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError) as error:
+        raise _Unreadable(
+            f"the engine's report is not readable JSON ({type(error).__name__})"
+        ) from None
+    if json_depth(value) > MAX_DEPTH + 10:
+        raise _Unreadable("the engine's report is nested deeper than any result may be")
+    return value
 
 
 @functools.cache
@@ -120,9 +154,41 @@ def permission_flags(major: int) -> list[str]:
     return []
 
 
-def _outcome_from(data: dict[str, Any], line_offset: int) -> Outcome:
-    """The harness's JSON report as an Outcome, error places moved to the code as written."""
+def _unreadable(reason: str) -> Outcome:
+    return Outcome(
+        status="engine_error",
+        error=CodeError("EngineError", f"The run's result could not be read: {reason}."),
+    )
+
+
+def _outcome_from(report: str | dict[str, Any], line_offset: int) -> Outcome:
+    """The harness's JSON report (text, or already decoded) as an Outcome, error places moved
+    to the code as written; a report that cannot be read is an engine error that says so,
+    never an exception."""
+    try:
+        data = _decode(report) if isinstance(report, str) else report
+        if not isinstance(data, dict):
+            raise _Unreadable("the engine's report is not an object")
+        return _report(data, line_offset)
+    except _Unreadable as error:
+        log.warning("An unreadable test-run report: %s", error)
+        return _unreadable(str(error))
+    except (TypeError, ValueError, AttributeError) as error:
+        log.warning("An unreadable test-run report", exc_info=True)
+        return _unreadable(f"a field has the wrong type ({type(error).__name__})")
+
+
+REPORTED = frozenset(
+    {"ok", "pending", "threw", "no_function", "unserializable", "timeout", "memory"}
+    | {"too_deep", "too_large", "engine_error"}
+)
+"""The statuses an engine's report may carry (anything else is an engine error)."""
+
+
+def _report(data: dict[str, Any], line_offset: int) -> Outcome:
     status = str(data.get("status") or "engine_error")
+    if status not in REPORTED:
+        raise _Unreadable(f"an unknown status {status[:40]!r}")
     error = None
     raw = data.get("error")
     if isinstance(raw, dict):
@@ -138,7 +204,14 @@ def _outcome_from(data: dict[str, Any], line_offset: int) -> Outcome:
     value = None
     text = data.get("result_json")
     if isinstance(text, str):
-        value = json.loads(text)
+        value = _decode(text)
+        if json_depth(value) > MAX_DEPTH:
+            status = "too_deep"
+            value = None
+            error = CodeError(
+                "ResultTooDeep", f"the returned value is nested over {MAX_DEPTH} levels"
+            )
+    phase = data.get("phase")
     return Outcome(
         status=status,
         result_kind=data.get("result_kind"),
@@ -150,8 +223,13 @@ def _outcome_from(data: dict[str, Any], line_offset: int) -> Outcome:
             BtCall(str(c.get("method")), list(c.get("args") or [])) for c in data.get("calls") or []
         ],
         calls_dropped=int(data.get("calls_dropped") or 0),
-        engine_ms=data.get("engine_ms"),
+        engine_ms=float(data["engine_ms"]) if data.get("engine_ms") is not None else None,
+        phase=phase if phase in PHASES else None,
     )
+
+
+def _first_line(text: str) -> str:
+    return (text.strip().splitlines() or ["?"])[0][:500]
 
 
 def _syntax_outcome(message: str, text: str, source_name: str, line_offset: int) -> Outcome:
@@ -193,6 +271,9 @@ class NodeEngine:
             self.path,
             "--no-warnings",
             *permission_flags(self.major),
+            # node_host.js refuses to run without these two (see there).
+            "--frozen-intrinsics",
+            "--experimental-vm-modules",
             f"--max-old-space-size={job.memory_mb}",
             "--disallow-code-generation-from-strings",
             "-e",
@@ -230,8 +311,10 @@ class NodeEngine:
         if "heap out of memory" in finished.stderr or "Reached heap limit" in finished.stderr:
             return Outcome(status="memory")
         try:
-            data = json.loads(finished.stdout)
-        except json.JSONDecodeError:
+            data = _decode(finished.stdout)
+            if not isinstance(data, dict):
+                raise _Unreadable("not an object")
+        except _Unreadable:
             log.warning(
                 "Node.js ended with %s and no report: %s",
                 finished.returncode,
@@ -324,29 +407,72 @@ class EmbeddedEngine:
             return (time.perf_counter() - started) * 1000
 
         source = f"{EMBEDDED_PREFIX}{job.code}\n}});\n//# sourceURL={CODE_FILE_NAME}"
+        alone = context.eval(f"__tcParses({json.dumps(job.code)}, true)")
+        if alone and not context.eval(f"__tcParses({json.dumps(source)}, false)"):
+            # It closes the wrapper (Node's compileFunction would refuse it): never run.
+            said = "the code closes the module function it is wrapped in"
+            return Outcome(
+                status="syntax", error=CodeError("SyntaxError", f"Unexpected '}}': {said}")
+            )
         try:
             context.eval(source, timeout_sec=job.timeout)
         except mr.JSParseException as error:
             text = str(error)
             message = text.splitlines()[0].split("SyntaxError: ", 1)[-1] if text else "?"
             return _syntax_outcome(message, text, "<anonymous>", 1)
-        # The promise jobs of the code run once this evaluation has returned; the next
-        # evaluation waits for them, and its timeout stops an endless `await` loop.
-        try:
-            context.eval("__tcInvoke(); 0", timeout_sec=max(0.001, deadline - time.perf_counter()))
-            text = context.eval(
-                "__tcOutcome()", timeout_sec=max(0.001, deadline - time.perf_counter())
-            )
+        except mr.JSTimeoutException:
+            # Code that closed the wrapper runs its own statements at the top level.
+            return Outcome(status="timeout", engine_ms=elapsed(), phase="running")
         except mr.JSOOMException:
             return Outcome(status="memory", engine_ms=elapsed())
-        except mr.JSTimeoutException:
+        except mr.JSEvalException as error:
+            return Outcome(
+                status="threw",
+                error=CodeError("Error", _first_line(str(error)), line=None, column=None),
+            )
+        # The promise jobs of the code run once an evaluation has returned; the next
+        # evaluation waits for them, and its timeout stops an endless `await` loop. Timers and
+        # finalizer callbacks run one per evaluation (__tcTick), so nothing of the code runs
+        # outside an evaluation with what is left of the time limit.
+        phase = "running"
+
+        def step(script: str) -> Any:
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                raise _TimeUp
+            return context.eval(script, timeout_sec=left)
+
+        try:
+            flags = int(step("__tcInvoke()"))
+            while True:
+                if flags & 1:
+                    phase = "after_return"
+                flags = int(step("__tcTick()"))
+                if flags & 2:
+                    continue
+                if not flags & 4:
+                    break  # settled with nothing left, or never settling with nothing queued
+            phase = "serialising"
+            text = step("__tcOutcome()")
+            step("0")  # the promise jobs a getter or toJSON queued, under the limit too
+        except mr.JSOOMException:
+            return Outcome(status="memory", engine_ms=elapsed())
+        except (mr.JSTimeoutException, _TimeUp):
             status = "memory" if context.was_hard_memory_limit_reached() else "timeout"
-            return Outcome(status=status, engine_ms=elapsed())
+            return Outcome(status=status, engine_ms=elapsed(), phase=phase)
+        except mr.JSEvalException:
+            log.warning("The embedded engine's harness failed", exc_info=True)
+            return _unreadable("the sandbox's harness failed")
+        except (TypeError, ValueError):
+            log.warning("The embedded engine's harness answered no number", exc_info=True)
+            return _unreadable("the harness answered something other than a number")
         if context.was_hard_memory_limit_reached():
             return Outcome(status="memory", engine_ms=elapsed())
-        data = json.loads(str(text))
-        data["engine_ms"] = elapsed()
-        return _outcome_from(data, 1)
+        if not isinstance(text, str):
+            return _unreadable("the harness answered something other than JSON text")
+        outcome = _outcome_from(text, 1)
+        outcome.engine_ms = elapsed()
+        return outcome
 
 
 _engines: dict[EngineName, Any] = {}

@@ -1,49 +1,177 @@
-// The Node.js side of a test-run (run with `node -e`, under the permission model): reads one
-// job as JSON on stdin, runs the code in a fresh vm context that holds only the harness, and
-// writes one JSON outcome on stdout. The code never sees this realm: no require, no process.
+// The Node.js side of a test-run (run with `node -e`, under the permission model, with
+// --frozen-intrinsics and --experimental-vm-modules): reads one job as JSON on stdin, runs the
+// code in a fresh vm context that holds only the harness, and writes one JSON outcome on
+// stdout. The code never sees this realm: no require, no process, no object of ours.
+//
+// What this host does against the code (see docs/test-run-hardening.md):
+// - It refuses to run unless this realm's intrinsics are frozen (--frozen-intrinsics): a getter
+//   planted on our Object.prototype is how an escape turns into running code here.
+// - Every evaluation gets an importModuleDynamically that throws an error made in the
+//   sandbox's realm, so `import()` gives the code nothing of ours (without it, Node rejects
+//   with an error of this realm).
+// - It reads the sandbox only through primitives: the flags of __tcInvoke and __tcTick and the
+//   JSON text of __tcOutcome. An exception from an evaluation is never read unless it is this
+//   realm's own timeout error, checked without running anything of the sandbox.
+// - Every evaluation, including the one that serialises the result, runs under what is left
+//   of the time limit; timers and finalizer callbacks run in those evaluations, never later.
 "use strict";
 const vm = require("vm");
+const { types } = require("util");
 
-function main(job) {
-  const context = vm.createContext(Object.create(null), {
+const ObjectCreate = Object.create;
+const ObjectIsFrozen = Object.isFrozen;
+const ReflectGetOwnPropertyDescriptor = Reflect.getOwnPropertyDescriptor;
+const isProxy = types.isProxy;
+const hrtime = process.hrtime.bigint;
+const JSONParse = JSON.parse;
+const JSONStringify = JSON.stringify;
+// Made now, before any code runs: creating them later reads properties that a planted getter
+// could answer.
+const stdout = process.stdout;
+const stdin = process.stdin;
+const exit = process.exit.bind(process);
+
+const IDLE_TURNS = 16;
+/** Turns of the event loop to wait, with nothing queued in the sandbox, for a rejection of
+ * ours (an import()) or an engine task to reach the code before its promise counts as never
+ * settling. An import() is refused within one. */
+
+class Stop {
+  constructor(status, phase) {
+    this.status = status;
+    this.phase = phase;
+  }
+}
+
+function isTimeout(error) {
+  // Node makes its timeout error in the realm that was running: the sandbox's. Its `code` is
+  // an own data property; reading that runs nothing unless the object is a Proxy. (The code
+  // can never pass such an object here: the harness catches what it throws.)
+  if (error === null || typeof error !== "object" || isProxy(error)) return false;
+  const code = ReflectGetOwnPropertyDescriptor(error, "code");
+  return code !== undefined && code.value === "ERR_SCRIPT_EXECUTION_TIMEOUT";
+}
+
+async function main(job) {
+  if (!ObjectIsFrozen(Object.prototype) || !ObjectIsFrozen(Function.prototype)) {
+    return hostError("this Node.js runs without --frozen-intrinsics; the run is refused");
+  }
+  if (typeof vm.SourceTextModule !== "function") {
+    return hostError("this Node.js runs without --experimental-vm-modules; the run is refused");
+  }
+  const context = vm.createContext(ObjectCreate(null), {
     name: "tenant-console test-run",
     codeGeneration: { strings: true, wasm: false },
     microtaskMode: "afterEvaluate",
   });
-  const options = { timeout: job.timeout_ms, breakOnSigint: false };
-  vm.runInContext(job.harness, context, options);
+  let importRefused = null;
+  let imports = 0;
+  const importModuleDynamically = (specifier) => {
+    imports += 1;
+    throw importRefused(typeof specifier === "string" ? specifier : "?");
+  };
+  const setup = { timeout: job.timeout_ms, breakOnSigint: false, importModuleDynamically };
+  vm.runInContext(job.harness, context, setup);
+  importRefused = vm.runInContext("__tcImportRefused", context, setup);
   vm.runInContext(
-    "__tcPrepare(" + JSON.stringify(JSON.stringify(job.request)) + ", " +
-      JSON.stringify(job.kind) + ", " + (job.with_bt ? "true" : "false") + ")",
+    "__tcPrepare(" + JSONStringify(JSONStringify(job.request)) + ", " +
+      JSONStringify(job.kind) + ", " + (job.with_bt ? "true" : "false") + ")",
     context,
-    options
+    setup
   );
-  const started = process.hrtime.bigint();
-  const elapsed = () => Number(process.hrtime.bigint() - started) / 1e6;
+  const started = hrtime();
+  const elapsed = () => Number(hrtime() - started) / 1e6;
+  const deadline = started + BigInt(job.timeout_ms) * 1000000n;
   let factory;
   try {
     factory = vm.compileFunction(job.code, ["module", "exports", "require"], {
       filename: "code.js",
       parsingContext: context,
+      importModuleDynamically,
     });
   } catch (error) {
+    // Compiling runs none of the code: the error is ours.
     return { status: "syntax", error: describe(error), engine_ms: elapsed() };
   }
   context.__tcFactory = factory;
-  try {
-    // With microtaskMode "afterEvaluate" the promise jobs run inside this call, under the
-    // same timeout: an endless `await` loop is stopped like an endless `while`.
-    vm.runInContext("__tcDefine(__tcFactory); __tcInvoke()", context, options);
-  } catch (error) {
-    if (error && error.code === "ERR_SCRIPT_EXECUTION_TIMEOUT") {
-      return { status: "timeout", engine_ms: elapsed() };
+
+  // One evaluation under what is left of the time limit; answers a primitive only.
+  const evaluate = (source, phase, type) => {
+    const left = Number(deadline - hrtime()) / 1e6;
+    if (left < 1) throw new Stop("timeout", phase);
+    let answer;
+    try {
+      // With microtaskMode "afterEvaluate" the promise jobs run inside this call, under the
+      // same timeout: an endless `await` loop is stopped like an endless `while`.
+      answer = vm.runInContext(source, context, {
+        timeout: Math.max(1, Math.floor(left)),
+        breakOnSigint: false,
+        importModuleDynamically,
+      });
+    } catch (error) {
+      if (isTimeout(error)) throw new Stop("timeout", phase);
+      throw new Stop("harness_failed", phase);
     }
-    throw error;
+    if (typeof answer !== type) throw new Stop("harness_failed", phase);
+    return answer;
+  };
+
+  // The promise jobs of the first evaluation run inside it: had the code returned before the
+  // limit struck them? A short evaluation asks (the harness answers a number).
+  const timedOutIn = (stopped) => {
+    if (stopped !== "running") return stopped;
+    try {
+      const flags = vm.runInContext("__tcSettled()", context, {
+        timeout: 50,
+        breakOnSigint: false,
+        importModuleDynamically,
+      });
+      return typeof flags === "number" && flags & 1 ? "after_return" : stopped;
+    } catch (error) {
+      return stopped;
+    }
+  };
+
+  let phase = "running";
+  try {
+    let flags = evaluate("__tcDefine(__tcFactory); __tcInvoke()", phase, "number");
+    let idle = 0;
+    for (;;) {
+      if (flags & 1) phase = "after_return";
+      flags = evaluate("__tcTick()", phase, "number");
+      if (flags & 2) {
+        idle = 0;
+        continue;
+      }
+      if (flags & 1) {
+        if (!(flags & 4)) break;
+        continue;
+      }
+      // Nothing queued in the sandbox and no outcome yet: an import() of the code may still
+      // be on its way to a rejection through this realm's promise jobs, or an engine task
+      // (WebAssembly.compile) to its answer: one turn of the event loop.
+      const before = imports;
+      await new Promise((resolve) => setImmediate(resolve));
+      idle = imports === before ? idle + 1 : 0;
+      if (idle > IDLE_TURNS) break;
+    }
+    phase = "serialising";
+    const text = evaluate("__tcOutcome()", phase, "string");
+    const outcome = JSONParse(text);
+    outcome.engine_ms = elapsed();
+    return outcome;
+  } catch (stop) {
+    if (!(stop instanceof Stop)) throw stop;
+    if (stop.status === "timeout") {
+      const engineMs = elapsed();
+      return { status: "timeout", phase: timedOutIn(stop.phase), engine_ms: engineMs };
+    }
+    return hostError("the sandbox's harness failed while " + stop.phase.replace("_", " "));
   }
-  const engineMs = elapsed();
-  const outcome = JSON.parse(vm.runInContext("__tcOutcome()", context, options));
-  outcome.engine_ms = engineMs;
-  return outcome;
+}
+
+function hostError(message) {
+  return { status: "host_error", error: { name: "EngineError", message, stack: null } };
 }
 
 function describe(error) {
@@ -54,17 +182,17 @@ function describe(error) {
   };
 }
 
+function finish(outcome) {
+  stdout.write(JSONStringify(outcome), () => exit(0));
+}
+
 let input = "";
-process.stdin.setEncoding("utf8");
-process.stdin.on("data", (chunk) => {
+stdin.setEncoding("utf8");
+stdin.on("data", (chunk) => {
   input += chunk;
 });
-process.stdin.on("end", () => {
-  let outcome;
-  try {
-    outcome = main(JSON.parse(input));
-  } catch (error) {
-    outcome = { status: "host_error", error: describe(error) };
-  }
-  process.stdout.write(JSON.stringify(outcome), () => process.exit(0));
+stdin.on("end", () => {
+  main(JSONParse(input)).then(finish, (error) => {
+    finish({ status: "host_error", error: describe(error) });
+  });
 });

@@ -19,10 +19,17 @@ Status = Literal[
     "no_function",
     "never_settled",
     "unserializable",
+    "too_deep",
+    "too_large",
     "timeout",
     "memory",
     "engine_error",
 ]
+
+MAX_DEPTH = 100
+"""The deepest value a test-run takes or shows (a request, a result, a bt call's argument):
+the harness refuses deeper results, and what comes back is checked again here, as it comes
+from a process that ran hostile code."""
 
 CODE_FILE_NAME = "code.js"
 """The name the engines give the code under test, so its stack frames can be told apart."""
@@ -96,6 +103,9 @@ class RunResult:
     """From asking to run to having the result, start-up of the engine included."""
     notes: list[str] = field(default_factory=list)
     """How this run differs from the service's runtime (engine, version)."""
+    stopped_while: str | None = None
+    """Where the time limit struck: "running", "after_return" (timers, finalizers or promise
+    jobs of code that had returned) or "serialising" (a getter or toJSON of the result)."""
 
     @property
     def ok(self) -> bool:
@@ -106,6 +116,26 @@ class RunResult:
         data = asdict(self)
         data["ok"] = self.ok
         return data
+
+
+def json_depth(value: Any, stop_after: int = MAX_DEPTH + 10) -> int:
+    """The deepest nesting of lists and dicts in a decoded JSON value, without recursion;
+    counting stops past `stop_after`."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        deepest = max(deepest, depth)
+        if depth > stop_after:
+            return depth
+        stack.extend((child, depth + 1) for child in children)
+    return deepest
 
 
 def locate(stack: str | None, line_offset: int = 0) -> tuple[int | None, int | None, list[str]]:

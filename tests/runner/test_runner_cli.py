@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from runner_support import ENGINES
 
 from console.cli import main
 
@@ -106,3 +107,92 @@ def test_an_unknown_kind_is_a_usage_error(tmp_path: Path) -> None:
     with pytest.raises(SystemExit) as exit_info:
         main(["run", code, "--request", request, "--kind", "reactor"])
     assert exit_info.value.code == 2
+
+
+CONTROL = (
+    "module.exports = async (req) => {\n"
+    "  console.log('clip \\x1b]52;c;ZXZpbA==\\x07 clear \\x1b[2J\\x1b[H bell \\x07');\n"
+    "  console.log('csi \\x9b31m cr \\roverwrite rlo \\u202e gnp.exe');\n"
+    "  console.log('two\\nok: lines');\n"
+    "  throw new Error('thrown \\x1b[31mred\\x1b[0m \\x1b]52;c;ZXZpbA==\\x07');\n"
+    "};\n"
+)
+RETURNS_CONTROL = (
+    "module.exports = () => ({ raw: { ['k\\x1b[2J']: 'v\\x1b]52;c;ZXZpbA==\\x07\\x9b\\x7f',"
+    " nested: ['\\x1b[H\\u202e'] }, ['top\\x1b[2J']: 1 });\n"
+)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_control_characters_reach_the_terminal_escaped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], engine: str
+) -> None:
+    """OSC 52 (clipboard), CSI (clear screen, colours), BEL, C1, CR and a bidi override in what
+    the code logs, throws and returns are shown escaped; the JSON on stdout is the same data."""
+    request = {"args": {}, "configuration": {}}
+    code, request_file = _files(tmp_path, CONTROL, request)
+    assert main(["run", code, "--request", request_file, "--engine", engine]) == 1
+    out, err = capsys.readouterr()
+    for stream in (out, err):
+        assert not any(ch in stream for ch in "\x1b\x07\x9b\x7f\r\u202e")
+    assert "[log] clip \\x1b]52;c;ZXZpbA==\\x07 clear \\x1b[2J\\x1b[H bell \\x07" in err
+    assert "[log] csi \\x9b31m cr \\roverwrite rlo \\u202e gnp.exe" in err
+    assert "[log] two\n    ok: lines" in err  # a line of the code's never passes for ours
+    assert "failed: Error: thrown \\x1b[31mred\\x1b[0m" in err
+    assert json.loads(out)["error"]["message"] == "thrown \x1b[31mred\x1b[0m \x1b]52;c;ZXZpbA==\x07"
+
+    code, request_file = _files(tmp_path, RETURNS_CONTROL, request)
+    assert main(["run", code, "--request", request_file, "--engine", engine]) == 0
+    out, err = capsys.readouterr()
+    assert not any(ch in out + err for ch in "\x1b\x07\x9b\x7f\u202e")
+    assert json.loads(out)["value"] == {
+        "raw": {"k\x1b[2J": "v\x1b]52;c;ZXZpbA==\x07\x9b\x7f", "nested": ["\x1b[H\u202e"]},
+        "top\x1b[2J": 1,
+    }
+    assert "Not in the contract (the service ignores them): top\\u001b[2J" in out
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [
+        (
+            "let o = {}; const root = { raw: o };"
+            " for (let i = 0; i < 3000; i++) { o.a = {}; o = o.a; } return root;",
+            "too deeply nested to show (the returned object is nested 3002 levels)",
+        ),
+        (
+            "let o = []; for (let i = 0; i < 200000; i++) { o = [o]; }"
+            " return { raw: { root: o } };",
+            "too deeply nested to show",
+        ),
+        ("return { raw: { text: 'x'.repeat(6000000) } };", "too large to show"),
+    ],
+    ids=["3000-deep", "200000-deep", "large"],
+)
+def test_a_result_too_deep_or_too_large_is_a_clear_message(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], engine: str, value: str, said: str
+) -> None:
+    code, request = _files(
+        tmp_path, f"module.exports = () => {{ {value} }};", {"args": {}, "configuration": {}}
+    )
+    assert main(["run", code, "--request", request, "--engine", engine]) == 1
+    out, err = capsys.readouterr()
+    result = json.loads(out)
+    assert result["status"] in ("too_deep", "too_large")
+    assert result["value"] is None
+    assert said in err
+    assert "Traceback" not in err
+
+
+def test_a_request_too_deep_is_refused_before_anything_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, request = _files(tmp_path, GOOD, {})
+    Path(request).write_text('{"args": ' + "[" * 500 + "]" * 500 + "}", encoding="utf-8")
+    assert main(["run", code, "--request", request, "--engine", "embedded"]) == 2
+    out, err = capsys.readouterr()
+    assert "The request is nested deeper than 100 levels." in out + err
+    Path(request).write_text('{"args": ' + "[" * 100000 + "]" * 100000 + "}", encoding="utf-8")
+    assert main(["run", code, "--request", request, "--engine", "embedded"]) == 2
+    assert "the request file is nested too deeply to read" in capsys.readouterr().err

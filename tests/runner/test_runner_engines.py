@@ -259,3 +259,108 @@ def test_the_node_process_itself_is_denied_files_processes_and_workers(
     finished = subprocess.run(command, capture_output=True, text=True, timeout=30)
     assert finished.returncode != 0
     assert "ERR_ACCESS_DENIED" in finished.stderr
+
+
+ORDINARY_CODE = """
+module.exports = async function (req) {
+  'use strict';
+  const out = {};
+  class A { constructor() { this.x = 1; } toString() { return 'A'; } }
+  class B extends A { constructor() { super(); this.constructor = B; this.toString = () => 'B'; } }
+  out.cls = String(new B()) + String(new A());
+  function F() {} F.prototype.valueOf = function () { return 42; }; out.proto = +new F();
+  out.assign = Object.assign({}, { toString: 1, hasOwnProperty: 2 }).toString;
+  out.spread = { ...{ a: 1 }, constructor: 3 }.constructor;
+  out.re = 'a-b-c'.replace(/-/g, '+') + 'x1y2'.match(/\\d/g).join('')
+    + [...'abc'.matchAll(/./g)].length;
+  out.json = JSON.parse('{"a":[1,2]}', (k, v) => (typeof v === 'number' ? v * 2 : v));
+  out.date = new Date(0).toISOString();
+  out.intl = new Intl.NumberFormat('en-US').format(1234.5);
+  out.map = [...new Map([[1, 2]]).entries()];
+  out.set = [...new Set([1, 1, 2])];
+  out.typed = Array.from(new Uint8Array([1, 2]));
+  out.gen = [...(function* () { yield 1; yield 2; })()];
+  out.asyncgen = [];
+  for await (const v of (async function* () { yield 3; })()) out.asyncgen.push(v);
+  const err = new TypeError('t'); err.code = 'E1'; err.message = 'changed';
+  out.err = [err.code, err.message, err.name];
+  class MyErr extends Error { constructor(m) { super(m); this.name = 'MyErr'; } }
+  out.myerr = String(new MyErr('m'));
+  out.sorted = [3, 1, 2].sort((a, b) => a - b);
+  out.timer = await new Promise((r) => setTimeout(() => r('t'), 100));
+  out.imm = await new Promise((r) => setImmediate(r, 'i'));
+  const arr = [1, 2]; arr.length = 1; out.arr = arr;
+  out.sym = typeof Symbol.asyncIterator;
+  out.prom = await Promise.all([1, Promise.resolve(2)]);
+  out.b64 = typeof btoa;
+  out.obj = Object.entries({ a: 1 }).map(([k, v]) => k + v);
+  out.getter = Object.getOwnPropertyDescriptor(Array.prototype, 'map') ? 'desc' : 'none';
+  const o = Object.create(null); o.toString = 1; out.nullproto = o.toString;
+  return { raw: out };
+};
+"""
+
+
+def test_ordinary_code_runs_with_the_intrinsics_frozen(engine: str) -> None:
+    """Frozen intrinsics (issue 22) keep what code usually does working: classes that set
+    name, toString or constructor, prototypes of its own, assignments of names a built-in
+    prototype has, timers (fired in order, without waiting), async generators."""
+    result = run_code(ORDINARY_CODE, FORMULA_REQUEST, "formula", engine=engine)  # type: ignore[arg-type]
+    assert result.status == "ok", result.message
+    assert result.value["raw"] == {
+        "cls": "BA",
+        "proto": 42,
+        "assign": 1,
+        "spread": 3,
+        "re": "a+b+c123",
+        "json": {"a": [2, 4]},
+        "date": "1970-01-01T00:00:00.000Z",
+        "intl": "1,234.5",
+        "map": [[1, 2]],
+        "set": [1, 2],
+        "typed": [1, 2],
+        "gen": [1, 2],
+        "asyncgen": [3],
+        "err": ["E1", "changed", "TypeError"],
+        "myerr": "MyErr: m",
+        "sorted": [1, 2, 3],
+        "timer": "t",
+        "imm": "i",
+        "arr": [1],
+        "sym": "symbol",
+        "prom": [1, 2],
+        "b64": "undefined",
+        "obj": ["a1"],
+        "getter": "desc",
+        "nullproto": 1,
+    }
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason=NODE_MISSING)
+@pytest.mark.parametrize("flag", ["--frozen-intrinsics", "--experimental-vm-modules"])
+def test_the_node_host_refuses_to_run_without_its_flags(engine: str, flag: str) -> None:
+    """Without frozen host intrinsics a leaked host object lets the code plant getters the
+    host runs later; without the vm-modules flag import() rejects with a host error: the host
+    script refuses rather than run the code less isolated (issue 22)."""
+    if engine != "node":
+        pytest.skip("the flags are Node's")
+    import json
+
+    from console.runner.engines import Job, NodeEngine, harness
+
+    command = NodeEngine().command(Job(code="", request={}, kind="formula"))
+    command.remove(flag)
+    job = {
+        "harness": harness(),
+        "code": "module.exports = () => ({ raw: {} });",
+        "request": {},
+        "kind": "formula",
+        "with_bt": False,
+        "timeout_ms": 2000,
+    }
+    finished = subprocess.run(
+        command, input=json.dumps(job), capture_output=True, text=True, timeout=30
+    )
+    report = json.loads(finished.stdout)
+    assert report["status"] == "host_error"
+    assert f"runs without {flag}; the run is refused" in report["error"]["message"]

@@ -249,3 +249,68 @@ async def test_a_transform_runs_from_the_proxy_detail(service):
         await wait_until(pilot, lambda: screen.result is not None, what="the result")
         assert screen.result is not None and screen.result.status == "bad_shape"
         assert "headers must be an object, not number." in output_text(screen)
+
+
+CONTROL_CODE = (
+    "module.exports = async function (req) {\n"
+    "  console.log('clip \\x1b]52;c;ZXZpbA==\\x07 clear \\x1b[2J csi \\x9b2J rlo \\u202e');\n"
+    "  console.warn('two\\nlines \\r over');\n"
+    "  return { raw: { ['k\\x1b[2J']: 'v\\x1b]0;title\\x07\\x7f' }, ['top\\x1b[H']: 1 };\n"
+    "};\n"
+)
+THROWING_CONTROL_CODE = (
+    "module.exports = function (req) {\n"
+    "  throw new Error('boom \\x1b]52;c;ZXZpbA==\\x07 \\x1b[2J');\n"
+    "};\n"
+)
+RAW_CONTROLS = "\x1b\x07\x9b\x7f\r\u202e"
+
+
+async def test_control_characters_in_what_the_code_logs_and_returns_are_shown_escaped(service):
+    app = host(service, lambda c: FormulaForm(c, formula(CONTROL_CODE)))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_and_run(pilot, app)
+        result = screen.result
+        assert result is not None and result.ok, result and result.message
+        text = output_text(screen)
+        assert not any(ch in text for ch in RAW_CONTROLS)
+        assert "[log] clip \\x1b]52;c;ZXZpbA==\\x07 clear \\x1b[2J csi \\x9b2J rlo \\u202e" in text
+        assert "[warn] two\n    lines \\r over" in text
+        assert '"k\\u001b[2J": "v\\u001b]0;title\\u0007\\u007f"' in text
+        assert "Not in the contract (the service ignores them): top\\x1b[H." in text
+
+
+async def test_control_characters_in_a_thrown_error_are_shown_escaped(service):
+    app = host(service, lambda c: FormulaForm(c, formula(THROWING_CONTROL_CODE)))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_and_run(pilot, app)
+        assert screen.result is not None and screen.result.status == "threw"
+        status = str(screen.query_one("#run-status", Static).content)
+        shown = output_text(screen) + status
+        assert not any(ch in shown for ch in RAW_CONTROLS)
+        assert "Error: boom \\x1b]52;c;ZXZpbA==\\x07 \\x1b[2J at line 2" in status
+        editor = app.form.query_one("#code", CodeEditor)
+        strip = str(editor.query_one("#code-problems", Static).content)
+        assert "\x1b" not in strip and "boom \\x1b]52;c;" in strip
+
+
+LARGE_CODE = (
+    "module.exports = function (req) {\n"
+    "  for (let i = 0; i < 300; i++) console.log('line ' + i + ' ' + 'y'.repeat(5000));\n"
+    "  return { raw: { rows: Array.from({ length: 20000 }, (_, i) => ({ i })) } };\n"
+    "};\n"
+)
+
+
+async def test_a_large_result_and_many_logs_are_drawn_in_part_saying_what_is_left_out(service):
+    app = host(service, lambda c: FormulaForm(c, formula(LARGE_CODE)))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_and_run(pilot, app)
+        result = screen.result
+        assert result is not None and result.ok, result and result.message
+        assert len(result.value["raw"]["rows"]) == 20000  # the data is whole; the drawing not
+        text = output_text(screen)
+        assert len(text) < 200_000
+        assert "lines) not shown; `tenant-console run` prints them all" in text
+        assert "more characters)" in text  # a long log line, cut
+        assert "more log lines not shown; `tenant-console run` prints them all" in text

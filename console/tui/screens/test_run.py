@@ -25,6 +25,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static, TextArea
 
+from console.terminal_text import printable, printable_json
 from console.tui.widgets.key_bar import KeyBar
 
 if TYPE_CHECKING:
@@ -73,44 +74,87 @@ def _json(value: object) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False)
 
 
+SHOWN_CHARS = 20_000
+"""At most this much of a returned value, and of the logs, is drawn: a result may be five
+million characters, which would hold the screen for minutes. The rest is counted."""
+SHOWN_LINES = 400
+SHOWN_LINE_CHARS = 2_000
+"""At most this much of one log line or one bt call is drawn."""
+WHOLE = "`tenant-console run` prints them all"
+
+
+def _clipped(text: str, chars: int = SHOWN_CHARS, lines: int = SHOWN_LINES) -> tuple[str, str]:
+    """The start of `text` that is drawn, and a note of what is left out ("" if nothing)."""
+    shown = text[:chars]
+    if shown.count("\n") >= lines:
+        shown = "\n".join(shown.split("\n", lines)[:lines])
+    if len(shown) == len(text):
+        return text, ""
+    rest = text[len(shown) :]
+    more_lines = rest.count("\n") + (0 if rest.startswith("\n") else 1)
+    return shown, f"… {len(rest):,} more characters ({more_lines:,} lines) not shown; {WHOLE}"
+
+
+def _line(text: str) -> str:
+    if len(text) <= SHOWN_LINE_CHARS:
+        return text
+    return f"{text[:SHOWN_LINE_CHARS]}… ({len(text) - SHOWN_LINE_CHARS:,} more characters)"
+
+
 def result_renderable(result: RunResult) -> Group:
-    """Everything a run found, as one scrollable block of text (no markup: code's text)."""
+    """Everything a run found, as one scrollable block of text (no markup: code's text).
+
+    What the code returned, logged, threw or passed to `bt` is data, never terminal input:
+    every control character in it is shown escaped (console.terminal_text). A large result
+    or many logs are drawn in part, saying what is left out. Build it off the UI thread."""
     parts: list[Text] = []
     head = Text()
     head.append("✓ " if result.ok else "✗ ", style="bold green" if result.ok else "bold red")
-    head.append(result.message, style="bold")
+    head.append(printable(result.message), style="bold")
     parts.append(head)
-    timing = f"{result.engine_name}"
+    timing = printable(result.engine_name)
     if result.engine_ms is not None and SHOW_TIMINGS:
         timing += f" · ran in {result.engine_ms:.1f} ms ({result.total_ms:.0f} ms with start-up)"
     parts.append(Text(timing, style="dim"))
     for note in result.notes:
-        parts.append(Text(f"· {note}", style="dim italic"))
+        parts.append(Text(f"· {printable(note)}", style="dim italic"))
     if result.request_problems:
         parts.append(Text("\nThe sample request", style="bold"))
-        parts += [Text(f"  ✗ {p}", style="red") for p in result.request_problems]
+        parts += [Text(f"  ✗ {printable(p)}", style="red") for p in result.request_problems]
     if result.error is not None:
         parts.append(Text("\nError", style="bold"))
-        parts.append(Text(f"  {result.error.summary}", style="red"))
-        parts += [Text(f"    {frame}", style="dim") for frame in result.error.frames[:8]]
+        parts.append(Text(f"  {printable(_line(result.error.summary))}", style="red"))
+        parts += [
+            Text(f"    {printable(_line(frame))}", style="dim") for frame in result.error.frames[:8]
+        ]
     if result.status in ("ok", "bad_shape"):
-        parts.append(Text(f"\nReturned ({result.result_kind})", style="bold"))
-        parts.append(Text(_json(result.value), style="cyan"))
-        parts += [Text(f"  ✗ {p}", style="red") for p in result.shape_problems]
-        parts += [Text(f"  · {n}", style="yellow") for n in result.shape_notes]
+        parts.append(Text(f"\nReturned ({printable(result.result_kind or '')})", style="bold"))
+        shown, left_out = _clipped(printable_json(result.value, indent=2))
+        parts.append(Text(shown, style="cyan"))
+        if left_out:
+            parts.append(Text(left_out, style="dim"))
+        parts += [Text(f"  ✗ {printable(p)}", style="red") for p in result.shape_problems]
+        parts += [Text(f"  · {printable(n)}", style="yellow") for n in result.shape_notes]
     if result.calls or result.calls_dropped:
         parts.append(Text(f"\nbt calls ({len(result.calls)}), answered with null", style="bold"))
         for call in result.calls:
-            arguments = ", ".join(json.dumps(a, ensure_ascii=False) for a in call.args)
-            parts.append(Text(f"  bt.{call.method}({arguments})"))
+            arguments = ", ".join(printable_json(a) for a in call.args)
+            parts.append(Text(_line(f"  bt.{printable(call.method)}({arguments})")))
         if result.calls_dropped:
             parts.append(Text(f"  … {result.calls_dropped} more not kept", style="dim"))
     parts.append(Text(f"\nLogs ({len(result.logs)})", style="bold"))
     if not result.logs:
         parts.append(Text("  Nothing logged.", style="dim"))
     styles = {"warn": "yellow", "error": "red", "debug": "dim"}
-    for line in result.logs:
-        parts.append(Text(f"  [{line.level}] {line.text}", style=styles.get(line.level, "")))
+    budget = SHOWN_CHARS
+    for index, line in enumerate(result.logs):
+        if budget <= 0:
+            left = len(result.logs) - index
+            parts.append(Text(f"  … {left:,} more log lines not shown; {WHOLE}", style="dim"))
+            break
+        text = printable(_line(line.text), lines=True).replace("\n", "\n    ")
+        budget -= len(text)
+        parts.append(Text(f"  [{printable(line.level)}] {text}", style=styles.get(line.level, "")))
     if result.logs_dropped:
         parts.append(Text(f"  … {result.logs_dropped} more not kept", style="dim"))
     return Group(*parts)
@@ -298,6 +342,9 @@ class TestRunScreen(ModalScreen[None]):
             self._status(f"The sample is not JSON: {error.msg} (line {error.lineno}).")
             self.query_one("#run-sample", TextArea).move_cursor((error.lineno - 1, error.colno - 1))
             return
+        except RecursionError:
+            self._status("The sample is nested too deeply to read.")
+            return
         self.run_started = time.perf_counter()
         self._status("Running…")
         self.query_one("#run-run", Button).disabled = True
@@ -330,21 +377,23 @@ class TestRunScreen(ModalScreen[None]):
         finally:
             if self.is_mounted:  # closed while running: nothing left to update
                 self.query_one("#run-run", Button).disabled = False
-        self._show(result)
+        # Built in a thread: a large result takes a moment to lay out as text.
+        self._show(result, await asyncio.to_thread(result_renderable, result))
         # Kept after the result is on screen: the file is written (and synced) meanwhile.
         await asyncio.to_thread(save_sample, target.sample_key, text)
 
-    def _show(self, result: RunResult) -> None:
+    def _show(self, result: RunResult, renderable: Group) -> None:
         self.result = result
-        self.query_one("#run-output", Static).update(result_renderable(result))
+        self.query_one("#run-output", Static).update(renderable)
         self.query_one("#run-result", VerticalScroll).scroll_home(animate=False)
-        status = "Done." if result.ok else result.message
+        status = "Done." if result.ok else printable(result.message)
         if result.error is not None and result.error.line is not None:
+            summary = printable(result.error.summary)
             if self.target.editor is not None:
                 self.target.editor.show_run_error(self._problem(result))
-                status = f"{result.error.summary} — marked in the code; ctrl+g goes there."
+                status = f"{summary} — marked in the code; ctrl+g goes there."
             else:
-                status = result.error.summary
+                status = summary
         self._status(status)
         self.call_after_refresh(self._shown)
 
@@ -359,17 +408,18 @@ class TestRunScreen(ModalScreen[None]):
         error = result.error
         assert error is not None and error.line is not None
         column = error.column or 1
-        title = f"Test-run: {error.name}: {error.message}"
+        what = f"{printable(error.name)}: {printable(error.message)}"
+        title = f"Test-run: {what}"
         return CodeProblem(
             line=error.line,
             column=column,
-            message=f"{error.name}: {error.message} at line {error.line}, column {column}",
+            message=f"{what} at line {error.line}, column {column}",
             severity="error",
             title=title,
         )
 
     def _status(self, sentence: str) -> None:
-        self.query_one("#run-status", Static).update(sentence)
+        self.query_one("#run-status", Static).update(printable(sentence))
 
 
 def formula_run_target(

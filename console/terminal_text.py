@@ -16,6 +16,7 @@ from typing import Any
 _BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
 _UNSAFE = re.compile(f"[\x00-\x1f\x7f-\x9f{_BIDI}\u2028\u2029]")
 _UNSAFE_KEEPING_LINES = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{_BIDI}\u2028\u2029]")
+_UNSAFE_KEEPING_TABS = re.compile(f"[\x00-\x08\x0a-\x1f\x7f-\x9f{_BIDI}\u2028\u2029]")
 _IN_JSON = re.compile(f"[\x7f-\x9f{_BIDI}\u2028\u2029]")
 """What json.dumps(ensure_ascii=False) leaves raw (it escapes the C0 controls itself)."""
 
@@ -31,12 +32,14 @@ def _escaped(found: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
 
 
-def printable(text: str, *, lines: bool = False) -> str:
+def printable(text: str, *, lines: bool = False, tabs: bool = False) -> str:
     """`text` with every control character shown escaped (`\\x1b`, `\\x9b`, `\\u202e`).
 
     lines: keep line breaks and tabs (a log line, a stack), escaping the rest (CR included).
+    tabs: keep tabs only (a line of code in a plan, whose indentation is data).
     """
-    return (_UNSAFE_KEEPING_LINES if lines else _UNSAFE).sub(_escaped, text)
+    pattern = _UNSAFE_KEEPING_LINES if lines else _UNSAFE_KEEPING_TABS if tabs else _UNSAFE
+    return pattern.sub(_escaped, text)
 
 
 def printable_lines(text: str, indent: str) -> str:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from console.estate.document import Document, DocumentError, dumps, read_file, redact, write_private
-from console.printable import escaped
+from console.terminal_text import printable
 
 if TYPE_CHECKING:
     from console.client import AdminClient
@@ -192,7 +192,7 @@ async def _apply_async(
         try:
             check_applicable(plan, force=force)
         except ApplyRefused as refused:
-            raise CommandFailed(f"{escaped(str(refused))} Nothing was changed.") from None
+            raise CommandFailed(f"{printable(str(refused))} Nothing was changed.") from None
         if force and plan.code_problems():
             print("Applying code the check finds broken, as --force asks.")
         if not args.yes and not _confirm(plan, label, stdin):
@@ -204,7 +204,7 @@ async def _apply_async(
             await apply_plan(
                 client,
                 plan,
-                lambda step, line: print(f"  done: {escaped(line)}", flush=True),
+                lambda step, line: print(f"  done: {printable(line)}", flush=True),
                 result=result,
                 on_key=keys_out.add if keys_out is not None else None,
                 force=force,
@@ -230,12 +230,12 @@ def _confirm(plan: Plan, label: str, stdin: TextIO) -> bool:
 
 def _report(result: ApplyResult) -> int:
     if result.failed is not None:
-        failed = escaped(f"{result.failed.action} {result.failed.label}")
-        _error(f"Stopped: {failed} failed: {escaped(result.error)}")
+        failed = printable(f"{result.failed.action} {result.failed.label}")
+        _error(f"Stopped: {failed} failed: {printable(result.error)}")
         print(f"Done: {len(result.done)} steps." if result.done else "Nothing was done.")
         print("Not done:")
         for step in result.not_done:
-            print(f"  {step.action} {escaped(step.label)}")
+            print(f"  {step.action} {printable(step.label)}")
         print("Run the same apply again to finish: it plans from what the tenant now holds.")
     else:
         print(f"Applied: {len(result.done)} steps.")
@@ -260,7 +260,7 @@ def _keep_keys(result: ApplyResult, keys_out: KeysOut | None) -> None:
     if shown:
         print("New applications' keys (shown once: store them now):", flush=True)
         for new in shown:
-            print(f"  {escaped(new.application)}: {new.key}", flush=True)
+            print(f"  {printable(new.application)}: {new.key}", flush=True)
 
 
 def _is_tty(stream: TextIO) -> bool:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from console.estate.validate import MAX_DEPTH, application_name, document_problems, shape_problems
-from console.printable import escaped
+from console.terminal_text import printable
 
 FORMAT = "tenant-console/configuration-1"
 """The document's `format`: a later version of the console can tell an older file."""
@@ -239,7 +239,7 @@ def loads(text: str, where: str = "the file") -> Document:
             data = yaml.safe_load(text)
         except yaml.YAMLError as error:
             raise DocumentError(
-                f"{where} is neither JSON nor valid YAML: {escaped(str(error))}"
+                f"{where} is neither JSON nor valid YAML: {printable(str(error))}"
             ) from None
         except RecursionError:
             raise DocumentError(too_deep) from None

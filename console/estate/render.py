@@ -19,7 +19,7 @@ from console.estate.plan import (
     Step,
     compact,
 )
-from console.printable import escaped
+from console.terminal_text import printable
 
 MARKS = {
     CREATE: "+",
@@ -59,7 +59,7 @@ def plan_lines(plan: Plan, *, show_unchanged: bool = True) -> list[str]:
     if plan.nothing_to_do:
         lines.append("Nothing to do.")
     # Names, values and code from a file or a tenant: control characters shown, never obeyed.
-    return [escaped(line, keep_tabs=True) for line in lines]
+    return [printable(line, tabs=True) for line in lines]
 
 
 def step_lines(step: Step, plan: Plan) -> list[str]:
@@ -68,7 +68,7 @@ def step_lines(step: Step, plan: Plan) -> list[str]:
         note = "kept; apply --prune deletes it"
     else:
         note = step.note
-    head = f"  {MARKS[action]} {action:<15} {escaped(step.name)}"
+    head = f"  {MARKS[action]} {action:<15} {printable(step.name)}"
     if step.kind == "applications" and step.desired and action == CREATE:
         head += f" ({step.desired.get('type')})"
     if note:

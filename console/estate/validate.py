@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from console.printable import escaped
+from console.terminal_text import printable
 
 Problem = tuple[str, str]
 """(path in the document, sentence)."""
@@ -122,7 +122,7 @@ class _Checker:
         for key in item:
             if key not in known:
                 self.add(
-                    f"{path}.{escaped(str(key))}",
+                    f"{path}.{printable(str(key))}",
                     f"is not a field here (the fields are: {', '.join(known)})",
                 )
 
@@ -225,7 +225,7 @@ class _Checker:
         for key, value in configuration.items():
             if value is not None and not isinstance(value, str):
                 self.add(
-                    f"{path}.configuration.{escaped(str(key))}",
+                    f"{path}.configuration.{printable(str(key))}",
                     f"must be text, not {kind_of(value)}",
                 )
 
@@ -263,7 +263,7 @@ def document_problems(data: Mapping[str, Any]) -> list[Problem]:
     for key in data:
         if key not in SECTIONS:
             check.add(
-                escaped(str(key)),
+                printable(str(key)),
                 f"is not a section of a configuration (the sections are: {', '.join(SECTIONS)})",
             )
     check.text(data.get("tenant"), "tenant")

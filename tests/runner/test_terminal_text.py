@@ -44,3 +44,8 @@ def test_escaped_json_is_the_same_json() -> None:
     assert not any(ch in text for ch in "\x1b\x07\x9b\x7f\u202e\u2028")
     assert "é" in text
     assert json.loads(text) == value
+
+
+def test_tabs_alone_are_kept_when_asked_for_a_line_of_code() -> None:
+    assert printable("\tif (x) {\n\x1b[2J", tabs=True) == "\tif (x) {\\n\\x1b[2J"
+    assert printable("\t", tabs=False) == "\\t"

@@ -599,4 +599,5 @@ def _seed(conn: sqlite3.Connection, moment: datetime) -> TenantInfo:
         DEMO_MONTHLY_ACTIVE_TOKENS,
         {kind: (count, stamp(moment - ago)) for kind, (count, ago) in _METRICS.items()},
     )
+    tenants.grow_usage(conn, info.tenant_id)  # issue 28: it grows through the month
     return info

@@ -20,7 +20,18 @@ from pathlib import Path
 from typing import IO
 
 KEY_PREFIX = "API key:"
+TENANT_PREFIX = "Tenant id:"
 LISTENING_PREFIX = "Listening on"
+HISTORY_FILE = "usage-history.sqlite3"
+
+_HISTORIES: dict[str, Path] = {}
+"""base URL -> the usage history of a demo service running in this process (issue 28)."""
+
+
+def history_path_for(base_url: str) -> Path | None:
+    """The usage history of the demo service at `base_url`, if this process started one: the
+    demo's reports are kept there, beside its month of demo history, never in the user's."""
+    return _HISTORIES.get(base_url.rstrip("/"))
 
 
 class DemoServiceError(RuntimeError):
@@ -63,6 +74,7 @@ class DemoService:
         self.demo_data = demo_data
         self.startup_timeout = startup_timeout
         self.key: str | None = None
+        self.tenant_id: str | None = None
         self.data_dir: Path | None = None
         self._process: subprocess.Popen[str] | None = None
         self._own_dir = False
@@ -116,7 +128,35 @@ class DemoService:
         except DemoServiceError:
             self.stop()
             raise
+        if self.demo_data and self.tenant_id:
+            self._seed_history()
         return self
+
+    @property
+    def history_path(self) -> Path | None:
+        """The demo's usage history, in its data dir (removed with it)."""
+        return self.data_dir / HISTORY_FILE if self.data_dir is not None else None
+
+    def _seed_history(self) -> None:
+        """A month of recorded usage, marked as demo data: the dashboard has a trend to show
+        from the first look. A failure costs the demo its history, not its start (logged)."""
+        import logging
+        from datetime import datetime
+
+        from console.clock import now
+        from console.usage_history.demo_curve import demo_history
+        from console.usage_history.store import HistoryStore
+
+        path = self.history_path
+        assert path is not None and self.tenant_id is not None
+        moment = datetime.fromisoformat(self.frozen_now) if self.frozen_now else now()
+        try:
+            store = HistoryStore(path, demo=True)
+            store.record_many(self.base_url, self.tenant_id, demo_history(moment))
+        except Exception:
+            logging.getLogger(__name__).warning("No demo usage history", exc_info=True)
+            return
+        _HISTORIES[self.base_url] = path
 
     def _wait_until_listening(self) -> None:
         assert self._process is not None and self._process.stdout is not None
@@ -152,6 +192,8 @@ class DemoService:
             stripped = line.strip()
             if stripped.startswith(KEY_PREFIX):
                 self.key = stripped[len(KEY_PREFIX) :].strip()
+            elif stripped.startswith(TENANT_PREFIX):
+                self.tenant_id = stripped[len(TENANT_PREFIX) :].strip()
             elif stripped.startswith(LISTENING_PREFIX):
                 if not self.key:
                     raise DemoServiceError("The local service started without printing a key.")
@@ -159,6 +201,7 @@ class DemoService:
 
     def stop(self) -> None:
         """Ends the service (politely, then firmly) and removes its data dir."""
+        _HISTORIES.pop(self.base_url, None)
         process, self._process = self._process, None
         if process is not None and process.poll() is None:
             process.terminate()

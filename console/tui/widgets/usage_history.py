@@ -121,14 +121,29 @@ class MonthChart(PlotextPlot):
         now = result.now
         series = month_series(snapshots, now)
         days_in_month = (next_month_start(now) - month_start(now)).days
+        end_day = days_in_month + 1.0
         top = 0.0
+        included = result.included
+        if included is None:
+            included = next(
+                (s.included for s in reversed(snapshots) if s.included is not None), None
+            )
+        if included is not None:  # first: every line is drawn over it
+            plt.plot(
+                [1, end_day], [included, included], label="plan", marker="braille", color="red"
+            )
+            top = max(top, included)
         for index, (name, days, values) in reversed(list(enumerate(series))):
             color = "cyan" if index == 0 else ("gray" if index == 1 else "white")
             plt.plot(days, values, label=name, marker="braille", color=color)
             top = max(top, *values)
         if result.available and result.estimate is not None and series:
             _, days, values = series[0]
-            end_day = days_in_month + 1.0
+            for bound in (result.low, result.high):
+                if bound is not None and bound != result.estimate:
+                    plt.plot(
+                        [days[-1], end_day], [values[-1], bound], marker="braille", color="gray"
+                    )
             plt.plot(
                 [days[-1], end_day],
                 [values[-1], result.estimate],
@@ -136,21 +151,10 @@ class MonthChart(PlotextPlot):
                 marker="braille",
                 color="orange",
             )
-            for bound in (result.low, result.high):
-                if bound is not None and bound != result.estimate:
-                    plt.plot([days[-1], end_day], [values[-1], bound], marker="dot", color="gray")
             top = max(top, result.high or 0)
-        included = result.included
-        if included is None:
-            included = next(
-                (s.included for s in reversed(snapshots) if s.included is not None), None
-            )
-        if included is not None:
-            plt.plot([1, days_in_month + 1], [included, included], label="plan", color="red")
-            top = max(top, included)
         top = top * 1.1 or 1.0
         plt.ylim(0, top)
-        plt.xlim(1, days_in_month + 1)
+        plt.xlim(1, end_day)
         ticks, labels = _ticks(top)
         plt.yticks(ticks, labels)
         marks: list[float] = [d for d in (1, 8, 15, 22, 29) if d <= days_in_month]

@@ -100,7 +100,8 @@ class Forecast:
         """The header's warning ("" when none): the plan passed within seven days."""
         if not self.warns or self.passes_on is None:
             return ""
-        return f"⚠ plan passed ~{day_text(self.passes_on)}"
+        demo = " (demo data)" if self.demo else ""
+        return f"⚠ plan passed ~{day_text(self.passes_on)}{demo}"
 
     def to_json(self) -> dict[str, object]:
         def text(moment: datetime | None) -> str | None:

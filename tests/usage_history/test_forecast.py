@@ -3,6 +3,7 @@ that does not, a new month, a plan already passed; the range, the basis and the 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from console.usage_history import demo_curve
@@ -165,3 +166,9 @@ def test_the_demo_curve_grows_through_the_month_and_starts_again() -> None:
     assert values == sorted(values) and values[0] < 60_000
     assert demo_curve.monthly_active(datetime(2026, 12, 1, 1, tzinfo=UTC)) < values[0]
     assert demo_curve.counts(demo_curve.DEMO_ANCHOR)["card"] == 184_213
+
+
+def test_a_warning_from_demo_data_says_so() -> None:
+    points = [replace(s, demo=True) for s in daily(1, 21, 400, base=1_000)]
+    result = forecast(points, NOW)
+    assert result.demo and result.header_warning() == "⚠ plan passed ~Nov 24 (demo data)"

@@ -210,10 +210,10 @@ SHRINK_ORDER = ("url", "tenant", "key", "profile")
 """The flexible columns, in the order they give up width (and take it back last)."""
 STEPS = (
     ("narrow", "usage"),
-    ("drop", "trend"),
     ("shrink", "url"),
     ("drop", "label"),
     ("shrink", "tenant"),
+    ("drop", "trend"),
     ("narrow", "compact"),
     ("drop", "url"),
     ("shrink", "key"),

@@ -31,6 +31,8 @@ HANDLERS = {
     # issue 16: the access review as CSV or JSON (console/review_cli.py)
     "review": "console.review_cli:run",
     "run": "console.runner.cli:run",
+    # issue 28: the usage report, recorded and its history (console/usage_history/cli.py)
+    "usage": "console.usage_history.cli:run",
 }
 
 
@@ -175,7 +177,25 @@ def build_parser() -> argparse.ArgumentParser:
     _add_review_command(sub)
 
     _add_run_command(sub)
+    _add_usage_command(sub)
     return parser
+
+
+def _add_usage_command(sub: argparse._SubParsersAction[_Parser]) -> None:
+    """Issue 28: the usage report, kept over time (console/usage_history/cli.py)."""
+    usage = sub.add_parser(
+        "usage",
+        help="the usage report; --record keeps it, --history shows the trend and forecast",
+        description="Print the tenant's usage report. --record keeps it in the usage history "
+        "(run it from cron or a systemd timer); --history prints the recorded snapshots, oldest "
+        "first, with the month-end forecast. Exit 0 done, 1 failed, 2 usage.",
+    )
+    usage.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
+    usage.add_argument("--record", action="store_true", help="keep the report in the history")
+    usage.add_argument(
+        "--history", action="store_true", help="the recorded snapshots and the forecast"
+    )
+    usage.add_argument("--format", choices=("table", "json", "csv"), default="table")
 
 
 def _add_run_command(sub: argparse._SubParsersAction[_Parser]) -> None:

@@ -32,6 +32,11 @@ NOT_AT_START = (
     "console.tui.widgets.usage_gauge",
     "console.tui.widgets.usage_chart",
     "console.tui.widgets.usage_commands",
+    # issue 28: the usage history is read after the first rows, its charts with the section
+    "console.tui.widgets.usage_history",
+    "console.usage_history",
+    "textual_plotext",
+    "plotext",
     "console.tui.widgets.code_editor",
     "console.tui.screens.review",
     "console.tui.screens.holders",
@@ -193,6 +198,50 @@ print(json.dumps(sorted(sys.modules)))
         "console.tui.widgets.resource_list" in at_start and "console.client.plain_get" in at_start
     )
     assert [m for m in at_start if _is(m, *NOT_AT_START)] == []
+
+
+def test_the_charts_load_only_when_the_usage_section_opens(
+    service: RunningService, tmp_path: Path
+) -> None:
+    """textual-plotext (and plotext, ~17 ms) come with the Usage section (issue 28): not at
+    the first rows, not with the other sections, not with the header's usage history."""
+    tenant = service.new_tenant("Chart hygiene")
+    code = """
+import asyncio, json, sys
+from console.cli import build_parser
+from console.tui.app import TenantConsoleApp
+
+def charts():
+    return sorted(m for m in sys.modules if m.split(".")[0] in ("textual_plotext", "plotext"))
+
+async def run():
+    app = TenantConsoleApp(profile_name=build_parser().parse_args([]).profile)
+    async with app.run_test(size=(120, 40)) as pilot:
+        for key in "12345":
+            await pilot.press(key)
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+        await app.workers.wait_for_complete()
+        history = "console.usage_history.recorder" in sys.modules
+        before = charts()
+        await pilot.press("6")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        print(json.dumps([history, before, charts()]))
+
+asyncio.run(run())
+"""
+    env = {
+        "TENANT_CONSOLE_BASE_URL": service.base_url,
+        "TENANT_CONSOLE_API_KEY": tenant.key,
+        "TENANT_CONSOLE_CONFIG_DIR": str(tmp_path / "config"),
+        "TENANT_CONSOLE_DATA_DIR": str(tmp_path / "data"),
+        "PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring",
+    }
+    history, before, after = json.loads(_python(code, env=env).strip().splitlines()[-1])
+    assert history  # the header kept its report: the recorder was loaded by then
+    assert before == []
+    assert "textual_plotext" in after and "plotext" in after
 
 
 def test_the_early_start_begins_before_asyncio_loads() -> None:

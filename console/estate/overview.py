@@ -211,6 +211,11 @@ class ProfileStatus:
     """The tenant's private reactor formulas (the official ones every tenant sees are not
     counted)."""
     active: bool = False
+    trend: tuple[int, ...] = ()
+    """This month's monthly active tokens as recorded so far, oldest first (issue 28: the
+    overview's sparkline); empty without a recorder or a history."""
+    trend_demo: bool = False
+    """The trend is the demo's recorded history (labelled as demo data)."""
 
     @property
     def ok(self) -> bool:
@@ -386,6 +391,10 @@ def read_keyring_key(name: str, base_url: str, timeout: float) -> KeyLookup:
 
 ClientFactory = Callable[..., Any]
 """(base_url, key, *, key_header, timeout, retry) -> an AdminClient-like async client."""
+UsageRecorder = Callable[[str, Any, Any], tuple[Sequence[int], bool]]
+"""(base_url, tenant id, usage report) -> (this month's monthly active tokens recorded so
+far, whether they are demo data) (console.usage_history.recorder.history_recorder).
+Blocking: run in a thread."""
 
 
 def default_client(
@@ -461,11 +470,13 @@ async def check_profiles(
     concurrency: int = DEFAULT_CONCURRENCY,
     timeout: float = DEFAULT_TIMEOUT,
     client_factory: ClientFactory = default_client,
+    recorder: UsageRecorder | None = None,
 ) -> AsyncIterator[ProfileStatus]:
     """Each profile's status, as each check ends (not in the targets' order).
 
     At most `concurrency` checks run at once; a check reads its profile's key only once it
-    runs. Stopping the iteration early cancels the checks still going.
+    runs. Stopping the iteration early cancels the checks still going. `recorder` keeps
+    each usage report read in the usage history (issue 28).
     """
     limit = asyncio.Semaphore(max(1, concurrency))
     reads = _KeyReads()
@@ -473,7 +484,11 @@ async def check_profiles(
     async def bounded(target: ProfileTarget) -> ProfileStatus:
         async with limit:
             return await check_profile(
-                target, timeout=timeout, client_factory=client_factory, key_reads=reads
+                target,
+                timeout=timeout,
+                client_factory=client_factory,
+                key_reads=reads,
+                recorder=recorder,
             )
 
     tasks = [asyncio.ensure_future(bounded(target)) for target in targets]
@@ -492,6 +507,7 @@ async def check_profile(
     timeout: float = DEFAULT_TIMEOUT,
     client_factory: ClientFactory = default_client,
     key_reads: _KeyReads | None = None,
+    recorder: UsageRecorder | None = None,
 ) -> ProfileStatus:
     """One profile's status; never raises (a bug becomes a "failed" row, logged)."""
     base = _base_status(target)
@@ -507,7 +523,10 @@ async def check_profile(
         header = lookup.key_header or target.key_header
         try:
             return await asyncio.wait_for(
-                _read_service(base, url, lookup.key, header, timeout, client_factory), timeout
+                _read_service(
+                    base, url, lookup.key, header, timeout, client_factory, recorder=recorder
+                ),
+                timeout,
             )
         except TimeoutError:
             log.warning("Profile %s did not answer within %gs", target.name, timeout)
@@ -545,14 +564,18 @@ async def _read_service(
     key_header: str,
     timeout: float,
     client_factory: ClientFactory,
+    *,
+    recorder: UsageRecorder | None = None,
 ) -> ProfileStatus:
     """The tenant first (it tells a rejected key or a service that does not answer), then
-    the usage and the three counts at once."""
+    the usage and the three counts at once; the usage report kept by `recorder`."""
     from console.client import ApiError, ServiceUnreachable, Unauthorized
 
     client = client_factory(base_url, key, key_header=key_header, timeout=timeout)
     try:
         tenant_name: str | None = None
+        tenant_id: Any = None
+        reports: list[Any] = []
         try:
             tenant = await client.tenant.get()
         except Unauthorized as error:
@@ -563,9 +586,9 @@ async def _read_service(
             tenant_figure = _failed_figure(error)
         else:
             tenant_figure = Count(value=1)
-            tenant_name = tenant.name
+            tenant_name, tenant_id = tenant.name, tenant.id
         usage, applications, proxies, formulas = await asyncio.gather(
-            _figure(_usage(client), Usage),
+            _figure(_usage(client, reports), Usage),
             _figure(_count(client.applications.page_json), Count),
             _figure(_count(client.proxies.page_json), Count),
             _figure(_private_formulas(client), Count),
@@ -584,6 +607,12 @@ async def _read_service(
     )
     if tenant_name is not None:
         result = _with(result, tenant_name=tenant_name, tenant_name_cached=False)
+    if recorder is not None and reports and tenant_id is not None:
+        try:
+            trend, demo = await asyncio.to_thread(recorder, base_url, tenant_id, reports[0])
+            result = _with(result, trend=tuple(trend), trend_demo=demo)
+        except Exception:
+            log.warning("The usage of %s was not kept in the history", base.name, exc_info=True)
     return _with(result, **_overall(figures))
 
 
@@ -638,8 +667,10 @@ async def _figure(reading: Awaitable[F], kind: type[F]) -> F:
         return kind(state=failed.state, note=failed.note, cause=failed.cause)
 
 
-async def _usage(client: Any) -> Usage:
+async def _usage(client: Any, reports: list[Any]) -> Usage:
+    """The usage figures; the report itself is added to `reports` (for the history)."""
     report = await client.tenant.usage()
+    reports.append(report)
     tokens = report.token_report
     return Usage(
         monthly_active=tokens.monthly_active_tokens,

@@ -64,10 +64,15 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _collect(targets: Sequence[ProfileTarget], timeout: float) -> list[ProfileStatus]:
+    from console.usage_history.recorder import history_recorder
+
     found = [
         status
         async for status in check_profiles(
-            targets, concurrency=DEFAULT_CONCURRENCY, timeout=timeout
+            targets,
+            concurrency=DEFAULT_CONCURRENCY,
+            timeout=timeout,
+            recorder=history_recorder("status"),  # issue 28: every report read is kept
         )
     ]
     return sort_like(found, targets)

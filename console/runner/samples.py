@@ -8,10 +8,10 @@ A sample is a convenience: one that cannot be read or written is logged and forg
 from __future__ import annotations
 
 import logging
-import os
 import re
 from pathlib import Path
 
+from console.data_dir import DATA_DIR_ENV, data_dir
 from console.profiles.config import _write_atomically
 
 SAMPLES_DIR_NAME = "test-runs"
@@ -20,18 +20,8 @@ MAX_SAMPLE_BYTES = 1_000_000
 log = logging.getLogger(__name__)
 
 
-DATA_DIR_ENV = "TENANT_CONSOLE_DATA_DIR"
-
-
-def data_dir() -> Path:
-    """$TENANT_CONSOLE_DATA_DIR, or the user data directory (platformdirs): samples are the
-    user's working data, not configuration."""
-    override = os.environ.get(DATA_DIR_ENV)
-    if override:
-        return Path(override)
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("tenant-console", appauthor=False))
+# The data dir is shared with the usage history (console.data_dir); kept importable here.
+__all__ = ["DATA_DIR_ENV", "data_dir", "load_sample", "sample_path", "save_sample"]
 
 
 def sample_path(key: str) -> Path:

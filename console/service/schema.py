@@ -101,7 +101,16 @@ def _v2(conn: sqlite3.Connection) -> None:
     conn.execute("ALTER TABLE tenants ADD COLUMN other_settings TEXT NOT NULL DEFAULT '{}'")
 
 
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2]
+def _v3(conn: sqlite3.Connection) -> None:
+    """Tenants whose usage follows a curve through the month instead of stored figures (the
+    demo tenant's grows, issue 28); `curve` names it (only "demo" so far)."""
+    conn.execute(
+        "CREATE TABLE usage_growth (tenant_id TEXT PRIMARY KEY REFERENCES tenants(id)"
+        " ON DELETE CASCADE, curve TEXT NOT NULL)"
+    )
+
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3]
 """MIGRATIONS[i] upgrades a data dir from version i to version i + 1."""
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -45,6 +45,8 @@ if TYPE_CHECKING:
     from console.profiles.preferences import Preferences
     from console.tui.connection import ProfileSummary
     from console.tui.shown import Shown
+    from console.usage_history.forecast import Forecast
+    from console.usage_history.store import HistoryStore
 
 ClientFactory = Callable[..., "AdminClient"]
 """(base_url, key) -> a client; also given `key_header=` when a profile names another."""
@@ -193,7 +195,12 @@ class TenantConsoleApp(App[int]):
         self.unavailable: set[str] = set()
         """What the service in use does not offer (see mark_unavailable)."""
         self.tenant_name = ""
+        self.tenant_id: object | None = None
+        """The connected tenant's id, once read: the usage history keys its reports by it."""
         self.usage_line = ""
+        self.usage_warning = ""
+        """The header's forecast warning: the plan passed within seven days (issue 28)."""
+        self._usage_history: HistoryStore | None = None
         self.header_notice = ""
         """Why the header's tenant and usage may be out of date (shown instead of the usage)."""
         self.key_rejected = False
@@ -406,6 +413,7 @@ class TenantConsoleApp(App[int]):
         self.connection = connection  # before any await: `client` is for this one from now
         await _close(old_client)
         self.tenant_name, self.usage_line, self.key_rejected = "", "", False
+        self.tenant_id, self.usage_warning = None, ""
         self.unavailable.clear()
         self.header_notice = ""  # about the previous connection
         screen = self.console_screen
@@ -449,7 +457,7 @@ class TenantConsoleApp(App[int]):
                 return
             self.tenant_name = "—"
         else:
-            self.tenant_name = tenant.name
+            self.tenant_name, self.tenant_id = tenant.name, tenant.id
             self.header_notice = ""
             if connection is not None and connection.profile:
                 self.run_worker(
@@ -464,6 +472,73 @@ class TenantConsoleApp(App[int]):
             self.update_headers()
             return
         self.set_usage(report)
+        if connection is not None and connection is self.connection:
+            self.record_usage(connection.base_url, report, reader="header")
+
+    # ---- usage history (issue 28) --------------------------------------------------------
+
+    def usage_history_for(self, base_url: str) -> HistoryStore:
+        """Where reports from `base_url` are kept: a demo service's own history (its month
+        of demo data) for a demo this process started, else the user data directory's."""
+        from console.usage_history.store import HistoryStore
+
+        demo = sys.modules.get("console.tui.demo")
+        path = demo.history_path_for(base_url) if demo is not None else None
+        if path is not None:
+            return HistoryStore(path, demo=True)
+        if self._usage_history is None:
+            self._usage_history = HistoryStore()
+        return self._usage_history
+
+    def record_usage(
+        self,
+        base_url: str,
+        report: UsageReport | None,
+        *,
+        reader: str,
+        done: Callable[[list, Forecast], None] | None = None,
+    ) -> None:
+        """Keeps the report in the usage history (in a thread), then updates the header's
+        forecast warning and hands the history to `done` (the dashboard)."""
+        self.run_worker(
+            self._record_usage(base_url, report, reader, done),
+            group="usage-history",
+            exit_on_error=False,
+        )
+
+    async def _record_usage(
+        self,
+        base_url: str,
+        report: UsageReport | None,
+        reader: str,
+        done: Callable[[list, Forecast], None] | None,
+    ) -> None:
+        from console.usage_history.recorder import record_and_forecast
+
+        connection, tenant_id = self.connection, self.tenant_id
+        if tenant_id is None and self.connected_client() is not None:
+            try:  # the dashboard may read the usage before the header read the tenant
+                tenant_id = (await self.client.tenant.get()).id
+            except Exception:
+                log.info("No tenant id for the usage history", exc_info=True)
+        if connection is not self.connection:
+            return  # another tenant now: its own reads will be kept
+        snapshots, forecast = await asyncio.to_thread(
+            record_and_forecast,
+            base_url,
+            tenant_id,
+            report,
+            reader=reader,
+            store=self.usage_history_for(base_url),
+        )
+        if connection is not self.connection:
+            return
+        warning = forecast.header_warning()
+        if warning != self.usage_warning:
+            self.usage_warning = warning
+            self.update_headers()
+        if done is not None:
+            done(snapshots, forecast)
 
     async def _remember_tenant(self, profile: str, tenant_name: str) -> None:
         """Keeps the tenant's name with the profile, for the profile picker."""
@@ -506,7 +581,11 @@ class TenantConsoleApp(App[int]):
         header.profile = connection.label if connection else ""
         header.base_url = (connection.display_url or connection.base_url) if connection else ""
         header.tenant = self.tenant_name
-        header.summary = self.usage_line
+        header.summary = (
+            f"{self.usage_line}  {self.usage_warning}"
+            if self.usage_line and self.usage_warning
+            else self.usage_line
+        )
         header.read_only = self.read_only
         header.unavailable = frozenset(self.unavailable)
         header.badge = (connection.badge or "") if connection else ""

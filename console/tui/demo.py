@@ -23,11 +23,22 @@ if TYPE_CHECKING:
     from console.tui.connection import Connection
 
 KEY_PREFIX = "API key:"
+TENANT_PREFIX = "Tenant id:"
 LISTENING_PREFIX = "Listening on"
 STAGING_TENANT = "Acme Payments (staging)"
 """The demo's second tenant: a near copy of the first (see console.service.demo)."""
 CONSOLE_DATA = "console-data"
 """Inside the demo's data dir: the console's own data for the demo (test-run samples...)."""
+HISTORY_FILE = "usage-history.sqlite3"
+
+_HISTORIES: dict[str, Path] = {}
+"""base URL -> the usage history of a demo service running in this process (issue 28)."""
+
+
+def history_path_for(base_url: str) -> Path | None:
+    """The usage history of the demo service at `base_url`, if this process started one: the
+    demo's reports are kept there, beside its month of demo history, never in the user's."""
+    return _HISTORIES.get(base_url.rstrip("/"))
 
 
 class DemoServiceError(RuntimeError):
@@ -75,6 +86,7 @@ class DemoService:
         self.key: str | None = None
         self.staging = staging and demo_data
         self.staging_key: str | None = None
+        self.tenant_id: str | None = None
         self.data_dir: Path | None = None
         self._process: subprocess.Popen[str] | None = None
         self._own_dir = False
@@ -130,6 +142,8 @@ class DemoService:
         except DemoServiceError:
             self.stop()
             raise
+        if self.demo_data and self.tenant_id:
+            self._seed_history()
         return self
 
     def _add_staging_tenant(self, env: dict[str, str]) -> str:
@@ -183,6 +197,31 @@ class DemoService:
             "staging", self.base_url, self.staging_key, "memory", badge="STAGE", color="yellow"
         )
         return [production, staging]
+    @property
+    def history_path(self) -> Path | None:
+        """The demo's usage history, in its data dir (removed with it)."""
+        return self.data_dir / HISTORY_FILE if self.data_dir is not None else None
+
+    def _seed_history(self) -> None:
+        """A month of recorded usage, marked as demo data: the dashboard has a trend to show
+        from the first look. A failure costs the demo its history, not its start (logged)."""
+        import logging
+        from datetime import datetime
+
+        from console.clock import now
+        from console.usage_history.demo_curve import demo_history
+        from console.usage_history.store import HistoryStore
+
+        path = self.history_path
+        assert path is not None and self.tenant_id is not None
+        moment = datetime.fromisoformat(self.frozen_now) if self.frozen_now else now()
+        try:
+            store = HistoryStore(path, demo=True)
+            store.record_many(self.base_url, self.tenant_id, demo_history(moment))
+        except Exception:
+            logging.getLogger(__name__).warning("No demo usage history", exc_info=True)
+            return
+        _HISTORIES[self.base_url] = path
 
     def _wait_until_listening(self) -> None:
         assert self._process is not None and self._process.stdout is not None
@@ -218,6 +257,8 @@ class DemoService:
             stripped = line.strip()
             if stripped.startswith(KEY_PREFIX):
                 self.key = stripped[len(KEY_PREFIX) :].strip()
+            elif stripped.startswith(TENANT_PREFIX):
+                self.tenant_id = stripped[len(TENANT_PREFIX) :].strip()
             elif stripped.startswith(LISTENING_PREFIX):
                 if not self.key:
                     raise DemoServiceError("The local service started without printing a key.")
@@ -225,6 +266,7 @@ class DemoService:
 
     def stop(self) -> None:
         """Ends the service (politely, then firmly) and removes its data dir."""
+        _HISTORIES.pop(self.base_url, None)
         process, self._process = self._process, None
         if process is not None and process.poll() is None:
             process.terminate()

@@ -30,6 +30,8 @@ def console_launcher(
         "TENANT_CONSOLE_BASE_URL": base_url,
         "TENANT_CONSOLE_API_KEY": key,
         "TENANT_CONSOLE_CONFIG_DIR": str(config_dir),
+        # The usage history (issue 28) the console keeps: beside the config, never the user's.
+        "TENANT_CONSOLE_DATA_DIR": str(config_dir.parent / "data"),
         "PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring",
     }
     command = [sys.executable, "-m", "console"]

@@ -446,7 +446,7 @@ async def test_usage_last_panel_is_a_key_away_at_80x24(start_service: Any) -> No
         await pilot.press("6")
         await settle(pilot)
         report = console(app).query_one("#usage-report")
-        chart = console(app).query_one("#usage-chart-panel")
+        chart = console(app).query_one("#usage-history")  # the last panel: usage over time
         assert app.focused is report
         assert report.max_scroll_y > 0
         assert chart.region.bottom > report.region.bottom  # out of sight at first

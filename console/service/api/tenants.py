@@ -50,4 +50,5 @@ def delete_tenant(request: Request) -> Response:
 def usage_report(request: Request) -> JSONResponse:
     with serving(request) as served:
         tenant = rows.get(served.conn, served.tenant_id)
-        return JSONResponse(rows.usage_report(served.conn, tenant))  # type: ignore[arg-type]
+        report = rows.usage_report(served.conn, tenant, served.clock.moment)  # type: ignore[arg-type]
+        return JSONResponse(report)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import uuid
+from datetime import datetime
 from typing import Any
 
 from console.models.tenants import NAMED_SETTINGS
@@ -106,25 +107,47 @@ def delete(conn: sqlite3.Connection, tenant_id: str) -> None:
     conn.execute("DELETE FROM tenants WHERE id = ?", (tenant_id,))
 
 
-def usage_report(conn: sqlite3.Connection, tenant: sqlite3.Row) -> dict[str, Any]:
+def usage_report(
+    conn: sqlite3.Connection, tenant: sqlite3.Row, at: datetime | None = None
+) -> dict[str, Any]:
+    """The tenant's report: its stored figures, or, for a tenant whose usage grows through
+    the month (the demo's), the figures of its curve at `at` (the request's time)."""
     rows = conn.execute(
         "SELECT token_type, count, last_created_at FROM token_metrics WHERE tenant_id = ?"
         " ORDER BY token_type",
         (tenant["id"],),
     ).fetchall()
+    counts = {row["token_type"]: row["count"] for row in rows}
+    included = tenant["included_monthly_active_tokens"]
+    active = tenant["monthly_active_tokens"]
+    growth = conn.execute(
+        "SELECT curve FROM usage_growth WHERE tenant_id = ?", (tenant["id"],)
+    ).fetchone()
+    if growth is not None and growth["curve"] == "demo" and at is not None:
+        from console.usage_history import demo_curve
+
+        active = demo_curve.monthly_active(at)
+        counts.update({k: v for k, v in demo_curve.counts(at).items() if k in counts})
     return {
         "token_report": {
             "metrics_by_type": {
                 row["token_type"]: {
-                    "count": row["count"],
+                    "count": counts[row["token_type"]],
                     "last_created_at": shown(row["last_created_at"]),
                 }
                 for row in rows
             },
-            "included_monthly_active_tokens": tenant["included_monthly_active_tokens"],
-            "monthly_active_tokens": tenant["monthly_active_tokens"],
+            "included_monthly_active_tokens": included,
+            "monthly_active_tokens": active,
         }
     }
+
+
+def grow_usage(conn: sqlite3.Connection, tenant_id: str, curve: str = "demo") -> None:
+    """From now on the tenant's usage follows `curve` through the month (the demo's)."""
+    conn.execute(
+        "INSERT OR REPLACE INTO usage_growth (tenant_id, curve) VALUES (?, ?)", (tenant_id, curve)
+    )
 
 
 def set_usage(
@@ -134,7 +157,9 @@ def set_usage(
     monthly_active: int,
     metrics: dict[str, tuple[int, str | None]],
 ) -> None:
-    """Replaces the tenant's usage figures (the local service has no token endpoints)."""
+    """Replaces the tenant's usage figures (the local service has no token endpoints); they
+    stay as set (a curve the tenant followed is dropped)."""
+    conn.execute("DELETE FROM usage_growth WHERE tenant_id = ?", (tenant_id,))
     conn.execute(
         "UPDATE tenants SET included_monthly_active_tokens = ?, monthly_active_tokens = ?"
         " WHERE id = ?",

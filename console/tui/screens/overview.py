@@ -33,6 +33,8 @@ from console.tui.app_access import console_app
 from console.tui.widgets.key_bar import KeyBar
 
 if TYPE_CHECKING:
+    from rich.table import Table
+
     from console.tui.connection import Connection, ProfileSource
 
 log = logging.getLogger(__name__)
@@ -116,6 +118,7 @@ COLUMNS = (
     Column("usage", "MAT / plan"),
     Column("compact", "MAT / plan"),
     Column("share", "Plan"),
+    Column("trend", "This month"),
     Column("applications", "Apps"),
     Column("proxies", "Proxies"),
     Column("formulas", "Formulas"),
@@ -145,7 +148,7 @@ def cells_of(
     }
     if status is None:
         cells.update(key=f"⋯ {CHECKING}", applications="", proxies="", formulas="", note="")
-        cells.update(usage="", compact="", share="")
+        cells.update(usage="", compact="", share="", trend="")
     else:
         cells["url"] = status.base_url
         cells["tenant"] = status.tenant_name or ""
@@ -159,9 +162,22 @@ def cells_of(
             proxies=status.proxies.text() if status.proxies else "",
             formulas=status.formulas.text() if status.formulas else "",
             note=status.message or "",
+            trend=trend_cell(status),
         )
     cells["profile"] = ("● " if target.name == current else "  ") + target.name
     return cells
+
+
+TREND_WIDTH = 10
+"""Cells of the sparkline of this month's monthly active tokens (issue 28)."""
+
+
+def trend_cell(status: ProfileStatus) -> str:
+    """The trend column's text: room for the sparkline (drawn in _redraw), "demo" after it
+    for the demo's recorded history; empty with fewer than two snapshots this month."""
+    if len(status.trend) < 2:
+        return ""
+    return " " * TREND_WIDTH + (" demo" if status.trend_demo else "")
 
 
 def thousands(value: int) -> str:
@@ -197,6 +213,7 @@ STEPS = (
     ("shrink", "url"),
     ("drop", "label"),
     ("shrink", "tenant"),
+    ("drop", "trend"),
     ("narrow", "compact"),
     ("drop", "url"),
     ("shrink", "key"),
@@ -223,6 +240,8 @@ def layout(rows: list[dict[str, str]], width: int) -> list[tuple[Column, int]]:
     chosen = [c for c in COLUMNS if c.key not in ("compact", "share", "note")]
     if not any(row.get("label") for row in rows):  # no profile has one
         chosen = [c for c in chosen if c.key != "label"]
+    if not any(row.get("trend") for row in rows):  # no history to draw
+        chosen = [c for c in chosen if c.key != "trend"]
     shrunk: set[str] = set()
 
     def total() -> int:
@@ -265,6 +284,22 @@ def layout(rows: list[dict[str, str]], width: int) -> list[tuple[Column, int]]:
 def fit(text: str, width: int) -> str:
     """`text` cut to `width` cells with an ellipsis."""
     return text if len(text) <= width else text[: max(0, width - 1)] + "…"
+
+
+def trend_renderable(status: ProfileStatus, cells: int) -> Table:
+    """This month's monthly active tokens as Textual's sparkline, "demo" beside it for the
+    demo's recorded history."""
+    from rich.table import Table
+    from textual.renderables.sparkline import Sparkline
+
+    grid = Table.grid()
+    grid.add_column(width=min(TREND_WIDTH, cells), no_wrap=True)
+    grid.add_column(no_wrap=True)
+    grid.add_row(
+        Sparkline(list(status.trend), width=min(TREND_WIDTH, cells)),
+        Text(" demo", style="dim italic") if status.trend_demo and cells > TREND_WIDTH else "",
+    )
+    return grid
 
 
 STATUS_STYLES = {
@@ -327,7 +362,12 @@ class OverviewScreen(Screen[None]):
             self.targets, self.problem = [], str(exc)
         self._redraw()
         try:
-            async for status in check_profiles(self.targets, timeout=self.timeout):
+            from console.usage_history.recorder import history_recorder
+
+            recorder = history_recorder("overview", app.usage_history_for)  # issue 28
+            async for status in check_profiles(
+                self.targets, timeout=self.timeout, recorder=recorder
+            ):
                 self.statuses[status.name] = status
                 self._redraw()
         finally:
@@ -378,8 +418,11 @@ class OverviewScreen(Screen[None]):
             table.add_column(column.title, width=cells, key=column.key)
         for target, row in zip(self.targets, rows, strict=True):
             status = self.statuses.get(target.name)
-            values = []
+            values: list[Text | Table] = []
             for column, cells in columns:
+                if column.key == "trend" and status is not None and len(status.trend) >= 2:
+                    values.append(trend_renderable(status, cells))
+                    continue
                 text = Text(fit(row.get(column.key, ""), cells), no_wrap=True)
                 if column.key == "key" and status is not None:
                     text.stylize(STATUS_STYLES.get(status.status, "bold yellow"))

@@ -9,8 +9,9 @@ usage_commands.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import events
@@ -30,6 +31,7 @@ from console.tui.formatting import clock_time, local_time, relative, when
 from console.tui.widgets.key_scroll import KeyScroll
 from console.tui.widgets.usage_chart import TokenBarChart
 from console.tui.widgets.usage_gauge import UsageGauge
+from console.tui.widgets.usage_history import UsageHistoryPanel
 from console.tui.widgets.usage_math import (
     STATE_LABELS,
     GaugeState,
@@ -42,6 +44,11 @@ from console.tui.widgets.usage_math import (
     token_type_rows,
     usage_state,
 )
+from console.usage_history.forecast import day_text
+
+if TYPE_CHECKING:
+    from console.usage_history.forecast import Forecast
+    from console.usage_history.store import Snapshot
 
 AUTO_REFRESH_CHOICES: tuple[int | None, ...] = (None, 30, 60, 300)
 """The auto-refresh intervals the command palette offers (None: off)."""
@@ -124,18 +131,22 @@ class UsageDashboard(Widget):
                         yield Static("", id="usage-plan-numbers")
                         yield Static("", id="usage-plan-status")
                     yield UsageGauge(id="usage-gauge")
+                    yield Static("", id="usage-plan-forecast")
                 yield Static("", id="usage-empty")
                 with Vertical(id="usage-types"):
                     with Vertical(id="usage-table-panel"):
                         yield DataTable(id="usage-table", cursor_type="row", zebra_stripes=True)
                     with Vertical(id="usage-chart-panel"):
                         yield TokenBarChart(id="usage-chart")
+                yield UsageHistoryPanel(id="usage-history")
 
     def on_mount(self) -> None:
         self.query_one("#usage-plan").border_title = "Monthly active tokens"
         self.query_one("#usage-table-panel").border_title = "Tokens by type"
         self.query_one("#usage-chart-panel").border_title = "Share of all tokens"
         self.query_one("#usage-error-panel").border_title = "Could not load the usage report"
+        self.query_one("#usage-plan-forecast").display = False  # until there is a history
+        self.query_one(UsageHistoryPanel).display = False
         table = self.query_one("#usage-table", DataTable)
         table.add_column("Type", key="type")
         table.add_column("Count", key="count")
@@ -275,6 +286,21 @@ class UsageDashboard(Widget):
         self._switch("error")
         self._update_meta()
 
+    def show_history(self, snapshots: Sequence[Snapshot], forecast: Forecast) -> None:
+        """The usage over time (issue 28): the forecast and the charts, from the history."""
+        if self._defer(lambda: self.show_history(snapshots, forecast)):
+            return
+        panel = self.query_one(UsageHistoryPanel)
+        panel.display = True
+        panel.show(snapshots, forecast)
+        line = self.query_one("#usage-plan-forecast", Static)
+        line.display = True
+        line.update(forecast_line(forecast, bool(snapshots)))
+
+    @property
+    def history_panel(self) -> UsageHistoryPanel:
+        return self.query_one(UsageHistoryPanel)
+
     def set_auto_refresh(self, seconds: int | None) -> None:
         """Refresh every `seconds` (posting RefreshRequested), or stop with None or 0."""
         self.auto_refresh_seconds = seconds or None
@@ -394,6 +420,22 @@ class UsageDashboard(Widget):
             else local_time(fetched_at, seconds=True, zone=False)
         )
         return f"{moment} ({relative(fetched_at, reference=now)})"
+
+
+def forecast_line(forecast: Forecast, recorded: bool) -> str:
+    """The forecast in one line under the gauge (the history panel below has the rest)."""
+    demo = " [dim](demo data)[/dim]" if forecast.demo else ""
+    if not recorded:
+        return "[dim]Forecast: no usage recorded yet (see Over time below)[/dim]"
+    if not forecast.available:
+        return f"[dim]Forecast: cannot forecast yet, {forecast.basis} snapshot(s) this month[/dim]"
+    estimate = f"Forecast: [b]{forecast.estimate:,}[/b] by month end{demo}"
+    if forecast.passed_on is not None:
+        return f"{estimate} · [$text-error]plan passed {day_text(forecast.passed_on)}[/]"
+    if forecast.passes_on is not None:
+        style = "b $text-warning" if forecast.warns else "$text-warning"
+        return f"{estimate} · [{style}]passes the plan {day_text(forecast.passes_on)}[/]"
+    return f"{estimate} · within plan this month"
 
 
 def _plain(markup: str) -> str:

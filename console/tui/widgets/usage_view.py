@@ -19,6 +19,7 @@ from console.tui.widgets.usage_dashboard import UsageDashboard
 
 if TYPE_CHECKING:
     from console.models import UsageReport
+    from console.usage_history.forecast import Forecast
 
 log = logging.getLogger(__name__)
 
@@ -102,3 +103,19 @@ class UsageView(Vertical, SectionLoader):
         self.dashboard.show_report(report, now())
         self.post_message(self.Loaded(report))
         self.post_message(StatusChanged(self, self.status_text))
+        app = console_app(self)
+        if app.connection is not None:  # issue 28: kept, then the history and its forecast
+            dashboard = self.dashboard
+            app.record_usage(
+                app.connection.base_url,
+                report,
+                reader="dashboard",
+                done=lambda snapshots, forecast: _show_history(dashboard, snapshots, forecast),
+            )
+
+
+def _show_history(dashboard: UsageDashboard, snapshots: list, forecast: Forecast) -> None:
+    """The history on the dashboard that asked for it (not one mounted since, for another
+    tenant)."""
+    if dashboard.is_attached:
+        dashboard.show_history(snapshots, forecast)

@@ -31,6 +31,9 @@ HANDLERS = {
     # issue 16: the access review as CSV or JSON (console/review_cli.py)
     "review": "console.review_cli:run",
     "run": "console.runner.cli:run",
+    # issue 23: the change journal (console/journal/cli.py)
+    "history": "console.journal.cli:history",
+    "undo": "console.journal.cli:undo",
 }
 
 
@@ -134,6 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     _add_configuration_commands(sub)
     _add_push_command(sub)
+    _add_journal_commands(sub)
     _add_review_command(sub)
 
     _add_run_command(sub)
@@ -220,6 +224,18 @@ def _add_configuration_commands(sub: argparse._SubParsersAction[_Parser]) -> Non
     apply.add_argument("--yes", action="store_true", help="apply without asking")
     apply.add_argument("--keys-out", metavar="FILE", help="write new keys here (mode 0600)")
     apply.add_argument("--read-only", action="store_true", default=argparse.SUPPRESS)
+
+
+def _add_journal_commands(sub: argparse._SubParsersAction[_Parser]) -> None:
+    """Issue 23: the change journal's history, and undo (console/journal/cli.py)."""
+    history = sub.add_parser("history", help="list the changes made through the console")
+    history.add_argument("--profile", metavar="NAME", help="only this profile's changes")
+    history.add_argument("--format", choices=("table", "json"), default="table")
+    history.add_argument("--limit", type=int, default=50, metavar="N", help="at most N (50)")
+    undo = sub.add_parser("undo", help="take one recorded change back")
+    undo.add_argument("change_id", type=int, metavar="CHANGE_ID", help="as `history` lists it")
+    undo.add_argument("--yes", action="store_true", help="undo without asking")
+    undo.add_argument("--read-only", action="store_true", default=argparse.SUPPRESS)
 
 
 def _add_push_command(sub: argparse._SubParsersAction[_Parser]) -> None:

@@ -178,7 +178,8 @@ async def _undo(
         relink = False
         if plan.relink:
             names = ", ".join(p["name"] for p in plan.relink)
-            relink = yes or _ask(f"Link {names} to the new application?", stdin, out, err)
+            question = f"Link {names} to the new application?"
+            relink = yes or _ask(question, stdin, out, err, declined="They stay unlinked.")
         try:
             result = await run_undo(client, plan, relink=relink)
         except ApiError as error:
@@ -192,7 +193,14 @@ async def _undo(
     return OK
 
 
-def _ask(question: str, stdin: TextIO, out: TextIO, err: TextIO) -> bool:
+def _ask(
+    question: str,
+    stdin: TextIO,
+    out: TextIO,
+    err: TextIO,
+    *,
+    declined: str = "Nothing was changed.",
+) -> bool:
     """Asks on the terminal; default no. Without a terminal, refuses: pass --yes."""
     try:
         tty = stdin.isatty()
@@ -204,5 +212,5 @@ def _ask(question: str, stdin: TextIO, out: TextIO, err: TextIO) -> bool:
     print(f"{question} [y/N] ", end="", flush=True, file=out)
     if stdin.readline().strip().lower() in ("y", "yes"):
         return True
-    print("Nothing was changed.", file=out)
+    print(declined, file=out)
     return False

@@ -289,8 +289,8 @@ async def run_undo(client: AdminClient, plan: UndoPlan, *, relink: bool = False)
         created = await client.send_json("POST", _path(plan.kind, None), body=plan.payload)
         if isinstance(created, dict):
             result.new_id = str(created.get("id") or "") or None
-            key = created.get("key")
-            result.new_key = key if isinstance(key, str) else None
+            key = created.get("key") if plan.kind == "applications" else None
+            result.new_key = key if isinstance(key, str) else None  # a proxy's is no secret
         result.lines.append(f'Created {what} "{plan.change.name}" again as {result.new_id}.')
         if relink and plan.relink and result.new_id:
             result.lines += await _relink(client, plan.relink, result.new_id)

@@ -131,7 +131,7 @@ async def test_undo_of_a_create_deletes_after_asking(client, journal, prod, caps
 
 
 async def test_what_cannot_be_undone_says_so(client, journal, prod, capsys) -> None:
-    tenant, _ = prod
+    _tenant, _ = prod
     created = await client.applications.create(
         {"name": "Rotated", "type": "private", "permissions": ["token:read"]}
     )

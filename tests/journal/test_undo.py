@@ -166,3 +166,42 @@ async def test_history_lists_newest_first_as_a_table_and_json(client, journal, p
     assert "key" not in entry["after"]
     assert await cli("history", "--profile", "other") == 0
     assert "No changes" in capsys.readouterr().out
+
+
+async def test_undo_of_a_tenant_update_writes_its_name_and_settings_back(
+    client, journal, prod
+) -> None:
+    tenant, _ = prod
+    before = tenant.http.get("/tenants/self").json()
+    settings = {**before["settings"], "region_hint": "us-2"}
+    await client.tenant.update({"name": "Renamed", "settings": settings})
+    (update,) = journal.list()
+    assert (update.kind, update.object_id) == ("tenant", "self")
+    assert await cli("undo", str(update.id), "--yes") == 0
+    now = tenant.http.get("/tenants/self").json()
+    assert (now["name"], now["settings"]) == (before["name"], before["settings"])
+
+
+async def test_undo_of_a_deleted_tenant_says_it_cannot(client, journal, prod, capsys) -> None:
+    from console.client.recording import PendingChange
+    from console.journal.store import OK
+
+    change_id = journal.record(
+        PendingChange(
+            "DELETE",
+            "/tenants/self",
+            "tenant",
+            "delete",
+            "self",
+            "Prod",
+            {"name": "Prod"},
+            None,
+            "prod",
+            client.base_url,
+            "Prod",
+            "console",
+        )
+    )
+    journal.complete(change_id, outcome=OK)
+    assert await cli("undo", str(change_id), "--yes") == 1
+    assert "A deleted tenant cannot be restored" in capsys.readouterr().err

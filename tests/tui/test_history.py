@@ -114,6 +114,39 @@ async def test_read_only_mode_refuses_undo(service, journal) -> None:
     assert len(journal.list()) == 1
 
 
+async def test_undo_is_dimmed_without_the_permission_its_request_needs(service, journal) -> None:
+    """Undoing a proxy's delete creates one: a key without proxy:create sees `u` dimmed."""
+    tenant = service.new_tenant("History permissions")
+    seeder = Seeder(service.base_url, tenant.key)
+    proxy = seeder.proxy("Edge", request_transform={"code": JS})
+    limited = seeder.post(
+        "/applications",
+        {
+            "name": "Deleter",
+            "type": "management",
+            "permissions": ["proxy:read", "proxy:delete", "application:read"],
+        },
+    )
+    seeder.close()
+    from console.client import AdminClient
+
+    async with AdminClient(service.base_url, limited["key"]) as client:
+        client.record_changes(journal, profile="test")
+        await client.proxies.get(proxy["id"])
+        await client.proxies.delete(proxy["id"])
+    app = make_app(service.base_url, limited["key"])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("H")
+        await wait_until(pilot, screen_is(app, HistoryScreen), what="history")
+        screen = app.screen
+        await wait_until(pilot, lambda: screen.check_action("undo", ()) is None, what="undo dimmed")
+        await pilot.press("u")
+        await settle(pilot)
+        assert not isinstance(app.screen, UndoDialog)
+    assert proxies_of(service.base_url, tenant.key) == []
+
+
 async def test_a_promotion_is_recorded_on_the_target_profile(service, journal) -> None:
     staging, prod = service.new_tenant("Staging"), service.new_tenant("Prod")
     seeder = Seeder(service.base_url, staging.key)
@@ -217,7 +250,8 @@ def test_snapshot_history(demo, frozen, journal, snap_compare, size) -> None:
     assert snap_compare(_snapshot_app(demo), terminal_size=size, run_before=_open_history)
 
 
-def test_snapshot_undo_diff(demo, frozen, journal, snap_compare) -> None:
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)], ids=["120x40", "80x24"])
+def test_snapshot_undo_diff(demo, frozen, journal, snap_compare, size) -> None:
     import asyncio
 
     asyncio.run(_seed_journal(journal, demo))
@@ -228,4 +262,4 @@ def test_snapshot_undo_diff(demo, frozen, journal, snap_compare) -> None:
         await wait_until(pilot, screen_is(pilot.app, UndoDialog), what="the undo dialog")
         await pilot.pause()  # the undo's worker waits on the dialog: no settle
 
-    assert snap_compare(_snapshot_app(demo), terminal_size=SIZE, run_before=run_before)
+    assert snap_compare(_snapshot_app(demo), terminal_size=size, run_before=run_before)

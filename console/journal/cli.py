@@ -48,9 +48,19 @@ def what(change: Change) -> str:
 
 
 def change_details(change: Change) -> list[str]:
-    """What an update changed, field by field (code as a line diff); what a delete removed."""
-    if change.action == "update" and change.outcome == "ok":
+    """What an update changed, field by field (code as a line diff); what a delete removed
+    and a create made, field by field."""
+    from console.journal.diff import NOT_COMPARED, short
+
+    if change.outcome != "ok":
+        return []
+    if change.action == "update":
         return diff_lines(field_diffs(change.before, change.after))
+    body = change.before if change.action == "delete" else change.after
+    if change.action in ("create", "delete") and isinstance(body, dict):
+        return [
+            f"{name}: {short(value)}" for name, value in body.items() if name not in NOT_COMPARED
+        ]
     return []
 
 

@@ -10,9 +10,11 @@ goes through the same journaling client, so it is a change in the journal too.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from console.client.endpoints import required_permission
+from console.client.guard import changed_since
 from console.client.recording import changes_made_by
 from console.journal.diff import FieldDiff, field_diffs
 from console.journal.store import FAILED, OK, PENDING, Change
@@ -242,8 +244,9 @@ async def check_now(client: AdminClient, plan: UndoPlan) -> UndoPlan:
         ) from None
     if plan.action == "update" and isinstance(current, dict):
         after = plan.change.after if isinstance(plan.change.after, dict) else {}
-        plan.changed_since = current.get("modified_at") != after.get("modified_at") or bool(
-            field_diffs(after, current)
+        kind = plan.kind
+        plan.changed_since = changed_since(
+            _Read(after), _Read(current), lambda read: update_body(kind, read.body)
         )
         plan.diffs = field_diffs(current, plan.change.before, old_name="now", new_name="restored")
         if not plan.diffs:
@@ -251,6 +254,18 @@ async def check_now(client: AdminClient, plan: UndoPlan) -> UndoPlan:
                 f"The {noun(plan.kind)} is already as it was before change {plan.change.id}."
             )
     return plan
+
+
+class _Read:
+    """A body as the lost-update guard compares objects: its `modified_at` and its fields."""
+
+    def __init__(self, body: dict[str, Any]) -> None:
+        self.body = body
+        self.modified_at: datetime | None
+        try:
+            self.modified_at = datetime.fromisoformat(str(body["modified_at"]))
+        except (KeyError, ValueError):
+            self.modified_at = None
 
 
 async def _check_application(client: AdminClient, plan: UndoPlan) -> None:

@@ -92,6 +92,43 @@ async def test_console_changes_are_recorded_and_a_delete_is_undone_from_history(
         assert any("Undid change" in n for n in notifications(app))
 
 
+async def test_undoing_an_application_delete_shows_the_new_key_once_and_relinks(
+    service, journal
+) -> None:
+    tenant = service.new_tenant("History application")
+    seeder = Seeder(service.base_url, tenant.key)
+    web = seeder.application("Web")
+    seeder.proxy("Checkout", application={"id": web["id"]}, request_transform={"code": JS})
+    seeder.close()
+    from console.client import AdminClient
+
+    async with AdminClient(service.base_url, tenant.key) as client:
+        client.record_changes(journal, profile="test")
+        await client.applications.delete(web["id"])
+    assert proxies_of(service.base_url, tenant.key)[0]["application_id"] is None
+    app = make_app(service.base_url, tenant.key)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("H")
+        await wait_until(pilot, screen_is(app, HistoryScreen), what="history")
+        await pilot.press("u")
+        await wait_until(pilot, screen_is(app, UndoDialog), what="the undo dialog")
+        assert "with a new key" in app.screen.plan.question
+        assert app.screen.plan.notes == ["1 proxy used it: Checkout"]
+        await pilot.press("y")
+        await wait_until(pilot, screen_is(app, ConfirmModal), what="the re-link question")
+        assert "Checkout" in app.screen.body_text
+        await pilot.click("#confirm")
+        await wait_until(pilot, screen_is(app, KeyRevealModal), what="the new key, shown once")
+        await pilot.press("s", "d")
+        await wait_until(pilot, screen_is(app, HistoryScreen), what="history again")
+        await settle(pilot)
+    (checkout,) = proxies_of(service.base_url, tenant.key)
+    undo_create = next(c for c in journal.list() if c.kind == "applications" and c.undoes)
+    assert checkout["application_id"] == undo_create.after["id"] != web["id"]
+    assert "key" not in undo_create.after
+
+
 async def test_read_only_mode_refuses_undo(service, journal) -> None:
     tenant = service.new_tenant("History read-only")
     Seeder(service.base_url, tenant.key).close()

@@ -260,13 +260,19 @@ class ChangeJournal:
 
     # ---- reading -----------------------------------------------------------------------
 
-    def list(self, *, profile: str | None = None, limit: int = 100) -> builtins.list[Change]:
-        """Changes newest first, of one profile or all."""
+    def list(
+        self, *, profile: str | None = None, base_url: str | None = None, limit: int = 100
+    ) -> builtins.list[Change]:
+        """Changes newest first: of one profile, or of one service, or all."""
         query = "SELECT * FROM changes"
+        conditions: builtins.list[str] = []
         args: builtins.list[Any] = []
-        if profile is not None:
-            query += " WHERE profile = ?"
-            args.append(profile)
+        for column, value in (("profile", profile), ("base_url", base_url)):
+            if value is not None:
+                conditions.append(f"{column} = ?")
+                args.append(value)
+        if conditions:
+            query += " WHERE " + " AND ".join(conditions)
         query += " ORDER BY id DESC LIMIT ?"
         args.append(max(limit, 0))
         with self._lock:

@@ -166,7 +166,12 @@ class HistoryScreen(Screen[None]):
         """Reads the journal again (newest first), keeping the cursor on the same change."""
         table = self.query_one(DataTable)
         current = self.current
-        self.changes = self.journal.list(profile=self.profile, limit=HISTORY_LIMIT)
+        connection = console_app(self).connection
+        if connection is not None and connection.profile is None:  # from the environment
+            found = self.journal.list(base_url=connection.base_url, limit=HISTORY_LIMIT)
+            self.changes = [c for c in found if c.profile is None]
+        else:
+            self.changes = self.journal.list(profile=self.profile, limit=HISTORY_LIMIT)
         table.clear()
         for change in self.changes:
             table.add_row(

@@ -300,3 +300,37 @@ def test_snapshot_undo_diff(demo, frozen, journal, snap_compare, size) -> None:
         await pilot.pause()  # the undo's worker waits on the dialog: no settle
 
     assert snap_compare(_snapshot_app(demo), terminal_size=size, run_before=run_before)
+
+
+async def test_a_hostile_name_is_shown_as_text(service, journal) -> None:
+    """A name from the service is neither markup nor terminal control in History."""
+    from console.client.recording import PendingChange
+
+    tenant = service.new_tenant("History hostile")
+    name = "[/bogus][bold]x\x1b[2J"
+    change_id = journal.record(
+        PendingChange(
+            "DELETE",
+            "/proxies/1",
+            "proxies",
+            "delete",
+            "1",
+            name,
+            {"name": name},
+            None,
+            "test",
+            service.base_url,
+            "T",
+            "console",
+        )
+    )
+    journal.complete(change_id, outcome="ok")
+    app = make_app(service.base_url, tenant.key)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("H")
+        await wait_until(pilot, screen_is(app, HistoryScreen), what="history")
+        cell = app.screen.query_one(DataTable).get_cell_at((0, 4))
+        assert str(cell) == 'delete proxy "[/bogus][bold]x\\x1b[2J"'
+        detail = str(app.screen.query_one("#history-detail-text").content)
+        assert "\x1b" not in detail and "[/bogus]" in detail

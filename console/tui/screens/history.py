@@ -16,7 +16,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Button, DataTable, Static
 
-from console.journal.cli import change_details, what, when
+from console.journal.cli import change_details, visible, what, when
 from console.journal.diff import diff_lines
 from console.tui.app_access import console_app
 from console.tui.key_permissions import in_read_only_mode, known_permissions, refuse_if_read_only
@@ -58,17 +58,17 @@ def diff_text(lines: list[str]) -> Text:
 
 
 def detail_text(change: Change) -> Text:
-    """What the detail pane says of one change."""
+    """What the detail pane says of one change (control characters escaped)."""
     text = Text()
-    text.append(f"{change.id} · {what(change)}", style="bold")
-    text.append(f"\n{when(change)} · {change.profile or change.base_url}")
+    text.append(visible(f"{change.id} · {what(change)}"), style="bold")
+    text.append("\n" + visible(f"{when(change)} · {change.profile or change.base_url}"))
     if change.tenant:
-        text.append(f" · tenant {change.tenant}")
-    text.append(f" · via {change.origin} · ")
+        text.append(visible(f" · tenant {change.tenant}"))
+    text.append(visible(f" · via {change.origin} · "))
     text.append(change.outcome, style=OUTCOME_STYLES.get(change.outcome, ""))
     if change.error:
-        text.append(f"\n{change.error}", style="red")
-    details = change_details(change)
+        text.append("\n" + visible(change.error), style="red")
+    details = [visible(line) for line in change_details(change)]
     if details:
         text.append("\n\n")
         text.append_text(diff_text(details))
@@ -92,11 +92,13 @@ class UndoDialog(ChoiceDialog):
         plan = self.plan
         with Vertical(id="dialog"):
             yield Static(f"Undo change {plan.change.id}", classes="dialog-title", markup=False)
-            yield Static(plan.question, classes="dialog-body", markup=False)
+            yield Static(visible(plan.question), classes="dialog-body", markup=False)
             with KeyScroll(id="undo-diff"):
-                yield Static(diff_text(diff_lines(plan.diffs)), id="undo-diff-text")
+                lines = [visible(line) for line in diff_lines(plan.diffs)]
+                yield Static(diff_text(lines), id="undo-diff-text")
             if plan.notes:
-                yield Static("\n".join(plan.notes), classes="dialog-warning", markup=False)
+                notes = "\n".join(visible(note) for note in plan.notes)
+                yield Static(notes, classes="dialog-warning", markup=False)
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Cancel", id="cancel")
                 yield Button("Undo", id="confirm", variant="warning")
@@ -178,8 +180,8 @@ class HistoryScreen(Screen[None]):
                 str(change.id),
                 when(change),
                 Text(change.outcome, style=OUTCOME_STYLES.get(change.outcome, "")),
-                change.origin,
-                what(change),
+                Text(visible(change.origin)),
+                Text(visible(what(change))),  # Text: a name is never read as markup
                 key=str(change.id),
             )
         title = f"History · {self.profile or 'this connection'} · {len(self.changes)} changes"
@@ -254,18 +256,25 @@ class HistoryScreen(Screen[None]):
         try:
             plan = plan_undo(change)
         except CannotUndo as reason:
-            app.notify(str(reason), title="Cannot be undone", severity="warning", timeout=10)
+            app.notify(
+                visible(str(reason)),
+                title="Cannot be undone",
+                severity="warning",
+                timeout=10,
+                markup=False,
+            )
             return
         connection = app.connection
         if connection is None or (connection.profile, connection.base_url.rstrip("/")) != (
             change.profile,
             change.base_url.rstrip("/"),
         ):
+            where = visible(change.profile or change.base_url)
             app.notify(
-                f"Change {change.id} was made on profile {change.profile or change.base_url}: "
-                "switch to it (p) to undo it.",
+                f"Change {change.id} was made on profile {where}: switch to it (p) to undo it.",
                 title="Another profile",
                 severity="warning",
+                markup=False,
             )
             return
         permissions = known_permissions(app)
@@ -278,10 +287,16 @@ class HistoryScreen(Screen[None]):
         try:
             await check_now(client, plan)
         except CannotUndo as reason:
-            app.notify(str(reason), title="Cannot be undone", severity="warning", timeout=10)
+            app.notify(
+                visible(str(reason)),
+                title="Cannot be undone",
+                severity="warning",
+                timeout=10,
+                markup=False,
+            )
             return
         except ApiError as error:
-            app.notify(str(error), title="Not undone", severity="error")
+            app.notify(visible(str(error)), title="Not undone", severity="error", markup=False)
             return
         if not await app.push_screen(UndoDialog(plan), wait_for_dismiss=True):
             return
@@ -301,7 +316,7 @@ class HistoryScreen(Screen[None]):
         try:
             result = await run_undo(client, plan, relink=relink)
         except ApiError as error:
-            app.notify(str(error), title="Not undone", severity="error")
+            app.notify(visible(str(error)), title="Not undone", severity="error", markup=False)
             self.load()
             return
         if result.new_key:
@@ -310,7 +325,8 @@ class HistoryScreen(Screen[None]):
             await app.push_screen(
                 KeyRevealModal(result.new_key, plan.change.name or ""), wait_for_dismiss=True
             )
-        app.notify(" ".join(result.lines), title=f"Undid change {change.id}")
+        done = visible(" ".join(result.lines))
+        app.notify(done, title=f"Undid change {change.id}", markup=False)
         self.load()
         self.query_one(DataTable).move_cursor(row=0)
         screen = app.console_screen

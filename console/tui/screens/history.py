@@ -184,7 +184,9 @@ class HistoryScreen(Screen[None]):
                 Text(visible(what(change))),  # Text: a name is never read as markup
                 key=str(change.id),
             )
-        title = f"History · {self.profile or 'this connection'} · {len(self.changes)} changes"
+        count = len(self.changes)
+        title = f"History · {self.profile or 'this connection'} · {count} change"
+        title += "" if count == 1 else "s"
         self.query_one("#history-title", Static).update(title)
         self.query_one("#history-empty").display = not self.changes
         table.display = bool(self.changes)

@@ -129,6 +129,43 @@ async def test_undoing_an_application_delete_shows_the_new_key_once_and_relinks(
     assert "key" not in undo_create.after
 
 
+async def test_a_key_regenerated_in_the_console_is_recorded_without_the_key(
+    service, journal
+) -> None:
+    from console.tui.modals import RegenerateConfirm
+    from console.tui.screens.detail import DetailScreen
+
+    tenant = service.new_tenant("History regenerate")
+    seeder = Seeder(service.base_url, tenant.key)
+    seeder.application("Batch")
+    seeder.close()
+    app = make_app(service.base_url, tenant.key)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("down", "enter")
+        await wait_until(pilot, screen_is(app, DetailScreen))
+        await settle(pilot)
+        await pilot.press("R")
+        await wait_until(pilot, screen_is(app, RegenerateConfirm))
+        await pilot.click("#confirm")
+        await wait_until(pilot, screen_is(app, KeyRevealModal))
+        await pilot.press("s")
+        new_key = str(app.screen.query_one("#key").content)
+        await pilot.click("#done")
+        await wait_until(pilot, screen_is(app, DetailScreen))
+    (change,) = journal.list()
+    assert (change.action, change.kind, change.name, change.origin) == (
+        "regenerate",
+        "applications",
+        "Batch",
+        "console",
+    )
+    assert len(new_key) > 16
+    journal.close()
+    stored = b"".join(p.read_bytes() for p in journal.path.parent.iterdir())
+    assert new_key.encode() not in stored and tenant.key.encode() not in stored
+
+
 async def test_read_only_mode_refuses_undo(service, journal) -> None:
     tenant = service.new_tenant("History read-only")
     Seeder(service.base_url, tenant.key).close()

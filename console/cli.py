@@ -33,6 +33,9 @@ HANDLERS = {
     "run": "console.runner.cli:run",
     # issue 28: the usage report, recorded and its history (console/usage_history/cli.py)
     "usage": "console.usage_history.cli:run",
+    # issue 23: the change journal (console/journal/cli.py)
+    "history": "console.journal.cli:history",
+    "undo": "console.journal.cli:undo",
 }
 
 
@@ -174,6 +177,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     _add_configuration_commands(sub)
     _add_push_command(sub)
+    _add_journal_commands(sub)
     _add_review_command(sub)
 
     _add_run_command(sub)
@@ -291,6 +295,18 @@ def _add_configuration_commands(sub: argparse._SubParsersAction[_Parser]) -> Non
         help="apply even when the check finds code broken (syntax errors, no module.exports)",
     )
     apply.add_argument("--read-only", action="store_true", default=argparse.SUPPRESS)
+
+
+def _add_journal_commands(sub: argparse._SubParsersAction[_Parser]) -> None:
+    """Issue 23: the change journal's history, and undo (console/journal/cli.py)."""
+    history = sub.add_parser("history", help="list the changes made through the console")
+    history.add_argument("--profile", metavar="NAME", help="only this profile's changes")
+    history.add_argument("--format", choices=("table", "json"), default="table")
+    history.add_argument("--limit", type=int, default=50, metavar="N", help="at most N (50)")
+    undo = sub.add_parser("undo", help="take one recorded change back")
+    undo.add_argument("change_id", type=int, metavar="CHANGE_ID", help="as `history` lists it")
+    undo.add_argument("--yes", action="store_true", help="undo without asking")
+    undo.add_argument("--read-only", action="store_true", default=argparse.SUPPRESS)
 
 
 def _add_push_command(sub: argparse._SubParsersAction[_Parser]) -> None:

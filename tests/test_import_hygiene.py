@@ -24,6 +24,7 @@ NOT_AT_START = (
     "console.tui.screens.welcome",
     "console.tui.screens.overview",
     "console.estate",
+    "console.journal",  # the change journal opens with the client, after the first rows
     "console.tui.forms",
     "console.tui.modals",
     "console.tui.widgets.tenant_view",

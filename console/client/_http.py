@@ -39,6 +39,7 @@ from console.client.errors import (
     ValidationFailed,
 )
 from console.client.headers import KEY_HEADER, USER_AGENT, checked_header_name, checked_key
+from console.client.recording import WRITE_METHODS, ChangeRecording
 
 log = logging.getLogger("console.client")
 
@@ -120,6 +121,8 @@ class HttpSession:
             follow_redirects=False,
             verify=_tls_verification(self.base_url),
         )
+        self.recording: ChangeRecording | None = None
+        """Where writes are recorded (the change journal); None: not recorded."""
 
     def set_key(self, api_key: str) -> None:
         """Sends `api_key` from the next request on (after a regenerate of the caller's own key)."""
@@ -143,8 +146,38 @@ class HttpSession:
         params: Params | None = None,
         body: Any = None,
     ) -> Any:
-        """Sends the request, retrying where safe; the decoded JSON, or None for no body."""
+        """Sends the request, retrying where safe; the decoded JSON, or None for no body.
+
+        With a change recording (see console.client.recording), a write is recorded before
+        it is sent and completed when answered, and what a GET returns is remembered."""
         method = method.upper()
+        recording = self.recording
+        if recording is None:
+            return await self._send(method, path, params, body)
+        if method not in WRITE_METHODS:
+            data = await self._send(method, path, params, body)
+            recording.remember(path, data)
+            return data
+        return await recording.around(
+            method,
+            path,
+            body,
+            self.base_url,
+            (self._key,),
+            self._journal_get,
+            lambda: self._send(method, path, params, body),
+        )
+
+    async def _journal_get(self, path: str) -> Any:
+        """A GET for the journal (`path` may carry a query), remembered like any other."""
+        path, _, query = path.partition("?")
+        params = [tuple(pair.split("=", 1)) for pair in query.split("&") if "=" in pair]
+        data = await self._send("GET", path, params, None)  # type: ignore[arg-type]
+        if self.recording is not None:
+            self.recording.remember(path, data)
+        return data
+
+    async def _send(self, method: str, path: str, params: Params | None, body: Any) -> Any:
         policy = self.retry if self.retry.retries(method) else NO_RETRY
         headers = {self.key_header: self._key}
         content: bytes | None = None

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from types import TracebackType
-from typing import Self
+from typing import Any, Self
 
 import httpx
 
 from console.client._http import DEFAULT_TIMEOUT, HttpSession, RetryPolicy
 from console.client.headers import KEY_HEADER
+from console.client.recording import ChangeRecorder, ChangeRecording
 from console.client.resources import (
     Applications,
     Permissions,
@@ -72,6 +73,22 @@ class AdminClient:
     @property
     def closed(self) -> bool:
         return self._session.closed
+
+    def record_changes(
+        self, recorder: ChangeRecorder, *, profile: str | None, origin: str = "console"
+    ) -> None:
+        """Records every write of this client in `recorder` (the change journal) before it is
+        sent, as made by `origin` for `profile`; see console.client.recording."""
+        self._session.recording = ChangeRecording(recorder, profile=profile, origin=origin)
+
+    @property
+    def recording(self) -> ChangeRecording | None:
+        return self._session.recording
+
+    async def send_json(self, method: str, path: str, *, body: Any = None) -> Any:
+        """One request with the answer as sent (no model): for code that works on whole
+        bodies, such as undo writing back a recorded object. Retried and recorded as any."""
+        return await self._session.request(method, path, body=body)
 
     def set_api_key(self, api_key: str) -> None:
         """Uses `api_key` from the next request on: the caller regenerated its own key."""

@@ -97,6 +97,9 @@ def run_push(
             key_header=connection.key_header,
             retry=retry,
         ) as client:
+            from console.journal.store import open_journal
+
+            client.record_changes(open_journal(), profile=connection.profile, origin="push")
             try:
                 return await _push(client, args, path, stop, max_polls, out, err)
             except PushRefused as refusal:

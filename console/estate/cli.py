@@ -66,8 +66,12 @@ def open_client(profile: str | None) -> tuple[AdminClient, str]:
         raise CommandFailed(str(error)) from None
     if found.key is None:
         raise CommandFailed(found.key_problem or "No key for this profile.")
+    from console.journal.store import open_journal
+
     label = f'profile "{found.profile}"' if found.profile else found.base_url
-    return AdminClient(found.base_url, found.key, key_header=found.key_header), label
+    client = AdminClient(found.base_url, found.key, key_header=found.key_header)
+    client.record_changes(open_journal(), profile=found.profile, origin="apply")
+    return client, label
 
 
 async def read_profile(

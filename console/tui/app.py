@@ -137,6 +137,14 @@ async def _close(client: AdminClient | None) -> None:
             log.info("Closing a client failed", exc_info=True)
 
 
+def record_changes(client: AdminClient, profile: str | None, origin: str) -> None:
+    """Every change `client` makes goes in the user's change journal (History, undo)."""
+    from console.journal.store import open_journal
+
+    if hasattr(client, "record_changes"):
+        client.record_changes(open_journal(), profile=profile, origin=origin)
+
+
 def default_client(base_url: str, key: str, key_header: str = DEFAULT_KEY_HEADER) -> AdminClient:
     """A client that gives up quickly: a person is waiting, and `r` retries."""
     from console.client import AdminClient, RetryPolicy
@@ -397,6 +405,7 @@ class TenantConsoleApp(App[int]):
             options = {} if header == DEFAULT_KEY_HEADER else {"key_header": header}
             hide_secret(connection.key)
             self._client = self.client_factory(connection.base_url, connection.key, **options)
+            record_changes(self._client, connection.profile, "console")
         return self._client
 
     async def connect(self, connection: Connection, *, first_page: FirstPage | None = None) -> None:

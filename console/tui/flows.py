@@ -79,6 +79,12 @@ async def open_form(
     return await app.push_screen(form, wait_for_dismiss=True)
 
 
+RESTORE_NOTE = (
+    "It can be restored from History (H): created again from its recorded body, with a new id"
+)
+"""Said by every delete's confirmation but the tenant's (a deleted tenant cannot come back)."""
+
+
 async def delete_object(
     app: TenantConsoleApp, kind: Kind, obj: Shown, *, client: AdminClient | None = None
 ) -> bool:
@@ -102,6 +108,8 @@ async def delete_object(
         if guarded:
             body += " " + stakes.losses("delete")
         body += "\n\n" + await _proxies_losing(client, kind.item_id(obj))
+    if kind is not TENANT:
+        body += "\n\n" + RESTORE_NOTE + (" and a new key." if kind is APPLICATIONS else ".")
     modal: ConfirmModal | TypeToConfirmModal
     if kind is TENANT:
         modal = TypeToConfirmModal(

@@ -102,12 +102,16 @@ async def _client_for(app: TenantConsoleApp, name: str) -> AdminClient:
             "there is nothing to copy or compare."
         )
     from console.models.contract import DEFAULT_KEY_HEADER
+    from console.tui.app import record_changes
 
     if connection.key_header != DEFAULT_KEY_HEADER:
-        return app.client_factory(
+        client = app.client_factory(
             connection.base_url, connection.key, key_header=connection.key_header
         )
-    return app.client_factory(connection.base_url, connection.key)
+    else:
+        client = app.client_factory(connection.base_url, connection.key)
+    record_changes(client, name, "promote")
+    return client
 
 
 def _failure(exc: BaseException) -> str:

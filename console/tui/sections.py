@@ -44,6 +44,7 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("ctrl+g", "Load every page of the list, then sort it all"),
     ("A", "Access review of every application (in Applications; f filters by flag, x exports)"),
     ("w", "Who holds the highlighted permission, directly or through a rule (in Permissions)"),
+    ("H", "History of the changes made through the console (u undoes one)"),
     ("K", "Enter a new key when the service rejects the profile's key"),
     ("p", "Switch profile"),
     ("P", "Every profile at once: key, tenant, usage, counts"),

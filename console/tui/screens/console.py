@@ -86,6 +86,13 @@ def list_commands() -> type[Provider]:
     return ListCommands
 
 
+def history_commands() -> type[Provider]:
+    """The palette's History (the change journal), imported when the palette first opens."""
+    from console.tui.history_commands import HistoryCommands
+
+    return HistoryCommands
+
+
 def review_commands() -> type[Provider]:
     """Access review and who-holds commands, imported when the palette first opens."""
     from console.tui.review_commands import ReviewCommands
@@ -107,7 +114,7 @@ def highlighted_permission(app: TenantConsoleApp) -> str | None:
 class ConsoleScreen(Screen[None]):
     """Browses one tenant; the app resets it when the profile changes."""
 
-    COMMANDS = {list_commands, review_commands}
+    COMMANDS = {list_commands, review_commands, history_commands}
 
     BINDINGS = [
         Binding("1", "section(1)", "Sections", key_display="1-6"),
@@ -125,6 +132,7 @@ class ConsoleScreen(Screen[None]):
         # crowd out keys the lists need at 80 columns.
         Binding("A", "access_review", "Access review", show=False),
         Binding("w", "who_holds", "Who holds", show=False),
+        Binding("H", "history", "History", show=False),  # issue 23: the change journal
     ]
 
     def __init__(self, *, first_page: FirstPage | None = None, **kwargs: Any) -> None:
@@ -256,6 +264,12 @@ class ConsoleScreen(Screen[None]):
         from console.tui.review_commands import open_access_review
 
         open_access_review(console_app(self))
+
+    def action_history(self) -> None:
+        """The change journal of this profile (console.tui.screens.history), above."""
+        from console.tui.history_commands import open_history
+
+        open_history(console_app(self))
 
     def action_who_holds(self) -> None:
         """Who holds the highlighted permission (console.tui.screens.holders)."""

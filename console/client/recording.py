@@ -1,0 +1,310 @@
+"""Every write the client sends is told to a change recorder first and completed when answered.
+
+The recorder (the change journal, console.journal) is handed to a client with
+`AdminClient.record_changes(...)`; this module only defines what the client tells it, so the
+client never imports the journal. The object as it was comes from the last body this session
+read of it (a GET or a list page), or from one GET just before the write when it read none.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import logging
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from console.client.errors import ApiError
+
+log = logging.getLogger("console.client")
+
+WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+CACHED_BODIES = 500
+"""Bodies last read, kept per session for the journal's "as it was" (oldest dropped first)."""
+
+KINDS = {
+    "applications": "applications",
+    "proxies": "proxies",
+    "reactor-formulas": "reactor_formulas",
+    "tenants": "tenant",
+}
+"""First path segment -> the journal's kind (the names of the configuration document)."""
+
+
+@dataclass
+class PendingChange:
+    """One write about to be sent: what the journal records before it goes."""
+
+    method: str
+    path: str
+    kind: str
+    action: str
+    object_id: str | None
+    name: str | None
+    before: dict[str, Any] | None
+    request: dict[str, Any] | None
+    profile: str | None
+    base_url: str
+    tenant: str | None
+    origin: str
+    undoes: int | None = None
+    related: dict[str, Any] = field(default_factory=dict)
+    """What an undo needs beyond the body: e.g. the proxies that used a deleted application."""
+    secrets: tuple[str, ...] = field(default=(), repr=False)
+    """Key values that must never be written anywhere (the session's own key)."""
+
+
+class ChangeRecorder(Protocol):
+    """What the client needs of a journal: record before sending, complete when answered."""
+
+    def record(self, change: PendingChange) -> int:
+        """Keeps the change as pending; its id. Raises if it cannot be kept."""
+        ...
+
+    def complete(
+        self,
+        change_id: int,
+        *,
+        outcome: str,
+        after: Any = None,
+        error: str | None = None,
+        secrets: tuple[str, ...] = (),
+    ) -> None:
+        """Marks the change `ok`, `failed` or `unknown` (no answer: it may have happened)."""
+        ...
+
+
+class JournalUnavailable(ApiError):
+    """The change could not be recorded, so it was not sent."""
+
+
+_ORIGIN: contextvars.ContextVar[tuple[str, int | None] | None] = contextvars.ContextVar(
+    "journal_origin", default=None
+)
+
+
+@contextlib.contextmanager
+def changes_made_by(origin: str, *, undoes: int | None = None) -> Iterator[None]:
+    """Within the block (and tasks started in it), changes are recorded as made by `origin`
+    (`apply`, `push`, `promote`, `undo`...), an undo with the change it takes back."""
+    token = _ORIGIN.set((origin, undoes))
+    try:
+        yield
+    finally:
+        _ORIGIN.reset(token)
+
+
+def classify(method: str, path: str) -> tuple[str, str, str | None]:
+    """(kind, action, object id) of a write at `method path`."""
+    parts = [p for p in path.split("?", 1)[0].split("/") if p]
+    first = parts[0] if parts else ""
+    kind = KINDS.get(first, first or "unknown")
+    object_id = parts[1] if len(parts) > 1 and first != "tenants" else None
+    if first == "tenants":
+        object_id = "self"
+    if len(parts) > 2 and parts[2] == "regenerate":
+        return kind, "regenerate", object_id
+    action = {"POST": "create", "PUT": "update", "PATCH": "update", "DELETE": "delete"}
+    if len(parts) > 2:
+        return kind, f"{method.lower()} {'/'.join(parts[2:])}", object_id
+    return kind, action.get(method, method.lower()), object_id
+
+
+def _body_id(value: Any) -> str | None:
+    if isinstance(value, dict) and value.get("id") is not None:
+        return str(value["id"])
+    return None
+
+
+class ChangeRecording:
+    """One session's link to a recorder: who is acting, and the bodies it last read."""
+
+    def __init__(self, recorder: ChangeRecorder, *, profile: str | None, origin: str) -> None:
+        self.recorder = recorder
+        self.profile = profile
+        self.origin = origin
+        self.tenant: str | None = None
+        self._bodies: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()
+
+    # ---- what was read -----------------------------------------------------------------
+
+    def remember(self, path: str, data: Any) -> None:
+        """Keeps the bodies a GET returned: one object, or the items of a list page."""
+        parts = [p for p in path.split("?", 1)[0].split("/") if p]
+        if not parts or parts[0] not in KINDS:
+            return
+        kind = KINDS[parts[0]]
+        if parts[0] == "tenants":
+            if len(parts) == 2 and isinstance(data, dict):
+                self._keep((kind, "self"), data)
+                self.tenant = str(data.get("name") or data.get("id") or "") or self.tenant
+            return
+        if len(parts) == 1 and isinstance(data, dict) and isinstance(data.get("data"), list):
+            for item in data["data"]:
+                if (item_id := _body_id(item)) is not None:
+                    self._keep((kind, item_id), item)
+        elif len(parts) == 2 and (item_id := _body_id(data)) is not None:
+            self._keep((kind, item_id), data)
+
+    def _keep(self, key: tuple[str, str], body: dict[str, Any]) -> None:
+        self._bodies[key] = body
+        self._bodies.move_to_end(key)
+        while len(self._bodies) > CACHED_BODIES:
+            self._bodies.popitem(last=False)
+
+    def last_read(self, kind: str, object_id: str) -> dict[str, Any] | None:
+        return self._bodies.get((kind, object_id))
+
+    # ---- around a write ----------------------------------------------------------------
+
+    async def around(
+        self,
+        method: str,
+        path: str,
+        body: Any,
+        base_url: str,
+        secrets: tuple[str, ...],
+        get: Callable[[str], Awaitable[Any]],
+        send: Callable[[], Awaitable[Any]],
+    ) -> Any:
+        """Records the write, sends it with `send`, completes the record with the answer."""
+        kind, action, object_id = classify(method, path)
+        before = await self._before(kind, object_id, path, action, get)
+        related = await self._related(kind, action, object_id, get)
+        if self.tenant is None:
+            await self._read_tenant(get)
+        origin, undoes = _ORIGIN.get() or (self.origin, None)
+        name = None
+        for source in (body, before):
+            if isinstance(source, dict) and isinstance(source.get("name"), str):
+                name = source["name"]
+                break
+        change = PendingChange(
+            method=method,
+            path=path,
+            kind=kind,
+            action=action,
+            object_id=object_id,
+            name=name,
+            before=before,
+            request=body if isinstance(body, dict) else None,
+            profile=self.profile,
+            base_url=base_url,
+            tenant=self.tenant,
+            origin=origin,
+            undoes=undoes,
+            related=related,
+            secrets=secrets,
+        )
+        try:
+            change_id = self.recorder.record(change)
+        except Exception:
+            log.warning("The change journal could not record %s %s", method, path, exc_info=True)
+            raise JournalUnavailable(
+                None,
+                "Not recorded",
+                "The change journal could not record this change, so it was not sent "
+                "(see the log for why)",
+                method=method,
+                path=path,
+            ) from None
+        try:
+            answer = await send()
+        except ApiError as error:
+            # No status: no answer came, the service may or may not have done it.
+            outcome = "unknown" if error.status is None else "failed"
+            self._complete(change_id, outcome=outcome, error=str(error), secrets=secrets)
+            raise
+        except BaseException:
+            self._complete(change_id, outcome="unknown", error="Interrupted", secrets=secrets)
+            raise
+        self._complete(change_id, outcome="ok", after=answer, secrets=secrets)
+        if object_id is not None and isinstance(answer, dict):
+            self._keep((kind, object_id), answer)
+        elif action == "create" and (new_id := _body_id(answer)) is not None:
+            self._keep((kind, new_id), answer)
+        if action == "delete" and object_id is not None:
+            self._bodies.pop((kind, object_id), None)
+        return answer
+
+    def _complete(self, change_id: int, **answer: Any) -> None:
+        try:
+            self.recorder.complete(change_id, **answer)
+        except Exception:
+            log.warning("The change journal could not complete change %s", change_id, exc_info=True)
+
+    async def _before(
+        self,
+        kind: str,
+        object_id: str | None,
+        path: str,
+        action: str,
+        get: Callable[[str], Awaitable[Any]],
+    ) -> dict[str, Any] | None:
+        """The object as last read; read now if this session never read it."""
+        if object_id is None or action == "create":
+            return None
+        known = self.last_read(kind, object_id)
+        if known is not None:
+            return known
+        object_path = "/".join(path.split("?", 1)[0].split("/")[:3])
+        try:
+            data = await get(object_path)
+        except ApiError as error:
+            log.info("Could not read %s before changing it: %s", object_path, error)
+            return None
+        return data if isinstance(data, dict) else None
+
+    async def _related(
+        self,
+        kind: str,
+        action: str,
+        object_id: str | None,
+        get: Callable[[str], Awaitable[Any]],
+    ) -> dict[str, Any]:
+        """Before an application is deleted: the proxies that use it (the service unlinks
+        them), so that an undo can link them again."""
+        if kind != "applications" or action != "delete" or object_id is None:
+            return {}
+        linked: list[dict[str, str]] = []
+        page = 1
+        try:
+            while page <= 1000:
+                data = await get(f"/proxies?page={page}&size=100")
+                items = data.get("data") if isinstance(data, dict) else None
+                if not items:
+                    break
+                for item in items:
+                    if isinstance(item, dict) and str(item.get("application_id")) == object_id:
+                        linked.append({"id": str(item.get("id")), "name": str(item.get("name"))})
+                if len(items) < 100:
+                    break
+                page += 1
+        except ApiError as error:
+            log.info("Could not list the proxies using application %s: %s", object_id, error)
+            return {"linked_proxies_unknown": str(error)}
+        return {"linked_proxies": linked}
+
+    async def _read_tenant(self, get: Callable[[str], Awaitable[Any]]) -> None:
+        """The tenant's name, once per session, for the journal (a key without tenant:read
+        leaves it blank)."""
+        self.tenant = ""
+        try:
+            data = await get("/tenants/self")
+        except ApiError as error:
+            log.info("Could not read the tenant for the journal: %s", error)
+            return
+        if isinstance(data, dict):
+            self.tenant = str(data.get("name") or data.get("id") or "")
+
+
+__all__ = [
+    "ChangeRecorder",
+    "ChangeRecording",
+    "JournalUnavailable",
+    "PendingChange",
+    "changes_made_by",
+    "classify",
+]

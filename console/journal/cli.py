@@ -1,0 +1,226 @@
+"""`tenant-console history` and `tenant-console undo CHANGE_ID`.
+
+history lists the journal newest first (a table, or JSON for scripts); undo takes one change
+back against the profile it was made on, after showing what it will do and asking.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from typing import TYPE_CHECKING, TextIO
+
+from console.journal.diff import diff_lines, field_diffs
+
+if TYPE_CHECKING:
+    from console.client import AdminClient
+    from console.journal.store import Change
+    from console.journal.undo import UndoPlan
+
+OK, FAILED, USAGE = 0, 1, 2
+
+
+def visible(text: str) -> str:
+    """`text` with control characters escaped: what a service sent never drives the terminal."""
+    return "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in text)
+
+
+def _error(message: str, err: TextIO) -> None:
+    print(f"tenant-console: {visible(message)}", file=err)
+
+
+def when(change: Change) -> str:
+    return change.started_at.astimezone().strftime("%Y-%m-%d %H:%M:%S")
+
+
+def what(change: Change) -> str:
+    """`update proxy "Checkout"`, `undo of 12: create proxy "Checkout"`."""
+    from console.journal.undo import noun
+
+    text = f"{change.action} {noun(change.kind)}"
+    if change.name:
+        text += f' "{change.name}"'
+    if change.undoes is not None:
+        text = f"undo of {change.undoes}: {text}"
+    return text
+
+
+def change_details(change: Change) -> list[str]:
+    """What an update changed, field by field (code as a line diff); what a delete removed
+    and a create made, field by field."""
+    from console.journal.diff import NOT_COMPARED, short
+
+    if change.outcome != "ok":
+        return []
+    if change.action == "update":
+        return diff_lines(field_diffs(change.before, change.after))
+    body = change.before if change.action == "delete" else change.after
+    if change.action in ("create", "delete") and isinstance(body, dict):
+        return [
+            f"{name}: {short(value)}" for name, value in body.items() if name not in NOT_COMPARED
+        ]
+    return []
+
+
+# ---- history --------------------------------------------------------------------------
+
+
+def history(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    from console.journal.store import open_journal
+
+    out = out or sys.stdout
+    if args.limit < 1:
+        _error("--limit must be 1 or more.", sys.stderr)
+        return USAGE
+    changes = open_journal().list(profile=args.profile, limit=args.limit)
+    if args.format == "json":
+        out.write(json.dumps([c.to_json() for c in changes], indent=2) + "\n")
+        return OK
+    if not changes:
+        print("No changes recorded yet." if not args.profile else "No changes for this profile.")
+        return OK
+    rows = [
+        (
+            str(c.id),
+            when(c),
+            c.profile or c.base_url,
+            c.tenant or "",
+            what(c),
+            c.origin,
+            c.outcome,
+        )
+        for c in changes
+    ]
+    head = ("ID", "WHEN", "PROFILE", "TENANT", "CHANGE", "VIA", "OUTCOME")
+    widths = [max(len(visible(r[i])) for r in [head, *rows]) for i in range(len(head))]
+    for index, row in enumerate([head, *rows]):
+        line = "  ".join(visible(cell).ljust(widths[i]) for i, cell in enumerate(row))
+        print(line.rstrip(), file=out)
+        if index:
+            for detail in change_details(changes[index - 1]):
+                print("      " + visible(detail), file=out)
+    return OK
+
+
+# ---- undo -----------------------------------------------------------------------------
+
+
+def undo(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | None = None) -> int:
+    from console.journal.store import open_journal
+    from console.journal.undo import CannotUndo, plan_undo
+
+    out, stdin, err = out or sys.stdout, stdin or sys.stdin, sys.stderr
+    if getattr(args, "read_only", False):
+        _error("Read-only mode: undo is refused. Nothing was changed.", err)
+        return FAILED
+    change = open_journal().get(args.change_id)
+    if change is None:
+        _error(f"No change {args.change_id} in the journal (see tenant-console history).", err)
+        return FAILED
+    try:
+        plan = plan_undo(change)
+    except CannotUndo as reason:
+        _error(f"Change {change.id} cannot be undone: {reason}", err)
+        return FAILED
+    try:
+        client = _client_for(change)
+    except ValueError as problem:
+        _error(str(problem), err)
+        return FAILED
+    return asyncio.run(_undo(client, plan, args.yes, stdin, out, err))
+
+
+def _client_for(change: Change) -> AdminClient:
+    """A journaling client for the profile the change was made on; ValueError if that
+    profile is gone, has no key or now points at another service."""
+    from console.client import AdminClient
+    from console.journal.store import open_journal
+    from console.profiles.config import ProfileError
+    from console.profiles.resolve import resolve_connection
+
+    if change.profile is None:
+        raise ValueError(f"Change {change.id} was made without a profile: undo it in the console.")
+    try:
+        found = resolve_connection(change.profile)
+    except ProfileError as error:
+        raise ValueError(str(error)) from None
+    if found.key is None:
+        raise ValueError(found.key_problem or f"No key for profile {change.profile}.")
+    if found.base_url.rstrip("/") != change.base_url.rstrip("/"):
+        raise ValueError(
+            f"Profile {change.profile} now points at {found.base_url}, not {change.base_url} "
+            "where the change was made: nothing was changed."
+        )
+    client = AdminClient(found.base_url, found.key, key_header=found.key_header)
+    client.record_changes(open_journal(), profile=change.profile, origin="undo")
+    return client
+
+
+async def _undo(
+    client: AdminClient, plan: UndoPlan, yes: bool, stdin: TextIO, out: TextIO, err: TextIO
+) -> int:
+    from console.client import ApiError
+    from console.journal.undo import CannotUndo, check_now, run_undo
+
+    async with client:
+        try:
+            await check_now(client, plan)
+        except CannotUndo as reason:
+            _error(f"Change {plan.change.id} cannot be undone: {reason}", err)
+            return FAILED
+        except ApiError as error:
+            _error(f"Could not read the object as it is now: {error}", err)
+            return FAILED
+        print(visible(plan.summary) + ".", file=out)
+        for line in diff_lines(plan.diffs):
+            print("  " + visible(line), file=out)
+        for note in plan.notes:
+            print(visible(note), file=out)
+        if plan.changed_since:
+            print(
+                "It was changed after this change was made: undoing overwrites those changes.",
+                file=out,
+            )
+        if not yes and not _ask("Undo it?", stdin, out, err):
+            return FAILED
+        relink = False
+        if plan.relink:
+            names = ", ".join(p["name"] for p in plan.relink)
+            question = f"Link {names} to the new application?"
+            relink = yes or _ask(question, stdin, out, err, declined="They stay unlinked.")
+        try:
+            result = await run_undo(client, plan, relink=relink)
+        except ApiError as error:
+            _error(f"Not undone: {error}", err)
+            return FAILED
+    for line in result.lines:
+        print(visible(line), file=out)
+    if result.new_key:
+        print("New key (shown once: store it now):", file=out)
+        print(f"  {plan.change.name}: {result.new_key}", file=out)
+    return OK
+
+
+def _ask(
+    question: str,
+    stdin: TextIO,
+    out: TextIO,
+    err: TextIO,
+    *,
+    declined: str = "Nothing was changed.",
+) -> bool:
+    """Asks on the terminal; default no. Without a terminal, refuses: pass --yes."""
+    try:
+        tty = stdin.isatty()
+    except (AttributeError, ValueError):
+        tty = False
+    if not tty:
+        _error("Not undone: standard input is not a terminal to confirm on; pass --yes.", err)
+        return False
+    print(f"{question} [y/N] ", end="", flush=True, file=out)
+    if stdin.readline().strip().lower() in ("y", "yes"):
+        return True
+    print(declined, file=out)
+    return False

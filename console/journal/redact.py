@@ -1,0 +1,52 @@
+"""Key material out of everything the journal keeps: fields that hold keys are dropped, and
+any known key value left elsewhere (inside code, say) is replaced by ***."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+KEY_FIELDS = frozenset(
+    {"key", "api_key", "apikey", "api-key", "secret", "client_secret", "private_key", "password"}
+)
+"""Field names whose values are keys (an application's and a proxy's `key`, and the like)."""
+
+MASK = "***"
+MIN_SECRET_LENGTH = 8
+"""Shorter values are not masked elsewhere: "true" must not become *** everywhere."""
+
+
+def without_keys(value: Any, secrets: Iterable[str] = ()) -> Any:
+    """`value` without key fields at any depth, and without any of `secrets` (nor the values
+    of the key fields it dropped) inside other strings."""
+    found: set[str] = {s for s in secrets if isinstance(s, str) and len(s) >= MIN_SECRET_LENGTH}
+    stripped = _strip(value, found)
+    return _mask(stripped, sorted(found, key=len, reverse=True)) if found else stripped
+
+
+def _strip(value: Any, found: set[str]) -> Any:
+    if isinstance(value, dict):
+        kept = {}
+        for name, item in value.items():
+            if isinstance(name, str) and name.lower() in KEY_FIELDS:
+                if isinstance(item, str) and len(item) >= MIN_SECRET_LENGTH:
+                    found.add(item)
+                continue
+            kept[name] = _strip(item, found)
+        return kept
+    if isinstance(value, list):
+        return [_strip(item, found) for item in value]
+    return value
+
+
+def _mask(value: Any, secrets: list[str]) -> Any:
+    if isinstance(value, str):
+        for secret in secrets:
+            if secret in value:
+                value = value.replace(secret, MASK)
+        return value
+    if isinstance(value, dict):
+        return {name: _mask(item, secrets) for name, item in value.items()}
+    if isinstance(value, list):
+        return [_mask(item, secrets) for item in value]
+    return value

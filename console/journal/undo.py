@@ -1,0 +1,341 @@
+"""Taking one recorded change back, alike for `tenant-console undo` and the History screen.
+
+A delete is undone by creating the object again from its recorded body (a new id; an
+application gets a new key, and the proxies that used it can be linked to it again); an
+update by writing back the recorded state, after checking through the lost-update guard's
+comparison whether the object changed since; a create by deleting what it created. The undo
+goes through the same journaling client, so it is a change in the journal too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from console.client.endpoints import required_permission
+from console.client.guard import changed_since
+from console.client.recording import changes_made_by
+from console.journal.diff import FieldDiff, field_diffs
+from console.journal.store import FAILED, OK, PENDING, Change
+
+if TYPE_CHECKING:
+    from console.client import AdminClient
+
+RESPONSE_ONLY = frozenset(
+    {
+        "id",
+        "tenant_id",
+        "key",
+        "keys",
+        "status",
+        "created_at",
+        "created_by",
+        "modified_at",
+        "modified_by",
+        "application_id",
+        "owner_id",
+    }
+)
+"""Fields the service sets: never sent back (it would ignore them, or refuse a key)."""
+
+PATHS = {
+    "applications": "/applications",
+    "proxies": "/proxies",
+    "reactor_formulas": "/reactor-formulas",
+}
+NOUNS = {
+    "applications": "application",
+    "proxies": "proxy",
+    "reactor_formulas": "reactor formula",
+    "tenant": "tenant",
+}
+
+
+class CannotUndo(Exception):
+    """This change cannot be taken back; str() says why, plainly."""
+
+
+@dataclass
+class UndoPlan:
+    """What undoing one change will do, before anything is sent."""
+
+    change: Change
+    action: str
+    """create, update or delete: the request the undo makes."""
+    kind: str
+    target_id: str | None
+    payload: dict[str, Any] | None
+    summary: str
+    permission: str | None
+    relink: list[dict[str, str]] = field(default_factory=list)
+    """Proxies that used a deleted application, to be linked to the one created again."""
+    diffs: list[FieldDiff] = field(default_factory=list)
+    """What the undo changes on the object as it is now."""
+    changed_since: bool = False
+    """An update's object was changed by someone else after the recorded change."""
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def question(self) -> str:
+        """The sentence the confirmation asks."""
+        text = self.summary + "?"
+        if self.changed_since:
+            text += (
+                " It was changed after this change was made: undoing it overwrites those "
+                "changes too (see the differences)."
+            )
+        return text
+
+
+@dataclass
+class UndoResult:
+    lines: list[str] = field(default_factory=list)
+    new_id: str | None = None
+    new_key: str | None = field(default=None, repr=False)
+    """A re-created application's key: shown once, never kept."""
+
+
+def noun(kind: str) -> str:
+    return NOUNS.get(kind, kind.replace("_", " "))
+
+
+def plan_undo(change: Change) -> UndoPlan:
+    """The undo of `change`, from the journal alone; CannotUndo with the reason if none."""
+    what = f'{noun(change.kind)} "{change.name}"' if change.name else noun(change.kind)
+    if change.outcome == FAILED:
+        raise CannotUndo(f"Change {change.id} failed: the service changed nothing to take back.")
+    if change.outcome == PENDING:
+        raise CannotUndo(f"Change {change.id} was never answered: its outcome is not known.")
+    if change.outcome != OK:
+        raise CannotUndo(
+            f"Change {change.id} got no answer: whether the service made it is not known. "
+            f"Look at the {noun(change.kind)} and change it by hand."
+        )
+    if change.action == "regenerate":
+        raise CannotUndo(
+            "A regenerated key cannot be undone: the old key stopped working when the new "
+            "one was made, and the service cannot bring it back."
+        )
+    if change.kind == "tenant" and change.action == "delete":
+        raise CannotUndo(
+            "A deleted tenant cannot be restored: everything it owned was deleted with it."
+        )
+    if change.kind not in PATHS and change.kind != "tenant":
+        raise CannotUndo(f"Changes to {change.kind} cannot be undone from the console.")
+    if change.action == "create":
+        if change.kind == "tenant" or not change.result_id:
+            raise CannotUndo(f"Change {change.id} left no object id to delete.")
+        return UndoPlan(
+            change,
+            "delete",
+            change.kind,
+            change.result_id,
+            None,
+            f"Delete {what}, created by change {change.id}",
+            required_permission("DELETE", f"{PATHS[change.kind]}/{change.result_id}"),
+        )
+    if change.before is None:
+        raise CannotUndo(
+            f"The {noun(change.kind)} as it was before change {change.id} was not recorded "
+            "(it could not be read): there is nothing to restore."
+        )
+    if change.action == "delete":
+        return _plan_restore(change, what)
+    if change.action == "update":
+        return _plan_write_back(change, what)
+    raise CannotUndo(f'A "{change.action}" cannot be undone from the console.')
+
+
+def _plan_restore(change: Change, what: str) -> UndoPlan:
+    body = creation_body(change.kind, change.before or {})
+    plan = UndoPlan(
+        change,
+        "create",
+        change.kind,
+        None,
+        body,
+        f"Create {what} again (it gets a new id)",
+        required_permission("POST", PATHS[change.kind]),
+        diffs=field_diffs({}, body, old_name="deleted", new_name="restored"),
+    )
+    if change.kind == "applications":
+        plan.summary += " with a new key"
+        plan.relink = list(change.related.get("linked_proxies") or [])
+        if "linked_proxies_unknown" in change.related:
+            plan.notes.append(
+                "Which proxies used it could not be read when it was deleted: link them again "
+                "by hand."
+            )
+        if plan.relink:
+            plan.notes.append(
+                f"{len(plan.relink)} prox{'y' if len(plan.relink) == 1 else 'ies'} used it: "
+                + ", ".join(p["name"] for p in plan.relink)
+            )
+    return plan
+
+
+def _plan_write_back(change: Change, what: str) -> UndoPlan:
+    body = update_body(change.kind, change.before or {})
+    target = change.object_id if change.kind != "tenant" else "self"
+    path = "/tenants/self" if change.kind == "tenant" else f"{PATHS[change.kind]}/{target}"
+    return UndoPlan(
+        change,
+        "update",
+        change.kind,
+        target,
+        body,
+        f"Write {what} back as it was before change {change.id}",
+        required_permission("PUT", path),
+        diffs=field_diffs(change.after, change.before, old_name="now", new_name="restored"),
+    )
+
+
+def creation_body(kind: str, before: dict[str, Any]) -> dict[str, Any]:
+    """The create request that makes the object of `before` again (its fields as recorded,
+    unknown ones included; the service's own fields left out)."""
+    body = {k: v for k, v in before.items() if k not in RESPONSE_ONLY}
+    if kind == "proxies":
+        application = before.get("application_id")
+        body["application"] = {"id": str(application)} if application else None
+    if kind == "applications" and not body.get("expires_at"):
+        body.pop("expires_at", None)
+    return body
+
+
+def update_body(kind: str, before: dict[str, Any]) -> dict[str, Any]:
+    """The update request that writes `before` back."""
+    body = creation_body(kind, before)
+    if kind == "applications":
+        body.pop("type", None)  # a type never changes; sending it is refused
+        body.pop("expires_at", None)
+    if kind == "tenant":
+        body = {"name": before.get("name"), "settings": before.get("settings")}
+    return body
+
+
+def _path(kind: str, object_id: str | None) -> str:
+    if kind == "tenant":
+        return "/tenants/self"
+    return PATHS[kind] + (f"/{object_id}" if object_id else "")
+
+
+async def _read(client: AdminClient, path: str) -> Any:
+    return await client.send_json("GET", path)
+
+
+async def check_now(client: AdminClient, plan: UndoPlan) -> UndoPlan:
+    """Reads the object as it is now: an update's undo learns whether it changed since (and
+    its diff becomes now -> restored); CannotUndo if the object is gone or already back."""
+    from console.client import NotFound
+
+    if plan.action == "create":
+        if plan.kind == "proxies":
+            await _check_application(client, plan)
+        return plan
+    try:
+        current = await _read(client, _path(plan.kind, plan.target_id))
+    except NotFound:
+        what = noun(plan.kind)
+        if plan.action == "delete":
+            raise CannotUndo(f"The {what} is already gone: nothing to delete.") from None
+        raise CannotUndo(
+            f"The {what} no longer exists: undo its delete first, then this change."
+        ) from None
+    if plan.action == "update" and isinstance(current, dict):
+        after = plan.change.after if isinstance(plan.change.after, dict) else {}
+        kind = plan.kind
+        plan.changed_since = changed_since(
+            _Read(after), _Read(current), lambda read: update_body(kind, read.body)
+        )
+        plan.diffs = field_diffs(current, plan.change.before, old_name="now", new_name="restored")
+        if not plan.diffs:
+            raise CannotUndo(
+                f"The {noun(plan.kind)} is already as it was before change {plan.change.id}."
+            )
+    return plan
+
+
+class _Read:
+    """A body as the lost-update guard compares objects: its `modified_at` and its fields."""
+
+    def __init__(self, body: dict[str, Any]) -> None:
+        self.body = body
+        self.modified_at: datetime | None
+        try:
+            self.modified_at = datetime.fromisoformat(str(body["modified_at"]))
+        except (KeyError, ValueError):
+            self.modified_at = None
+
+
+async def _check_application(client: AdminClient, plan: UndoPlan) -> None:
+    """A proxy's application may be gone too: then the proxy comes back without it."""
+    from console.client import NotFound
+
+    application = (plan.payload or {}).get("application")
+    if not application:
+        return
+    try:
+        await _read(client, f"/applications/{application['id']}")
+    except NotFound:
+        assert plan.payload is not None
+        plan.payload["application"] = None
+        plan.notes.append(
+            "Its application no longer exists: the proxy comes back without one (restore the "
+            "application first to keep the link)."
+        )
+
+
+async def run_undo(client: AdminClient, plan: UndoPlan, *, relink: bool = False) -> UndoResult:
+    """Makes the undo's request (recorded as an undo of the change); `relink`: link the
+    proxies that used a re-created application to it."""
+    result = UndoResult()
+    what = noun(plan.kind)
+    with changes_made_by("undo", undoes=plan.change.id):
+        if plan.action == "delete":
+            await client.send_json("DELETE", _path(plan.kind, plan.target_id))
+            result.lines.append(f"Deleted {what} {plan.change.name or plan.target_id}.")
+            return result
+        if plan.action == "update":
+            method_path = _path(plan.kind, plan.target_id)
+            await client.send_json("PUT", method_path, body=plan.payload)
+            result.lines.append(f"Wrote {what} {plan.change.name or ''} back.".replace("  ", " "))
+            return result
+        created = await client.send_json("POST", _path(plan.kind, None), body=plan.payload)
+        if isinstance(created, dict):
+            result.new_id = str(created.get("id") or "") or None
+            key = created.get("key") if plan.kind == "applications" else None
+            result.new_key = key if isinstance(key, str) else None  # a proxy's is no secret
+        result.lines.append(f'Created {what} "{plan.change.name}" again as {result.new_id}.')
+        if relink and plan.relink and result.new_id:
+            result.lines += await _relink(client, plan.relink, result.new_id)
+    return result
+
+
+async def _relink(client: AdminClient, proxies: list[dict[str, str]], app_id: str) -> list[str]:
+    """Links each proxy to the re-created application (each read, then written back whole)."""
+    from console.client import ApiError
+
+    lines = []
+    for proxy in proxies:
+        try:
+            current = await _read(client, f"/proxies/{proxy['id']}")
+            body = creation_body("proxies", current)
+            body["application"] = {"id": app_id}
+            await client.send_json("PUT", f"/proxies/{proxy['id']}", body=body)
+        except ApiError as error:
+            lines.append(f'Proxy "{proxy["name"]}" was not linked again: {error}')
+        else:
+            lines.append(f'Linked proxy "{proxy["name"]}" to it again.')
+    return lines
+
+
+__all__ = [
+    "CannotUndo",
+    "UndoPlan",
+    "UndoResult",
+    "check_now",
+    "creation_body",
+    "plan_undo",
+    "run_undo",
+]

@@ -58,6 +58,18 @@ TRANSFORM_SAMPLES: dict[tuple[str, str], dict[str, Any]] = {
             "headers": {"x-request-id": "req_7Yx2"},
         },
         "configuration": {"STRIPE_API_VERSION": "2024-06-20"},
+        "bt": {
+            "tokens": {
+                "8f14e45f-ceea-467f-a0e6-2b3c4d5e6f70": {
+                    "type": "card",
+                    "data": {
+                        "number": "4242424242424242",
+                        "expiration_month": 12,
+                        "expiration_year": 2030,
+                    },
+                }
+            }
+        },
     },
     ("Stripe charges", "response_transform"): {
         "args": {
@@ -82,6 +94,14 @@ TRANSFORM_SAMPLES: dict[tuple[str, str], dict[str, Any]] = {
             "headers": {"content-type": "application/json"},
         },
         "configuration": {"MERCHANT_ACCOUNT": "AcmePaymentsECOM", "ADYEN_API_KEY": "demo"},
+        "bt": {
+            "tokens": {
+                "c9f0f895-fb98-4b91-a1c2-3d4e5f607182": {
+                    "type": "bank",
+                    "data": {"iban": "NL91ABNA0417164300", "owner_name": "J. Jansen"},
+                }
+            }
+        },
     },
     ("Inbound webhook relay", "response_transform"): {
         "args": {"body": {"id": "evt_1PqR", "type": "charge.succeeded"}, "headers": {}},

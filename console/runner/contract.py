@@ -131,12 +131,13 @@ def check_transform_request(request: Any) -> list[str]:
             f"not {_type_name(request)}."
         ]
     problems: list[str] = []
-    unknown = sorted(set(request) - {"args", "configuration"})
+    unknown = sorted(set(request) - {"args", "configuration", "bt"})
     if unknown:
         problems.append(
-            "The request holds only args and configuration (bt is the console's stand-in); "
-            "not " + ", ".join(unknown) + "."
+            "The request holds only args, configuration and bt (the tokens the bt stand-in "
+            "knows); not " + ", ".join(unknown) + "."
         )
+    problems += _bt_fixture_problems(request.get("bt"))
     args = request.get("args")
     if not isinstance(args, dict):
         problems.append(f"args must be an object with body and headers, not {_type_name(args)}.")
@@ -241,6 +242,22 @@ def formula_sample(formula: Any = None) -> dict[str, Any]:
         if setting.get("name")
     }
     return {"args": args, "configuration": configuration}
+
+
+def _bt_fixture_problems(fixtures: Any) -> list[str]:
+    """A sample's `bt`: {"tokens": {ID: token object}}, what bt.tokens.retrieve answers."""
+    if fixtures is None:
+        return []
+    if not isinstance(fixtures, dict) or set(fixtures) - {"tokens"}:
+        return ['bt must be an object {"tokens": {ID: token}}, the tokens the stand-in knows.']
+    tokens = fixtures.get("tokens", {})
+    if not isinstance(tokens, dict):
+        return [f"bt.tokens must be an object of tokens by id, not {_type_name(tokens)}."]
+    return [
+        f"bt.tokens.{token_id} must be a token object, not {_type_name(token)}."
+        for token_id, token in tokens.items()
+        if not isinstance(token, dict)
+    ]
 
 
 def transform_sample(configuration: Mapping[str, Any] | None = None) -> dict[str, Any]:

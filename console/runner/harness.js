@@ -46,6 +46,8 @@
   var weakSet = Function.prototype.call.bind(WeakMap.prototype.set);
   var PromiseCtor = Promise;
   var promiseResolve = Promise.resolve.bind(Promise);
+  var promiseReject = Promise.reject.bind(Promise);
+  var objectCreate = Object.create;
   var promiseThen = Function.prototype.call.bind(Promise.prototype.then);
   var stringSlice = Function.prototype.call.bind(String.prototype.slice);
   var charCodeAt = Function.prototype.call.bind(String.prototype.charCodeAt);
@@ -206,9 +208,74 @@
     append(state.calls, { method: path, args: copied });
   }
 
-  // Any property is another recorder and any call is recorded; a call answers a promise of
-  // null, so `await bt.tokens.create(...)` works and returns nothing real. `then` is absent,
-  // so awaiting `bt` or one of its properties does not look like awaiting a promise.
+  // The bt stand-in's tokens: those the sample gives (its "bt": {"tokens": {ID: token}}) and
+  // those the code creates in this run, kept as JSON text so that each answer is a new copy.
+  var btTokens = objectCreate(null);
+  var btCreated = 0;
+  var FAKE_TENANT = "00000000-0000-4000-8000-000000000000";
+
+  function fakeTokenId() {
+    btCreated += 1;
+    var digits = StringCtor(btCreated);
+    while (digits.length < 12) digits = "0" + digits;
+    return "00000000-0000-4000-8000-" + digits;
+  }
+
+  function keepToken(id, token) {
+    var kept = {
+      id: id,
+      type: typeof token.type === "string" ? token.type : "token",
+      tenant_id: typeof token.tenant_id === "string" ? token.tenant_id : FAKE_TENANT,
+      data: token.data === undefined ? null : token.data,
+      containers: isArray(token.containers) ? token.containers : ["/general/high/"],
+      metadata: token.metadata !== null && typeof token.metadata === "object" ? token.metadata : {},
+      fingerprint: typeof token.fingerprint === "string" ? token.fingerprint : "fake-" + id,
+    };
+    // No created_at unless the sample gives one: a run's answer stays the same run after run.
+    if (typeof token.created_at === "string") kept.created_at = token.created_at;
+    btTokens[id] = stringify(kept);
+    return parse(btTokens[id]);
+  }
+
+  function loadTokens(fixtures) {
+    var tokens = fixtures !== null && typeof fixtures === "object" ? fixtures.tokens : null;
+    if (tokens === null || typeof tokens !== "object") return;
+    var ids = ownKeys(tokens);
+    for (var i = 0; i < ids.length; i++) {
+      var token = tokens[ids[i]];
+      if (token !== null && typeof token === "object") keepToken(StringCtor(ids[i]), token);
+    }
+  }
+
+  // What a call of the stand-in answers: plausible fake tokens for tokens.create (kept for a
+  // later retrieve) and tokens.retrieve (the sample's or the run's own, else the service's
+  // "not found"); null for every other call. Nothing real is ever reached.
+  function btAnswer(path, args) {
+    if (path === "tokens.create") {
+      var given = args.length > 0 ? cloneArgument(args[0]) : null;
+      var token = given !== null && typeof given === "object" && !isArray(given) ? given : {};
+      var id = typeof token.id === "string" && token.id ? token.id : fakeTokenId();
+      return promiseResolve(keepToken(id, token));
+    }
+    if (path === "tokens.retrieve") {
+      var wanted = args.length > 0 ? StringCtor(args[0]) : "";
+      var known = btTokens[wanted];
+      if (known === undefined) {
+        return promiseReject(
+          new ErrorCtor(
+            "bt.tokens.retrieve: no token " + stringify(wanted) + " in this test-run (404); " +
+              "give it in the sample request's bt.tokens, or create it first"
+          )
+        );
+      }
+      return promiseResolve(parse(known));
+    }
+    return promiseResolve(null);
+  }
+
+  // Any property is another recorder and any call is recorded; tokens.create and
+  // tokens.retrieve answer fake tokens (btAnswer), any other call a promise of null. `then` is
+  // absent, so awaiting `bt` or one of its properties does not look like awaiting a promise.
   function recorder(path) {
     var target = function () {};
     return new Proxy(target, {
@@ -220,7 +287,7 @@
       },
       apply: function (t, self, args) {
         record(path || "bt", args);
-        return promiseResolve(null);
+        return btAnswer(path, args);
       },
       construct: function (t, args) {
         record("new " + (path || "bt"), args);
@@ -632,7 +699,12 @@
 
   define("__tcPrepare", function (requestJson, kind, withBt) {
     var request = parse(requestJson);
-    if (kind === "transform" && withBt) request.bt = recorder("");
+    var fixtures = request !== null && typeof request === "object" ? request.bt : undefined;
+    if (fixtures !== undefined) delete request.bt;  // the sample's tokens, not the code's
+    if (kind === "transform" && withBt) {
+      loadTokens(fixtures);
+      request.bt = recorder("");
+    }
     state.request = request;
   });
 

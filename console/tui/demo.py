@@ -197,6 +197,7 @@ class DemoService:
             "staging", self.base_url, self.staging_key, "memory", badge="STAGE", color="yellow"
         )
         return [production, staging]
+
     @property
     def history_path(self) -> Path | None:
         """The demo's usage history, in its data dir (removed with it)."""

@@ -206,12 +206,14 @@ def test_a_transform_that_forgets_the_headers(engine: str) -> None:
     assert result.shape_problems == ["headers is missing: the proxied message would have none."]
 
 
-def test_bt_calls_are_recorded_and_return_nothing_real(engine: str) -> None:
+def test_bt_calls_are_recorded_and_answer_fake_tokens(engine: str) -> None:
     code = (
         "module.exports = async function (req) {\n"
         "  const token = await req.bt.tokens.create({ type: 'card', data: req.args.body });\n"
-        "  req.bt.tokenize({ a: 1 }, 'second');\n"
-        "  return { body: { token }, headers: req.args.headers };\n"
+        "  const again = await req.bt.tokens.retrieve(token.id);\n"
+        "  const other = await req.bt.tokenize({ a: 1 }, 'second');\n"
+        "  const same = again.id === token.id;\n"
+        "  return { body: { token, same, other }, headers: req.args.headers };\n"
         "};\n"
     )
     result = run_code(
@@ -222,11 +224,55 @@ def test_bt_calls_are_recorded_and_return_nothing_real(engine: str) -> None:
         with_bt=True,
     )
     assert result.status == "ok", result.message
-    assert result.value["body"] == {"token": None}
+    token = result.value["body"]["token"]
+    assert token["id"] == "00000000-0000-4000-8000-000000000001"
+    assert (token["type"], token["data"]) == ("card", {"card_number": "4242"})
+    assert token["containers"] == ["/general/high/"] and token["fingerprint"]
+    assert result.value["body"]["same"] is True and result.value["body"]["other"] is None
     assert [(call.method, call.args) for call in result.calls] == [
         ("tokens.create", [{"type": "card", "data": {"card_number": "4242"}}]),
+        ("tokens.retrieve", ["00000000-0000-4000-8000-000000000001"]),
         ("tokenize", [{"a": 1}, "second"]),
     ]
+
+
+def test_bt_retrieve_answers_the_samples_tokens_and_404s_others(engine: str) -> None:
+    card = {"type": "card", "data": {"number": "4111111111111111"}}
+    request = {**TRANSFORM_REQUEST, "bt": {"tokens": {"tok-1": card}}}
+    code = (
+        "module.exports = async function (req) {\n"
+        "  const card = await req.bt.tokens.retrieve('tok-1');\n"
+        "  const seen = Object.keys(req).sort().join(',');\n"
+        "  try { await req.bt.tokens.retrieve('tok-2'); } catch (e) {\n"
+        "    const missing = e.message;\n"
+        "    return { body: { number: card.data.number, seen, missing }, headers: {} };\n"
+        "  }\n"
+        "};\n"
+    )
+    result = run_code(code, request, "transform", engine=engine, with_bt=True)  # type: ignore[arg-type]
+    assert result.status == "ok", result.message
+    body = result.value["body"]
+    assert body["number"] == "4111111111111111"
+    assert body["seen"] == "args,bt,configuration"  # bt is the stand-in, not the sample's data
+    assert body["missing"].startswith('bt.tokens.retrieve: no token "tok-2" in this test-run (404)')
+
+
+@pytest.mark.parametrize(
+    ("fixtures", "problem"),
+    [
+        ("tokens", "bt must be an object"),
+        ({"tokens": []}, "bt.tokens must be an object"),
+        ({"tokens": {"t": "card"}}, "bt.tokens.t must be a token object"),
+    ],
+)
+def test_a_malformed_bt_in_the_sample_is_refused_before_running(
+    fixtures: object, problem: str, engine: str
+) -> None:
+    request = {**TRANSFORM_REQUEST, "bt": fixtures}
+    code = "module.exports = (req) => ({ body: {}, headers: {} });"
+    result = run_code(code, request, "transform", engine=engine, with_bt=True)  # type: ignore[arg-type]
+    assert result.status == "bad_request"
+    assert any(p.startswith(problem) for p in result.request_problems), result.request_problems
 
 
 def test_a_promise_that_never_settles(engine: str) -> None:

@@ -136,7 +136,9 @@ def result_renderable(result: RunResult) -> Group:
         parts += [Text(f"  ✗ {printable(p)}", style="red") for p in result.shape_problems]
         parts += [Text(f"  · {printable(n)}", style="yellow") for n in result.shape_notes]
     if result.calls or result.calls_dropped:
-        parts.append(Text(f"\nbt calls ({len(result.calls)}), answered with null", style="bold"))
+        parts.append(
+            Text(f"\nbt calls ({len(result.calls)}), made (nothing real reached)", style="bold")
+        )
         for call in result.calls:
             arguments = ", ".join(printable_json(a) for a in call.args)
             parts.append(Text(_line(f"  bt.{printable(call.method)}({arguments})")))

@@ -221,8 +221,10 @@ async def regenerate_key(
     client = _client(app, client)
     own = await _is_session_application(app, client, application)
     note = await grant_note(client, application.permissions, subject="The new key")
+    note = "\n".join(n for n in (note, await _regenerate_note(app, client, application)) if n)
     if not await app.push_screen(
-        RegenerateConfirm(application.name, own_key=own, grant_note=note), wait_for_dismiss=True
+        RegenerateConfirm(application.name, own_key=own, grant_note=note or None),
+        wait_for_dismiss=True,
     ):
         return None
     try:
@@ -241,6 +243,22 @@ async def regenerate_key(
             KeyRevealModal(result.key, result.name, regenerated=True), wait_for_dismiss=True
         )
     return result
+
+
+async def _regenerate_note(
+    app: TenantConsoleApp, client: AdminClient, application: Application
+) -> str | None:
+    """Issue 26: what the service offers instead of regenerate, and the proxies using the
+    application (console.tui.key_offers)."""
+    from console.tui.key_offers import proxies_sentence, regenerate_note
+
+    try:
+        names, complete = await proxies_using(client, str(application.id))
+        proxies = proxies_sentence(names, complete)
+    except Exception as error:  # e.g. a key without proxy:read: say so, still ask
+        log.warning("Could not list the proxies using an application", exc_info=True)
+        proxies = f"Could not check which proxies use it: {error}"
+    return await regenerate_note(app, client, proxies)
 
 
 def swap_client_key(client: AdminClient, key: str) -> None:

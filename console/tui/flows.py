@@ -248,17 +248,19 @@ async def regenerate_key(
 async def _regenerate_note(
     app: TenantConsoleApp, client: AdminClient, application: Application
 ) -> str | None:
-    """Issue 26: what the service offers instead of regenerate, and the proxies using the
-    application (console.tui.key_offers)."""
-    from console.tui.key_offers import proxies_sentence, regenerate_note
+    """Issue 26: on a service with regenerate only, that the old key stops at once with no
+    rotation possible, and the proxies using the application (console.tui.key_offers)."""
+    from console.tui.key_offers import lacks_keys, proxies_sentence, regenerate_only_note
 
+    if not await lacks_keys(app, client):
+        return None
     try:
         names, complete = await proxies_using(client, str(application.id))
         proxies = proxies_sentence(names, complete)
     except Exception as error:  # e.g. a key without proxy:read: say so, still ask
         log.warning("Could not list the proxies using an application", exc_info=True)
         proxies = f"Could not check which proxies use it: {error}"
-    return await regenerate_note(app, client, proxies)
+    return regenerate_only_note(proxies)
 
 
 def swap_client_key(client: AdminClient, key: str) -> None:

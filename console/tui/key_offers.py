@@ -42,18 +42,20 @@ def proxies_sentence(names: list[str], complete: bool) -> str:
     return f"Proxies using this application (their transforms get its key): {shown}."
 
 
-async def regenerate_note(app: TenantConsoleApp, client: AdminClient, proxies: str) -> str | None:
-    """For R's confirmation: where only regenerate exists, that the old key cannot stay
-    valid meanwhile and which proxies use the application; with keys, that o rotates
-    without downtime. None when the service's features could not be told."""
+async def lacks_keys(app: TenantConsoleApp, client: AdminClient) -> bool:
+    """Whether the service was found to lack Application Keys (asking once per connection);
+    False when it could not be told."""
     try:
         features = await key_features(app, client)
-    except Exception:  # a failed probe decides nothing; R goes on as before
+    except Exception:  # a failed probe decides nothing
         log.info("The key features could not be asked", exc_info=True)
-        return None
-    if features.keys is False:
-        return (
-            "This service has no Application Keys, so the old key cannot stay valid while the "
-            f"new one is deployed: it stops at once. {proxies}"
-        ).strip()
-    return f"Rotate (o) makes a new key beside the old one instead: no downtime. {proxies}".strip()
+        return False
+    return features.keys is False
+
+
+def regenerate_only_note(proxies: str) -> str:
+    """R's warning on a service with regenerate only: no rotation without downtime."""
+    return (
+        "This service has no Application Keys, so the old key cannot stay valid while the "
+        f"new one is deployed: it stops at once. {proxies}"
+    ).strip()

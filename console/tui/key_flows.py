@@ -95,7 +95,7 @@ def _not_done(app: TenantConsoleApp, title: str, error: Exception) -> None:
 
 
 async def new_key_flow(app: TenantConsoleApp, application: Application) -> ApplicationKey | None:
-    """`k`: a new key beside the others (they keep working), shown once."""
+    """`N`: a new key beside the others (they keep working), shown once."""
     from console.client import ApiError
     from console.tui.modals import ConfirmModal
 
@@ -361,7 +361,7 @@ async def fill_keys_panel(
         panel.show_keys(
             keys, session_application=own, session_key=session_key, rotation=rotation, labels=labels
         )
-    try:  # once per connection: what it lacks is then said (and R or k, x, o hidden)
+    try:  # once per connection: what it lacks is then said (and R or N, x, o hidden)
         features = await key_features(app, client)
     except Exception:
         log.info("The key features could not be asked", exc_info=True)

@@ -63,7 +63,7 @@ SCENES: tuple[Scene, ...] = (
     Scene("detail-json", "The raw JSON view of an application", ("enter", "v")),
     Scene(
         "application-keys",
-        "An application's keys, the one this session uses marked (k, x, o)",
+        "An application's keys, the one this session uses marked (N, x, o)",
         ("enter", "G"),
     ),
     Scene("filter", "Proxies filtered on the server", ("2", "slash", *"pay", "enter")),

@@ -171,3 +171,43 @@ def test_a_data_dir_of_the_previous_schema_keeps_its_keys(tmp_path) -> None:
             assert db.execute("SELECT key_hash FROM applications").fetchone()[0] != hash_key(key)
     finally:
         store.close()
+
+
+def test_the_hosted_sdks_calls_work_against_the_local_service(start_service) -> None:
+    """The requests exactly as the published SDKs send them (the Python SDK's
+    `application_keys` client, basis-theory-js `applicationKeys`, basistheory-go
+    `ApplicationKeysApi`): the service's own key header, a POST with no body and no
+    Content-Type, the list's `id` and `type` parameters; and the answers read with the
+    SDKs' ApplicationKey fields (id, key, version, created_by, created_at)."""
+    from datetime import datetime
+
+    sdk_header = "BT-API-KEY"  # the hosted service's header; `serve --key-header` takes it
+    running = start_service(key_header=sdk_header)
+    headers = {sdk_header: running.new_tenant("SDK shapes").key}
+    with httpx.Client(base_url=running.base_url, headers=headers, timeout=30.0) as sdk:
+        app = sdk.post(
+            "/applications", json={"name": "SDK", "type": "private", "permissions": ["token:read"]}
+        ).json()
+        created = sdk.request("POST", f"/applications/{app['id']}/keys")
+        assert created.status_code == 201, describe(created)
+        assert "content-type" not in created.request.headers
+        key = created.json()
+        assert set(key) == {"id", "key", "version", "created_by", "created_at"}
+        assert isinstance(key["version"], str) and isinstance(key["key"], str)
+        datetime.fromisoformat(key["created_at"])
+
+        listed = sdk.get(f"/applications/{app['id']}/keys", params={"id": key["id"], "type": "x"})
+        assert listed.status_code == 200 and [k["id"] for k in listed.json()] == [key["id"]]
+        every = sdk.get(f"/applications/{app['id']}/keys").json()
+        assert isinstance(every, list) and all(set(k) <= set(key) for k in every)
+
+        one = sdk.get(f"/applications/{app['id']}/keys/{key['id']}")
+        assert one.status_code == 200 and "key" not in one.json()
+        gone = sdk.delete(f"/applications/{app['id']}/keys/{key['id']}")
+        assert gone.status_code == 204 and gone.content == b""
+        missing = sdk.get(f"/applications/{app['id']}/keys/{key['id']}")
+        assert missing.status_code == 404  # the SDKs' NotFoundError
+        # The application as the SDKs' Application model reads it: `keys` entries.
+        assert [k["id"] for k in sdk.get(f"/applications/{app['id']}").json()["keys"]] == [
+            app["keys"][0]["id"]
+        ]

@@ -117,7 +117,7 @@ async def test_a_new_key_is_shown_once_and_can_be_written_to_a_0600_file(
             {"name": "Worker", "type": "private", "permissions": ["token:read"]}
         )
         detail = await open_application(pilot, app, str(other.id))
-        await pilot.press("k")
+        await pilot.press("N")
         await wait_until(pilot, screen_is(app, ConfirmModal))
         await pilot.click("#confirm")
         await wait_until(pilot, screen_is(app, KeyRevealModal))

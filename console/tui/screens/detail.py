@@ -109,7 +109,7 @@ class DetailScreen(Screen[None]):
         Binding("d", "delete", "Delete"),
         Binding("R", "regenerate", "Regenerate key"),
         # Issue 26: an application's keys (its keys panel names them; console.tui.key_flows).
-        Binding("k", "new_key", "New key", show=False),
+        Binding("N", "new_key", "New key", show=False),
         Binding("x", "revoke_key", "Revoke key", show=False),
         Binding("o", "rotate_key", "Rotate key", show=False),
         Binding("c", "copy_to_profile", "Copy to profile", show=False),  # issue 17
@@ -194,7 +194,7 @@ class DetailScreen(Screen[None]):
             self.run_worker(work, group="keys", exclusive=True, exit_on_error=False)
 
     def _key_action(self, action: str) -> None:
-        """k, x, o: a new key, revoke one, rotate (console.tui.key_flows)."""
+        """N, x, o: a new key, revoke one, rotate (console.tui.key_flows)."""
         from console.models import Application
         from console.tui.flows import start_flow
         from console.tui.key_flows import new_key_flow, revoke_key_flow, rotate_flow

@@ -2,7 +2,7 @@
 session uses; a rotation in progress above them, until it is finished or cancelled.
 
 The keys come with the application (`keys` in its answer); where a service does not list
-them, the panel says what it offers instead. k, x and o act on them (console.tui.key_flows).
+them, the panel says what it offers instead. N, x and o act on them (console.tui.key_flows).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from console.keys.rotation import Rotation
     from console.models import ApplicationKey
 
-KEYS_HINT = "k new key · x revoke · o rotate"
+KEYS_HINT = "N new key · x revoke · o rotate"
 
 
 def short_id(key_id: object) -> str:

@@ -249,6 +249,7 @@ class DetailScreen(Screen[None]):
         """Relative times ("3 minutes ago") as of now: the app calls this on a timer."""
         if self.item is not None and self.fields_view.fields:
             self.fields_view.show(detail_fields(self.kind, self.item, self.labels))
+            self.query_one(KeysPanel).redraw()
 
     def action_back(self) -> None:
         self.app.pop_screen()

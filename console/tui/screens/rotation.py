@@ -16,6 +16,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Checkbox, Static
 
+from console.keys.rotation import CREATED
 from console.tui.modals.base import Dialog
 from console.tui.widgets.keys_panel import short_id
 
@@ -60,6 +61,14 @@ class RotationScreen(Dialog[str | None]):
                 "working at once." + (f" {self.consequences}" if self.consequences else ""),
                 markup=False,
             )
+            if rotation.stage == CREATED:
+                yield Static(
+                    "The console closed before the new key was confirmed stored. If you do not "
+                    "have it, cancel this rotation and revoke the new key (x): it cannot be "
+                    "shown again.",
+                    classes="dialog-warning",
+                    markup=False,
+                )
             if rotation.own:
                 yield Static(
                     "This console uses this application: it already uses the new key.",

@@ -54,6 +54,7 @@ class KeysPanel(Static):
         self.rotation: Rotation | None = None
         self.note = ""
         self.shown: Text | Table = Text("")
+        self._labels: dict[str, str] = {}
 
     def show_keys(
         self,
@@ -75,8 +76,15 @@ class KeysPanel(Static):
         self.set_class(rotation is not None, "-rotating")
         self.border_title = "Keys" if keys is None else f"Keys ({len(keys)})"
         self.border_subtitle = KEYS_HINT if keys is not None else ""
-        self.shown = self._render_keys(labels or {})
+        self._labels = dict(labels or {})
+        self.shown = self._render_keys(self._labels)
         self.update(self.shown)
+
+    def redraw(self) -> None:
+        """The same keys with their ages as of now (the detail's timer calls this)."""
+        if self.keys is not None:
+            self.shown = self._render_keys(self._labels)
+            self.update(self.shown)
 
     def plain_text(self, width: int = 160) -> str:
         """What the panel shows, as plain text (tests, screen readers' logs)."""

@@ -324,3 +324,25 @@ async def test_a_keys_only_service_hides_regenerate_and_offers_rotation() -> Non
             assert not detail.check_action("regenerate", ())
             assert detail.check_action("rotate_key", ())
             assert "0c5e1f4e" in panel_text(detail)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (200, 60)], ids=["80x24", "200x60"])
+def test_snapshot_rotation_screen(snap_compare: Any, size: tuple[int, int]) -> None:
+    from form_host import FormHost
+
+    from console.keys.rotation import DEPLOYING, Rotation
+
+    rotation = Rotation(
+        scope="work",
+        application_id="fb124bba-f90d-45f0-9a59-5edca27b3b4a",
+        application_name="Payments API",
+        new_key_id="2c0ffee0-0000-4000-8000-000000000001",
+        old_key_ids=["0c5e1f4e-7d2a-4e55-9a4e-0d3c1b2a9f10"],
+        started_at="2026-11-20T10:00:00+00:00",
+        stage=DEPLOYING,
+    )
+    screen = RotationScreen(
+        rotation,
+        consequences='Proxies using this application (their transforms get its key): "Cards in".',
+    )
+    assert snap_compare(FormHost(lambda _client: screen), terminal_size=size)

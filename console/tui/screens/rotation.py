@@ -57,7 +57,7 @@ class RotationScreen(Dialog[str | None]):
                 markup=False,
             )
             yield Static(
-                f"  3. Revoke the old key{plural}: {'it stops' if count == 1 else 'they stop'} "
+                f"○ 3. Revoke the old key{plural}: {'it stops' if count == 1 else 'they stop'} "
                 "working at once." + (f" {self.consequences}" if self.consequences else ""),
                 markup=False,
             )

@@ -178,3 +178,19 @@ def test_read_only_refuses_changes(service, tenant, monkeypatch, capsys) -> None
     env_connection(monkeypatch, service.base_url, info.key)
     assert main(["keys", "create", "Payments API", "--read-only"]) == 1
     assert len(_keys(service, info.key, app["id"])) == 1
+
+
+def test_rotate_on_a_terminal_revokes_once_revoke_is_typed(
+    service, tenant, monkeypatch, capsys, tmp_path
+) -> None:
+    info, app = tenant
+    env_connection(monkeypatch, service.base_url, info.key)
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    monkeypatch.setattr("builtins.input", lambda prompt="": "")
+    target = tmp_path / "tty.key"
+    assert main(["keys", "rotate", "Payments API", "--key-out", str(target)]) == 3
+    assert len(_keys(service, info.key, app["id"])) == 2
+    monkeypatch.setattr("builtins.input", lambda prompt="": "revoke")
+    assert main(["keys", "rotate", "Payments API", "--key-out", str(target)]) == 0
+    assert len(_keys(service, info.key, app["id"])) == 1
+    assert load_rotations() == []

@@ -346,3 +346,30 @@ def test_snapshot_rotation_screen(snap_compare: Any, size: tuple[int, int]) -> N
         consequences='Proxies using this application (their transforms get its key): "Cards in".',
     )
     assert snap_compare(FormHost(lambda _client: screen), terminal_size=size)
+
+
+async def test_a_cancelled_rotation_is_forgotten_and_every_key_stays_valid(service) -> None:
+    tenant = service.new_tenant("Cancelled rotation")
+    app = working_app(service, tenant.key)
+    async with app.run_test(size=SIZE) as pilot:
+        other = await app.client.applications.create(
+            {"name": "Nightly", "type": "private", "permissions": ["token:read"]}
+        )
+        detail = await open_application(pilot, app, str(other.id))
+        await pilot.press("o")
+        await wait_until(pilot, screen_is(app, ConfirmModal))
+        await pilot.click("#confirm")
+        new_key = await close_reveal(pilot, app)
+        await wait_until(pilot, screen_is(app, RotationScreen))
+        assert len(load_rotations()) == 1
+        await pilot.press("c")
+        await wait_until(pilot, screen_is(app, ConfirmModal))
+        await pilot.click("#confirm")
+        await wait_until(pilot, screen_is(app, DetailScreen))
+        await settle(pilot)
+        assert load_rotations() == []
+        assert "Rotation in progress" not in panel_text(detail)
+        assert len(await app.client.application_keys.list(other.id)) == 2
+    for key in (new_key, other.key):
+        async with AdminClient(service.base_url, key) as still:
+            assert await still.permissions.list()

@@ -36,6 +36,8 @@ HANDLERS = {
     # issue 23: the change journal (console/journal/cli.py)
     "history": "console.journal.cli:history",
     "undo": "console.journal.cli:undo",
+    # issue 26: Application Keys: list, create, revoke, rotate (console/keys/cli.py)
+    "keys": "console.keys.cli:run",
 }
 
 
@@ -179,6 +181,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_push_command(sub)
     _add_journal_commands(sub)
     _add_review_command(sub)
+    _add_keys_command(sub)
 
     _add_run_command(sub)
     _add_usage_command(sub)
@@ -263,6 +266,55 @@ def _add_review_command(sub: argparse._SubParsersAction[_Parser]) -> None:
     review.add_argument(
         "-o", "--output", metavar="FILE", help="write to FILE instead of standard output"
     )
+    review.add_argument(
+        "--key-age",
+        type=int,
+        default=90,
+        metavar="DAYS",
+        help="flag applications whose oldest key is older than DAYS (default 90)",
+    )
+
+
+def _add_keys_command(sub: argparse._SubParsersAction[_Parser]) -> None:
+    """Issue 26: Application Keys from the command line (console/keys/cli.py)."""
+    keys = sub.add_parser(
+        "keys",
+        help="list, create, revoke and rotate an application's keys",
+        description="An application's keys (APP is its name or id). Exit 0 done, 1 refused or "
+        "failed, 2 usage, 3 a rotation left waiting (the old key still works).",
+    )
+    keys_sub = keys.add_subparsers(dest="keys_command", metavar="ACTION", required=True)
+    listed = keys_sub.add_parser("list", help="the application's keys (never their material)")
+    listed.add_argument("app", metavar="APP")
+    listed.add_argument("--format", choices=("table", "json"), default="table")
+    create = keys_sub.add_parser("create", help="a new key beside the others, shown once")
+    create.add_argument("app", metavar="APP")
+    create.add_argument(
+        "--key-out", metavar="FILE", help="write the key to FILE (mode 0600), not to the screen"
+    )
+    revoke = keys_sub.add_parser("revoke", help="revoke one key: it stops working at once")
+    revoke.add_argument("app", metavar="APP")
+    revoke.add_argument("key_id", metavar="KEY_ID")
+    revoke.add_argument("--yes", action="store_true", help="revoke without asking")
+    rotate = keys_sub.add_parser(
+        "rotate", help="a new key, then (once it is deployed) the old ones revoked"
+    )
+    rotate.add_argument("app", metavar="APP")
+    rotate.add_argument(
+        "--key-out", required=True, metavar="FILE", help="the new key's file (mode 0600)"
+    )
+    rotate.add_argument(
+        "--yes", action="store_true", help="with --then-revoke: do not wait for confirmation"
+    )
+    rotate.add_argument(
+        "--then-revoke",
+        action="store_true",
+        help="revoke the old keys right after creating the new one (only with --yes)",
+    )
+    for parser in (listed, create, revoke, rotate):
+        parser.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
+    for parser in (create, revoke, rotate):
+        parser.add_argument("--read-only", action="store_true", default=argparse.SUPPRESS)
 
 
 def _add_configuration_commands(sub: argparse._SubParsersAction[_Parser]) -> None:

@@ -32,7 +32,9 @@ def _progress(text: str) -> None:
         print(f"\r{text}\033[K", end="", file=sys.stderr, flush=True)
 
 
-async def _review(connection: ResolvedConnection, export_format: ExportFormat) -> str:
+async def _review(
+    connection: ResolvedConnection, export_format: ExportFormat, key_age_days: int = 90
+) -> str:
     from console.client import AdminClient
     from console.client.review import Catalogue, ReviewRow, review_pages
     from console.client.review_export import render
@@ -43,7 +45,7 @@ async def _review(connection: ResolvedConnection, export_format: ExportFormat) -
     async with AdminClient(
         connection.base_url, connection.key, key_header=connection.key_header
     ) as client:
-        async for page in review_pages(client):
+        async for page in review_pages(client, key_age_days=key_age_days):
             rows += page.rows
             catalogue = page.catalogue
             _progress(f"Reading applications: {page.progress(len(rows))}")
@@ -68,6 +70,9 @@ def run(args: argparse.Namespace) -> int:
     from console.profiles.keys import KeyStoreError
     from console.profiles.resolve import resolve_connection
 
+    if getattr(args, "key_age", 90) < 1:
+        _error("--key-age must be at least 1 day.")
+        return USAGE
     output = Path(args.output).expanduser() if args.output else None
     if output is not None and (output.is_dir() or not output.parent.is_dir()):
         where = "is a folder" if output.is_dir() else "is in a folder that does not exist"
@@ -87,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
         _error(connection.key_problem or "No key for this profile.")
         return FAILED
     try:
-        text = asyncio.run(_review(connection, export_format))
+        text = asyncio.run(_review(connection, export_format, getattr(args, "key_age", 90)))
     except ApiError as error:
         _progress("")
         sentence = str(error).rstrip(".")

@@ -10,6 +10,13 @@ totals, items that are not objects, and retired routes answered like unknown one
 
 It keeps what a PUT sends (so a test can read back exactly what the console wrote) and checks
 the key header like the real one. A thread of its own, so sync and async tests can use it.
+
+Application Keys answer as the hosted service's published SDKs read them (basis-theory-js
+`applicationKeys`, the Python SDK's `application_keys`, basistheory-go `ApplicationKeysApi`):
+a plain array for the list, the new key with its material (`id`, `key`, `version`,
+`created_by`, `created_at`) from the POST, which takes no body, 204 from the DELETE, and a key
+made here authenticates until it is revoked. A route it does not have is answered with an
+empty 404, as the hosted service answers unknown and retired routes.
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ from urllib.parse import parse_qs, urlsplit
 from console.models import PERMISSIONS
 
 KEY = "hosted-key-0123456789abcdefghij"
+OWN_KEY_ID = "1c0ffee0-0000-4000-8000-0000000000aa"
 TENANT_ID = "f88da999-b124-4a14-acde-cbc121444f14"
 OWN_APP_ID = "0a7e3c1e-0000-4000-8000-000000000001"
 RUNNER_ID = "fb124bba-f90d-45f0-9a59-5edca27b3b4a"
@@ -77,7 +85,7 @@ OWN_APPLICATION: dict[str, Any] = {
         "webhook:read",
         "key:read",
     ],
-    "keys": [{"id": "1c0ffee0-0000-4000-8000-0000000000aa", "version": "1"}],
+    "keys": [{"id": OWN_KEY_ID, "version": "1"}],
     "created_at": "2020-09-15T15:53:00+00:00",
 }
 
@@ -221,6 +229,23 @@ USAGE: dict[str, Any] = {"total_tokens": 1433}
 
 COLLECTIONS = {"/applications": APPLICATIONS, "/proxies": PROXIES, "/reactor-formulas": FORMULAS}
 
+ROUTES = {
+    ("GET", "/permissions"),
+    ("GET", "/tenants/self"),
+    ("PUT", "/tenants/self"),
+    ("DELETE", "/tenants/self"),
+    ("GET", "/tenants/self/reports/usage"),
+    ("GET", "/applications/key"),
+    ("POST", "/applications/{id}/regenerate"),
+    ("POST", "/applications/{id}/keys"),
+    ("GET", "/applications/{id}/keys"),
+    ("GET", "/applications/{id}/keys/{id}"),
+    ("DELETE", "/applications/{id}/keys/{id}"),
+    *((m, base) for base in COLLECTIONS for m in ("GET", "POST")),
+    *((m, f"{base}/{{id}}") for base in COLLECTIONS for m in ("GET", "PUT", "DELETE")),
+}
+"""The routes the stand-in has; any other is answered like a retired one."""
+
 
 @dataclass
 class Seen:
@@ -255,6 +280,9 @@ class HostedService:
         self.tenant = copy.deepcopy(TENANT)
         self.collections = {path: copy.deepcopy(items) for path, items in COLLECTIONS.items()}
         self.requests: list[Seen] = []
+        self.keys: dict[str, tuple[str, str]] = {KEY: (OWN_APP_ID, OWN_KEY_ID)}
+        """Key material -> (application id, key id): the keys that authenticate."""
+        self._made = 0
         self._server: ThreadingHTTPServer | None = None
 
     @classmethod
@@ -335,10 +363,12 @@ class HostedService:
         body: Any,
     ) -> tuple[int, Any]:
         template = _template(path)
-        if (method, template) in self.retired:
+        if (method, template) in self.retired or (method, template) not in ROUTES:
             return self.retired_status, None  # like an unknown route: no body at all
-        if headers.get(self.key_header.lower()) != KEY:
+        if headers.get(self.key_header.lower()) not in self.keys:
             return 401, {"title": "Unauthorized", "status": 401, "instance": path}
+        if "/keys" in template:
+            return self._keys(method, path, headers)
         if (method, template) == ("GET", "/permissions"):
             wanted = query.get("application_type", [None])[0]
             return 200, [p for p in CATALOGUE if wanted is None or wanted in p["application_types"]]
@@ -370,6 +400,43 @@ class HostedService:
             return 204, None
         return 200, found
 
+    def _keys(self, method: str, path: str, headers: dict[str, str]) -> tuple[int, Any]:
+        """Application Keys, as the SDKs call them."""
+        parts = [p for p in path.split("/") if p]
+        application = next(
+            (
+                a
+                for a in self.collections["/applications"]
+                if isinstance(a, dict) and a.get("id") == parts[1]
+            ),
+            None,
+        )
+        if application is None:
+            return 404, {"title": "Not Found", "status": 404, "detail": "No such application."}
+        keys: list[dict[str, Any]] = application.setdefault("keys", [])
+        if len(parts) == 3 and method == "GET":
+            return 200, keys
+        if len(parts) == 3 and method == "POST":
+            self._made += 1
+            material = f"hosted-made-key-{self._made:04d}-0123456789abcdef"
+            entry = {
+                "id": f"2c0ffee0-0000-4000-8000-{self._made:012d}",
+                "version": str(len(keys) + 1),
+                "created_by": self.keys[headers[self.key_header.lower()]][0],
+                "created_at": "2026-11-20T10:00:00+00:00",
+            }
+            keys.append(entry)
+            self.keys[material] = (application["id"], entry["id"])
+            return 201, {**entry, "key": material}
+        found = next((k for k in keys if k.get("id") == parts[3]), None)
+        if found is None:
+            return 404, {"title": "Not Found", "status": 404, "detail": "No such key."}
+        if method == "DELETE":
+            keys.remove(found)
+            self.keys = {m: ids for m, ids in self.keys.items() if ids[1] != found["id"]}
+            return 204, None
+        return 200, found
+
     def _page(self, items: list[Any], query: dict[str, list[str]]) -> dict[str, Any]:
         page = int(query.get("page", ["1"])[0])
         size = int(query.get("size", ["20"])[0])
@@ -386,5 +453,5 @@ class HostedService:
 
 def _template(path: str) -> str:
     parts = [p for p in path.split("/") if p]
-    literal = {"self", "key", "reports", "usage", "regenerate", "permissions"}
+    literal = {"self", "key", "reports", "usage", "regenerate", "permissions", "keys"}
     return "/" + "/".join(p if i == 0 or p in literal else "{id}" for i, p in enumerate(parts))

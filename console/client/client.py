@@ -8,7 +8,9 @@ from typing import Any, Self
 import httpx
 
 from console.client._http import DEFAULT_TIMEOUT, HttpSession, RetryPolicy
+from console.client.application_keys import ApplicationKeys
 from console.client.headers import KEY_HEADER
+from console.client.key_features import KeyFeatures, probe
 from console.client.recording import ChangeRecorder, ChangeRecording
 from console.client.resources import (
     Applications,
@@ -53,6 +55,9 @@ class AdminClient:
         self.proxies = Proxies(self._session)
         self.reactor_formulas = ReactorFormulas(self._session)
         self.tenant = TenantResource(self._session)
+        self.application_keys = ApplicationKeys(self._session)
+        self._key_features: KeyFeatures | None = None
+        self._key_features_lock: Any = None  # an asyncio.Lock, made on first use
 
     @property
     def base_url(self) -> str:
@@ -89,6 +94,24 @@ class AdminClient:
         """One request with the answer as sent (no model): for code that works on whole
         bodies, such as undo writing back a recorded object. Retried and recorded as any."""
         return await self._session.request(method, path, body=body)
+
+    async def key_features(self) -> KeyFeatures:
+        """Whether the service offers Application Keys, regenerate, both or neither: asked
+        once per client (so per connection; see console.client.key_features). An answer that
+        decides nothing is not kept, so a later call asks again."""
+        if self._key_features is not None:
+            return self._key_features
+        if self._key_features_lock is None:
+            import asyncio  # here, not at import: the early start runs before asyncio loads
+
+            self._key_features_lock = asyncio.Lock()
+        async with self._key_features_lock:
+            if self._key_features is None:
+                features = await probe(self._session)
+                if not features.decided:
+                    return features
+                self._key_features = features
+            return self._key_features
 
     def set_api_key(self, api_key: str) -> None:
         """Uses `api_key` from the next request on: the caller regenerated its own key."""

@@ -22,6 +22,10 @@ FEATURE_BY_ENDPOINT: dict[tuple[str, str], str] = {
     ("POST", "/applications"): "creating applications",
     ("GET", "/applications/key"): "looking up the key's own application",
     ("POST", "/applications/{id}/regenerate"): "regenerating keys",
+    ("POST", "/applications/{id}/keys"): "application keys",
+    ("GET", "/applications/{id}/keys"): "application keys",
+    ("GET", "/applications/{id}/keys/{keyId}"): "application keys",
+    ("DELETE", "/applications/{id}/keys/{keyId}"): "application keys",
 }
 """What a person would call each endpoint, for "This service does not offer ..."."""
 
@@ -45,13 +49,19 @@ _NOUNS = {
     "reactor-formulas": "reactor formula",
     "tenants": "tenant",
 }
-_LITERAL_SEGMENTS = {"key", "self", "reports", "usage", "regenerate"}
+_LITERAL_SEGMENTS = {"key", "self", "reports", "usage", "regenerate", "keys"}
 
 
 def path_template(path: str) -> str:
-    """`/proxies/3f2c.../` -> `/proxies/{id}`: ids become a placeholder, literals stay."""
+    """`/proxies/3f2c.../` -> `/proxies/{id}`: ids become a placeholder, literals stay; the
+    id after `keys` is `{keyId}` (`/applications/{id}/keys/{keyId}`)."""
     parts = [p for p in path.split("?", 1)[0].split("/") if p]
-    shaped = [p if i == 0 or p in _LITERAL_SEGMENTS else "{id}" for i, p in enumerate(parts)]
+    shaped = [
+        p
+        if (i == 0 or p in _LITERAL_SEGMENTS) and not (i > 0 and parts[i - 1] == "keys")
+        else ("{keyId}" if parts[i - 1] == "keys" else "{id}")
+        for i, p in enumerate(parts)
+    ]
     return "/" + "/".join(shaped)
 
 
@@ -69,4 +79,6 @@ def subject(path: str) -> str | None:
         return "tenant"
     if parts[1] == "key":
         return "application of this key"
+    if len(parts) >= 4 and parts[0] == "applications" and parts[2] == "keys":
+        return f"key {parts[3]} of application {parts[1]}"
     return f"{_NOUNS[parts[0]]} {parts[1]}"

@@ -106,6 +106,8 @@ def classify(method: str, path: str) -> tuple[str, str, str | None]:
         object_id = "self"
     if len(parts) > 2 and parts[2] == "regenerate":
         return kind, "regenerate", object_id
+    if len(parts) > 2 and parts[2] == "keys" and method in ("POST", "DELETE"):
+        return kind, "create key" if method == "POST" else "revoke key", object_id
     action = {"POST": "create", "PUT": "update", "PATCH": "update", "DELETE": "delete"}
     if len(parts) > 2:
         return kind, f"{method.lower()} {'/'.join(parts[2:])}", object_id

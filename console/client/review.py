@@ -17,6 +17,7 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator, Iterable, Mapping
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -39,6 +40,10 @@ REVEAL = "reveal"
 NEVER_EXPIRES = "never-expires"
 CHANGES_KEYS = "changes-keys"
 EVERY_PERMISSION = "every-permission"
+OLD_KEY = "old-key"
+
+DEFAULT_KEY_AGE_DAYS = 90
+"""A key older than this is due for rotation (the old-key flag); `review --key-age` moves it."""
 
 
 @dataclass(frozen=True)
@@ -67,6 +72,12 @@ FLAGS: tuple[Flag, ...] = (
         EVERY_PERMISSION,
         "all perms",
         "A private or public application holding every permission its type allows.",
+    ),
+    Flag(
+        OLD_KEY,
+        "old key",
+        f"Its oldest key is older than the threshold ({DEFAULT_KEY_AGE_DAYS} days unless "
+        "set otherwise): rotate it.",
     ),
 )
 FLAGS_BY_KEY: dict[str, Flag] = {flag.key: flag for flag in FLAGS}
@@ -155,6 +166,9 @@ class ReviewRow:
     flags: tuple[str, ...] = ()
     readable: bool = True
     """False for an item that is not an object with an id (shown, flagged as such)."""
+    oldest_key_at: str | None = None
+    """When its oldest key was made (from `keys`, where the service lists them); never a
+    key's id or material: those are not kept."""
 
     @property
     def held(self) -> frozenset[str]:
@@ -184,11 +198,43 @@ class Catalogue:
     """Why the every-permission flag could not be judged (for some type), if it could not."""
 
 
-def read_application(item: Any, catalogue: Catalogue | None = None) -> ReviewRow:
+def oldest_key_time(item: Mapping[str, Any]) -> datetime | None:
+    """When the application's oldest key was made, from its `keys` (None where the service
+    does not list them, or lists no time)."""
+    keys = item.get("keys")
+    if not isinstance(keys, list):
+        return None
+    times: list[datetime] = []
+    for key in keys:
+        value = key.get("created_at") if isinstance(key, Mapping) else None
+        if not isinstance(value, str):
+            continue
+        try:
+            moment = datetime.fromisoformat(value)
+        except ValueError:
+            continue
+        times.append(moment if moment.tzinfo else moment.replace(tzinfo=UTC))
+    return min(times) if times else None
+
+
+def key_age_limit(days: int = DEFAULT_KEY_AGE_DAYS) -> datetime:
+    """Keys made before this moment are old (the project clock: frozen in screenshots)."""
+    from console.clock import now
+
+    return now() - timedelta(days=days)
+
+
+def read_application(
+    item: Any, catalogue: Catalogue | None = None, *, old_before: datetime | None = None
+) -> ReviewRow:
     """A review row for one application as sent, flagged; `catalogue` None: the
-    every-permission flag is not judged."""
+    every-permission flag is not judged; `old_before` None: the old-key flag is judged
+    against DEFAULT_KEY_AGE_DAYS."""
     if not isinstance(item, Mapping):
         return ReviewRow("", "(unreadable item)", "", (), (), None, (), readable=False)
+    oldest = oldest_key_time(item)
+    limit = old_before if old_before is not None else key_age_limit()
+    old_key = oldest is not None and oldest < limit
     rules_value = item.get("rules")
     rules = tuple(RuleGrant.read(r) for r in rules_value) if isinstance(rules_value, list) else ()
     permissions = _texts(item.get("permissions"))
@@ -201,15 +247,22 @@ def read_application(item: Any, catalogue: Catalogue | None = None) -> ReviewRow
         permissions=permissions,
         rules=rules,
         expires_at=expires_at,
-        flags=_flags(kind, permissions, rules, expires_at is None, _allowed(catalogue, kind)),
+        flags=_flags(
+            kind, permissions, rules, expires_at is None, _allowed(catalogue, kind), old_key
+        ),
         readable=bool(item.get("id")),
+        oldest_key_at=oldest.isoformat() if oldest is not None else None,
     )
 
 
-def flags_of(row: ReviewRow, catalogue: Catalogue | None = None) -> tuple[str, ...]:
+def flags_of(
+    row: ReviewRow, catalogue: Catalogue | None = None, *, old_before: datetime | None = None
+) -> tuple[str, ...]:
     """The flags of one row, in FLAGS order."""
     allowed = _allowed(catalogue, row.type)
-    return _flags(row.type, row.permissions, row.rules, row.expires_at is None, allowed)
+    limit = old_before if old_before is not None else key_age_limit()
+    old_key = row.oldest_key_at is not None and datetime.fromisoformat(row.oldest_key_at) < limit
+    return _flags(row.type, row.permissions, row.rules, row.expires_at is None, allowed, old_key)
 
 
 def _allowed(catalogue: Catalogue | None, kind: str) -> frozenset[str] | None:
@@ -223,6 +276,7 @@ def _flags(
     rules: tuple[RuleGrant, ...],
     never_expires: bool,
     allowed: frozenset[str] | None,
+    old_key: bool = False,
 ) -> tuple[str, ...]:
     """Cached: a tenant's applications mostly share a few shapes of grants, and flagging
     10,000 of them one by one would cost a good part of reading them."""
@@ -238,6 +292,8 @@ def _flags(
         found.add(CHANGES_KEYS)
     if kind in SCOPED_TYPES and allowed and allowed <= held:
         found.add(EVERY_PERMISSION)
+    if old_key:
+        found.add(OLD_KEY)
     if not found:
         return ()
     return tuple(flag.key for flag in FLAGS if flag.key in found)
@@ -359,14 +415,16 @@ class ReviewPage:
 
 
 async def review_pages(
-    client: AdminClient, size: int = REVIEW_PAGE_SIZE
+    client: AdminClient, size: int = REVIEW_PAGE_SIZE, *, key_age_days: int = DEFAULT_KEY_AGE_DAYS
 ) -> AsyncIterator[ReviewPage]:
-    """The review, page by page: the catalogue is read while the first page is on its way."""
+    """The review, page by page: the catalogue is read while the first page is on its way.
+    An application whose oldest key is older than `key_age_days` is flagged old-key."""
+    old_before = key_age_limit(key_age_days)
     catalogue_task = asyncio.ensure_future(load_catalogue(client))
     try:
         async for page in application_pages(client, size):
             catalogue = await catalogue_task
-            rows = [read_application(item, catalogue) for item in page.items]
+            rows = [read_application(item, catalogue, old_before=old_before) for item in page.items]
             yield ReviewPage(
                 page.number,
                 rows,
@@ -414,12 +472,12 @@ async def holder_pages(
 
 
 async def full_review(
-    client: AdminClient, size: int = REVIEW_PAGE_SIZE
+    client: AdminClient, size: int = REVIEW_PAGE_SIZE, *, key_age_days: int = DEFAULT_KEY_AGE_DAYS
 ) -> tuple[list[ReviewRow], Catalogue]:
     """The whole review in memory (the command line's export)."""
     rows: list[ReviewRow] = []
     catalogue = Catalogue()
-    async for page in review_pages(client, size):
+    async for page in review_pages(client, size, key_age_days=key_age_days):
         rows += page.rows
         catalogue = page.catalogue
     return rows, catalogue

@@ -117,6 +117,16 @@ def plan_undo(change: Change) -> UndoPlan:
             "A regenerated key cannot be undone: the old key stopped working when the new "
             "one was made, and the service cannot bring it back."
         )
+    if change.action == "revoke key":
+        raise CannotUndo(
+            "A revoked key cannot be undone: it stopped working when it was revoked, and the "
+            "service cannot bring it back. Make a new key instead (N on the application)."
+        )
+    if change.action == "create key":
+        raise CannotUndo(
+            "A new key is taken back by revoking it: x on the application's keys, or "
+            "`tenant-console keys revoke`."
+        )
     if change.kind == "tenant" and change.action == "delete":
         raise CannotUndo(
             "A deleted tenant cannot be restored: everything it owned was deleted with it."

@@ -75,6 +75,30 @@ class RuleView(LenientModel):
     permissions: Strings = []
 
 
+class ApplicationKey(LenientModel):
+    """One of an application's keys (Application Keys, the hosted service's replacement for
+    regenerate). `key`, the material, is present only in the answer that created it.
+
+    `version` is text as the hosted service's SDKs read it; a number is taken as its text."""
+
+    id: UUID
+    key: str | None = None
+    version: str | None = None
+    created_by: UUID | None = None
+    created_at: UtcDateTime | None = None
+
+    @field_validator("version", mode="before")
+    @classmethod
+    def _version_text(cls, value: Any) -> Any:
+        return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
+
+    def __repr__(self) -> str:
+        shown = "'***'" if self.key else "None"
+        return f"ApplicationKey(id={self.id!s}, version={self.version!r}, key={shown})"
+
+    __str__ = __repr__
+
+
 class Application(ResponseModel):
     """An application as read. `type` is any string: a service may add types."""
 
@@ -85,6 +109,8 @@ class Application(ResponseModel):
     type: str
     permissions: Strings = []
     rules: list[RuleView] = []
+    keys: list[ApplicationKey] | None = None
+    """Its Application Keys (no material); None where the service does not list them."""
     expires_at: UtcDateTime | None = None
     created_by: UUID | None = None
     created_at: UtcDateTime | None = None

@@ -49,6 +49,12 @@ PERMISSION_BY_ENDPOINT: dict[tuple[str, str], str | None] = {
     ("PUT", "/applications/{id}"): "application:update",
     ("POST", "/applications/{id}/regenerate"): "application:update",
     ("DELETE", "/applications/{id}"): "application:delete",
+    # Application Keys: beyond the spec, as the hosted service has them (api-decisions.md
+    # leaves them out; docs/local-service-keys.md says what the local service does).
+    ("POST", "/applications/{id}/keys"): "application:update",
+    ("GET", "/applications/{id}/keys"): "application:read",
+    ("GET", "/applications/{id}/keys/{keyId}"): "application:read",
+    ("DELETE", "/applications/{id}/keys/{keyId}"): "application:update",
 }
 
 

@@ -15,7 +15,14 @@ from starlette.responses import JSONResponse
 
 from console import __version__
 from console.models.contract import DEFAULT_KEY_HEADER
-from console.service.api import applications, formulas, permissions, proxies, tenants
+from console.service.api import (
+    application_keys,
+    applications,
+    formulas,
+    permissions,
+    proxies,
+    tenants,
+)
 from console.service.api.problems import Problem, problem_response
 from console.service.openapi import install_openapi
 from console.service.ratelimit import RateLimitMiddleware
@@ -67,7 +74,7 @@ def create_app(
     )
     app.state.store = store
     app.state.key_header = key_header
-    routers = (permissions, formulas, tenants, proxies, applications)
+    routers = (permissions, formulas, tenants, proxies, applications, application_keys)
     for module in routers:
         app.include_router(module.router)
     app.state.api_routes = [

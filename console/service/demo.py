@@ -494,6 +494,23 @@ def _proxy_key(name: str) -> str | None:
     return hashlib.sha256(f"demo-proxy/{name}".encode()).hexdigest()[:32]
 
 
+def _fix_key_ids(conn: sqlite3.Connection, tenant_id: str) -> None:
+    """Each demo application's first key gets an id derived from the application's, and its
+    application's creator, so screenshots (which show key ids) come out the same every time."""
+    rows = conn.execute(
+        "SELECT application_keys.id, application_keys.application_id FROM application_keys"
+        " JOIN applications ON applications.id = application_keys.application_id"
+        " WHERE applications.tenant_id = ?",
+        (tenant_id,),
+    ).fetchall()
+    for key_id, app_id in rows:
+        conn.execute(
+            "UPDATE application_keys SET id = ?, created_by = (SELECT created_by FROM"
+            " applications WHERE applications.id = application_keys.application_id) WHERE id = ?",
+            (demo_id("key", app_id), key_id),
+        )
+
+
 # -- the staging tenant ---------------------------------------------------------------------
 
 STAGING_LACKS = {"Temporary auditor access", "Data warehouse export (nightly)", "Billing reports"}
@@ -618,6 +635,7 @@ def _seed(
         if "modified" in spec:
             _touch(conn, "reactor_formulas", row["id"], ci, stamp(moment - spec["modified"]))
 
+    _fix_key_ids(conn, info.tenant_id)
     share = 10 if staging else 1  # staging sees a tenth of production's traffic
     tenants.set_usage(
         conn,

@@ -101,7 +101,44 @@ def _v2(conn: sqlite3.Connection) -> None:
     conn.execute("ALTER TABLE tenants ADD COLUMN other_settings TEXT NOT NULL DEFAULT '{}'")
 
 
+KEYS_TABLE = """
+CREATE TABLE application_keys (
+    id TEXT PRIMARY KEY,
+    application_id TEXT NOT NULL REFERENCES applications(id) ON DELETE CASCADE,
+    version INTEGER NOT NULL,
+    key_hash TEXT NOT NULL UNIQUE,
+    created_by TEXT,
+    created_at TEXT NOT NULL
+);
+CREATE INDEX application_keys_application ON application_keys (application_id, created_at, id)
+"""
+
+MOVED_KEY_PREFIX = "keys-table:"
+"""`applications.key_hash` after v3: a placeholder no SHA-256 hex digest can equal (the
+column stays NOT NULL UNIQUE; SQLite cannot drop it); the keys live in application_keys."""
+
+
 def _v3(conn: sqlite3.Connection) -> None:
+    """Application Keys: several keys per application. Each existing key becomes the
+    application's first key (version 1), created when the application was."""
+    import uuid
+
+    for statement in KEYS_TABLE.split(";"):
+        if statement.strip():
+            conn.execute(statement)
+    rows = conn.execute("SELECT id, key_hash, created_by, created_at FROM applications").fetchall()
+    for app_id, key_hash, created_by, created_at in rows:
+        conn.execute(
+            "INSERT INTO application_keys (id, application_id, version, key_hash, created_by,"
+            " created_at) VALUES (?, ?, 1, ?, ?, ?)",
+            (str(uuid.uuid4()), app_id, key_hash, created_by, created_at),
+        )
+        conn.execute(
+            "UPDATE applications SET key_hash = ? WHERE id = ?", (MOVED_KEY_PREFIX + app_id, app_id)
+        )
+
+
+def _v4(conn: sqlite3.Connection) -> None:
     """Tenants whose usage follows a curve through the month instead of stored figures (the
     demo tenant's grows, issue 28); `curve` names it (only "demo" so far)."""
     conn.execute(
@@ -110,7 +147,7 @@ def _v3(conn: sqlite3.Connection) -> None:
     )
 
 
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3]
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4]
 """MIGRATIONS[i] upgrades a data dir from version i to version i + 1."""
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -245,6 +245,8 @@ async def regenerate_key(
     stakes = await _key_stakes(app, client, application)
     own = stakes.own_key
     note = await grant_note(client, application.permissions, subject="The new key")
+    notes = (note, await _regenerate_note(app, client, application))
+    note = "\n".join(n for n in notes if n) or None
     modal: RegenerateConfirm | TypeToConfirmModal
     if stakes.guarded:  # a key the console lives on: its name typed, never Tab Enter
         modal = TypeToConfirmModal(
@@ -274,6 +276,24 @@ async def regenerate_key(
             KeyRevealModal(result.key, result.name, regenerated=True), wait_for_dismiss=True
         )
     return result
+
+
+async def _regenerate_note(
+    app: TenantConsoleApp, client: AdminClient, application: Application
+) -> str | None:
+    """Issue 26: on a service with regenerate only, that the old key stops at once with no
+    rotation possible, and the proxies using the application (console.tui.key_offers)."""
+    from console.tui.key_offers import lacks_keys, proxies_sentence, regenerate_only_note
+
+    if not await lacks_keys(app, client):
+        return None
+    try:
+        names, complete = await proxies_using(client, str(application.id))
+        proxies = proxies_sentence(names, complete)
+    except Exception as error:  # e.g. a key without proxy:read: say so, still ask
+        log.warning("Could not list the proxies using an application", exc_info=True)
+        proxies = f"Could not check which proxies use it: {error}"
+    return regenerate_only_note(proxies)
 
 
 def swap_client_key(client: AdminClient, key: str) -> None:

@@ -61,6 +61,11 @@ SCENES: tuple[Scene, ...] = (
     ),
     Scene("formula-detail", "A reactor formula, with its code", ("3", *["down"] * 4, "enter")),
     Scene("detail-json", "The raw JSON view of an application", ("enter", "v")),
+    Scene(
+        "application-keys",
+        "An application's keys, the one this session uses marked (N, x, o)",
+        ("enter", "G"),
+    ),
     Scene("filter", "Proxies filtered on the server", ("2", "slash", *"pay", "enter")),
     Scene("help", "Help: every key", ("question_mark",)),
     Scene("new-application", "A new application: type, permissions, rules", ("n",), snapshot=False),

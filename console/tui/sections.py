@@ -63,6 +63,9 @@ CHANGE_KEYS: tuple[tuple[str, str], ...] = (
     ("e", "Edit the object (row or detail), or the tenant (Tenant section)"),
     ("d", "Delete the object, or the tenant (asks first)"),
     ("R", "Regenerate an application's API key (asks first; shown once)"),
+    ("N", "New key beside an application's others (its detail; shown once)"),
+    ("x", "Revoke one of an application's keys (its detail; asks first)"),
+    ("o", "Rotate an application's key: new key, deploy, revoke the old (its detail)"),
     ("c", "Copy the application, proxy or formula to another profile (shows the plan first)"),
     ("ctrl+s", "Save a form (escape cancels; asks if there are unsaved changes)"),
 )

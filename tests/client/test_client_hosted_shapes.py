@@ -13,6 +13,8 @@ from hosted_service import (
     KEY,
     MASK_TRANSFORM,
     MASKING_PROXY_ID,
+    OWN_APP_ID,
+    OWN_KEY_ID,
     PLAIN_PROXY_ID,
     PRIVATE_FORMULA_ID,
     RUNNER_ID,
@@ -22,6 +24,7 @@ from hosted_service import (
 )
 
 from console.client import AdminClient, NotFound, NotOffered, Unauthorized
+from console.client.key_features import KeyFeature
 from console.models import ProxyCreate, TenantUpdate
 from console.models.round_trip import update_body
 
@@ -60,7 +63,9 @@ async def test_applications_page_keeps_its_readable_items_and_the_rest_as_sent(
     ]
     assert page.unreadable == [{"name": "Half-written application", "type": "private"}, None]
     assert UNLISTED_PERMISSION in runner.permissions and runner.rules == []
-    assert "keys" in runner.unknown_fields and runner.expires_at is None
+    assert runner.keys is not None and runner.keys[0].version == "1"
+    assert runner.keys[0].created_by is None and runner.expires_at is None
+    assert checkout.keys is None  # a service that does not list them: not known, not empty
     assert checkout.permissions == []  # null: none
     assert [r.transform for r in checkout.rules] == ["mask", "format_preserving"]
     assert checkout.rules[1].permissions == ["token:create"]  # a null item carries nothing
@@ -185,3 +190,81 @@ async def test_an_update_body_carries_back_what_the_console_did_not_understand(
     tenant_body = update_body(tenant, TenantUpdate.parse({"name": "x", "settings": settings}))
     assert tenant_body["settings"]["deduplication_behaviour"] == "update_existing"
     assert tenant_body["region"] == "eu-west"
+
+
+# -- Application Keys, as the hosted service's SDKs call them --------------------------------
+
+
+async def test_application_keys_as_the_sdks_call_them(hosted: HostedService) -> None:
+    async with client_of(hosted) as client:
+        made = await client.application_keys.create(RUNNER_ID)
+        listed = await client.application_keys.list(RUNNER_ID)
+        one = await client.application_keys.get(RUNNER_ID, made.id)
+        await client.application_keys.revoke(RUNNER_ID, listed[0].id)
+        after = await client.application_keys.list(RUNNER_ID)
+    assert made.key and made.version == "2" and str(made.created_by) == OWN_APP_ID
+    assert [k.version for k in listed] == ["1", "2"] and one.key is None
+    assert [k.id for k in after] == [made.id]
+    post = next(r for r in hosted.requests if r.method == "POST")
+    assert post.path == f"/applications/{RUNNER_ID}/keys" and post.body is None  # no body
+
+
+async def test_a_key_made_beside_the_session_key_works_and_revoking_the_old_stops_it(
+    hosted: HostedService,
+) -> None:
+    async with client_of(hosted) as client:
+        made = await client.application_keys.create(OWN_APP_ID)
+        assert made.key
+        client.set_api_key(made.key)
+        await client.application_keys.revoke(OWN_APP_ID, OWN_KEY_ID)
+        assert (await client.applications.current()).name == "Console admin"
+    async with client_of(hosted) as old:
+        with pytest.raises(Unauthorized):
+            await old.tenant.get()
+
+
+@pytest.mark.parametrize(
+    ("retired", "kind"),
+    [
+        (set(), KeyFeature.BOTH),
+        ({("POST", "/applications/{id}/regenerate")}, KeyFeature.KEYS),
+        (
+            {
+                ("GET", "/applications/{id}/keys"),
+                ("POST", "/applications/{id}/keys"),
+                ("GET", "/applications/{id}/keys/{id}"),
+                ("DELETE", "/applications/{id}/keys/{id}"),
+            },
+            KeyFeature.REGENERATE,
+        ),
+        (
+            {
+                ("GET", "/applications/{id}/keys"),
+                ("POST", "/applications/{id}/keys"),
+                ("POST", "/applications/{id}/regenerate"),
+            },
+            KeyFeature.NEITHER,
+        ),
+    ],
+    ids=["both", "keys-only", "regenerate-only", "neither"],
+)
+@pytest.mark.parametrize("status", [404, 405])
+async def test_key_features_are_told_apart_once(
+    retired: set[tuple[str, str]], kind: KeyFeature, status: int
+) -> None:
+    with HostedService.running(retired=retired, retired_status=status) as hosted:
+        async with client_of(hosted) as client:
+            assert (await client.key_features()).kind is kind
+            assert (await client.key_features()).kind is kind
+        probes = [r for r in hosted.requests if "/applications/" in r.path]
+    assert len(probes) == 4, "asked once per connection"
+    assert not any(r.path.startswith(f"/applications/{RUNNER_ID}") for r in probes)
+
+
+async def test_key_features_undecided_by_a_rejected_key_are_asked_again() -> None:
+    with HostedService.running() as hosted:
+        async with AdminClient(hosted.base_url, "not-the-hosted-key-000000", retry=FAST_RETRY) as c:
+            first = await c.key_features()
+            await c.key_features()
+        assert first.keys is None and first.kind is KeyFeature.BOTH  # taken as offered
+        assert len(hosted.requests) == 8

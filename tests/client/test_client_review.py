@@ -218,3 +218,42 @@ async def test_the_walk_asks_the_largest_page_and_never_the_whole_tenant(
     assert len(pages) == 1
     sizes = {seen.query["size"][0] for seen in hosted.requests if seen.path == "/applications"}
     assert sizes == {"100"}
+
+
+def _keys(*created: str) -> list[dict[str, object]]:
+    return [
+        {"id": f"k{i}", "version": str(i), "created_at": when} for i, when in enumerate(created)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("keys", "days", "expected"),
+    [
+        (_keys("2020-01-01T00:00:00+00:00"), 90, True),
+        (_keys("2099-01-01T00:00:00+00:00", "2020-01-01T00:00:00+00:00"), 90, True),  # oldest
+        (_keys("2099-01-01T00:00:00+00:00"), 90, False),
+        ([], 90, False),
+        (None, 90, False),  # a service that does not list keys: not judged
+        ([{"id": "k", "created_at": "not a time"}, "odd", None], 90, False),
+    ],
+)
+def test_an_application_whose_oldest_key_is_past_the_threshold_is_flagged(
+    keys: object, days: int, expected: bool
+) -> None:
+    from console.client.review import OLD_KEY, key_age_limit
+
+    row = read_application(app(keys=keys), CATALOGUE, old_before=key_age_limit(days))
+    assert (OLD_KEY in row.flags) is expected
+    assert "k0" not in json.dumps(row.to_json()), "no key id reaches an export"
+
+
+def test_the_key_age_threshold_moves() -> None:
+    from datetime import timedelta
+
+    from console.client.review import OLD_KEY, key_age_limit
+    from console.clock import now
+
+    made = (now() - timedelta(days=30)).isoformat()
+    item = app(keys=_keys(made))
+    assert OLD_KEY not in read_application(item, old_before=key_age_limit(90)).flags
+    assert OLD_KEY in read_application(item, old_before=key_age_limit(7)).flags

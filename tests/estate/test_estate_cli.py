@@ -241,3 +241,22 @@ def test_settings_the_file_does_not_name_are_sent_back_unchanged(tenants, tmp_pa
     assert after["name"] == "Prod"  # the target keeps its own name
     assert after["settings"]["disable_ephemeral_proxy"] == "update_existing"
     assert after["settings"]["region_hint"] == "eu-1"
+
+
+def test_exports_never_carry_key_ids_or_material(tenants, tmp_path: Path, capsys) -> None:
+    """Issue 26: applications now list their keys; neither the ids nor a new key's material
+    reaches an export, in either format."""
+    staging, _prod = tenants
+    apps = staging.all("/applications")
+    made = staging.http.post(f"/applications/{apps[0]['id']}/keys").json()
+    key_ids = [k["id"] for a in apps for k in a["keys"]] + [made["id"]]
+    for fmt in ("json", "yaml"):
+        exported = tmp_path / f"staging.{fmt}"
+        code, _out, err = run(
+            capsys, "export", "--profile", "staging", "--format", fmt, "-o", str(exported)
+        )
+        assert code == 0, err
+        text = exported.read_text()
+        assert made["key"] not in text
+        assert not [k for k in key_ids if k in text]
+        assert "keys" not in text

@@ -199,3 +199,22 @@ async def test_a_journal_that_cannot_record_stops_the_change(client, journal, pr
     else:
         raise AssertionError("the change went out unrecorded")
     assert tenant.named("/applications", "Never") == []
+
+
+async def test_key_creation_and_revocation_are_recorded_without_the_key(client, journal) -> None:
+    app = await client.applications.create(
+        {"name": "Rotated", "type": "private", "permissions": ["token:read"]}
+    )
+    made = await client.application_keys.create(app.id)
+    assert made.key and len(made.key) > 8
+    await client.application_keys.revoke(app.id, made.id)
+    revoke, create, _app = journal.list()
+    assert (create.kind, create.action, create.object_id, create.outcome) == (
+        "applications",
+        "create key",
+        str(app.id),
+        "ok",
+    )
+    assert (revoke.action, revoke.outcome) == ("revoke key", "ok")
+    data = journal_bytes(journal)
+    assert made.key.encode() not in data and app.key.encode() not in data

@@ -146,6 +146,19 @@ async def test_what_cannot_be_undone_says_so(client, journal, prod, capsys) -> N
     assert await cli("undo", "9999", "--yes") == 1
 
 
+async def test_a_key_made_or_revoked_says_how_it_is_taken_back(client, journal, prod) -> None:
+    created = await client.applications.create(
+        {"name": "Keyed", "type": "private", "permissions": ["token:read"]}
+    )
+    made = await client.application_keys.create(created.id)
+    await client.application_keys.revoke(created.id, made.id)
+    revoke, create = journal.list()[:2]
+    with pytest.raises(CannotUndo, match="revoked key cannot be undone"):
+        plan_undo(revoke)
+    with pytest.raises(CannotUndo, match="taken back by revoking it"):
+        plan_undo(create)
+
+
 def update_id(journal) -> int:
     return next(c.id for c in journal.list() if c.action == "update")
 

@@ -90,6 +90,8 @@ def _remember_keys_in(response: httpx.Response) -> None:
         return
     if isinstance(body, dict) and "type" in body and "permissions" in body:
         remember_key(body.get("key"))
+    if isinstance(body, dict) and "version" in body:  # an Application Key, just created
+        remember_key(body.get("key"))
 
 
 def describe(response: httpx.Response) -> str:

@@ -89,6 +89,11 @@ ENDPOINTS: list[Endpoint] = [
         True,
     ),
     Endpoint("DELETE", "/applications/{id}", 204, None, "application", True),
+    # Application Keys (beyond the spec, as the hosted service has them).
+    Endpoint("POST", "/applications/{id}/keys", 201, None, "application", True),
+    Endpoint("GET", "/applications/{id}/keys", 200, target="application"),
+    Endpoint("GET", "/applications/{id}/keys/{keyId}", 200, target="application_key"),
+    Endpoint("DELETE", "/applications/{id}/keys/{keyId}", 204, None, "application_key", True),
 ]
 
 # An invalid body for every endpoint that takes one: permission is checked before validation.
@@ -111,7 +116,7 @@ CREATE_PATHS = {
 
 
 def test_matrix_covers_every_endpoint() -> None:
-    assert len({e.label for e in ENDPOINTS}) == 22
+    assert len({e.label for e in ENDPOINTS}) == 26
     assert {(e.method, e.path) for e in ENDPOINTS} == set(PERMISSION_BY_ENDPOINT)
     with_body = {e.label for e in ENDPOINTS if e.body is not None}
     assert set(INVALID_BODIES) == with_body
@@ -200,6 +205,11 @@ def prepare(
     if endpoint.target in CREATE_PATHS:
         object_id = keys.target(endpoint.target) if endpoint.fresh else shared[endpoint.target]
         path = path.replace("{id}", object_id)
+    if endpoint.target == "application_key":
+        # An application of its own each time, and the id of its first key.
+        application = keys.owner.created("/applications", private_application_body())
+        path = path.replace("{id}", application["id"])
+        path = path.replace("{keyId}", application["keys"][0]["id"])
     if credential == "no key":
         return None, path
     if credential == "unknown key":

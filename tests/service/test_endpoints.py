@@ -352,10 +352,13 @@ def _json_type() -> dict[str, str]:
     return {"content-type": "application/json"}
 
 
-def test_openapi_describes_all_22_operations(http: httpx.Client) -> None:
+def test_openapi_describes_the_22_operations_and_the_4_of_application_keys(
+    http: httpx.Client,
+) -> None:
     document = http.get("/openapi.json").json()
     operations = [(m, p) for p, ops in document["paths"].items() for m in ops]
-    assert len(operations) == 22
+    assert len(operations) == 26
+    assert set(document["paths"]["/applications/{id}/keys/{keyId}"]) == {"get", "delete"}
     scheme = document["components"]["securitySchemes"]["ApiKey"]
     assert scheme == {"type": "apiKey", "in": "header", "name": KEY_HEADER}
     create = document["paths"]["/applications"]["post"]

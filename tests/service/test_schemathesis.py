@@ -240,11 +240,12 @@ def test_openapi_document_is_served(service) -> None:
         for method in item
         if method in ("get", "post", "put", "delete")
     }
-    assert len(operations) == 22, sorted(operations)
+    assert len(operations) == 26, sorted(operations)  # the spec's 22, Application Keys' 4
     schemes = document["components"]["securitySchemes"]
     assert {"type": "apiKey", "in": "header", "name": "SVC-API-KEY"} in schemes.values()
 
 
+@pytest.mark.timeout(300)  # 26 operations since Application Keys; a shared machine is slow
 def test_stateless_checks(service, peers) -> None:
     tenant = peers[0]
     schema = load(

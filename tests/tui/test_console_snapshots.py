@@ -33,6 +33,7 @@ SMALL_SCENES = [
         "proxy-detail",
         "proxy-detail-end",
         "formula-detail",
+        "application-keys",
         "help",
     }
 ]

@@ -50,7 +50,7 @@ def create_application(request: Request, raw: bytes = Depends(raw_body)) -> JSON
             by=served.caller.application_id,
             at=served.clock.text,
         )
-        return JSONResponse(rows.view(row, key=key), status_code=201)
+        return JSONResponse(rows.shown_with_keys(served.conn, row, key=key), status_code=201)
 
 
 @router.get(
@@ -72,7 +72,7 @@ def current_application(request: Request) -> JSONResponse:
     with serving(request) as served:
         caller = served.caller
         row = rows.get(served.conn, caller.tenant_id, caller.application_id, served.clock.text)
-        return JSONResponse(rows.view(row))  # type: ignore[arg-type]
+        return JSONResponse(rows.shown_with_keys(served.conn, row))  # type: ignore[arg-type]
 
 
 @router.api_route(
@@ -93,7 +93,7 @@ def current_application_other_methods(request: Request) -> None:
 )
 def get_application(request: Request) -> JSONResponse:
     with serving(request) as served:
-        return JSONResponse(rows.view(_named(served)))
+        return JSONResponse(rows.shown_with_keys(served.conn, _named(served)))
 
 
 @router.put(
@@ -120,7 +120,7 @@ def update_application(request: Request, raw: bytes = Depends(raw_body)) -> JSON
             by=served.caller.application_id,
             at=served.clock.text,
         )
-        return JSONResponse(rows.view(row))
+        return JSONResponse(rows.shown_with_keys(served.conn, row))
 
 
 @router.post(
@@ -139,7 +139,7 @@ def regenerate_key(request: Request) -> JSONResponse:
         row, key = rows.regenerate(
             served.conn, stored["id"], by=served.caller.application_id, at=served.clock.text
         )
-        return JSONResponse(rows.view(row, key=key))
+        return JSONResponse(rows.shown_with_keys(served.conn, row, key=key))
 
 
 @router.delete(

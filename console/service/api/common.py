@@ -81,7 +81,7 @@ def authenticate(
         raise Problem(401, f"The {header} header is missing.")
     row = app_rows.by_key(conn, key, clock.text)
     if row is None:
-        raise Problem(401, "The API key is not valid: unknown, expired or regenerated.")
+        raise Problem(401, "The API key is not valid: unknown, expired, revoked or regenerated.")
     caller = Caller.from_row(row)
     if permission is not None and permission not in caller.permissions:
         raise Problem(403, f"The application lacks the {permission} permission.")

@@ -12,15 +12,20 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
-from console.service.keys import hash_key, new_api_key
+from console.service.keys import hash_key
+from console.service.schema import MOVED_KEY_PREFIX
+from console.service.store import application_keys
 from console.service.store.listing import PageRequest, in_clause, page_of
 from console.service.timestamps import shown
 
 LIVE = "(expires_at IS NULL OR expires_at > ?)"
 
 
-def view(row: sqlite3.Row, key: str | None = None) -> dict[str, Any]:
-    """An application as the API shows it; the key only right after create or regenerate."""
+def view(
+    row: sqlite3.Row, key: str | None = None, keys: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """An application as the API shows it; the key only right after create or regenerate.
+    `keys` are its Application Keys' entries (no material), as the hosted service has them."""
     body: dict[str, Any] = {
         "id": row["id"],
         "tenant_id": row["tenant_id"],
@@ -28,6 +33,7 @@ def view(row: sqlite3.Row, key: str | None = None) -> dict[str, Any]:
         "type": row["type"],
         "permissions": json.loads(row["permissions"]),
         "rules": json.loads(row["rules"]),
+        "keys": keys if keys is not None else [],
         "expires_at": shown(row["expires_at"]),
         "created_by": row["created_by"],
         "created_at": shown(row["created_at"]),
@@ -39,9 +45,22 @@ def view(row: sqlite3.Row, key: str | None = None) -> dict[str, Any]:
     return body
 
 
+def shown_with_keys(
+    conn: sqlite3.Connection, row: sqlite3.Row, key: str | None = None
+) -> dict[str, Any]:
+    """`view` with the application's keys read from the store."""
+    return view(
+        row, key=key, keys=application_keys.views_by_application(conn, [row["id"]])[row["id"]]
+    )
+
+
 def by_key(conn: sqlite3.Connection, key: str, now: str) -> sqlite3.Row | None:
+    """The live application one of whose keys is `key`."""
     return conn.execute(
-        f"SELECT * FROM applications WHERE key_hash = ? AND {LIVE}", (hash_key(key), now)
+        "SELECT applications.* FROM application_keys JOIN applications"
+        " ON applications.id = application_keys.application_id"
+        f" WHERE application_keys.key_hash = ? AND {LIVE}",
+        (hash_key(key), now),
     ).fetchone()
 
 
@@ -60,7 +79,11 @@ def page(
     if ids:
         where += " AND " + in_clause("id", ids)
         params += ids
-    return page_of(conn, "applications", where, params, request, view)
+    envelope = page_of(conn, "applications", where, params, request, view)
+    keys = application_keys.views_by_application(conn, [item["id"] for item in envelope["data"]])
+    for item in envelope["data"]:
+        item["keys"] = keys[item["id"]]
+    return envelope
 
 
 def insert(
@@ -76,9 +99,9 @@ def insert(
     at: str,
     app_id: str | None = None,
 ) -> tuple[sqlite3.Row, str]:
-    """Creates an application; returns its row and its key (the only time the key exists)."""
+    """Creates an application with its first key; returns its row and that key (the only
+    time the key exists)."""
     app_id = app_id or str(uuid.uuid4())
-    key = new_api_key()
     conn.execute(
         "INSERT INTO applications (id, tenant_id, name, type, permissions, rules, expires_at,"
         " key_hash, created_by, created_at, modified_by, modified_at)"
@@ -91,13 +114,14 @@ def insert(
             json.dumps(permissions),
             json.dumps(rules),
             expires_at,
-            hash_key(key),
+            MOVED_KEY_PREFIX + app_id,
             by,
             at,
             by,
             at,
         ),
     )
+    _, key = application_keys.add(conn, app_id, by=by, at=at)
     row = conn.execute("SELECT * FROM applications WHERE id = ?", (app_id,)).fetchone()
     return row, key
 
@@ -123,11 +147,11 @@ def update(
 def regenerate(
     conn: sqlite3.Connection, app_id: str, *, by: str, at: str
 ) -> tuple[sqlite3.Row, str]:
-    """Replaces the key hash: the old key stops working when this transaction commits."""
-    key = new_api_key()
+    """One new key replaces all of the application's keys: the old ones stop working when
+    this transaction commits (the spec's regenerate)."""
+    _, key = application_keys.replace_all(conn, app_id, by=by, at=at)
     conn.execute(
-        "UPDATE applications SET key_hash = ?, modified_by = ?, modified_at = ? WHERE id = ?",
-        (hash_key(key), by, at, app_id),
+        "UPDATE applications SET modified_by = ?, modified_at = ? WHERE id = ?", (by, at, app_id)
     )
     row = conn.execute("SELECT * FROM applications WHERE id = ?", (app_id,)).fetchone()
     return row, key

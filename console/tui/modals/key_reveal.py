@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -16,7 +18,8 @@ MASK = "•" * 32
 
 
 WAITING = (
-    "Show (s) or copy (c) the key, or tick the box once it is stored: Done (d) waits until then."
+    "Show (s), copy (c) or write (w) the key to a file, or tick the box once it is stored: "
+    "Done (d) waits until then."
 )
 
 
@@ -29,6 +32,7 @@ class KeyRevealModal(Dialog[None]):
     BINDINGS = [
         Binding("c", "copy", "Copy key"),
         Binding("s", "toggle_key", "Show/hide"),
+        Binding("w", "write_file", "Write to file"),
         Binding("d", "done", "Done"),
         Binding("escape", "refuse_escape", "Done (d)", show=False),
     ]
@@ -44,6 +48,8 @@ class KeyRevealModal(Dialog[None]):
         """The key was on screen at least once."""
         self.copied = False
         """A clipboard tool took the key (an OSC 52 copy is never sure)."""
+        self.written_to: Path | None = None
+        """The file (0600) the key was written to, if it was."""
         self.status_text = WAITING
 
     def __repr__(self) -> str:  # never the key
@@ -51,7 +57,8 @@ class KeyRevealModal(Dialog[None]):
 
     @property
     def can_close(self) -> bool:
-        return self.shown or self.copied or self.query_one("#stored", Checkbox).value
+        stored = self.query_one("#stored", Checkbox).value
+        return self.shown or self.copied or self.written_to is not None or stored
 
     def compose(self) -> ComposeResult:
         what = "New key" if self.regenerated else "API key"
@@ -104,11 +111,35 @@ class KeyRevealModal(Dialog[None]):
         hint = "" if self.shown else " If it did not arrive, show it (s) and copy it by hand."
         self._status(f"{copied.message}{hint}")  # no toast: it would cover the buttons
 
+    def action_write_file(self) -> None:
+        """Asks for a file and writes the key there, readable by its owner only (0600)."""
+        from console.tui.widgets.path_prompt import PathPrompt
+
+        prompt = PathPrompt(
+            f'Write the key of "{self.application_name}" to a file (mode 0600)',
+            mode="save",
+            action_label="Write",
+        )
+        self.app.push_screen(prompt, self._write_to)
+
+    def _write_to(self, path: Path | None) -> None:
+        if path is None or not self._key:
+            return
+        from console.keys.key_file import KeyFileError, write_key_file
+
+        try:
+            written = write_key_file(path, self._key)
+        except KeyFileError as error:
+            self._status(f"Not written: {error}")
+            return
+        self.written_to = written
+        self._status(f"Written to {written} (mode 0600). Done (d) closes this dialog.")
+
     def action_done(self) -> None:
         if not self.can_close:
             self._status(WAITING)
             self.notify(
-                "The key is shown only once: show (s) or copy (c) it, or tick "
+                "The key is shown only once: show (s), copy (c) or write (w) it, or tick "
                 "'I have stored this key', before Done.",
                 severity="warning",
             )

@@ -38,6 +38,7 @@ from console.tui.widgets.console_header import ConsoleHeader
 from console.tui.widgets.fields_view import FieldsView
 from console.tui.widgets.key_bar import KeyBar
 from console.tui.widgets.key_scroll import KeyScroll
+from console.tui.widgets.keys_panel import KeysPanel
 from console.tui.widgets.section_loader import StaleBanner
 from console.tui.widgets.state_panel import StatePanel
 
@@ -110,6 +111,10 @@ class DetailScreen(Screen[None]):
         Binding("e", "edit", "Edit"),
         Binding("d", "delete", "Delete"),
         Binding("R", "regenerate", "Regenerate key"),
+        # Issue 26: an application's keys (its keys panel names them; console.tui.key_flows).
+        Binding("N", "new_key", "New key", show=False),
+        Binding("x", "revoke_key", "Revoke key", show=False),
+        Binding("o", "rotate_key", "Rotate key", show=False),
         Binding("c", "copy_to_profile", "Copy to profile", show=False),  # issue 17
         # Not in the key bar: at 80 columns it would push out `v Raw JSON` (README, help).
         Binding("ctrl+r", "test_run", "Test-run", show=False),
@@ -141,6 +146,7 @@ class DetailScreen(Screen[None]):
             yield Static("", id="detail-title", classes="section-title")
             with Vertical(id="detail-fields"):
                 yield FieldsView()
+                yield KeysPanel()
                 yield Vertical(id="detail-code")
             yield Static("", id="detail-json")
         yield StatePanel()
@@ -152,6 +158,7 @@ class DetailScreen(Screen[None]):
         console_app(self).sync_header(header)
         header.section = self.kind.key
         self.query_one("#detail-json").display = False
+        self.query_one(KeysPanel).display = False
         if self.item is not None:
             self.call_after_refresh(self._render_item)
         else:
@@ -167,6 +174,7 @@ class DetailScreen(Screen[None]):
             f"{self.kind.singular.capitalize()} · {self.kind.item_name(item)}"
         )
         self.query_one(FieldsView).show(detail_fields(self.kind, item, self.labels))
+        self._show_keys(item)
         code = self.query_one("#detail-code")
         await code.remove_children()
         blocks = self.kind.code_blocks(item) if not isinstance(item, dict) else []
@@ -180,6 +188,50 @@ class DetailScreen(Screen[None]):
         if any(i not in self.labels for i in audit_ids(item)):
             names = self._name_ids(item)
             self.run_worker(names, group="names", exclusive=True, exit_on_error=False)
+
+    def _show_keys(self, item: Shown) -> None:
+        """An application's keys panel (issue 26), filled in the background."""
+        from console.models import Application
+
+        panel = self.query_one(KeysPanel)
+        panel.display = isinstance(item, Application)
+        if isinstance(item, Application):
+            from console.tui.key_flows import fill_keys_panel
+
+            work = fill_keys_panel(console_app(self), panel, item, self.labels)
+            self.run_worker(work, group="keys", exclusive=True, exit_on_error=False)
+
+    def _key_action(self, action: str) -> None:
+        """N, x, o: a new key, revoke one, rotate (console.tui.key_flows)."""
+        from console.models import Application
+        from console.tui.flows import start_flow
+        from console.tui.key_flows import new_key_flow, revoke_key_flow, rotate_flow
+
+        item = self.item
+        if not isinstance(item, Application):
+            return
+        app = console_app(self)
+        if action == "new_key":
+            flow: Any = new_key_flow(app, item)
+        elif action == "revoke_key":
+            flow = revoke_key_flow(app, item)
+        else:
+            flow = rotate_flow(app, item)
+        start_flow(app, self._after_key_flow(flow))
+
+    async def _after_key_flow(self, flow: Any) -> None:
+        await flow
+        if self.is_attached:
+            self.action_refresh()
+
+    def action_new_key(self) -> None:
+        self._key_action("new_key")
+
+    def action_revoke_key(self) -> None:
+        self._key_action("revoke_key")
+
+    def action_rotate_key(self) -> None:
+        self._key_action("rotate_key")
 
     async def _name_ids(self, item: Shown) -> None:
         """Names beside the ids of applications (creator, last editor, a proxy's application),
@@ -205,6 +257,7 @@ class DetailScreen(Screen[None]):
         """Relative times ("3 minutes ago") as of now: the app calls this on a timer."""
         if self.item is not None and self.fields_view.fields:
             self.fields_view.show(detail_fields(self.kind, self.item, self.labels))
+            self.query_one(KeysPanel).redraw()
 
     def action_back(self) -> None:
         self.app.pop_screen()
@@ -290,6 +343,18 @@ class DetailScreen(Screen[None]):
         self.app.push_screen(TestRunScreen(target))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("new_key", "revoke_key", "rotate_key"):
+            from console.tui.key_offers import KEYS
+            from console.tui.key_permissions import in_read_only_mode
+
+            app = console_app(self)
+            return (
+                self.kind.key == "applications"
+                and self.item is not None
+                and not isinstance(self.item, dict)
+                and not in_read_only_mode(app)
+                and KEYS not in app.unavailable
+            )
         if action == "test_run":
             return self.kind.key in ("reactor_formulas", "proxies") and not isinstance(
                 self.item, dict

@@ -1,0 +1,196 @@
+"""`tenant-console keys` in-process against the real local service: list, create (the key in a
+0600 file and never on the terminal), revoke (asked, the command's own key refused), rotate
+(waiting: exit 3, then finished with --yes --then-revoke, the profile's own key stored in the
+keyring first), exit codes, and no key in any output or log."""
+
+from __future__ import annotations
+
+import json
+import logging
+import stat
+from pathlib import Path
+
+import httpx
+import keyring
+import pytest
+
+from console.cli import main
+from console.keys.rotation import load_rotations
+from console.profiles.config import Profile, ProfilesFile
+
+
+@pytest.fixture(autouse=True)
+def own_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Rotations and session keys of this test only."""
+    data = tmp_path / "data"
+    monkeypatch.setenv("TENANT_CONSOLE_DATA_DIR", str(data))
+    return data
+
+
+@pytest.fixture
+def tenant(service):  # type: ignore[no-untyped-def]
+    info = service.new_tenant("Keys CLI")
+    with httpx.Client(base_url=service.base_url, headers={"SVC-API-KEY": info.key}) as http:
+        created = http.post(
+            "/applications",
+            json={"name": "Payments API", "type": "private", "permissions": ["token:create"]},
+        )
+        assert created.status_code == 201, created.text
+    return info, created.json()
+
+
+def env_connection(monkeypatch: pytest.MonkeyPatch, base_url: str, key: str) -> None:
+    monkeypatch.setenv("TENANT_CONSOLE_BASE_URL", base_url)
+    monkeypatch.setenv("TENANT_CONSOLE_API_KEY", key)
+
+
+def _keys(service, key: str, app_id: str) -> list[dict]:  # type: ignore[no-untyped-def]
+    with httpx.Client(base_url=service.base_url, headers={"SVC-API-KEY": key}) as http:
+        return http.get(f"/applications/{app_id}/keys").json()
+
+
+def _works(service, key: str) -> bool:  # type: ignore[no-untyped-def]
+    with httpx.Client(base_url=service.base_url, headers={"SVC-API-KEY": key}) as http:
+        return http.get("/permissions").status_code == 200
+
+
+def test_list_by_name_and_by_id_as_table_and_json(service, tenant, monkeypatch, capsys) -> None:
+    info, app = tenant
+    env_connection(monkeypatch, service.base_url, info.key)
+    assert main(["keys", "list", "Payments API"]) == 0
+    out, err = capsys.readouterr()
+    assert app["keys"][0]["id"] in out and "1 key of" in err
+    assert main(["keys", "list", app["id"], "--format", "json"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert [k["id"] for k in listed] == [app["keys"][0]["id"]]
+    assert set(listed[0]) == {"id", "version", "created_at", "created_by"}
+    assert main(["keys", "list", "No such app"]) == 1
+    assert "No application is named" in capsys.readouterr().err
+
+
+def test_create_to_a_0600_file_never_shows_the_key(
+    service, tenant, monkeypatch, capsys, tmp_path, caplog
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    info, app = tenant
+    env_connection(monkeypatch, service.base_url, info.key)
+    target = tmp_path / "payments.key"
+    assert main(["keys", "create", "Payments API", "--key-out", str(target)]) == 0
+    out, err = capsys.readouterr()
+    key = target.read_text().strip()
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600
+    assert _works(service, key)  # a valid key of the application
+    assert len(_keys(service, info.key, app["id"])) == 2
+    assert key not in out + err + caplog.text and "mode 0600" in err
+    assert main(["keys", "create", "Payments API", "--key-out", str(tmp_path / "no" / "k")]) == 2
+    assert len(_keys(service, info.key, app["id"])) == 2, "no key made for an unusable file"
+
+
+def test_create_without_a_file_prints_only_the_key(service, tenant, monkeypatch, capsys) -> None:
+    info, app = tenant
+    env_connection(monkeypatch, service.base_url, info.key)
+    assert main(["keys", "create", app["id"]]) == 0
+    out, err = capsys.readouterr()
+    key = out.strip()
+    assert len(key) >= 32 and "\n" not in key and key not in err
+
+
+def test_revoke_asks_unless_yes_and_refuses_the_commands_own_key(
+    service, tenant, monkeypatch, capsys
+) -> None:
+    info, app = tenant
+    env_connection(monkeypatch, service.base_url, info.key)
+    key_id = app["keys"][0]["id"]
+    monkeypatch.setattr("sys.stdin.isatty", lambda: False)
+    assert main(["keys", "revoke", "Payments API", key_id]) == 2  # not a terminal, no --yes
+    assert len(_keys(service, info.key, app["id"])) == 1
+    assert main(["keys", "revoke", "Payments API", key_id, "--yes"]) == 0
+    assert _keys(service, info.key, app["id"]) == []
+    capsys.readouterr()
+    own = _own_application(service, info.key)
+    code = main(["keys", "revoke", own["id"], own["keys"][0]["id"], "--yes"])
+    assert code == 1 and "keys rotate" in capsys.readouterr().err
+    assert _works(service, info.key)
+
+
+def test_revoke_confirmed_by_typing_the_name(service, tenant, monkeypatch, capsys) -> None:
+    info, app = tenant
+    env_connection(monkeypatch, service.base_url, info.key)
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    monkeypatch.setattr("builtins.input", lambda prompt="": "Payments")
+    assert main(["keys", "revoke", "Payments API", app["keys"][0]["id"]]) == 1
+    assert len(_keys(service, info.key, app["id"])) == 1
+    monkeypatch.setattr("builtins.input", lambda prompt="": "Payments API")
+    assert main(["keys", "revoke", "Payments API", app["keys"][0]["id"]]) == 0
+    assert _keys(service, info.key, app["id"]) == []
+
+
+def _own_application(service, key: str) -> dict:  # type: ignore[no-untyped-def]
+    with httpx.Client(base_url=service.base_url, headers={"SVC-API-KEY": key}) as http:
+        return http.get("/applications/key").json()
+
+
+def test_rotate_waits_then_finishes_with_yes_then_revoke(
+    service, tenant, monkeypatch, capsys, tmp_path
+) -> None:
+    info, app = tenant
+    env_connection(monkeypatch, service.base_url, info.key)
+    monkeypatch.setattr("sys.stdin.isatty", lambda: False)
+    target = tmp_path / "rotated.key"
+    assert main(["keys", "rotate", "Payments API", "--key-out", str(target), "--yes"]) == 2
+    assert main(["keys", "rotate", "Payments API", "--key-out", str(target)]) == 3
+    err = capsys.readouterr().err
+    assert "--yes --then-revoke" in err
+    new_key = target.read_text().strip()
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600 and new_key not in err
+    keys = _keys(service, info.key, app["id"])
+    assert len(keys) == 2, "the old key keeps working while the new one is deployed"
+    (rotation,) = load_rotations()
+    assert rotation.old_key_ids == [app["keys"][0]["id"]] and rotation.stage == "deploying"
+    assert new_key not in json.dumps(rotation.__dict__)
+
+    args = ["keys", "rotate", "Payments API", "--key-out", str(target), "--yes", "--then-revoke"]
+    assert main(args) == 0
+    assert [k["id"] for k in _keys(service, info.key, app["id"])] == [rotation.new_key_id]
+    assert target.read_text().strip() == new_key, "resuming does not make another key"
+    assert load_rotations() == []
+
+
+def test_rotating_the_profiles_own_key_stores_the_new_one_first(
+    service, monkeypatch, capsys, tmp_path
+) -> None:
+    info = service.new_tenant("Own rotation")
+    profiles = ProfilesFile.load()
+    profiles.add(Profile("own", service.base_url))
+    profiles.save()
+    keyring.set_password("tenant-console", "own", info.key)
+    target = tmp_path / "own.key"
+    args = ["keys", "rotate", "Bootstrap management", "--key-out", str(target)]
+    assert main([*args, "--profile", "own", "--yes", "--then-revoke"]) == 0
+    new_key = target.read_text().strip()
+    assert keyring.get_password("tenant-console", "own") == new_key
+    assert _works(service, new_key) and not _works(service, info.key)
+    assert new_key not in capsys.readouterr().err
+
+
+def test_read_only_refuses_changes(service, tenant, monkeypatch, capsys) -> None:
+    info, app = tenant
+    env_connection(monkeypatch, service.base_url, info.key)
+    assert main(["keys", "create", "Payments API", "--read-only"]) == 1
+    assert len(_keys(service, info.key, app["id"])) == 1
+
+
+def test_rotate_on_a_terminal_revokes_once_revoke_is_typed(
+    service, tenant, monkeypatch, capsys, tmp_path
+) -> None:
+    info, app = tenant
+    env_connection(monkeypatch, service.base_url, info.key)
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    monkeypatch.setattr("builtins.input", lambda prompt="": "")
+    target = tmp_path / "tty.key"
+    assert main(["keys", "rotate", "Payments API", "--key-out", str(target)]) == 3
+    assert len(_keys(service, info.key, app["id"])) == 2
+    monkeypatch.setattr("builtins.input", lambda prompt="": "revoke")
+    assert main(["keys", "rotate", "Payments API", "--key-out", str(target)]) == 0
+    assert len(_keys(service, info.key, app["id"])) == 1
+    assert load_rotations() == []

@@ -2,7 +2,8 @@
 
 The result goes to stdout as JSON; what the code logged goes to stderr, one line each.
 Exit 0 when the code returned the contract's shape, 1 when it threw, returned another shape,
-or was stopped by a limit, 2 when the input cannot be used (files, JSON, the request).
+or was stopped by a limit, 2 when the input cannot be used (files, JSON, the request) or
+when no operating-system sandbox can be had and --allow-unisolated was not given.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ def _formula_contract(path: str | None) -> Any:
 def run(args: argparse.Namespace) -> int:
     from console.runner import run_code
     from console.runner.engines import EngineUnavailable
+    from console.runner.sandbox import NoBoundary
 
     try:
         code = _read(args.code, "code")
@@ -79,6 +81,12 @@ def run(args: argparse.Namespace) -> int:
             memory_mb=args.memory,
             engine=args.engine,
             check=not args.no_check,
+            allow_unisolated=args.allow_unisolated,
+        )
+    except NoBoundary as error:
+        return _fail(
+            f"{error} Nothing was run. To run it anyway, only if you trust this code, "
+            "add --allow-unisolated."
         )
     except EngineUnavailable as error:
         return _fail(str(error))
@@ -97,5 +105,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _verdict(result: RunResult) -> str:
     lines = [f"{'ok' if result.ok else 'failed'}: {result.message} ({result.engine_name})"]
+    if not result.isolated:
+        lines.append("warning: the code ran without an operating-system sandbox")
+    lines += [f"  sandbox: {protection}" for protection in result.protections]
     lines += [f"  - {problem}" for problem in result.request_problems + result.shape_problems]
     return "\n".join(lines)

@@ -96,6 +96,10 @@ class RunResult:
     """From asking to run to having the result, start-up of the engine included."""
     notes: list[str] = field(default_factory=list)
     """How this run differs from the service's runtime (engine, version)."""
+    isolated: bool = False
+    """Whether an operating-system boundary held the engine process (console.runner.sandbox)."""
+    protections: list[str] = field(default_factory=list)
+    """The protections that were in force, each as "what: how" ("network: none (…)")."""
 
     @property
     def ok(self) -> bool:

@@ -15,7 +15,7 @@ from console.runner.result import KINDS, CodeError, Kind, RunResult
 if TYPE_CHECKING:
     from console.runner.engines import EngineName
 
-__all__ = ["KINDS", "CodeError", "Kind", "RunResult", "run_code"]
+__all__ = ["KINDS", "CodeError", "Kind", "RunResult", "prepare_runs", "run_code"]
 
 UNISOLATED = (
     "No operating-system sandbox can be had here ({reason}): the code would run with this "
@@ -99,6 +99,25 @@ def run_code(
     result.message = _message(result, job.timeout, job.memory_mb)
     result.total_ms = (time.perf_counter() - started) * 1000
     return result
+
+
+def prepare_runs(engine: EngineName | None = None) -> None:
+    """Gets the next runs ready: the engine found, the sandbox probed, and from now on an
+    engine process started ahead of each run (console.runner.sandbox.Spares). For the
+    console's run screen; blocks for the probe, so call it off the UI thread."""
+    from console.runner import engines, sandbox
+
+    chosen = engines.engine(engine)
+    sandbox.boundary()
+    sandbox.spares.enabled = True
+    job = engines.Job(
+        code="",
+        request=None,
+        kind="formula",
+        timeout=engines.DEFAULT_TIMEOUT,
+        memory_mb=engines.DEFAULT_MEMORY_MB,
+    )
+    sandbox.spares.prepare(chosen.launch(job))
 
 
 def _message(result: RunResult, timeout: float, memory_mb: int) -> str:

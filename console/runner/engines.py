@@ -127,24 +127,27 @@ def _allocation_refused(outcome: Outcome) -> Outcome:
     return outcome
 
 
-def _confined(
-    argv: list[str], reads: list[str], payload: str, job: Job, base_mb: int, what: str
-) -> Outcome | bytes:
-    """Run an engine process in the sandbox: its stdout, or the Outcome of a limit or a
-    crash (logged, with its stderr)."""
+def _launch(argv: list[str], reads: list[str], job: Job, base_mb: int) -> Any:
+    """The sandbox.Launch of an engine process for `job`: its data limit is the code's
+    memory limit plus what the engine itself needs."""
+    from console.runner import sandbox
+
+    return sandbox.Launch(
+        tuple(argv), sandbox.boundary().mechanism, tuple(reads), job.memory_mb + base_mb
+    )
+
+
+def _confined(launch: Any, payload: str, job: Job, what: str) -> Outcome | bytes:
+    """Run an engine process in the sandbox (a spare one started ahead when there is one):
+    its stdout, or the Outcome of a limit or a crash (logged, with its stderr)."""
     from console.runner import sandbox
 
     try:
-        finished = sandbox.confine(
-            argv,
-            mechanism=sandbox.boundary().mechanism,
-            reads=reads,
-            stdin=payload.encode("utf-8"),
-            timeout=job.timeout + START_GRACE,
-            data_mb=job.memory_mb + base_mb,
-        )
+        process = sandbox.spares.take(launch) or sandbox.start(launch)
+        finished = sandbox.finish(process, payload.encode("utf-8"), job.timeout + START_GRACE)
     except OSError as error:
         raise EngineUnavailable(f"{what} could not be started: {error}") from error
+    sandbox.spares.prepare(launch)  # the next run's process starts while this one is read
     if finished.timed_out:
         return Outcome(status="timeout")
     stderr = finished.stderr.decode("utf-8", "replace")
@@ -282,6 +285,12 @@ class NodeEngine:
             _script("node_host.js"),
         ]
 
+    def launch(self, job: Job) -> Any:
+        """The sandboxed process that runs `job` (sandbox.Launch)."""
+        from console.runner.sandbox import engine_paths
+
+        return _launch(self.command(job), engine_paths(self.path), job, NODE_BASE_MB)
+
     def run(self, job: Job) -> Outcome:
         payload = json.dumps(
             {
@@ -294,11 +303,7 @@ class NodeEngine:
             }
         )
         # No variable of ours reaches the child: the sandbox gives it an empty environment.
-        from console.runner.sandbox import engine_paths
-
-        report = _confined(
-            self.command(job), engine_paths(self.path), payload, job, NODE_BASE_MB, "Node.js"
-        )
+        report = _confined(self.launch(job), payload, job, "Node.js")
         if isinstance(report, Outcome):
             return report
         try:
@@ -349,8 +354,8 @@ class EmbeddedEngine:
             f"runs Node.js v{SERVICE_NODE_MAJOR}. Install Node.js for a closer run."
         ]
 
-    def run(self, job: Job) -> Outcome:
-        """The job in a sandboxed child process: the code's memory is never the console's."""
+    def launch(self, job: Job) -> Any:
+        """The sandboxed child process that runs `job` (sandbox.Launch)."""
         from console.runner.sandbox import interpreter_paths, python_executable
 
         here = Path(__file__).resolve()
@@ -372,8 +377,12 @@ class EmbeddedEngine:
             str(here.parent),
             self._package,
         ]
+        return _launch(argv, reads, job, EMBEDDED_BASE_MB)
+
+    def run(self, job: Job) -> Outcome:
+        """The job in a sandboxed child process: the code's memory is never the console's."""
         payload = json.dumps(asdict(job))
-        report = _confined(argv, reads, payload, job, EMBEDDED_BASE_MB, "The embedded engine")
+        report = _confined(self.launch(job), payload, job, "The embedded engine")
         if isinstance(report, Outcome):
             return report
         data = json.loads(report)

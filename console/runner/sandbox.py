@@ -27,7 +27,9 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -145,6 +147,7 @@ def forget() -> None:
     """Probe again at the next run (tests that change $TENANT_CONSOLE_SANDBOX)."""
     global _boundary
     _boundary = None
+    spares.clear()
 
 
 def _detect() -> Boundary:
@@ -225,6 +228,17 @@ class Finished:
     timed_out: bool = False
 
 
+@dataclass(frozen=True)
+class Launch:
+    """One engine process to start: what it runs, in which boundary, with what readable."""
+
+    argv: tuple[str, ...]
+    mechanism: Mechanism
+    reads: tuple[str, ...]
+    data_mb: int
+    """The data limit on the process (0: none)."""
+
+
 def confine(
     argv: list[str],
     *,
@@ -237,32 +251,93 @@ def confine(
     """Run `argv` inside `mechanism`'s boundary with `stdin` as its input, an empty
     environment, `reads` (and the system paths) readable and nothing else, a data limit of
     `data_mb` (0: none), killed (with everything it started) after `timeout` seconds."""
-    binds = [*SYSTEM_PATHS, *(path for path in reads if not _under_system(path))]
+    launch = Launch(tuple(argv), mechanism, tuple(reads), data_mb)
+    return finish(start(launch), stdin, timeout)
+
+
+def start(launch: Launch) -> subprocess.Popen[bytes]:
+    """The confined process, started and waiting for its input (see `finish`)."""
+    argv = list(launch.argv)
+    binds = [*SYSTEM_PATHS, *(path for path in launch.reads if not _under_system(path))]
     if sys.platform.startswith("linux"):
         config = {
             "parent": os.getpid(),
-            "mode": "none" if mechanism == "sandbox-exec" else mechanism,
+            "mode": launch.mechanism,
             "binds": binds,
-            "data_bytes": data_mb * 1024 * 1024,
-            "argv": _bwrap_argv(argv, binds) if mechanism == "bwrap" else argv,
+            "data_bytes": launch.data_mb * 1024 * 1024,
+            "argv": argv,
         }
-        command = [python_executable(), "-I", "-S", str(LAUNCHER), json.dumps(config)]
         pass_fds: tuple[int, ...] = ()
-        if mechanism == "bwrap":
+        if launch.mechanism == "bwrap":
             seccomp_fd = _seccomp_fd()
-            if seccomp_fd is not None:
-                config["argv"] = _bwrap_argv(argv, binds, seccomp_fd)
-                command[-1] = json.dumps(config)
-                pass_fds = (seccomp_fd,)
+            pass_fds = () if seccomp_fd is None else (seccomp_fd,)
+            config["argv"] = _bwrap_argv(argv, binds, seccomp_fd)
+        command = [python_executable(), "-I", "-S", str(LAUNCHER), json.dumps(config)]
         try:
-            return _exchange(command, stdin, timeout, pass_fds)
+            return _popen(command, pass_fds)
         finally:
             for fd in pass_fds:
                 os.close(fd)
-    if mechanism == "sandbox-exec":
-        profile = _macos_profile(argv[0], reads)
-        return _exchange(["sandbox-exec", "-p", profile, *argv], stdin, timeout, ())
-    return _exchange(argv, stdin, timeout, ())
+    if launch.mechanism == "sandbox-exec":
+        profile = _macos_profile(argv[0], list(launch.reads))
+        return _popen(["sandbox-exec", "-p", profile, *argv], ())
+    return _popen(argv, ())
+
+
+class Spares:
+    """Engine processes started ahead of their run, one per launch, so that a run in the
+    console does not wait for an interpreter and V8 to start. Started from one thread that
+    lives as long as the console: a process's parent-death signal follows the thread that
+    forked it, and a worker thread that ends would take its spare with it."""
+
+    def __init__(self) -> None:
+        self.enabled = False
+        """Off for one-shot runs (`tenant-console run`); the console's run screen turns it on."""
+        self._ready: dict[Launch, subprocess.Popen[bytes]] = {}
+        self._lock = threading.Lock()
+        self._starter: ThreadPoolExecutor | None = None
+
+    def take(self, launch: Launch) -> subprocess.Popen[bytes] | None:
+        with self._lock:
+            process = self._ready.pop(launch, None)
+        if process is not None and process.poll() is not None:
+            log.warning("A spare engine process ended by itself (%s)", process.returncode)
+            process.wait()
+            return None
+        return process
+
+    def prepare(self, launch: Launch) -> None:
+        """Starts a spare for `launch` in the background, unless one is ready."""
+        if not self.enabled:
+            return
+        with self._lock:
+            if launch in self._ready:
+                return
+            if self._starter is None:
+                self._starter = ThreadPoolExecutor(1, thread_name_prefix="sandbox-spares")
+            self._starter.submit(self._start, launch)
+
+    def _start(self, launch: Launch) -> None:
+        try:
+            process = start(launch)
+        except OSError:
+            log.warning("A spare engine process could not be started", exc_info=True)
+            return
+        with self._lock:
+            stale = self._ready.pop(launch, None)
+            self._ready[launch] = process
+        if stale is not None:
+            _kill(stale)
+
+    def clear(self) -> None:
+        """Ends every spare (the boundary changed, or the console no longer needs them)."""
+        with self._lock:
+            ready, self._ready = list(self._ready.values()), {}
+        for process in ready:
+            _kill(process)
+
+
+spares = Spares()
 
 
 def _seccomp_fd() -> int | None:
@@ -279,7 +354,7 @@ def _seccomp_fd() -> int | None:
         return os.dup(file.fileno())
 
 
-def _bwrap_argv(argv: list[str], binds: list[str], seccomp_fd: int | None = None) -> list[str]:
+def _bwrap_argv(argv: list[str], binds: list[str], seccomp_fd: int | None) -> list[str]:
     bwrap = shutil.which("bwrap") or "bwrap"
     command = [
         os.path.realpath(bwrap),
@@ -327,12 +402,8 @@ def _macos_profile(executable: str, reads: list[str]) -> str:
     )
 
 
-def _exchange(
-    command: list[str], stdin: bytes, timeout: float, pass_fds: tuple[int, ...]
-) -> Finished:
-    """Start `command` with an empty environment, feed it `stdin`, keep at most OUTPUT_CAP
-    of each output, and kill it at `timeout`."""
-    process = subprocess.Popen(
+def _popen(command: list[str], pass_fds: tuple[int, ...]) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
         command,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
@@ -342,6 +413,20 @@ def _exchange(
         pass_fds=pass_fds,
         start_new_session=not sys.platform.startswith("linux"),  # the launcher does setsid
     )
+
+
+def finish(process: subprocess.Popen[bytes], stdin: bytes, timeout: float) -> Finished:
+    """Feed a started process `stdin`, keep at most OUTPUT_CAP of each output, and kill it
+    `timeout` seconds from now."""
+    try:
+        return _exchange(process, stdin, timeout)
+    finally:
+        for stream in (process.stdin, process.stdout, process.stderr):
+            if stream is not None:
+                stream.close()
+
+
+def _exchange(process: subprocess.Popen[bytes], stdin: bytes, timeout: float) -> Finished:
     if not hasattr(selectors, "PollSelector"):  # Windows: no select() on pipes
         try:
             out, err = process.communicate(stdin, timeout=timeout)

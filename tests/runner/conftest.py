@@ -50,3 +50,10 @@ def mechanism_is(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[str], No
 
     yield force
     sandbox.forget()
+
+
+@pytest.fixture(autouse=True)
+def no_spares(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every run here starts its own engine process (the console's run screen keeps one
+    started ahead): the tests count a run's processes."""
+    monkeypatch.setattr(sandbox.spares, "enabled", False)

@@ -259,9 +259,22 @@ class TestRunScreen(ModalScreen[None]):
         yield KeyBar()
 
     def on_mount(self) -> None:
+        self._prepare()
         self.query_one("#run-result").border_title = "Result"
         self.query_one("#run-sample", TextArea).border_title = "Sample request"
         self.query_one("#run-sample", TextArea).focus()
+
+    @work(thread=True, group="test-run-prepare", exit_on_error=False)
+    def _prepare(self) -> None:
+        """While the sample is read or edited: the engine found, the sandbox probed, an
+        engine process started ahead, so that ctrl+r waits for the code alone."""
+        from console.runner import prepare_runs
+        from console.runner.engines import EngineUnavailable
+
+        try:
+            prepare_runs()
+        except EngineUnavailable:
+            log.info("No engine to prepare: a run will say why", exc_info=True)
 
     def on_resize(self) -> None:
         narrow = self.size.width < NARROW

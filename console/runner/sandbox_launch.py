@@ -409,9 +409,12 @@ def _namespaces(config: dict) -> None:
     _write("/proc/self/setgroups", "deny")
     _write("/proc/self/uid_map", f"{INNER_ID} {uid} 1")
     _write("/proc/self/gid_map", f"{INNER_ID} {gid} 1")
+    # Opened before the fork: the child's pivot_root changes this process's root as well.
+    null = os.open(os.devnull, os.O_RDWR)
     child = os.fork()
     if child == 0:
         try:
+            os.close(null)
             _die_with_parent(0)  # the launcher is outside this pid namespace: seen as 0
             _build_root(config)
             _check(_libc.sethostname(b"sandbox", 7), "sethostname")
@@ -420,7 +423,6 @@ def _namespaces(config: dict) -> None:
             print(f"sandbox: {error}", file=sys.stderr, flush=True)
             os._exit(EXIT_SETUP)
     # The launcher only waits; stdin and stdout belong to the engine alone.
-    null = os.open(os.devnull, os.O_RDWR)
     os.dup2(null, 0)
     os.dup2(null, 1)
     _, status = os.waitpid(child, 0)

@@ -71,6 +71,8 @@ async def test_service_code_asks_first_and_declining_runs_nothing(service: Any) 
         assert "No operating-system sandbox can be had here" in question.body_text
         assert "came from the service" in question.body_text
         assert question.focused is not None and question.focused.id == "cancel"
+        hint = str(screen.query_one("#run-hint", Static).content)
+        assert "No operating-system sandbox can be had here" in hint
         await pilot.press("enter")  # the safe answer has the focus
         await wait_until(pilot, lambda: app.screen is screen, what="back to the run screen")
         await wait_until(pilot, lambda: "Not run" in status(screen), what="the refusal")

@@ -270,11 +270,22 @@ class TestRunScreen(ModalScreen[None]):
         engine process started ahead, so that ctrl+r waits for the code alone."""
         from console.runner import prepare_runs
         from console.runner.engines import EngineUnavailable
+        from console.runner.sandbox import boundary
 
         try:
             prepare_runs()
         except EngineUnavailable:
             log.info("No engine to prepare: a run will say why", exc_info=True)
+            return
+        if not boundary().isolated:
+            self.app.call_from_thread(self._say_unisolated)
+
+    def _say_unisolated(self) -> None:
+        if self.is_mounted:
+            self.query_one("#run-hint", Static).update(
+                "The sample request is JSON; it stays on this computer. No operating-system "
+                "sandbox can be had here: code from the service runs only after you agree."
+            )
 
     def on_resize(self) -> None:
         narrow = self.size.width < NARROW

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from runner_support import ENGINES, FORMULA_REQUEST
-from sandbox_support import Targets, alive, command_line, descendants, wait_for
+from sandbox_support import MECHANISMS, Targets, alive, command_line, descendants, wait_for
 
 from console.cli import main
 from console.runner import run_code
@@ -65,6 +65,20 @@ def test_the_result_names_the_protections_in_force(engine: str) -> None:
     assert "environment: empty" in said
     assert "memory: 96 MB" in said
     assert "time: 3 s, then the process is killed" in said
+
+
+@pytest.mark.parametrize("mechanism", MECHANISMS)
+@pytest.mark.parametrize("engine", ENGINES)
+def test_each_mechanism_runs_both_engines_and_names_itself(
+    engine: str, mechanism: str, mechanism_is: Callable[[str], None]
+) -> None:
+    mechanism_is(mechanism)
+    result = run_code(SOME_ARRAYS, FORMULA_REQUEST, "formula", engine=engine)  # type: ignore[arg-type]
+    assert result.ok, result.message
+    how = "bubblewrap" if mechanism == "bwrap" else "kernel namespaces"
+    assert f"network: none (own network namespace, {how})" in result.protections
+    too_much = run_code(SIX_BIG_ARRAYS, FORMULA_REQUEST, "formula", engine=engine)  # type: ignore[arg-type]
+    assert too_much.status == "memory", too_much.message
 
 
 @pytest.mark.parametrize("engine", ENGINES)

@@ -9,11 +9,12 @@ import json
 import os
 import shutil
 import sys
+import uuid
 from collections.abc import Callable
 
 import pytest
 from runner_support import NODE_MISSING
-from sandbox_support import INJECTED_KEY, MECHANISMS, Targets, alive, descendants
+from sandbox_support import INJECTED_KEY, MECHANISMS, Targets, alive, command_line, wait_for
 
 from console.runner import sandbox
 
@@ -160,9 +161,9 @@ def test_the_time_limit_kills_the_process_and_all_it_started(
     mechanism_is(mechanism)
     node = shutil.which("node")
     assert node is not None
-    before = set(descendants(os.getpid()))
+    token = f"time-limit-{uuid.uuid4().hex}"
     finished = sandbox.confine(
-        [node, "-e", "for (;;) {}"],
+        [node, "-e", f"for (;;) {{}} // {token}"],
         mechanism=mechanism,  # type: ignore[arg-type]
         reads=sandbox.engine_paths(node),
         stdin=b"",
@@ -170,8 +171,15 @@ def test_the_time_limit_kills_the_process_and_all_it_started(
         data_mb=256,
     )
     assert finished.timed_out
-    left = [pid for pid in descendants(os.getpid()) if pid not in before]
-    assert not [pid for pid in left if alive(pid)]
+
+    def engine_gone() -> bool:
+        return not any(
+            token in command_line(int(pid)) and alive(int(pid))
+            for pid in os.listdir("/proc")
+            if pid.isdigit()
+        )
+
+    wait_for(engine_gone, "the engine process to end", 10)
 
 
 def test_the_result_of_a_probe_names_why_there_is_no_boundary(

@@ -14,7 +14,15 @@ from pathlib import Path
 
 import pytest
 from runner_support import ENGINES, FORMULA_REQUEST
-from sandbox_support import MECHANISMS, Targets, alive, command_line, descendants, wait_for
+from sandbox_support import (
+    MECHANISMS,
+    Targets,
+    alive,
+    command_line,
+    cpu_seconds,
+    descendants,
+    wait_for,
+)
 
 from console.cli import main
 from console.runner import run_code
@@ -186,10 +194,12 @@ def test_killing_run_leaves_no_engine_process(engine: str, tmp_path: Path) -> No
     )
     try:
 
-        def engine_started() -> bool:
-            return any(marker in command_line(pid) for pid in descendants(run.pid))
+        def engines() -> list[int]:
+            return [pid for pid in descendants(run.pid) if marker in command_line(pid)]
 
-        wait_for(engine_started, "the engine process")
+        # Busy in the code's loop (more CPU than its start-up takes), not waiting for input:
+        # an engine that only waits would end anyway when its input closes.
+        wait_for(lambda: any(cpu_seconds(pid) > 1.0 for pid in engines()), "the code to run")
         below = descendants(run.pid)
         os.kill(run.pid, signal.SIGKILL)
         run.wait()
@@ -198,3 +208,29 @@ def test_killing_run_leaves_no_engine_process(engine: str, tmp_path: Path) -> No
         if run.poll() is None:
             run.kill()
             run.wait()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("engine", ENGINES)
+def test_an_engine_process_started_ahead_dies_with_the_console(engine: str) -> None:
+    """The run screen keeps a spare engine process; a console that is killed leaves none."""
+    marker = "embedded_child.py" if engine == "embedded" else "node"
+    script = (
+        "import time; from console.runner import prepare_runs; "
+        f"prepare_runs({engine!r}); time.sleep(600)"
+    )
+    console = subprocess.Popen([sys.executable, "-c", script])
+    try:
+
+        def spare_started() -> bool:
+            return any(marker in command_line(pid) for pid in descendants(console.pid))
+
+        wait_for(spare_started, "the spare engine process")
+        below = descendants(console.pid)
+        os.kill(console.pid, signal.SIGKILL)
+        console.wait()
+        wait_for(lambda: not any(alive(pid) for pid in below), "the spare to end", 10)
+    finally:
+        if console.poll() is None:
+            console.kill()
+            console.wait()

@@ -385,7 +385,16 @@ class EmbeddedEngine:
         report = _confined(self.launch(job), payload, job, "The embedded engine")
         if isinstance(report, Outcome):
             return report
-        data = json.loads(report)
+        try:
+            data = json.loads(report)
+        except (ValueError, RecursionError) as error:
+            log.warning("The embedded engine's report could not be read: %s", error)
+            return Outcome(
+                status="engine_error",
+                error=CodeError(
+                    "EngineError", f"The embedded engine's report could not be read: {error}"
+                ),
+            )
         self.v8_version = data.get("v8_version") or self.v8_version
         return _allocation_refused(outcome_from_json(data))
 

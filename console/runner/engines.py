@@ -28,7 +28,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from console.runner.result import (
     CODE_FILE_NAME,
@@ -39,6 +39,9 @@ from console.runner.result import (
     locate,
     locate_syntax_error,
 )
+
+if TYPE_CHECKING:
+    from console.runner.sandbox import Launch
 
 log = logging.getLogger(__name__)
 
@@ -127,7 +130,7 @@ def _allocation_refused(outcome: Outcome) -> Outcome:
     return outcome
 
 
-def _launch(argv: list[str], reads: list[str], job: Job, base_mb: int) -> Any:
+def _launch(argv: list[str], reads: list[str], job: Job, base_mb: int) -> Launch:
     """The sandbox.Launch of an engine process for `job`: its data limit is the code's
     memory limit plus what the engine itself needs."""
     from console.runner import sandbox
@@ -137,7 +140,7 @@ def _launch(argv: list[str], reads: list[str], job: Job, base_mb: int) -> Any:
     )
 
 
-def _confined(launch: Any, payload: str, job: Job, what: str) -> Outcome | bytes:
+def _confined(launch: Launch, payload: str, job: Job, what: str) -> Outcome | bytes:
     """Run an engine process in the sandbox (a spare one started ahead when there is one):
     its stdout, or the Outcome of a limit or a crash (logged, with its stderr)."""
     from console.runner import sandbox
@@ -285,8 +288,8 @@ class NodeEngine:
             _script("node_host.js"),
         ]
 
-    def launch(self, job: Job) -> Any:
-        """The sandboxed process that runs `job` (sandbox.Launch)."""
+    def launch(self, job: Job) -> Launch:
+        """The sandboxed process that runs `job`."""
         from console.runner.sandbox import engine_paths
 
         return _launch(self.command(job), engine_paths(self.path), job, NODE_BASE_MB)
@@ -354,8 +357,8 @@ class EmbeddedEngine:
             f"runs Node.js v{SERVICE_NODE_MAJOR}. Install Node.js for a closer run."
         ]
 
-    def launch(self, job: Job) -> Any:
-        """The sandboxed child process that runs `job` (sandbox.Launch)."""
+    def launch(self, job: Job) -> Launch:
+        """The sandboxed child process that runs `job`."""
         from console.runner.sandbox import interpreter_paths, python_executable
 
         here = Path(__file__).resolve()

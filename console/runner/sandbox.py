@@ -153,7 +153,7 @@ def forget() -> None:
 def _detect() -> Boundary:
     wanted = os.environ.get(SANDBOX_ENV, "auto").strip().lower() or "auto"
     if wanted == "none":
-        return Boundary("none", f"turned off (${SANDBOX_ENV}=none)")
+        return Boundary("none", f"turned off with {SANDBOX_ENV}=none")
     if sys.platform == "darwin":
         if shutil.which("sandbox-exec"):
             return Boundary("sandbox-exec")

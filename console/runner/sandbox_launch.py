@@ -446,8 +446,9 @@ def main() -> None:
         if mode == "namespaces":
             _namespaces(config)
         elif mode == "bwrap":
+            # No no_new_privs here: a setuid bubblewrap (where user namespaces are off)
+            # would lose its privilege; bubblewrap sets it for the engine itself.
             _limit(config)
-            _prctl(PR_SET_NO_NEW_PRIVS, 1)
             argv = config["argv"]
             os.execve(argv[0], argv, {})
         else:

@@ -202,3 +202,20 @@ def test_the_seccomp_filter_is_a_whole_program() -> None:
         assert program is not None and len(program) % 8 == 0
         assert len(program) // 8 < 4096  # the kernel's BPF_MAXINSNS
     assert seccomp_program(1, "mips") is None
+
+
+@pytest.mark.parametrize("mechanism", MECHANISMS)
+def test_the_engine_runs_as_nobody_without_capabilities_under_seccomp(
+    mechanism: str, mechanism_is: Callable[[str], None]
+) -> None:
+    mechanism_is(mechanism)
+    python = sandbox.python_executable()
+    script = "print(open('/proc/self/status').read())"
+    finished = _confined([python, "-I", "-S", "-c", script], sandbox.interpreter_paths(), mechanism)
+    status = dict(
+        line.split(":", 1) for line in finished.stdout.decode().splitlines() if ":" in line
+    )
+    assert status["Uid"].split()[0] == "65534"
+    assert int(status["CapEff"], 16) == 0
+    assert status["NoNewPrivs"].strip() == "1"
+    assert status["Seccomp"].strip() == "2"  # a filter

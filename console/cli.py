@@ -229,7 +229,10 @@ def _add_run_command(sub: argparse._SubParsersAction[_Parser]) -> None:
         "--timeout", type=float, metavar="S", help="stop the code after S seconds (default 5)"
     )
     run_parser.add_argument(
-        "--memory", type=int, metavar="MB", help="heap limit in MB (default 128)"
+        "--memory",
+        type=int,
+        metavar="MB",
+        help="memory limit in MB for everything the code allocates (default 128)",
     )
     run_parser.add_argument(
         "--engine",
@@ -246,6 +249,11 @@ def _add_run_command(sub: argparse._SubParsersAction[_Parser]) -> None:
     )
     run_parser.add_argument(
         "--no-check", action="store_true", help="run even if the request breaks the contract"
+    )
+    run_parser.add_argument(
+        "--allow-unisolated",
+        action="store_true",
+        help="run even where no operating-system sandbox can be had (trusted code only)",
     )
 
 

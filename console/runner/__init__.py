@@ -15,7 +15,13 @@ from console.runner.result import KINDS, MAX_DEPTH, CodeError, Kind, RunResult, 
 if TYPE_CHECKING:
     from console.runner.engines import EngineName
 
-__all__ = ["KINDS", "CodeError", "Kind", "RunResult", "run_code"]
+__all__ = ["KINDS", "CodeError", "Kind", "RunResult", "prepare_runs", "run_code"]
+
+UNISOLATED = (
+    "No operating-system sandbox can be had here ({reason}): the code would run with this "
+    "user's access to files, network and processes."
+)
+"""What the console and `run` say before code from the service runs without a boundary."""
 
 
 def run_code(
@@ -29,18 +35,24 @@ def run_code(
     memory_mb: int | None = None,
     engine: EngineName | None = None,
     check: bool = True,
+    allow_unisolated: bool = False,
 ) -> RunResult:
     """Run `code` on `request` (the contract's request object) and check what it returns.
 
     formula: the formula whose request parameters and configuration contract the request is
     checked against first (a model or anything with those attributes). with_bt: a transform
     whose proxy has an application gets the recording `bt` stand-in. Blocks: call it off the
-    UI thread. Raises EngineUnavailable when the engine cannot run here.
+    UI thread. Raises EngineUnavailable when the engine cannot run here, and NoBoundary
+    (one of those) when no OS sandbox can be had and `allow_unisolated` is false: the
+    caller asks the user first (console.runner.sandbox).
     """
-    from console.runner import engines
+    from console.runner import engines, sandbox
 
     started = time.perf_counter()
     chosen = engines.engine(engine)
+    boundary = sandbox.boundary()
+    if not boundary.isolated and not allow_unisolated:
+        raise sandbox.NoBoundary(UNISOLATED.format(reason=boundary.reason))
     result = RunResult(kind=kind, engine=chosen.name, engine_name="", status="ok")
     if json_depth(request) > MAX_DEPTH:
         result.engine_name = chosen.display_name
@@ -70,6 +82,8 @@ def run_code(
         memory_mb=memory_mb or engines.DEFAULT_MEMORY_MB,
     )
     outcome = chosen.run(job)
+    result.isolated = boundary.isolated
+    result.protections = boundary.protections(job.memory_mb, job.timeout)
     result.engine_name = chosen.display_name
     result.notes = chosen.notes()
     result.status = outcome.status  # type: ignore[assignment]
@@ -100,6 +114,25 @@ _WHILE = {
     "serialising": " while its result was read (a getter, toJSON or Proxy of the result)",
 }
 """What a time limit interrupted, when not the code's own call."""
+
+
+def prepare_runs(engine: EngineName | None = None) -> None:
+    """Gets the next runs ready: the engine found, the sandbox probed, and from now on an
+    engine process started ahead of each run (console.runner.sandbox.Spares). For the
+    console's run screen; blocks for the probe, so call it off the UI thread."""
+    from console.runner import engines, sandbox
+
+    chosen = engines.engine(engine)
+    sandbox.boundary()
+    sandbox.spares.enabled = True
+    job = engines.Job(
+        code="",
+        request=None,
+        kind="formula",
+        timeout=engines.DEFAULT_TIMEOUT,
+        memory_mb=engines.DEFAULT_MEMORY_MB,
+    )
+    sandbox.spares.prepare(chosen.launch(job))
 
 
 def _message(result: RunResult, timeout: float, memory_mb: int) -> str:

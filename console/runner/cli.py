@@ -3,8 +3,9 @@
 The result goes to stdout as JSON; what the code logged goes to stderr, one line each.
 Exit 0 when the code returned the contract's shape, 1 when it threw, returned another shape,
 was stopped by a limit or returned a value too deep or too large to show, 2 when the input
-cannot be used (files, JSON, the request). What the code returned or logged is data: its
-control characters are shown escaped, never sent to the terminal (console.terminal_text).
+cannot be used (files, JSON, the request) or when no operating-system sandbox can be had and
+--allow-unisolated was not given. What the code returned or logged is data: its control
+characters are shown escaped, never sent to the terminal (console.terminal_text).
 """
 
 from __future__ import annotations
@@ -56,15 +57,16 @@ def _formula_contract(path: str | None) -> Any:
 def run(args: argparse.Namespace) -> int:
     from console.runner import run_code
     from console.runner.engines import EngineUnavailable
+    from console.runner.sandbox import NoBoundary
 
     try:
         code = _read(args.code, "code")
         request_text = _read(args.request, "request")
         formula = _formula_contract(args.formula)
+    except json.JSONDecodeError as error:  # a ValueError too: caught before the next
+        return _fail(f"the formula file is not JSON: {error}")
     except ValueError as error:
         return _fail(str(error))
-    except json.JSONDecodeError as error:
-        return _fail(f"the formula file is not JSON: {error}")
     except RecursionError:
         return _fail("the formula file is nested too deeply to read")
     try:
@@ -75,6 +77,8 @@ def run(args: argparse.Namespace) -> int:
         return _fail("the request file is nested too deeply to read")
     if args.timeout is not None and args.timeout <= 0:
         return _fail("--timeout must be a positive number of seconds")
+    if args.memory is not None and args.memory <= 0:
+        return _fail("--memory must be a positive number of megabytes")
     try:
         result = run_code(
             code,
@@ -86,6 +90,12 @@ def run(args: argparse.Namespace) -> int:
             memory_mb=args.memory,
             engine=args.engine,
             check=not args.no_check,
+            allow_unisolated=args.allow_unisolated,
+        )
+    except NoBoundary as error:
+        return _fail(
+            f"{error} Nothing was run. To run it anyway, only if you trust this code, "
+            "add --allow-unisolated."
         )
     except EngineUnavailable as error:
         return _fail(str(error))
@@ -105,6 +115,9 @@ def run(args: argparse.Namespace) -> int:
 def _verdict(result: RunResult) -> str:
     verdict = "ok" if result.ok else "failed"
     lines = [f"{verdict}: {printable(result.message)} ({printable(result.engine_name)})"]
+    if not result.isolated:
+        lines.append("warning: the code ran without an operating-system sandbox")
+    lines += [f"  sandbox: {protection}" for protection in result.protections]
     lines += [
         f"  - {printable(problem)}" for problem in result.request_problems + result.shape_problems
     ]

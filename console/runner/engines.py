@@ -2,15 +2,20 @@
 
 Node.js, when installed, is the service's own runtime: the code runs in a child process
 under Node's permission model (no file system, child processes or workers), with a heap
-limit, in a vm context that holds no `require`, `process`, `fetch` or any other host object,
-and the process is killed at the wall-clock limit. Otherwise an embedded V8 (mini-racer, a
-dependency of the project) runs it in a fresh isolate with a time and memory limit; it has
-no Node built-in modules at all, which the result says.
+limit, in a vm context that holds no `require`, `process`, `fetch` or any other host object.
+Otherwise an embedded V8 (mini-racer, a dependency of the project) runs it in a fresh
+isolate, in a child process of its own (embedded_child.py); it has no Node built-in modules
+at all, which the result says.
 
 On both, the harness (harness.js) freezes the sandbox's intrinsics and runs timers, finalizer
 callbacks and the result's serialisation inside evaluations under the time limit; the Node
 host (node_host.js) runs with its own intrinsics frozen and answers `import()` with an error
 of the sandbox's realm. docs/test-run-hardening.md says what this does and does not do.
+
+Either way the engine process runs inside the operating system's boundary (sandbox.py): no
+network, no other process, no file, an empty environment, one memory limit on the process
+for everything the code allocates, and a hard kill at the time limit
+(docs/test-run-sandbox.md).
 """
 
 from __future__ import annotations
@@ -24,12 +29,12 @@ import os
 import re
 import shutil
 import subprocess
-import tempfile
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from importlib import resources
-from typing import Any, Literal
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
 
 from console.runner.result import (
     CODE_FILE_NAME,
@@ -43,6 +48,9 @@ from console.runner.result import (
     locate_syntax_error,
 )
 
+if TYPE_CHECKING:
+    from console.runner.sandbox import Launch
+
 log = logging.getLogger(__name__)
 
 EngineName = Literal["node", "embedded"]
@@ -52,7 +60,21 @@ DEFAULT_TIMEOUT = 5.0
 DEFAULT_MEMORY_MB = 128
 SERVICE_NODE_MAJOR = 16
 START_GRACE = 2.0
-"""Seconds the Node process may take beyond the limit (its start-up) before it is killed."""
+"""Seconds an engine process may take beyond the limit (its start-up) before it is killed."""
+NODE_BASE_MB = 64
+"""What Node.js itself needs of the process's data limit (threads' stacks, its own heap)
+beyond the code's memory limit: measured at about 50 MB for Node 20 on x86_64."""
+EMBEDDED_BASE_MB = 64
+"""The same for the embedded engine's process (Python, asyncio and the V8 library)."""
+MEMORY_SIGNS = (
+    "heap out of memory",
+    "Reached heap limit",
+    "Allocation failed",
+    "Fatal process out of memory",
+    "Last few GCs",
+    "MemoryError",
+)
+"""What an engine writes on stderr when it dies of the memory limit."""
 
 EMBEDDED_PREFIX = "__tcDefine(function (module, exports, require) {\n"
 """The embedded engine's wrapper: one line before the code, subtracted from error lines."""
@@ -112,6 +134,75 @@ def _decode(text: str) -> Any:
     if json_depth(value) > MAX_DEPTH + 10:
         raise _Unreadable("the engine's report is nested deeper than any result may be")
     return value
+
+
+def outcome_to_json(outcome: Outcome) -> dict[str, Any]:
+    """An Outcome as JSON, for the embedded engine's child process to send back."""
+    return asdict(outcome)
+
+
+def outcome_from_json(data: dict[str, Any]) -> Outcome:
+    error = data.get("error")
+    return Outcome(
+        status=str(data.get("status") or "engine_error"),
+        result_kind=data.get("result_kind"),
+        value=data.get("value"),
+        error=CodeError(**error) if isinstance(error, dict) else None,
+        logs=[LogLine(**line) for line in data.get("logs") or []],
+        logs_dropped=int(data.get("logs_dropped") or 0),
+        calls=[BtCall(**call) for call in data.get("calls") or []],
+        calls_dropped=int(data.get("calls_dropped") or 0),
+        engine_ms=data.get("engine_ms"),
+        phase=data.get("phase") if data.get("phase") in PHASES else None,
+    )
+
+
+def _allocation_refused(outcome: Outcome) -> Outcome:
+    """An ArrayBuffer the process's memory limit refused is the memory limit, not an error
+    of the code (V8 says "Array buffer allocation failed")."""
+    error = outcome.error
+    if outcome.status == "threw" and error is not None and "allocation failed" in error.message:
+        return Outcome(status="memory", logs=outcome.logs, engine_ms=outcome.engine_ms)
+    return outcome
+
+
+def _launch(argv: list[str], reads: list[str], job: Job, base_mb: int) -> Launch:
+    """The sandbox.Launch of an engine process for `job`: its data limit is the code's
+    memory limit plus what the engine itself needs."""
+    from console.runner import sandbox
+
+    return sandbox.Launch(
+        tuple(argv), sandbox.boundary().mechanism, tuple(reads), job.memory_mb + base_mb
+    )
+
+
+def _confined(launch: Launch, payload: str, job: Job, what: str) -> Outcome | bytes:
+    """Run an engine process in the sandbox (a spare one started ahead when there is one):
+    its stdout, or the Outcome of a limit or a crash (logged, with its stderr)."""
+    from console.runner import sandbox
+
+    try:
+        process = sandbox.spares.take(launch) or sandbox.start(launch)
+        finished = sandbox.finish(process, payload.encode("utf-8"), job.timeout + START_GRACE)
+    except OSError as error:
+        raise EngineUnavailable(f"{what} could not be started: {error}") from error
+    sandbox.spares.prepare(launch)  # the next run's process starts while this one is read
+    if finished.timed_out:
+        return Outcome(status="timeout")
+    stderr = finished.stderr.decode("utf-8", "replace")
+    if finished.returncode != 0 and any(sign in stderr for sign in MEMORY_SIGNS):
+        return Outcome(status="memory")
+    if finished.returncode == sandbox.EXIT_SETUP and stderr.startswith("sandbox:"):
+        raise EngineUnavailable(f"The sandbox could not be set up: {stderr.strip()}")
+    if finished.returncode != 0 or not finished.stdout:
+        log.warning("%s ended with %s and no report: %s", what, finished.returncode, stderr[-2000:])
+        return Outcome(
+            status="engine_error",
+            error=CodeError(
+                "EngineError", f"{what} ended with code {finished.returncode} without a result"
+            ),
+        )
+    return finished.stdout
 
 
 @functools.cache
@@ -280,6 +371,12 @@ class NodeEngine:
             _script("node_host.js"),
         ]
 
+    def launch(self, job: Job) -> Launch:
+        """The sandboxed process that runs `job`."""
+        from console.runner.sandbox import engine_paths
+
+        return _launch(self.command(job), engine_paths(self.path), job, NODE_BASE_MB)
+
     def run(self, job: Job) -> Outcome:
         payload = json.dumps(
             {
@@ -291,41 +388,19 @@ class NodeEngine:
                 "timeout_ms": max(1, int(job.timeout * 1000)),
             }
         )
-        # No variable of ours reaches the child: an API key in the environment stays here.
-        env = {"PATH": os.environ.get("PATH", ""), "LANG": "C.UTF-8"}
+        # No variable of ours reaches the child: the sandbox gives it an empty environment.
+        report = _confined(self.launch(job), payload, job, "Node.js")
+        if isinstance(report, Outcome):
+            return report
         try:
-            finished = subprocess.run(
-                self.command(job),
-                input=payload,
-                capture_output=True,
-                text=True,
-                encoding="utf-8",
-                timeout=job.timeout + START_GRACE,
-                env=env,
-                cwd=tempfile.gettempdir(),
-            )
-        except subprocess.TimeoutExpired:
-            return Outcome(status="timeout")
-        except OSError as error:
-            raise EngineUnavailable(f"Node.js could not be started: {error}") from error
-        if "heap out of memory" in finished.stderr or "Reached heap limit" in finished.stderr:
-            return Outcome(status="memory")
-        try:
-            data = _decode(finished.stdout)
+            data = _decode(report.decode("utf-8", "replace"))
             if not isinstance(data, dict):
                 raise _Unreadable("not an object")
         except _Unreadable:
-            log.warning(
-                "Node.js ended with %s and no report: %s",
-                finished.returncode,
-                finished.stderr[-2000:],
-            )
+            log.warning("Node.js wrote no readable report: %r", report[:2000])
             return Outcome(
                 status="engine_error",
-                error=CodeError(
-                    "EngineError",
-                    f"Node.js ended with code {finished.returncode} without a result",
-                ),
+                error=CodeError("EngineError", "Node.js ended without a result"),
             )
         if data.get("status") == "syntax":
             reported = data.get("error") or {}
@@ -334,28 +409,31 @@ class NodeEngine:
         if data.get("status") == "host_error":
             log.warning("The Node.js host failed: %s", data.get("error"))
             data["status"] = "engine_error"
-        return _outcome_from(data, 0)
+        return _allocation_refused(_outcome_from(data, 0))
 
 
 class EmbeddedEngine:
-    """V8 embedded in this process (mini-racer): a fresh isolate context per run."""
+    """V8 embedded through mini-racer: a fresh isolate per run, in a sandboxed child process
+    of its own (embedded_child.py); `run_here` is what that child calls."""
 
     name: EngineName = "embedded"
 
     def __init__(self) -> None:
-        try:
-            import py_mini_racer
-        except ImportError as error:
+        from importlib.util import find_spec
+
+        spec = find_spec("py_mini_racer")
+        if spec is None or not spec.submodule_search_locations:
             raise EngineUnavailable(
                 "The embedded engine (mini-racer) is not installed: pip install mini-racer"
-            ) from error
-        self._module = py_mini_racer
-        self._version: str | None = None
+            )
+        self._package = os.path.realpath(next(iter(spec.submodule_search_locations)))
+        self._module: Any = None
+        self.v8_version: str | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
     @property
     def display_name(self) -> str:
-        return f"embedded V8 {self._version or ''} (mini-racer)".replace("  ", " ")
+        return f"embedded V8 {self.v8_version or ''} (mini-racer)".replace("  ", " ")
 
     def notes(self) -> list[str]:
         return [
@@ -364,10 +442,59 @@ class EmbeddedEngine:
             f"runs Node.js v{SERVICE_NODE_MAJOR}. Install Node.js for a closer run."
         ]
 
+    def launch(self, job: Job) -> Launch:
+        """The sandboxed child process that runs `job`."""
+        from console.runner.sandbox import interpreter_paths, python_executable
+
+        here = Path(__file__).resolve()
+        console_root = str(here.parents[2])
+        argv = [
+            python_executable(),
+            "-I",
+            "-S",
+            "-B",
+            "-X",
+            "utf8",
+            str(here.with_name("embedded_child.py")),
+            console_root,
+            os.path.dirname(self._package),
+        ]
+        reads = [
+            *interpreter_paths(),
+            str(here.parents[1] / "__init__.py"),
+            str(here.parent),
+            self._package,
+        ]
+        return _launch(argv, reads, job, EMBEDDED_BASE_MB)
+
     def run(self, job: Job) -> Outcome:
+        """The job in a sandboxed child process: the code's memory is never the console's."""
+        payload = json.dumps(asdict(job))
+        report = _confined(self.launch(job), payload, job, "The embedded engine")
+        if isinstance(report, Outcome):
+            return report
+        try:
+            data = json.loads(report)
+        except (ValueError, RecursionError) as error:
+            log.warning("The embedded engine's report could not be read: %s", error)
+            return Outcome(
+                status="engine_error",
+                error=CodeError(
+                    "EngineError", f"The embedded engine's report could not be read: {error}"
+                ),
+            )
+        self.v8_version = data.get("v8_version") or self.v8_version
+        return _allocation_refused(outcome_from_json(data))
+
+    def run_here(self, job: Job) -> Outcome:
+        """The job in this process (the child's side of `run`)."""
+        if self._module is None:
+            import py_mini_racer
+
+            self._module = py_mini_racer
         with self._module.mini_racer(self._event_loop()) as context:
-            if self._version is None:
-                self._version = str(context.v8_version)
+            if self.v8_version is None:
+                self.v8_version = str(context.v8_version)
             outcome = self._run_in(context, job)
             if outcome.status in ("timeout", "memory"):
                 self._stop(context)

@@ -106,6 +106,10 @@ class RunResult:
     stopped_while: str | None = None
     """Where the time limit struck: "running", "after_return" (timers, finalizers or promise
     jobs of code that had returned) or "serialising" (a getter or toJSON of the result)."""
+    isolated: bool = False
+    """Whether an operating-system boundary held the engine process (console.runner.sandbox)."""
+    protections: list[str] = field(default_factory=list)
+    """The protections that were in force, each as "what: how" ("network: none (…)")."""
 
     @property
     def ok(self) -> bool:

@@ -33,6 +33,7 @@ class RunHost(App[None]):
             code=lambda: TRIVIAL,
             sample_key="benchmark",
             default_sample=lambda: {"args": {}, "configuration": {}},
+            from_service=lambda: False,  # typed here: never a question, sandbox or not
         )
 
     def on_mount(self) -> None:

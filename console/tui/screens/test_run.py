@@ -39,7 +39,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 SHOW_TIMINGS = True
-"""Off in snapshot tests only: a picture must not depend on how fast the machine is."""
+"""Off in snapshot tests only: a picture must not depend on how fast the machine is, nor on
+which sandbox it has (the protections line goes with the timings)."""
 
 NARROW = 120
 """Narrower than this, the sample sits above the result instead of beside it."""
@@ -68,6 +69,10 @@ class RunTarget:
     editor: CodeEditor | None = None
     """The editor to mark a thrown error in (none from a detail)."""
     extra_notes: list[str] = field(default_factory=list)
+    from_service: Callable[[], bool] = lambda: True
+    """Whether the code came from the service (an existing object's) rather than being
+    typed in this session: where no OS sandbox can be had, such code runs only once the
+    user has agreed."""
 
 
 def _json(value: object) -> str:
@@ -116,6 +121,12 @@ def result_renderable(result: RunResult) -> Group:
     if result.engine_ms is not None and SHOW_TIMINGS:
         timing += f" · ran in {result.engine_ms:.1f} ms ({result.total_ms:.0f} ms with start-up)"
     parts.append(Text(timing, style="dim"))
+    if not result.isolated:
+        parts.append(
+            Text("⚠ Ran without an operating-system sandbox (none can be had here).", style="red")
+        )
+    if result.protections and SHOW_TIMINGS:
+        parts.append(Text("Sandbox: " + "; ".join(result.protections), style="dim"))
     for note in result.notes:
         parts.append(Text(f"· {printable(note)}", style="dim italic"))
     if result.request_problems:
@@ -250,6 +261,8 @@ class TestRunScreen(ModalScreen[None]):
         """From pressing run to the result on screen, for the benchmark."""
         self.result_shown_at: float | None = None
         """perf_counter() once the frame with the result has been drawn."""
+        self.agreed_unisolated: set[str] = set()
+        """Code from the service the user agreed to run without an OS sandbox (this screen)."""
 
     def compose(self) -> ComposeResult:
         from console.runner.samples import load_sample
@@ -292,9 +305,33 @@ class TestRunScreen(ModalScreen[None]):
         yield KeyBar()
 
     def on_mount(self) -> None:
+        self._prepare()
         self.query_one("#run-result").border_title = "Result"
         self.query_one("#run-sample", TextArea).border_title = "Sample request"
         self.query_one("#run-sample", TextArea).focus()
+
+    @work(thread=True, group="test-run-prepare", exit_on_error=False)
+    def _prepare(self) -> None:
+        """While the sample is read or edited: the engine found, the sandbox probed, an
+        engine process started ahead, so that ctrl+r waits for the code alone."""
+        from console.runner import prepare_runs
+        from console.runner.engines import EngineUnavailable
+        from console.runner.sandbox import boundary
+
+        try:
+            prepare_runs()
+        except EngineUnavailable:
+            log.info("No engine to prepare: a run will say why", exc_info=True)
+            return
+        if not boundary().isolated:
+            self.app.call_from_thread(self._say_unisolated)
+
+    def _say_unisolated(self) -> None:
+        if self.is_mounted:
+            self.query_one("#run-hint", Static).update(
+                "The sample request is JSON; it stays on this computer. No operating-system "
+                "sandbox can be had here: code from the service runs only after you agree."
+            )
 
     def on_resize(self) -> None:
         narrow = self.size.width < NARROW
@@ -358,17 +395,33 @@ class TestRunScreen(ModalScreen[None]):
         from console.runner import run_code
         from console.runner.engines import EngineUnavailable
         from console.runner.samples import save_sample
+        from console.runner.sandbox import NoBoundary
 
         target = self.target
-        try:
-            result = await asyncio.to_thread(
+        code = target.code()
+
+        async def attempt(allow_unisolated: bool) -> RunResult:
+            return await asyncio.to_thread(
                 run_code,
-                target.code(),
+                code,
                 request,
                 "formula" if target.kind == "formula" else "transform",
                 formula=target.contract(),
                 with_bt=target.with_bt(),
+                allow_unisolated=allow_unisolated,
             )
+
+        try:
+            try:
+                agreed = not target.from_service() or code in self.agreed_unisolated
+                result = await attempt(agreed)
+            except NoBoundary as refusal:
+                if not await self._agree_to_run_unisolated(str(refusal)):
+                    self._status("Not run: there is no sandbox here and the code is the service's.")
+                    return
+                self.agreed_unisolated.add(code)
+                self._status("Running without a sandbox…")
+                result = await attempt(True)
         except EngineUnavailable as error:
             self._status(str(error))
             return
@@ -383,6 +436,24 @@ class TestRunScreen(ModalScreen[None]):
         self._show(result, await asyncio.to_thread(result_renderable, result))
         # Kept after the result is on screen: the file is written (and synced) meanwhile.
         await asyncio.to_thread(save_sample, target.sample_key, text)
+
+    async def _agree_to_run_unisolated(self, why: str) -> bool:
+        """Asks before code from the service runs where no OS sandbox can be had."""
+        from console.tui.modals.confirm import ConfirmModal
+
+        question = ConfirmModal(
+            "Run this code without a sandbox?",
+            f"{why}\n\nThis code came from the service: anyone who can update this "
+            f"{'formula' if self.target.kind == 'formula' else 'proxy'} in the tenant could "
+            "have written it. Outside a sandbox it could read your files, reach the network "
+            "and other programs, and use the keys this console holds.",
+            confirm_label="Run without a sandbox",
+            cancel_label="Don't run",
+            danger=True,
+            warning="Only run it if you have read it and trust it.",
+        )
+        answer: bool = await self.app.push_screen_wait(question)
+        return answer
 
     def _show(self, result: RunResult, renderable: Group) -> None:
         self.result = result
@@ -446,6 +517,7 @@ def formula_run_target(
         default_sample=default_sample,
         contract=contract,
         editor=editor,
+        from_service=lambda: object_id is not None,
     )
 
 
@@ -477,4 +549,5 @@ def transform_run_target(
         default_sample=default_sample,
         with_bt=with_bt,
         editor=editor,
+        from_service=lambda: object_id is not None,
     )

@@ -1,0 +1,37 @@
+"""The embedded engine's own process: one job as JSON on stdin, one outcome as JSON on stdout.
+
+Run by path inside the sandbox (`python -I -S embedded_child.py CONSOLE_ROOT MINI_RACER_ROOT`)
+so that the V8 isolate, and all the memory the code makes it allocate, live in a confined
+child process and never in the console's.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+
+def main() -> None:
+    # -I -S: no site-packages, no environment; exactly these two folders are importable.
+    sys.path[:0] = sys.argv[1:3]
+    import py_mini_racer
+    from py_mini_racer._dll import DEFAULT_V8_FLAGS
+
+    from console.runner.engines import EmbeddedEngine, Job, outcome_to_json
+
+    # Interpreter only: no executable memory to reserve, so the process's data limit can be
+    # the code's memory limit (V8's JIT reserves half a gigabyte of writable code range).
+    py_mini_racer.init_mini_racer(flags=[*DEFAULT_V8_FLAGS, "--jitless"])
+    job = Job(**json.loads(sys.stdin.read()))
+    engine = EmbeddedEngine()
+    outcome = engine.run_here(job)
+    report = outcome_to_json(outcome)
+    report["v8_version"] = engine.v8_version
+    sys.stdout.write(json.dumps(report))
+    sys.stdout.flush()
+    os._exit(0)  # V8's teardown is of no use to anyone: the process is going
+
+
+if __name__ == "__main__":
+    main()

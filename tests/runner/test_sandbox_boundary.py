@@ -1,0 +1,221 @@
+"""The operating-system boundary itself, apart from the JavaScript isolation: code that has
+already escaped (here: a plain Node.js script with the whole of Node, and plain Python in
+the embedded engine's interpreter) runs under the same wrapper as a test-run, and still
+kills no process, reaches no listener, reads no file and finds no key."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+import uuid
+from collections.abc import Callable
+
+import pytest
+from runner_support import NODE_MISSING
+from sandbox_support import INJECTED_KEY, MECHANISMS, Targets, alive, command_line, wait_for
+
+from console.runner import sandbox
+
+pytestmark = pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="the namespaces boundary is Linux's"
+)
+
+NODE_ESCAPED = """
+const fs = require('fs'), net = require('net');
+const out = {};
+try { process.kill(VICTIM, 'SIGKILL'); out.kill = 'sent'; } catch (e) { out.kill = e.code; }
+out.env = Object.assign({}, process.env);
+try { out.canary = fs.readFileSync(CANARY_PATH, 'utf8'); } catch (e) { out.canary = e.code; }
+try { out.home = fs.readdirSync(HOME_PATH); } catch (e) { out.home = e.code; }
+try { out.root = fs.readdirSync('/'); } catch (e) { out.root = e.code; }
+try { fs.writeFileSync('/usr/planted', 'x'); out.write = 'done'; } catch (e) { out.write = e.code; }
+new Promise((resolve) => {
+  const socket = net.connect(PORT, '127.0.0.1');
+  socket.on('connect', () => { out.net = 'connected'; socket.end(); resolve(); });
+  socket.on('error', (e) => { out.net = e.code; resolve(); });
+}).then(() => console.log(JSON.stringify(out)));
+"""
+
+PYTHON_ESCAPED = """
+import ctypes, json, os, socket
+out = {}
+try:
+    os.kill(VICTIM, 9); out["kill"] = "sent"
+except OSError as error:
+    out["kill"] = error.strerror
+libc = ctypes.CDLL(None, use_errno=True)
+out["ptrace"] = libc.ptrace(16, VICTIM, 0, 0)  # PTRACE_ATTACH: -1 when refused
+try:
+    socket.create_connection(("127.0.0.1", PORT), timeout=5).close(); out["net"] = "connected"
+except OSError as error:
+    out["net"] = error.strerror
+try:
+    out["canary"] = open(CANARY_PATH).read()
+except OSError as error:
+    out["canary"] = error.strerror
+out["env"] = dict(os.environ)
+out["root"] = sorted(os.listdir("/"))
+print(json.dumps(out))
+"""
+
+ALLOWED_ROOT = {"bin", "dev", "etc", "lib", "lib32", "lib64", "libx32", "proc", "sbin", "tmp"}
+ALLOWED_ROOT |= {"usr", "root", "home", "opt", "work"}  # only as parents of bound paths
+
+
+def _fill(script: str, targets: Targets) -> str:
+    return (
+        script.replace("VICTIM", str(targets.victim.pid))
+        .replace("PORT", str(targets.port))
+        .replace("CANARY_PATH", json.dumps(str(targets.canary)))
+        .replace("HOME_PATH", json.dumps(str(targets.home)))
+    )
+
+
+def _confined(argv: list[str], reads: list[str], mechanism: str) -> sandbox.Finished:
+    return sandbox.confine(
+        argv, mechanism=mechanism, reads=reads, stdin=b"", timeout=30, data_mb=256
+    )  # type: ignore[arg-type]
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason=NODE_MISSING)
+@pytest.mark.parametrize("mechanism", MECHANISMS)
+def test_escaped_node_code_reaches_no_process_listener_file_or_key(
+    mechanism: str, targets: Targets, mechanism_is: Callable[[str], None]
+) -> None:
+    mechanism_is(mechanism)
+    node = shutil.which("node")
+    assert node is not None
+    finished = _confined(
+        [node, "-e", _fill(NODE_ESCAPED, targets)], sandbox.engine_paths(node), mechanism
+    )
+    output = (finished.stdout + finished.stderr).decode()
+    assert finished.returncode == 0, output
+    seen = json.loads(finished.stdout)
+    assert seen["kill"] in ("ESRCH", "EPERM")
+    assert seen["net"] != "connected"
+    assert seen["env"] == {}
+    assert seen["canary"] == "ENOENT"
+    assert seen["home"] == "ENOENT"
+    assert seen["write"] in ("EROFS", "EACCES", "EPERM")
+    assert set(seen["root"]) <= ALLOWED_ROOT
+    targets.assert_untouched(output)
+
+
+@pytest.mark.parametrize("mechanism", MECHANISMS)
+def test_escaped_code_in_the_embedded_engine_s_interpreter_reaches_nothing(
+    mechanism: str, targets: Targets, mechanism_is: Callable[[str], None]
+) -> None:
+    """The embedded engine's child is a Python process: code that took it over is here."""
+    mechanism_is(mechanism)
+    python = sandbox.python_executable()
+    finished = _confined(
+        [python, "-I", "-S", "-c", _fill(PYTHON_ESCAPED, targets)],
+        sandbox.interpreter_paths(),
+        mechanism,
+    )
+    output = (finished.stdout + finished.stderr).decode()
+    assert finished.returncode == 0, output
+    seen = json.loads(finished.stdout)
+    assert seen["kill"] in ("No such process", "Operation not permitted")
+    assert seen["ptrace"] == -1
+    assert seen["net"] != "connected"
+    assert seen["canary"] == "No such file or directory"
+    assert INJECTED_KEY not in json.dumps(seen["env"])
+    assert set(seen["env"]) <= {"LC_CTYPE"}  # Python's own locale coercion, nothing of ours
+    assert set(seen["root"]) <= ALLOWED_ROOT
+    targets.assert_untouched(output)
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason=NODE_MISSING)
+def test_without_a_boundary_seccomp_still_refuses_signals_and_ip_sockets(
+    targets: Targets, mechanism_is: Callable[[str], None]
+) -> None:
+    """Where no namespace can be had, what the launcher still does holds on its own: no
+    signal to another process, no IP socket, an empty environment."""
+    mechanism_is("none")
+    node = shutil.which("node")
+    assert node is not None
+    finished = _confined([node, "-e", _fill(NODE_ESCAPED, targets)], [], "none")
+    output = (finished.stdout + finished.stderr).decode()
+    seen = json.loads(finished.stdout)
+    assert seen["kill"] == "EPERM"
+    assert seen["net"] == "EPERM"
+    assert seen["env"] == {}
+    assert targets.victim.poll() is None
+    try:
+        targets.listener.accept()
+    except BlockingIOError:
+        pass
+    else:
+        raise AssertionError("the loopback listener heard a connection")
+    assert INJECTED_KEY not in output
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason=NODE_MISSING)
+@pytest.mark.parametrize("mechanism", [*MECHANISMS, pytest.param("none", id="none")])
+def test_the_time_limit_kills_the_process_and_all_it_started(
+    mechanism: str, mechanism_is: Callable[[str], None]
+) -> None:
+    mechanism_is(mechanism)
+    node = shutil.which("node")
+    assert node is not None
+    token = f"time-limit-{uuid.uuid4().hex}"
+    finished = sandbox.confine(
+        [node, "-e", f"for (;;) {{}} // {token}"],
+        mechanism=mechanism,  # type: ignore[arg-type]
+        reads=sandbox.engine_paths(node),
+        stdin=b"",
+        timeout=1,
+        data_mb=256,
+    )
+    assert finished.timed_out
+
+    def engine_gone() -> bool:
+        return not any(
+            token in command_line(int(pid)) and alive(int(pid))
+            for pid in os.listdir("/proc")
+            if pid.isdigit()
+        )
+
+    wait_for(engine_gone, "the engine process to end", 10)
+
+
+def test_the_result_of_a_probe_names_why_there_is_no_boundary(
+    mechanism_is: Callable[[str], None],
+) -> None:
+    mechanism_is("none")
+    found = sandbox.boundary()
+    assert not found.isolated
+    assert "TENANT_CONSOLE_SANDBOX=none" in found.reason
+    protections = found.protections(128, 5)
+    assert protections[0].startswith("no OS boundary")
+    assert "environment: empty" in protections
+
+
+def test_the_seccomp_filter_is_a_whole_program() -> None:
+    from console.runner.sandbox_launch import seccomp_program
+
+    for machine in ("x86_64", "aarch64"):
+        program = seccomp_program(1, machine)
+        assert program is not None and len(program) % 8 == 0
+        assert len(program) // 8 < 4096  # the kernel's BPF_MAXINSNS
+    assert seccomp_program(1, "mips") is None
+
+
+@pytest.mark.parametrize("mechanism", MECHANISMS)
+def test_the_engine_runs_as_nobody_without_capabilities_under_seccomp(
+    mechanism: str, mechanism_is: Callable[[str], None]
+) -> None:
+    mechanism_is(mechanism)
+    python = sandbox.python_executable()
+    script = "print(open('/proc/self/status').read())"
+    finished = _confined([python, "-I", "-S", "-c", script], sandbox.interpreter_paths(), mechanism)
+    status = dict(
+        line.split(":", 1) for line in finished.stdout.decode().splitlines() if ":" in line
+    )
+    assert status["Uid"].split()[0] == "65534"
+    assert int(status["CapEff"], 16) == 0
+    assert status["NoNewPrivs"].strip() == "1"
+    assert status["Seccomp"].strip() == "2"  # a filter

@@ -111,7 +111,12 @@ class ObjectProvider(Provider):
         if previous is not None and narrower and self._walk_query.casefold() in query.casefold():
             search = previous.narrowed(matches)
         else:
-            search = TenantSearch(partial(_application_page, client), matches, APPLICATIONS.item_id)
+            search = TenantSearch(
+                partial(_application_page, client),
+                matches,
+                APPLICATIONS.item_id,
+                budget=getattr(client, "budget", None),
+            )
         self._walk, self._walk_query, self._walk_client = search, query, client
         try:
             for item in list(search.found):

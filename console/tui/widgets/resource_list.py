@@ -141,7 +141,9 @@ class ResourceList(Vertical, SectionLoader):
         self.sort: tuple[int, bool] | None = None
         """(column index, descending) while the loaded rows are sorted; None: server order."""
         self.loading_to_end = False
-        """`G` twice: pages are fetched one after another to the last."""
+        """`G` twice (or ctrl+g): the remaining pages are fetched, a few in flight."""
+        self._walking_rest = False
+        """Whether load all's walk is under way (it, not the cursor, asks for pages)."""
         self._end_armed_row: int | None = None
         """The row a first `G` went to; a `G` from there loads to the end."""
         self.live: RowFilter | None = None
@@ -295,6 +297,7 @@ class ResourceList(Vertical, SectionLoader):
         self._stop_loading_timer()
         self.items, self.total, self.has_more, self.pages_fetched = [], None, False, []
         self.rows, self._arrived, self.loading_to_end = [], [], False
+        self._walking_rest = False
         self._end_armed_row = None
         self._seen, self.labels, self._typed = set(), {}, None
         self.filter_text, self.query_params = "", {}
@@ -484,10 +487,63 @@ class ResourceList(Vertical, SectionLoader):
         the cursor near the end, and page after page of the tenant would come."""
         if not self.has_more or self.fetching or self.problem is not None:
             return
+        if self._walking_rest:  # load all: its walk asks for the pages
+            return
+        if self.loading_to_end:
+            self._load_rest()
+            return
         near_end = self.table.cursor_row >= len(self.items) - PREFETCH_MARGIN
-        browsing = self.live is None and self.search is None
-        if self.loading_to_end or (browsing and near_end):
+        if near_end and self.live is None and self.search is None:
             self._fetch(len(self.pages_fetched) + 1)
+
+    def _load_rest(self) -> None:
+        """Load all (`G G`, ctrl+g): the remaining pages, a few in flight and shown in list
+        order as they come (console.client.walk); escape cancels every request in flight."""
+        from console.client.walk import PageEnd, walk_pages
+
+        client = console_app(self).client
+        kind, size, query = self.kind, self.page_size, dict(self.query_params)
+        first = len(self.pages_fetched) + 1
+        pages = -(-self.total // size) if self.total is not None else None
+        generation = self.generation
+        self._walking_rest = True
+        self.fetching = True
+
+        def end_of(fetched: Fetched, number: int) -> PageEnd:
+            total_pages = -(-fetched.total // size) if fetched.total is not None else None
+            return PageEnd(fetched.has_more and bool(fetched.items), total_pages)
+
+        async def run() -> None:
+            number = first
+            try:
+                async for number, fetched in walk_pages(
+                    lambda n: kind.fetch(client, n, size, query),
+                    end_of,
+                    budget=getattr(client, "budget", None),
+                    pages=pages,
+                    first=first,
+                ):
+                    if not self.is_current(generation) or not self.loading_to_end:
+                        return
+                    self._show_page(number, fetched)
+                    self.fetching = self.has_more
+            except Exception as exc:
+                log.warning("Loading the rest of %s failed", kind.key, exc_info=True)
+                if self.is_current(generation):
+                    self._failed(exc, number)
+            finally:
+                if self.is_current(generation):
+                    self._walking_rest = False
+                    self.fetching = False
+                    self._status()
+
+        self.run_worker(
+            run(),
+            group=self.load_group,
+            name=f"{kind.key}-load-all",
+            exclusive=True,
+            exit_on_error=False,
+        )
 
     @on(RowTable.RowHighlighted)
     def _row_highlighted(self, event: RowTable.RowHighlighted) -> None:
@@ -520,7 +576,7 @@ class ResourceList(Vertical, SectionLoader):
         )
 
     def load_to_end(self) -> None:
-        """Fetches the remaining pages one after another (never the tenant in one request),
+        """Fetches the remaining pages, a few in flight (never the tenant in one request),
         the footer counting them; the cursor goes to the last row once it is loaded."""
         if not self.has_more or self.problem is not None or self.loading_to_end:
             return
@@ -534,8 +590,12 @@ class ResourceList(Vertical, SectionLoader):
         self._maybe_fetch_more()
 
     def stop_loading_to_end(self) -> None:
+        """Escape: every request of the load in flight is cancelled; the rows stay."""
         if self.loading_to_end:
             self.loading_to_end = False
+            if self._walking_rest:
+                self.forget_loads()
+                self._walking_rest = self.fetching = False
             self._status()
             self.notify(f"Stopped at {len(self.items)} of {self.total}.", title="To the end")
 
@@ -777,7 +837,7 @@ class ResourceList(Vertical, SectionLoader):
         others as their pages arrive. Escape stops it."""
         self._end_search()
         client = console_app(self).client
-        search = TenantSearch.of(self.kind, client, row_filter, self.query_params)
+        search = TenantSearch.of(self.kind, client, row_filter, self.query_params, self.total)
         self.live = row_filter
         self.search, self.searching, self.search_stopped = search, True, False
         kind, labels = self.kind, self.labels

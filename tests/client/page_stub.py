@@ -114,7 +114,8 @@ class PageStub:
                 f"{extra}Content-Length: {len(body)}\r\n\r\n"
             ).encode() + body
         start = (page - 1) * size
-        names = [f"Application {n:05d}" for n in range(start + 1, min(start + size, self.total) + 1)]
+        end = min(start + size, self.total)
+        names = [f"Application {n:05d}" for n in range(start + 1, end + 1)]
         data = [{"id": f"id-{name[-5:]}", "name": name, "type": "private"} for name in names]
         pages = -(-self.total // size)
         envelope = {

@@ -30,6 +30,8 @@ HANDLERS = {
     "push": "console.code_files.cli:push",
     # issue 16: the access review as CSV or JSON (console/review_cli.py)
     "review": "console.review_cli:run",
+    # issue 27: find objects by name, from the local index then live (console/search_cli.py)
+    "search": "console.search_cli:run",
     "run": "console.runner.cli:run",
 }
 
@@ -135,6 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_configuration_commands(sub)
     _add_push_command(sub)
     _add_review_command(sub)
+    _add_search_command(sub)
 
     _add_run_command(sub)
     return parser
@@ -197,6 +200,18 @@ def _add_review_command(sub: argparse._SubParsersAction[_Parser]) -> None:
     review.add_argument(
         "-o", "--output", metavar="FILE", help="write to FILE instead of standard output"
     )
+
+
+def _add_search_command(sub: argparse._SubParsersAction[_Parser]) -> None:
+    """Issue 27: objects by name, from the local index at once, then live."""
+    search = sub.add_parser(
+        "search",
+        help="find applications, proxies and formulas by name (the local index, then live)",
+    )
+    search.add_argument("name", metavar="NAME", help="part of the name; * matches any run")
+    search.add_argument("--kind", choices=("applications", "proxies", "formulas"))
+    search.add_argument("--format", choices=("table", "json"), default="table")
+    search.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
 
 
 def _add_configuration_commands(sub: argparse._SubParsersAction[_Parser]) -> None:

@@ -18,10 +18,13 @@ from local_service import RunningService, ServiceFailed, TenantInfo
 @pytest.fixture(scope="session", autouse=True)
 def log_dir_for_tests(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """Consoles started by tests (in this process or a child) log to a temporary directory,
-    never the user's log directory, and keep test-run samples in a temporary data directory."""
+    never the user's log directory, and keep test-run samples in a temporary data directory
+    and the local indexes in a temporary cache directory."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("TENANT_CONSOLE_LOG_DIR", str(tmp_path_factory.mktemp("logs")))
         patch.setenv("TENANT_CONSOLE_DATA_DIR", str(tmp_path_factory.mktemp("data")))
+        # The profiles' local indexes (console.client.index), never the user's cache.
+        patch.setenv("TENANT_CONSOLE_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
         yield
 
 

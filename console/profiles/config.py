@@ -26,7 +26,7 @@ CONFIG_FILE_NAME = "config.toml"
 
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
-_PROFILE_FIELDS = {"base_url", "key_header", "label", "color", "tenant_name"}
+_PROFILE_FIELDS = {"base_url", "key_header", "label", "color", "tenant_name", "rate_limit"}
 COLORS = ("red", "orange", "yellow", "green", "cyan", "blue", "magenta", "white")
 """The colours a profile's label may have (the header shows the label in it)."""
 LABEL_MAX = 16
@@ -67,6 +67,9 @@ class Profile:
     """The tenant's name as last seen by the console: the profile picker shows it."""
     key_header: str | None = None
     """The header the service reads the key from; None for the default, SVC-API-KEY."""
+    rate_limit: int | None = None
+    """Requests a minute the console sends at most with this profile's key; None for the
+    hosted service's management limit (console.client.budget.DEFAULT_PER_MINUTE, 200)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "name", validate_name(self.name))
@@ -81,11 +84,23 @@ class Profile:
             except ValueError as error:
                 raise ProfileError(f"Invalid key header: {error}") from None
             object.__setattr__(self, "key_header", None if header == DEFAULT_KEY_HEADER else header)
+        object.__setattr__(self, "rate_limit", validate_rate_limit(self.rate_limit))
 
     @property
     def header(self) -> str:
         """The key header in use: the profile's own, or the default."""
         return self.key_header or DEFAULT_KEY_HEADER
+
+
+def validate_rate_limit(value: object) -> int | None:
+    """A whole number of requests a minute, at least 1, or None (the default)."""
+    if value is None:
+        return None
+    if type(value) is not int or value < 1:
+        raise ProfileError(
+            f"Invalid rate limit {value!r}: a whole number of requests a minute, at least 1."
+        )
+    return value
 
 
 def validate_label(label: str | None) -> str | None:
@@ -252,6 +267,8 @@ class ProfilesFile:
                 value = getattr(profile, key)
                 if value is not None:
                     lines.append(f"{key} = {_toml_string(value)}")
+            if profile.rate_limit is not None:
+                lines.append(f"rate_limit = {profile.rate_limit}")
         return "\n".join(lines) + "\n"
 
     def save(self) -> None:
@@ -318,7 +335,9 @@ def _parse_document(
         if "base_url" not in table:
             raise ConfigError(path, line, f"profile {name!r} has no base_url")
         try:
-            extra = {k: table[k] for k in ("label", "color", "tenant_name") if k in table}
+            extra = {
+                k: table[k] for k in ("label", "color", "tenant_name", "rate_limit") if k in table
+            }
             header = table.get("key_header")
             if header is not None and not isinstance(header, str):
                 raise ProfileError("Invalid key header: key_header must be a string.")
@@ -330,6 +349,7 @@ def _parse_document(
                 "colour": "color",
                 "tenant": "tenant_name",
                 "key header": "key_header",
+                "rate limit": "rate_limit",
             }
             field_name = next((k for w, k in words.items() if f"Invalid {w}" in str(error)), None)
             at = (_locate(text, profile=name, key=field_name) if field_name else None) or line

@@ -32,6 +32,8 @@ class Connection:
     badge: str | None = None
     """The profile's label (e.g. PROD), shown in the header in `color`."""
     color: str | None = None
+    rate_limit: int | None = None
+    """The profile's requests a minute; None: the default budget (200)."""
 
     def __repr__(self) -> str:
         return f"Connection(profile={self.profile!r}, base_url={self.base_url!r}, key=***)"
@@ -169,6 +171,7 @@ class SavedProfiles:
             key_header=found.key_header,
             badge=getattr(found, "label", None),
             color=getattr(found, "color", None),
+            rate_limit=getattr(found, "rate_limit", None),
         )
 
     def summaries(self) -> list[ProfileSummary]:

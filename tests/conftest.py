@@ -18,14 +18,20 @@ from local_service import RunningService, ServiceFailed, TenantInfo
 @pytest.fixture(scope="session", autouse=True)
 def log_dir_for_tests(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """Consoles started by tests (in this process or a child) log to a temporary directory,
-    never the user's log directory, and keep test-run samples in a temporary data directory
-    and the local indexes in a temporary cache directory."""
+    never the user's log directory, and keep test-run samples in a temporary data directory."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("TENANT_CONSOLE_LOG_DIR", str(tmp_path_factory.mktemp("logs")))
         patch.setenv("TENANT_CONSOLE_DATA_DIR", str(tmp_path_factory.mktemp("data")))
-        # The profiles' local indexes (console.client.index), never the user's cache.
-        patch.setenv("TENANT_CONSOLE_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
         yield
+
+
+@pytest.fixture(autouse=True)
+def private_cache_dir(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The profiles' local indexes (console.client.index) in a cache directory of the test's
+    own: never the user's, and never one test's tenant seen by the next."""
+    monkeypatch.setenv("TENANT_CONSOLE_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,94 @@
+"""The console within the rate limit and from the local index: a walk held back by the
+profile's request budget says so on its progress line and carries on; the palette answers
+from the index before the service does; the profile's pages land in the index."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from console_support import SIZE, make_app, settle
+from local_service import RunningService
+from review_tenant import ReviewTenant, make_review_tenant
+from textual.pilot import Pilot
+
+from console.client.budget import RequestBudget
+from console.client.index import LocalIndex
+from console.tui.commands import ObjectProvider
+from console.tui.screens.detail import DetailScreen
+from console.tui.screens.review import ReviewScreen
+
+
+@pytest.fixture(scope="module")
+def tenant(service: RunningService) -> ReviewTenant:
+    return make_review_tenant(service)
+
+
+async def until(pilot: Pilot[Any], condition: Callable[[], bool], what: str) -> None:
+    deadline = time.monotonic() + 20
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        await pilot.pause(0.01)
+
+
+async def test_a_walk_waiting_for_the_rate_limit_says_so_and_completes(
+    service: RunningService, tenant: ReviewTenant
+) -> None:
+    """Two requests a minute: the review's third request waits (the wait is held here
+    instead of spent), the progress line says "waiting for the rate limit, 61 s", and once
+    the wait is over the walk reads every page: the limit slows it, never fails it."""
+    app = make_app(service.base_url, tenant.info.key)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        over = asyncio.Event()
+        waits: list[float] = []
+
+        async def held(seconds: float) -> None:
+            waits.append(seconds)
+            await over.wait()
+
+        app.client.budget = RequestBudget(2, sleep=held)
+        await pilot.press("A")
+        await until(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review")
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await until(pilot, lambda: bool(waits), "a request waiting")
+        await until(pilot, lambda: "waiting for the rate limit" in screen.progress_line, "it")
+        assert "waiting for the rate limit, 61 s" in screen.progress_line
+        assert screen.walking and not screen.problem_text
+        over.set()
+        await until(pilot, lambda: screen.complete or bool(screen.problem_text), "the end")
+        assert screen.complete and not screen.problem_text
+        assert screen.applications_read == len(screen.rows) >= 300
+        assert "waiting" not in screen.progress_line
+
+
+async def test_the_palette_answers_from_the_index_first(
+    service: RunningService, tenant: ReviewTenant
+) -> None:
+    """An object only the index knows (the service never had it) is offered at once, saying
+    where the answer came from; what the service has is offered once."""
+    index = LocalIndex.for_profile("test", service.base_url)
+    index.record("applications", [{"id": "0000-only-in-the-index", "name": "Zebra crossing"}])
+    index.close()
+    app = make_app(service.base_url, tenant.info.key)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await until(pilot, lambda: app.client.index is not None, "the index opened")
+        provider = ObjectProvider(app.screen)
+        hits = [hit async for hit in provider.search("zebra")]
+        assert [str(hit.text) for hit in hits] == ["Open application: Zebra crossing"]
+        assert hits[0].help is not None and "from the index" in hits[0].help
+
+        hits = [hit async for hit in provider.search("Revealer")]
+        assert [str(hit.text) for hit in hits] == ["Open application: Revealer"]
+        reopened = [hit async for hit in provider.search("Revealer")]
+        assert [str(hit.text) for hit in reopened] == ["Open application: Revealer"]
+        assert reopened[0].help is not None and "from the index" in reopened[0].help
+        reopened[0].command()
+        await until(pilot, lambda: isinstance(app.screen, DetailScreen), "the detail")
+        await settle(pilot)
+        assert app.screen.fields_view.value_of("Name") == "Revealer"  # type: ignore[attr-defined]

@@ -2,8 +2,9 @@
 
 The hosted service is 50-200 ms away, and the pages of a list are independent (`page=N`):
 reading them one after another costs a round trip each, so a walk keeps a few requests in
-flight (IN_FLIGHT to start with). It stays polite: a 429 or 5xx answer (seen through the
-profile's RequestBudget) halves the requests in flight, clean pages let them grow back, and
+flight (IN_FLIGHT to start with, MOST_IN_FLIGHT at most). It stays polite: a 429 or 5xx
+answer (seen through the profile's RequestBudget) halves the requests in flight, clean
+pages let them grow again by one at a time, and
 the budget itself waits out Retry-After and the profile's requests a minute before anything
 is sent. Pages are handed out in list order, whatever order they arrive in; at most the
 pages in flight are held (a page arrived early waits for those before it, and counts as in
@@ -31,10 +32,14 @@ if TYPE_CHECKING:
 log = logging.getLogger("console.client")
 
 IN_FLIGHT = 4
-"""Requests in flight at the start of a walk (and at most): 101 pages in some 26 round
-trips instead of 101, while well within the service's limit of requests a minute."""
-GROW_AFTER = 8
-"""Clean pages (no 429 or 5xx meanwhile) before one more request may be in flight again."""
+"""Requests in flight at the start of a walk: 101 pages in some 26 round trips instead of
+101, well within the service's limit of requests a minute."""
+MOST_IN_FLIGHT = 8
+"""At most, once pages come back clean: a service 150 ms away spends some of each round
+trip working, and a few more in flight hide that; the request budget still bounds the
+requests a minute."""
+GROW_AFTER = 4
+"""Clean pages (no 429 or 5xx meanwhile) before one more request may be in flight."""
 MAX_PAGES = 100_000
 """A guard against a service that never ends its pages."""
 WALK_PAGE_SIZE = 100
@@ -64,16 +69,16 @@ def envelope_end(envelope: dict[str, Any], number: int, size: int = WALK_PAGE_SI
 
 @dataclass
 class InFlight:
-    """How many requests a walk keeps in flight: halved on a 429 or 5xx, back up by one
-    after GROW_AFTER clean pages, never above where it started nor below one."""
+    """How many requests a walk keeps in flight: `limit` to start with, halved on a 429 or
+    5xx, up by one after GROW_AFTER clean pages, never above `ceiling` nor below one."""
 
     limit: int = IN_FLIGHT
-    ceiling: int = field(init=False)
+    ceiling: int = MOST_IN_FLIGHT
     _clean: int = field(default=0, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.limit = max(1, self.limit)
-        self.ceiling = self.limit
+        self.ceiling = max(self.limit, self.ceiling)
 
     def shrink(self) -> None:
         self.limit = max(1, self.limit // 2)

@@ -72,7 +72,7 @@ async def test_four_pages_in_flight_at_most_handed_out_in_list_order(
         numbers = await walking
     assert numbers == list(range(1, 11))
     assert sorted(stub.pages_asked()) == list(range(1, 11)), "each page asked for once"
-    assert stub.most_in_flight == 4
+    assert 4 <= stub.most_in_flight <= 8, "clean pages let a few more go out, never many"
     assert stub.arrivals[0].in_flight == 1, "page 1 went alone"
 
 
@@ -90,7 +90,7 @@ async def test_a_429_halves_the_requests_in_flight_and_waits_out_retry_after(
     assert numbers == list(range(1, 31)), "every page, in order, none lost to the 429"
     assert stub.pages_asked().count(3) == 2, "page 3 asked again after the wait"
     assert min(limits) == 2, "fewer requests in flight after the 429"
-    assert limits[-1] == 4, "and back up to four after clean pages"
+    assert limits[-1] > 2 and max(limits) <= 8, "growing again after clean pages, bounded"
     assert sleeps.waits and 6.9 <= max(sleeps.waits) <= 7.0, "Retry-After is honoured"
     assert told and 6.9 <= max(told) <= 7.0 and told[-1] == 0.0
     assert waiting_text(max(told)) == "waiting for the rate limit, 7 s"
@@ -98,7 +98,7 @@ async def test_a_429_halves_the_requests_in_flight_and_waits_out_retry_after(
 
 async def test_a_5xx_halves_the_requests_in_flight(stub: PageStub, sleeps: RecordedSleeps) -> None:
     stub.faults = {2: [503], 6: [502]}
-    window, limits = InFlight(4), []
+    window, limits = InFlight(4), []  # pages 2 and 6 come before growth could undo it
     async with client_for(stub, sleeps) as client:
         numbers = await collect(client, window, limits)
     assert numbers == list(range(1, 11))
@@ -120,6 +120,14 @@ async def test_stopping_the_walk_cancels_every_request_in_flight(
         await stub.wait_for(lambda: len(stub.closed_unanswered) == 4)
     assert sorted(stub.closed_unanswered) == [2, 3, 4, 5]
     assert stub.in_flight == 0
+
+
+async def test_never_more_than_eight_in_flight(stub: PageStub, sleeps: RecordedSleeps) -> None:
+    stub.total = 6000
+    window, limits = InFlight(4), []
+    async with client_for(stub, sleeps) as client:
+        assert await collect(client, window, limits) == list(range(1, 61))
+    assert stub.most_in_flight <= 8 and max(limits) == 8
 
 
 async def test_a_walk_of_one_page_sends_one_request(stub: PageStub, sleeps: RecordedSleeps) -> None:

@@ -92,3 +92,56 @@ async def test_the_palette_answers_from_the_index_first(
         await until(pilot, lambda: isinstance(app.screen, DetailScreen), "the detail")
         await settle(pilot)
         assert app.screen.fields_view.value_of("Name") == "Revealer"  # type: ignore[attr-defined]
+
+
+async def test_the_list_search_shows_the_index_at_once_then_confirms_and_marks_gone(
+    service: RunningService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`/` then enter: what the index knows by that name shows before any page of the walk
+    has come back ("from the index"); the walk puts the live row in its place, and one the
+    tenant no longer has is marked so, in the table and in the index."""
+    from benchmarks.seeding import seed_applications
+
+    from console.tui.resources import APPLICATIONS
+
+    info = service.new_tenant("Indexed search")
+    seed_applications(service.data_dir, info.tenant_id, info.application_id, 150)
+    release = asyncio.Event()
+    fetch = APPLICATIONS.fetch
+
+    async def gated(client: Any, number: int, size: int, query: Any) -> Any:
+        if size == 100:  # the search's pages (the list reads 50 at a time)
+            await release.wait()
+        return await fetch(client, number, size, query)
+
+    app = make_app(service.base_url, info.key)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await until(pilot, lambda: app.client.index is not None, "the index opened")
+        page = await app.client.applications.page_json(page=3, size=50)
+        real = next(item for item in page["data"] if item["name"] == "Application 00140")
+        app.client.index.record(
+            "applications", [{"id": "retired-1", "name": "Application 00140 old"}]
+        )
+        monkeypatch.setattr(APPLICATIONS, "fetch", gated)
+        listing = app.console_screen.resource_list("applications")  # type: ignore[union-attr]
+        assert "Application 00140" not in [item["name"] for item in listing.items]
+        listing.table.focus()
+        await pilot.press("slash", *"00140", "enter")
+        await until(pilot, lambda: listing.searching, "the search")
+        shown = [item["name"] for item in listing.shown_items]
+        assert shown == ["Application 00140", "Application 00140 old"], "at once, from the index"
+        assert "2 from the index, less than a minute old" in listing.status_text
+        first = listing.table.row(0)[0]
+        assert "from the index" in getattr(first, "plain", str(first))
+
+        release.set()
+        await until(pilot, lambda: not listing.searching, "the end of the search")
+        await settle(pilot)
+        assert [item["id"] for item in listing.shown_items] == [real["id"], "retired-1"]
+        assert listing.shown_items[0] == real, "the live row took its place"
+        gone = listing.table.row(1)[0]
+        assert "no longer exists" in getattr(gone, "plain", str(gone))
+        assert listing.status_text.startswith("1 match in ")
+        assert "1 no longer exist" in listing.status_text
+        assert [r.id for r in app.client.index.search("00140")] == [real["id"]]

@@ -50,6 +50,9 @@ Pair = tuple["JsonObject", Row]
 """An object as sent and its row's cells."""
 
 PREFETCH_MARGIN = 10
+INDEX_KINDS = {"applications": "applications", "proxies": "proxies"}
+INDEX_KINDS["reactor_formulas"] = "formulas"
+"""A list's kind as the local index names it (console.client.index)."""
 SEARCH_STATUS_INTERVAL = 0.25
 """Seconds between two progress lines of a search without new matches: a new status lays
 the footer out again, and a page can come every few milliseconds."""
@@ -155,7 +158,14 @@ class ResourceList(Vertical, SectionLoader):
         self.searching = False
         self.search_stopped = False
         self._found: list[Pair] = []
-        """The search's matches with their cells, in the server's order."""
+        """The search's matches with their cells, in the server's order (those the local
+        index knows first, until the walk confirms them)."""
+        self._indexed: dict[str, JsonObject] = {}
+        """Rows shown from the local index that the walk has not confirmed yet, by id."""
+        self._gone = 0
+        """Rows the index knew that the search's complete walk did not find."""
+        self.index_caption = ""
+        """ "from the index, 3 minutes old" while the search shows rows from the index."""
         self.shown_items: list[JsonObject] = self.items
         """What the table shows, row for row: `items`, the live filter's, or the matches."""
 
@@ -202,9 +212,15 @@ class ResourceList(Vertical, SectionLoader):
         search = self.search
         if search is None:
             return ""
-        n = len(self._found)
+        n = self.match_count
         of = f" of {search.pages}" if search.pages is not None else ""
         return f"page {search.page}{of}, {n} match{'' if n == 1 else 'es'}"
+
+    @property
+    def match_count(self) -> int:
+        """The search's matches the service has confirmed (not those only the index knows,
+        nor those it no longer has)."""
+        return len(self._found) - len(self._indexed) - self._gone
 
     @property
     def current_item(self) -> Shown | None:
@@ -245,13 +261,16 @@ class ResourceList(Vertical, SectionLoader):
     def _search_status(self) -> str:
         progress = self.search_progress
         if self.searching:
-            return f"searching: {progress} · esc stops"
+            indexed = f" · {len(self._indexed)} {self.index_caption}" if self._indexed else ""
+            return f"searching: {progress}{indexed} · esc stops"
         if self.search_stopped:
             return f"search stopped at {progress}"
         search = self.search
         assert search is not None
-        n = len(self._found)
-        return f"{n} match{'' if n == 1 else 'es'} in {search.total or 0} {self.kind.title.lower()}"
+        n = self.match_count
+        gone = f" · {self._gone} no longer exist" if self._gone else ""
+        matches = f"{n} match{'' if n == 1 else 'es'}"
+        return f"{matches} in {search.total or 0} {self.kind.title.lower()}{gone}"
 
     def _live_status(self) -> str:
         live = self.live
@@ -847,6 +866,7 @@ class ResourceList(Vertical, SectionLoader):
             if row_filter.matches(kind, item, labels)
         ]
         known = {kind.item_id(item) for item, _row in self._found}
+        self._found += self._from_index(row_filter, known)
         self._refresh_view(self.current_row)
         self._show_state()
         self._status()
@@ -857,6 +877,84 @@ class ResourceList(Vertical, SectionLoader):
             exclusive=True,
             exit_on_error=False,
         )
+
+    def _from_index(self, row_filter: RowFilter, known: set[str]) -> list[Pair]:
+        """What the profile's local index knows by this name, shown at once (marked "from
+        the index"), each row replaced by the live one when the walk reaches it and marked
+        gone if the walk ends without it. Names only: a filter on another column, or under a
+        server filter, is answered live only."""
+        self._indexed, self.index_caption = {}, ""
+        index_kind = INDEX_KINDS.get(self.kind.key)
+        index = getattr(console_app(self).connected_client(), "index", None)
+        if index is None or index_kind is None or self.query_params:
+            return []
+        if row_filter.column not in (None, "name") or row_filter.not_a_column:
+            return []
+        from console.client.find import from_index
+
+        try:
+            answer = from_index(index, row_filter.term, [index_kind])
+        except Exception:
+            log.warning("The local index could not be read", exc_info=True)
+            return []
+        pairs = []
+        for row in answer.rows:
+            if row.id in known:
+                continue
+            item: JsonObject = {"id": row.id, "name": row.name}
+            self._indexed[row.id] = item
+            pairs.append((item, self._index_cells(row.name, gone=False)))
+        if pairs:
+            self.index_caption = answer.caption
+        return pairs
+
+    def _index_cells(self, name: str, *, gone: bool) -> Row:
+        """A row the index knows: its name, marked; the other columns wait for the service."""
+        if gone:
+            first = Text.assemble((name, "strike dim"), (" · no longer exists", "dim red"))
+        else:
+            first = Text.assemble((name, ""), (" · from the index", "dim"))
+        return (first, *(Text("…", "dim") for _ in self.kind.columns[1:]))
+
+    def _confirm_indexed(self, items: list[JsonObject]) -> list[JsonObject]:
+        """The live rows of objects shown from the index take their places; the others are
+        returned (new to the search)."""
+        others = []
+        kind, labels = self.kind, self.labels
+        replaced = False
+        for item in items:
+            provisional = self._indexed.pop(kind.item_id(item), None)
+            if provisional is None:
+                others.append(item)
+                continue
+            at = next(n for n, (shown, _row) in enumerate(self._found) if shown is provisional)
+            self._found[at] = (item, kind.row_cells(item, labels))
+            replaced = True
+        if replaced:
+            self._refresh_view(self.current_row)
+        return others
+
+    def _mark_gone(self) -> None:
+        """The walk read the whole tenant without these: gone, in the table and the index."""
+        if not self._indexed:
+            return
+        gone = {id(item) for item in self._indexed.values()}
+        self._found = [
+            (item, self._index_cells(str(item.get("name")), gone=True))
+            if id(item) in gone
+            else (item, row)
+            for item, row in self._found
+        ]
+        index = getattr(console_app(self).connected_client(), "index", None)
+        index_kind = INDEX_KINDS.get(self.kind.key)
+        if index is not None and index_kind is not None:
+            try:
+                index.mark_gone(index_kind, list(self._indexed))
+            except Exception:
+                log.warning("The local index could not be updated", exc_info=True)
+        self._gone += len(self._indexed)
+        self._indexed = {}
+        self._refresh_view(self.current_row)
 
     def _arrived_pairs(self) -> list[Pair]:
         """The loaded objects with their cells, in the server's order (the rows may be sorted)."""
@@ -874,6 +972,8 @@ class ResourceList(Vertical, SectionLoader):
                     return
                 self.labels.update(search.labels)
                 fresh = [item for item in new if kind.item_id(item) not in known]
+                if fresh and self._indexed:
+                    fresh = self._confirm_indexed(fresh)
                 if fresh:
                     self._add_found(fresh)
                 moment = time.monotonic()
@@ -894,6 +994,8 @@ class ResourceList(Vertical, SectionLoader):
                 )
         finally:
             if self.search is search:
+                if search.done:
+                    self._mark_gone()
                 self.searching = False
                 self._show_state()
                 self._status()
@@ -927,7 +1029,7 @@ class ResourceList(Vertical, SectionLoader):
         if self.searching and self.is_mounted:
             self.workers.cancel_group(self, "search")
         self.search, self.searching, self.search_stopped = None, False, False
-        self._found = []
+        self._found, self._indexed, self.index_caption, self._gone = [], {}, "", 0
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "escape":

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable, Sequence
+from contextlib import aclosing
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -100,24 +101,26 @@ async def confirm_live(
             return envelope_end(envelope, number, WALK_PAGE_SIZE)
 
         record = index is not None and client.index is not index
-        async for _number, envelope in walk_pages(fetch, end_of, budget=client.budget):
-            if record and index is not None:  # else the client records every page itself
-                index.record(kind, envelope.get("data") or [])
-            for item in envelope.get("data") or []:
-                if not isinstance(item, dict) or not isinstance(item.get("id"), str):
-                    continue
-                name = item.get("name") if isinstance(item.get("name"), str) else ""
-                assert isinstance(name, str)
-                if not filtered and not pattern.search(name):
-                    continue
-                if item["id"] in seen:  # the list shifted between pages
-                    continue
-                seen.add(item["id"])
-                state: State = "confirmed" if (kind, item["id"]) in known else "new"
-                found = Found(kind, item["id"], name, state)
-                results.append(found)
-                if on_found is not None:
-                    on_found(found)
+        walking = walk_pages(fetch, end_of, budget=client.budget)
+        async with aclosing(walking):
+            async for _number, envelope in walking:
+                if record and index is not None:  # else the client records every page itself
+                    index.record(kind, envelope.get("data") or [])
+                for item in envelope.get("data") or []:
+                    if not isinstance(item, dict) or not isinstance(item.get("id"), str):
+                        continue
+                    name = item.get("name") if isinstance(item.get("name"), str) else ""
+                    assert isinstance(name, str)
+                    if not filtered and not pattern.search(name):
+                        continue
+                    if item["id"] in seen:  # the list shifted between pages
+                        continue
+                    seen.add(item["id"])
+                    state: State = "confirmed" if (kind, item["id"]) in known else "new"
+                    found = Found(kind, item["id"], name, state)
+                    results.append(found)
+                    if on_found is not None:
+                        on_found(found)
         gone = [row for row in answer.rows if row.kind == kind and row.id not in seen]
         if index is not None:
             index.mark_gone(kind, [row.id for row in gone])

@@ -155,6 +155,11 @@ class LocalIndex:
         with self._lock:
             self._conn.close()
 
+    def clear(self) -> None:
+        """Forgets every object (the file stays)."""
+        with self._lock:
+            self._conn.execute("DELETE FROM objects")
+
     # ---- recording -------------------------------------------------------------------------
 
     def record_page(self, path: str, items: Sequence[Any]) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator, Awaitable, Iterable, Mapping
+from contextlib import aclosing
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -324,14 +325,14 @@ async def application_pages(
     def end_of(envelope: dict[str, Any], number: int) -> PageEnd:
         return envelope_end(envelope, number, size)
 
-    async for number, envelope in walk_pages(
-        fetch, end_of, budget=client.budget, max_pages=MAX_PAGES
-    ):
-        total, has_more = page_numbers(envelope, number, size)
-        pages = (envelope.get("pagination") or {}).get("total_pages")
-        items = list(envelope["data"])
-        more = has_more and bool(items) and number < MAX_PAGES
-        yield ApplicationsPage(number, items, total, pages, more)
+    walking = walk_pages(fetch, end_of, budget=client.budget, max_pages=MAX_PAGES)
+    async with aclosing(walking):
+        async for number, envelope in walking:
+            total, has_more = page_numbers(envelope, number, size)
+            pages = (envelope.get("pagination") or {}).get("total_pages")
+            items = list(envelope["data"])
+            more = has_more and bool(items) and number < MAX_PAGES
+            yield ApplicationsPage(number, items, total, pages, more)
 
 
 @dataclass(frozen=True)

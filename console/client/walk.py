@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -100,7 +100,7 @@ async def walk_pages(
     pages: int | None = None,
     first: int = 1,
     max_pages: int = MAX_PAGES,
-) -> AsyncIterator[tuple[int, T]]:
+) -> AsyncGenerator[tuple[int, T], None]:
     """`(number, page)` for every page from `first`, in order, with several in flight.
 
     `fetch(n)` reads page n; `end_of(page, n)` says whether more follow. `pages`: how many

@@ -8,6 +8,7 @@ accept is still part of the tenant, and an export must not silently leave it out
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import aclosing
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -43,12 +44,12 @@ async def walk(
         end = envelope_end(envelope, page, size)
         return PageEnd(end.has_more and len(rows) >= size, end.total_pages)
 
-    async for _page, envelope in walk_pages(
-        lambda page: fetch(page, size), end_of, budget=budget, max_pages=MAX_PAGES
-    ):
-        for row in envelope.get("data") or []:
-            if isinstance(row, dict):
-                yield row
+    pages = walk_pages(lambda page: fetch(page, size), end_of, budget=budget, max_pages=MAX_PAGES)
+    async with aclosing(pages):
+        async for _page, envelope in pages:
+            for row in envelope.get("data") or []:
+                if isinstance(row, dict):
+                    yield row
 
 
 @dataclass

@@ -111,6 +111,8 @@ class TenantSearch:
         matches and the pages in flight. Stopping the loop cancels every request."""
         if self.done:
             return
+        from contextlib import aclosing
+
         from console.client.walk import PageEnd, walk_pages
 
         def end_of(fetched: Fetched, number: int) -> PageEnd:
@@ -124,19 +126,20 @@ class TenantSearch:
             pages=self.pages,
             first=self.page + 1,
         )
-        async for number, fetched in walking:
-            self.page = number
-            self.total = fetched.total
-            if fetched.total is not None:
-                self.pages = max(self.page, -(-fetched.total // self.size))
-            self.done = not fetched.has_more or not fetched.items
-            if self.done:
-                self.pages = self.page
-            new = self._matches_of(fetched)
-            del fetched
-            yield new
-            if self.done:
-                return
+        async with aclosing(walking):
+            async for number, fetched in walking:
+                self.page = number
+                self.total = fetched.total
+                if fetched.total is not None:
+                    self.pages = max(self.page, -(-fetched.total // self.size))
+                self.done = not fetched.has_more or not fetched.items
+                if self.done:
+                    self.pages = self.page
+                new = self._matches_of(fetched)
+                del fetched
+                yield new
+                if self.done:
+                    return
 
     def _matches_of(self, fetched: Fetched) -> list[JsonObject]:
         """The page's matches not found before (the list may shift between pages)."""

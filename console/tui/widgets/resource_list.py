@@ -17,6 +17,7 @@ import logging
 import re
 import time
 from concurrent.futures import Future
+from contextlib import aclosing
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -535,17 +536,19 @@ class ResourceList(Vertical, SectionLoader):
         async def run() -> None:
             number = first
             try:
-                async for number, fetched in walk_pages(
+                walking = walk_pages(
                     lambda n: kind.fetch(client, n, size, query),
                     end_of,
                     budget=getattr(client, "budget", None),
                     pages=pages,
                     first=first,
-                ):
-                    if not self.is_current(generation) or not self.loading_to_end:
-                        return
-                    self._show_page(number, fetched)
-                    self.fetching = self.has_more
+                )
+                async with aclosing(walking):
+                    async for number, fetched in walking:
+                        if not self.is_current(generation) or not self.loading_to_end:
+                            return
+                        self._show_page(number, fetched)
+                        self.fetching = self.has_more
             except Exception as exc:
                 log.warning("Loading the rest of %s failed", kind.key, exc_info=True)
                 if self.is_current(generation):

@@ -233,6 +233,10 @@ def main(base_url: str) -> None:
         result.update(asyncio.run(_console(base_url, key, runs)))
     if what in ("all", "walks"):
         result.update(asyncio.run(_client_walks(base_url, key, runs)))
+        upstream = os.environ.get("BENCH_UPSTREAM")
+        if upstream:  # the same walk with no round trip added: the machine's own share
+            loopback = asyncio.run(_client_walks(upstream, key, 1))
+            result["review_loopback_s"] = loopback["review_s"]
     if what == "limited":
         upstream, spent = os.environ["BENCH_UPSTREAM"], int(os.environ["BENCH_SPENT"])
         result.update(asyncio.run(_limited(base_url, upstream, key, spent)))

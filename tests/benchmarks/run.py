@@ -264,6 +264,7 @@ def latency_rows(base_url: str, key: str, rtts: Sequence[int], runs: int) -> lis
                 "BENCH_API_KEY": key,
                 "BENCH_RUNS": str(runs),
                 "TENANT_CONSOLE_CACHE_DIR": cache,
+                "BENCH_UPSTREAM": base_url,
             }
             data = _json_from("tests.benchmarks.latency", proxied, env=env)
         rows += _latency_rows(data, rtt)
@@ -345,6 +346,13 @@ def _latency_rows(data: dict[str, Any], rtt_ms: int) -> list[Row]:
             floor,
             "≤ 4 s; baseline: pages ÷ 4 in flight x round trip",
             4.0,
+        ),
+        Row(
+            "Context: the same access review on loopback (no round trip added)",
+            median(data["review_loopback_s"]),
+            None,
+            "s",
+            "reported: what the service and the console spend on this machine",
         ),
         row(
             f"Latency: export's read of the tenant ({data['export_applications']:,} applications)",

@@ -9,7 +9,7 @@ runs:
 - search_first_s / search_end_s: enter in the Applications `/` filter with the name of one
   application near the end of the tenant, until the match is in the table / the walk ends;
 - again_first_s: the same search again, until the match is in the table (from the local
-  index the first search filled; the walk then confirms it);
+  index the first search filled, as the search starts; the walk then confirms it);
 - palette_first_s: the same name asked of a new palette, until its first answer (the index);
 - review_s / export_s: the access review (console.client.review.full_review) and the
   export's read of the tenant (console.estate.tenant.read_tenant), through the client;
@@ -121,6 +121,14 @@ async def _console(base_url: str, key: str, runs: int) -> dict[str, Any]:
             workers.append(run_worker(*args, **kwargs))
             return workers[-1]
 
+        start_search = listing.start_search
+
+        def timed_start_search(row_filter: Any) -> None:
+            start_search(row_filter)  # the rows the index knows are in the table now
+            if TARGET in [item.get("name") for item in listing.shown_items]:
+                marks.setdefault("shown", time.perf_counter())
+
+        listing.start_search = timed_start_search  # type: ignore[method-assign]
         listing._add_found = timed_add_found  # type: ignore[method-assign]
         listing.run_worker = captured  # type: ignore[method-assign]
         for _ in range(runs):
@@ -151,11 +159,12 @@ async def _console(base_url: str, key: str, runs: int) -> dict[str, Any]:
             listing.filter_input.value = TARGET
             await _settle(app, listing, listing.filter_input)
             workers.clear()
+            marks.clear()
             started = time.perf_counter()
             await pilot.press("enter")
-            await _until(lambda: TARGET in [i.get("name") for i in listing.shown_items], "no row")
-            result["again_first_s"].append(time.perf_counter() - started)
             await workers[-1].wait()
+            assert "shown" in marks, "the index's row never reached the table"
+            result["again_first_s"].append(marks["shown"] - started)
             assert listing.shown_items[0].get("type"), "the walk confirmed the row"
             await pilot.press("escape")
             await _settle(app, listing)

@@ -110,7 +110,8 @@ async def walk_pages(
     `budget`: the client's, whose 429s and 5xx make the walk send fewer at once."""
     window = in_flight if isinstance(in_flight, InFlight) else InFlight(in_flight)
     tasks: dict[int, asyncio.Future[T]] = {}
-    last = min(pages, max_pages) if pages is not None else None
+    # A hint only: at least page `first` is asked for, and every page's totals correct it.
+    last = min(max(pages, first), max_pages) if pages is not None else None
     number = next_send = first
     first_seen = pages is not None
     pushbacks = budget.pushbacks if budget is not None else 0

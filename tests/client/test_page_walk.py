@@ -192,3 +192,22 @@ def test_a_429_pauses_every_request_of_the_budget() -> None:
     asyncio.run(budget.acquire())
     assert slept == [12]
     assert budget.pushbacks == 1
+
+
+async def test_an_expected_page_count_is_a_hint_the_totals_correct(
+    stub: PageStub, sleeps: RecordedSleeps
+) -> None:
+    """A list that thought it had 3 pages (it grew to 10 meanwhile), or none: every page
+    is still read, in order."""
+    async with client_for(stub, sleeps) as client:
+        for hint in (3, 0):
+            got = [
+                n
+                async for n, _page in walk_pages(
+                    lambda n: client.applications.page_json(page=n, size=100),
+                    envelope_end,
+                    budget=client.budget,
+                    pages=hint,
+                )
+            ]
+            assert got == list(range(1, 11)), hint

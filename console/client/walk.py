@@ -4,16 +4,17 @@ The hosted service is 50-200 ms away, and the pages of a list are independent (`
 reading them one after another costs a round trip each, so a walk keeps a few requests in
 flight (IN_FLIGHT to start with, MOST_IN_FLIGHT at most). It stays polite: a 429 or 5xx
 answer (seen through the profile's RequestBudget) halves the requests in flight, clean
-pages let them grow again by one at a time, and
-the budget itself waits out Retry-After and the profile's requests a minute before anything
-is sent. Pages are handed out in list order, whatever order they arrive in; at most the
-pages in flight are held (a page arrived early waits for those before it, and counts as in
-flight until then). Stopping the loop (escape cancels the worker running it) cancels every
-request still in flight.
+pages let them grow again one at a time, and the budget itself waits out Retry-After and
+the profile's requests a minute before anything is sent. Pages are handed out in list
+order, whatever order they arrive in; at most the pages in flight are held (a page arrived
+early waits for those before it, and counts as in flight until then). Stopping the loop
+(escape cancels the worker running it; callers close it with contextlib.aclosing) cancels
+every request still in flight.
 
-Used by the tenant search and the palette (console.tui.search), load all, the access review
-and who holds (console.client.review), `export` and `review` (console.estate.tenant,
-console.review_cli) and `tenant-console search`. Neither Textual nor pydantic here.
+Used by the tenant search and the palette (console.tui.search), load all (the lists), the
+access review and who holds (console.client.review), `export`, `diff` and `apply`
+(console.estate.tenant), `tenant-console search` (console.client.find), the client's
+`iterate()` and the proxies-using scan. Neither Textual nor pydantic here.
 """
 
 from __future__ import annotations

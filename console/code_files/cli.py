@@ -87,11 +87,13 @@ def run_push(
     async def main() -> int:
         # Reads may be repeated on a busy service; an update never is.
         retry = RetryPolicy(methods=frozenset({"GET"}))
+        profile_budget = getattr(connection, "budget", None)  # the profile's requests a minute
         async with AdminClient(
             connection.base_url,
             connection.key or "",
             key_header=connection.key_header,
             retry=retry,
+            budget=profile_budget() if callable(profile_budget) else None,
         ) as client:
             try:
                 return await _push(client, args, path, stop, max_polls, out, err)

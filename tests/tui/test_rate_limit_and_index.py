@@ -145,3 +145,26 @@ async def test_the_list_search_shows_the_index_at_once_then_confirms_and_marks_g
         assert listing.status_text.startswith("1 match in ")
         assert "1 no longer exist" in listing.status_text
         assert [r.id for r in app.client.index.search("00140")] == [real["id"]]
+
+
+async def test_a_list_search_waiting_for_the_rate_limit_says_so_in_the_footer(
+    service: RunningService, tenant: ReviewTenant
+) -> None:
+    app = make_app(service.base_url, tenant.info.key)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        over = asyncio.Event()
+
+        async def held(seconds: float) -> None:
+            await over.wait()
+
+        app.client.budget = RequestBudget(1, sleep=held)
+        listing = app.console_screen.resource_list("applications")  # type: ignore[union-attr]
+        listing.table.focus()
+        await pilot.press("slash", *"Revealer", "enter")
+        await until(pilot, lambda: "waiting for the rate limit" in listing.status_text, "it")
+        assert listing.searching and "esc stops" in listing.status_text
+        over.set()
+        await until(pilot, lambda: not listing.searching, "the end of the search")
+        assert "waiting" not in listing.status_text
+        assert [item["name"] for item in listing.shown_items] == ["Revealer"]

@@ -41,6 +41,7 @@ from console.tui.widgets.section_messages import SectionFailed, StatusChanged
 from console.tui.widgets.state_panel import StatePanel
 
 if TYPE_CHECKING:
+    from console.client.budget import RequestBudget
     from console.tui.shown import JsonObject, Query, Shown
 
 log = logging.getLogger("console.tui")
@@ -165,6 +166,8 @@ class ResourceList(Vertical, SectionLoader):
         """Rows shown from the local index that the walk has not confirmed yet, by id."""
         self._gone = 0
         """Rows the index knew that the search's complete walk did not find."""
+        self._budget: RequestBudget | None = None
+        """The client's request budget, watched once a walk starts (see _watch_budget)."""
         self.index_caption = ""
         """ "from the index, 3 minutes old" while the search shows rows from the index."""
         self.shown_items: list[JsonObject] = self.items
@@ -251,7 +254,7 @@ class ResourceList(Vertical, SectionLoader):
         else:
             text = f"{len(self.items)} of {self.total} loaded"
         if self.loading_to_end:
-            text += " · loading all (esc stops)…"
+            text += f" · loading all{self._waiting()} (esc stops)…"
         elif self.fetching:
             text += " · loading more…"
         if self.sort is not None and self.has_more:
@@ -263,7 +266,7 @@ class ResourceList(Vertical, SectionLoader):
         progress = self.search_progress
         if self.searching:
             indexed = f" · {len(self._indexed)} {self.index_caption}" if self._indexed else ""
-            return f"searching: {progress}{indexed} · esc stops"
+            return f"searching: {progress}{indexed}{self._waiting()} · esc stops"
         if self.search_stopped:
             return f"search stopped at {progress}"
         search = self.search
@@ -272,6 +275,26 @@ class ResourceList(Vertical, SectionLoader):
         gone = f" · {self._gone} no longer exist" if self._gone else ""
         matches = f"{n} match{'' if n == 1 else 'es'}"
         return f"{matches} in {search.total or 0} {self.kind.title.lower()}{gone}"
+
+    def _waiting(self) -> str:
+        """ " · waiting for the rate limit, 12 s" while a request of this list waits for the
+        profile's budget (see _watch_budget), else ""."""
+        budget = self._budget
+        if budget is None or not budget.waiting:
+            return ""
+        from console.client.budget import waiting_text
+
+        return f" · {waiting_text(budget.waiting)}"
+
+    def _watch_budget(self) -> None:
+        """The footer says when a search or load all waits for the rate limit (once per
+        client: a new profile's client is watched anew)."""
+        client = console_app(self).connected_client()
+        budget = getattr(client, "budget", None)
+        if budget is None or budget is self._budget:
+            return
+        self._budget = budget
+        budget.watch(lambda _seconds: self._status() if self.is_mounted else None)
 
     def _live_status(self) -> str:
         live = self.live
@@ -603,6 +626,7 @@ class ResourceList(Vertical, SectionLoader):
         if not self.has_more or self.problem is not None or self.loading_to_end:
             return
         self.loading_to_end = True
+        self._watch_budget()
         self.notify(
             f"Loading the rest of {self.total} {self.kind.title.lower()}, "
             f"{self.page_size} at a time; escape stops.",
@@ -861,6 +885,7 @@ class ResourceList(Vertical, SectionLoader):
         client = console_app(self).client
         search = TenantSearch.of(self.kind, client, row_filter, self.query_params, self.total)
         self.live = row_filter
+        self._watch_budget()
         self.search, self.searching, self.search_stopped = search, True, False
         kind, labels = self.kind, self.labels
         self._found = [

@@ -30,6 +30,8 @@ HANDLERS = {
     "push": "console.code_files.cli:push",
     # issue 16: the access review as CSV or JSON (console/review_cli.py)
     "review": "console.review_cli:run",
+    # issue 27: find objects by name, from the local index then live (console/search_cli.py)
+    "search": "console.search_cli:run",
     "run": "console.runner.cli:run",
     # issue 28: the usage report, recorded and its history (console/usage_history/cli.py)
     "usage": "console.usage_history.cli:run",
@@ -182,6 +184,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_journal_commands(sub)
     _add_review_command(sub)
     _add_keys_command(sub)
+    _add_search_command(sub)
 
     _add_run_command(sub)
     _add_usage_command(sub)
@@ -323,6 +326,18 @@ def _add_keys_command(sub: argparse._SubParsersAction[_Parser]) -> None:
         parser.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
     for parser in (create, revoke, rotate):
         parser.add_argument("--read-only", action="store_true", default=argparse.SUPPRESS)
+
+
+def _add_search_command(sub: argparse._SubParsersAction[_Parser]) -> None:
+    """Issue 27: objects by name, from the local index at once, then live."""
+    search = sub.add_parser(
+        "search",
+        help="find applications, proxies and formulas by name (the local index, then live)",
+    )
+    search.add_argument("name", metavar="NAME", help="part of the name; * matches any run")
+    search.add_argument("--kind", choices=("applications", "proxies", "formulas"))
+    search.add_argument("--format", choices=("table", "json"), default="table")
+    search.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
 
 
 def _add_configuration_commands(sub: argparse._SubParsersAction[_Parser]) -> None:

@@ -42,14 +42,32 @@ async def _review(
     assert connection.key is not None
     rows: list[ReviewRow] = []
     catalogue = Catalogue()
+    from console.client.budget import waiting_text
+    from console.client.index import LocalIndex
+
+    index = LocalIndex.open_quietly(connection.profile, connection.base_url)
     async with AdminClient(
-        connection.base_url, connection.key, key_header=connection.key_header
+        connection.base_url,
+        connection.key,
+        key_header=connection.key_header,
+        budget=connection.budget(),
     ) as client:
+        client.index = index
+
+        def waiting(seconds: float) -> None:
+            if seconds > 0 and sys.stderr.isatty():
+                _progress(f"Reading applications: {waiting_text(seconds)}")
+            elif seconds > 0:
+                _error(waiting_text(seconds))
+
+        client.budget.watch(waiting)
         async for page in review_pages(client, key_age_days=key_age_days):
             rows += page.rows
             catalogue = page.catalogue
             _progress(f"Reading applications: {page.progress(len(rows))}")
     _progress("")
+    if index is not None:
+        index.close()
     if catalogue.problem:
         _error(catalogue.problem)
     return render(rows, export_format, catalogue=catalogue)

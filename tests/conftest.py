@@ -35,6 +35,15 @@ def log_dir_for_tests(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None
         yield
 
 
+@pytest.fixture(autouse=True)
+def private_cache_dir(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The profiles' local indexes (console.client.index) in a cache directory of the test's
+    own: never the user's, and never one test's tenant seen by the next."""
+    monkeypatch.setenv("TENANT_CONSOLE_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+
+
 @pytest.fixture(scope="session")
 def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningService]:
     """The session's shared service. Make your own tenant per test: `service.new_tenant()`."""

@@ -71,6 +71,13 @@ NOT_AT_START = (
     "console.models.round_trip",
     "console.client.client",
     "console.client.resources",
+    # Issue 27: the page walker, the budget and the local index load with the client, after
+    # the first rows; the index (and SQLite) in a thread once the client exists.
+    "console.client.walk",
+    "console.client.budget",
+    "console.client.index",
+    "console.client.find",
+    "sqlite3",
 )
 """What the console needs only once the admin opens it: not imported before the first rows."""
 

@@ -24,6 +24,7 @@ from uuid import UUID
 
 import httpx
 
+from console.client.budget import RequestBudget
 from console.client.endpoints import feature, is_route_level, required_permission, subject
 from console.client.errors import (
     ApiError,
@@ -66,6 +67,10 @@ class RetryPolicy:
     max_total_wait: float = 15.0
     statuses: frozenset[int] = frozenset({429, 502, 503, 504})
     methods: frozenset[str] = frozenset({"GET", "PUT", "DELETE"})
+    rate_limited_attempts: int = 100
+    """A GET answered 429 is waited out (Retry-After, through the request budget) and sent
+    again up to this many times, its waits not counted in `max_total_wait`: the limit slows
+    a walk down, it does not fail it. Other methods follow `max_attempts`; POST never repeats."""
     sleep: Callable[[float], Awaitable[Any]] = field(
         default=asyncio.sleep, repr=False, compare=False
     )
@@ -93,6 +98,7 @@ class _Outcome:
     error: ApiError | None = None
     retryable: bool = False
     retry_after: float | None = None
+    status: int | None = None
 
 
 class HttpSession:
@@ -107,11 +113,16 @@ class HttpSession:
         transport: httpx.AsyncBaseTransport | None = None,
         retry: RetryPolicy | None = None,
         key_header: str = KEY_HEADER,
+        budget: RequestBudget | None = None,
     ) -> None:
         self.base_url = _checked_base_url(base_url)
         self._key = checked_key(api_key)
         self.key_header = checked_header_name(key_header)
         self.retry = retry or RetryPolicy()
+        self.budget = budget or RequestBudget(None, sleep=self.retry.sleep)
+        """Waited on before every request; None per minute unless a profile sets one."""
+        self.page_seen: Callable[[str, list[Any]], None] | None = None
+        """Told each list page's path and items as they arrive (the local index)."""
         self.timeout = timeout if isinstance(timeout, httpx.Timeout) else httpx.Timeout(timeout)
         self._client = httpx.AsyncClient(
             base_url=self.base_url,
@@ -186,11 +197,28 @@ class HttpSession:
             headers["Content-Type"] = "application/json"
         waited = 0.0
         attempt = 0
+        rate_limited = 0
         while True:
             attempt += 1
+            await self.budget.acquire()  # before sending: a wait, never a repeat
             outcome = await self._attempt(method, path, params, content, headers, policy)
             if outcome.error is None:
                 return outcome.body
+            pause = None
+            if outcome.status == 429:  # every request of the profile waits it out
+                pause = outcome.retry_after
+                if pause is None:
+                    pause = policy.delay(rate_limited + 1)
+                self.budget.pushback(429, pause)
+            elif (outcome.status or 0) >= 500:
+                self.budget.pushback(outcome.status)
+            if outcome.status == 429 and method == "GET" and self.retry.retries(method):
+                rate_limited += 1
+                if rate_limited >= policy.rate_limited_attempts:
+                    raise outcome.error
+                attempt -= 1  # the budget waits it out (see pushback); not a failed attempt
+                log.info("%s %s was rate-limited; waiting %.1f s", method, path, pause or 0.0)
+                continue
             delay = policy.delay(attempt, outcome.retry_after) if outcome.retryable else None
             if (
                 delay is None
@@ -246,14 +274,28 @@ class HttpSession:
             (time.monotonic() - started) * 1000,
         )
         if response.is_success:
-            return _Outcome(body=self._decode(response, method, path))
+            body = self._decode(response, method, path)
+            if self.page_seen is not None and method == "GET" and params is not None:
+                self._tell_page(path, body)
+            return _Outcome(body=body)
         error = self._error(response, method, path)
         retry_after = _retry_after(response.headers.get("Retry-After"))
         return _Outcome(
             error=error,
             retryable=response.status_code in policy.statuses,
             retry_after=retry_after,
+            status=response.status_code,
         )
+
+    def _tell_page(self, path: str, body: Any) -> None:
+        """A list page's items to `page_seen`; a failure there never fails the request."""
+        if not isinstance(body, Mapping) or not isinstance(body.get("data"), list):
+            return
+        try:
+            assert self.page_seen is not None
+            self.page_seen(path, body["data"])
+        except Exception:
+            log.exception("Recording a page of %s in the local index failed", path)
 
     def _decode(self, response: httpx.Response, method: str, path: str) -> Any:
         if response.status_code == 204 or not response.content:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from types import TracebackType
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 import httpx
 
 from console.client._http import DEFAULT_TIMEOUT, HttpSession, RetryPolicy
 from console.client.application_keys import ApplicationKeys
+from console.client.budget import RequestBudget
 from console.client.headers import KEY_HEADER
 from console.client.key_features import KeyFeatures, probe
 from console.client.recording import ChangeRecorder, ChangeRecording
@@ -19,6 +20,9 @@ from console.client.resources import (
     ReactorFormulas,
     TenantResource,
 )
+
+if TYPE_CHECKING:
+    from console.client.index import LocalIndex
 
 
 class AdminClient:
@@ -39,9 +43,12 @@ class AdminClient:
         transport: httpx.AsyncBaseTransport | None = None,
         retry: RetryPolicy | None = None,
         key_header: str = KEY_HEADER,
+        budget: RequestBudget | None = None,
     ) -> None:
         """`key_header` names the header the key travels in (SVC-API-KEY unless the service
-        uses another); ValueError if it cannot name a header."""
+        uses another); ValueError if it cannot name a header. `budget`: the profile's
+        requests a minute (console.client.budget), waited for before sending; without one,
+        only the service's 429s make it wait."""
         self._session = HttpSession(
             base_url,
             api_key,
@@ -49,7 +56,9 @@ class AdminClient:
             transport=transport,
             retry=retry,
             key_header=key_header,
+            budget=budget,
         )
+        self._index: LocalIndex | None = None
         self.permissions = Permissions(self._session)
         self.applications = Applications(self._session)
         self.proxies = Proxies(self._session)
@@ -74,6 +83,26 @@ class AdminClient:
     @property
     def retry(self) -> RetryPolicy:
         return self._session.retry
+
+    @property
+    def budget(self) -> RequestBudget:
+        """The request budget every request of this client waits on."""
+        return self._session.budget
+
+    @budget.setter
+    def budget(self, budget: RequestBudget) -> None:
+        self._session.budget = budget
+
+    @property
+    def index(self) -> LocalIndex | None:
+        """The profile's local index (console.client.index): every list page this client
+        reads is recorded in it (names, ids, kinds). None: nothing is recorded."""
+        return self._index
+
+    @index.setter
+    def index(self, index: LocalIndex | None) -> None:
+        self._index = index
+        self._session.page_seen = index.record_page if index is not None else None
 
     @property
     def closed(self) -> bool:

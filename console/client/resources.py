@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import AsyncIterator, Iterable, Mapping
+from contextlib import aclosing
 from typing import Any, ClassVar, Generic, TypeVar
 from urllib.parse import quote
 from uuid import UUID
@@ -139,14 +140,21 @@ class _Collection(_Resource, Generic[M]):
         return checked_envelope(data, method="GET", path=self.path)
 
     async def _iterate(self, filters: Params, size: int) -> AsyncIterator[M]:
-        page = 1
-        while True:
-            result = await self._list(page, size, filters)
-            for item in result.data:
-                yield item
-            if not result.has_more or not (result.data or result.unreadable):
-                return
-            page += 1
+        """Every item, page by page in list order, a few pages in flight (console.client.walk);
+        stopping the loop cancels the requests in flight."""
+        from console.client.walk import PageEnd, walk_pages
+
+        def end_of(result: Page[M], number: int) -> PageEnd:
+            total = result.pagination.total_pages
+            return PageEnd(result.has_more and bool(result.data or result.unreadable), total)
+
+        pages = walk_pages(
+            lambda number: self._list(number, size, filters), end_of, budget=self._session.budget
+        )
+        async with aclosing(pages):
+            async for _number, result in pages:
+                for item in result.data:
+                    yield item
 
     async def get(self, id: Id) -> M:
         return await self._call("GET", f"{self.path}/{_segment(id)}", self.model)

@@ -1,9 +1,10 @@
 """The access review: every application's grants, flagged against minimum scope.
 
 The specification recommends giving each application the minimum scope. The review reads the
-tenant's applications page by page (the largest page the service allows, never the whole
-tenant in one request) and flags what goes beyond it. It is shared by the console's review
-view, `tenant-console review` and the benchmarks, so it needs neither Textual nor pydantic:
+tenant's applications page by page (the largest page the service allows, a few in flight,
+never the whole tenant in one request) and flags what goes beyond it. It is shared by the
+console's review view, `tenant-console review` and the benchmarks, so it needs neither
+Textual nor pydantic:
 applications are read as the service sent them, leniently (unknown types, permissions and
 fields, nulls and missing lists never stop a page).
 
@@ -15,13 +16,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Iterable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Iterable, Mapping
+from contextlib import aclosing
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from console.client.envelope import page_numbers
+from console.client.walk import PageEnd, envelope_end, walk_pages
 
 if TYPE_CHECKING:
     from console.client.client import AdminClient
@@ -368,32 +371,24 @@ class ApplicationsPage:
 async def application_pages(
     client: AdminClient, size: int = REVIEW_PAGE_SIZE
 ) -> AsyncIterator[ApplicationsPage]:
-    """The tenant's applications, one page per request. The next page is asked for as soon as
-    a page arrives, while the loop works on it (one request ahead, never more): showing or
-    flagging a page then costs no time beyond the requests themselves. Stopping the loop
-    cancels the request ahead."""
+    """The tenant's applications, page by page in list order, several pages in flight
+    (console.client.walk): showing or flagging a page costs no time beyond the requests.
+    Stopping the loop cancels every request in flight."""
 
-    def fetch(number: int) -> asyncio.Future[dict[str, Any]]:
-        return asyncio.ensure_future(client.applications.page_json(page=number, size=size))
+    def fetch(number: int) -> Awaitable[dict[str, Any]]:
+        return client.applications.page_json(page=number, size=size)
 
-    number = 1
-    ahead = fetch(number)
-    try:
-        while True:
-            envelope = await ahead
+    def end_of(envelope: dict[str, Any], number: int) -> PageEnd:
+        return envelope_end(envelope, number, size)
+
+    walking = walk_pages(fetch, end_of, budget=client.budget, max_pages=MAX_PAGES)
+    async with aclosing(walking):
+        async for number, envelope in walking:
             total, has_more = page_numbers(envelope, number, size)
             pages = (envelope.get("pagination") or {}).get("total_pages")
             items = list(envelope["data"])
             more = has_more and bool(items) and number < MAX_PAGES
-            if more:
-                ahead = fetch(number + 1)
             yield ApplicationsPage(number, items, total, pages, more)
-            if not more:
-                return
-            number += 1
-    finally:
-        if not ahead.done():
-            ahead.cancel()
 
 
 @dataclass(frozen=True)

@@ -91,11 +91,13 @@ def run_push(
     async def main() -> int:
         # Reads may be repeated on a busy service; an update never is.
         retry = RetryPolicy(methods=frozenset({"GET"}))
+        profile_budget = getattr(connection, "budget", None)  # the profile's requests a minute
         async with AdminClient(
             connection.base_url,
             connection.key or "",
             key_header=connection.key_header,
             retry=retry,
+            budget=profile_budget() if callable(profile_budget) else None,
         ) as client:
             from console.journal.store import open_journal
 

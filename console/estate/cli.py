@@ -69,9 +69,26 @@ def open_client(profile: str | None) -> tuple[AdminClient, str]:
     from console.journal.store import open_journal
 
     label = f'profile "{found.profile}"' if found.profile else found.base_url
-    client = AdminClient(found.base_url, found.key, key_header=found.key_header)
+    client = AdminClient(
+        found.base_url, found.key, key_header=found.key_header, budget=found.budget()
+    )
     client.record_changes(open_journal(), profile=found.profile, origin="apply")
+    _say_waits(client)
+    from console.client.index import LocalIndex
+
+    client.index = LocalIndex.open_quietly(found.profile, found.base_url)
     return client, label
+
+
+def _say_waits(client: AdminClient) -> None:
+    """A walk held back by the profile's request budget (or a 429) says so on stderr."""
+    from console.client.budget import waiting_text
+
+    def waiting(seconds: float) -> None:
+        if seconds > 0:
+            print(f"tenant-console: {waiting_text(seconds)}", file=sys.stderr)
+
+    client.budget.watch(waiting)
 
 
 async def read_profile(

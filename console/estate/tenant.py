@@ -1,4 +1,5 @@
-"""Reading a tenant into a configuration document, page by page (never in one request).
+"""Reading a tenant into a configuration document, page by page (a few in flight, never the
+tenant in one request).
 
 Objects are read as sent (`page_json`), not as models: an object the console's models do not
 accept is still part of the tenant, and an export must not silently leave it out.
@@ -7,6 +8,7 @@ accept is still part of the tenant, and an export must not silently leave it out
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import aclosing
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +22,7 @@ from console.estate.document import (
 
 if TYPE_CHECKING:
     from console.client import AdminClient
+    from console.client.budget import RequestBudget
 
 PAGE_SIZE = 100
 """The service's largest page: fewest round trips."""
@@ -29,24 +32,24 @@ MAX_PAGES = 10_000
 PageFetch = Callable[[int, int], Awaitable[dict[str, Any]]]
 
 
-async def walk(fetch: PageFetch, size: int = PAGE_SIZE) -> AsyncIterator[dict[str, Any]]:
-    """Every object of a collection, one page at a time, in the service's (stable) order."""
-    page = 1
-    while page <= MAX_PAGES:
-        envelope = await fetch(page, size)
-        rows = [row for row in envelope.get("data") or [] if isinstance(row, dict)]
-        for row in rows:
-            yield row
-        pagination = envelope.get("pagination") or {}
-        total_pages = pagination.get("total_pages")
-        total_items = pagination.get("total_items")
-        if not rows or len(rows) < size:
-            return
-        if isinstance(total_pages, int) and page >= total_pages:
-            return
-        if isinstance(total_items, int) and page * size >= total_items:
-            return
-        page += 1
+async def walk(
+    fetch: PageFetch, size: int = PAGE_SIZE, *, budget: RequestBudget | None = None
+) -> AsyncIterator[dict[str, Any]]:
+    """Every object of a collection in the service's (stable) order, a few pages in flight
+    (console.client.walk); `budget`: the client's, so a 429 or 5xx sends fewer at once."""
+    from console.client.walk import PageEnd, envelope_end, walk_pages
+
+    def end_of(envelope: dict[str, Any], page: int) -> PageEnd:
+        rows = envelope.get("data") or []
+        end = envelope_end(envelope, page, size)
+        return PageEnd(end.has_more and len(rows) >= size, end.total_pages)
+
+    pages = walk_pages(lambda page: fetch(page, size), end_of, budget=budget, max_pages=MAX_PAGES)
+    async with aclosing(pages):
+        async for _page, envelope in pages:
+            for row in envelope.get("data") or []:
+                if isinstance(row, dict):
+                    yield row
 
 
 @dataclass
@@ -77,18 +80,23 @@ async def read_tenant(client: AdminClient, *, own_application: bool = False) -> 
         ids[kind].setdefault(str(row.get("name")), []).append(str(row.get("id")))
 
     applications, names_by_id = [], {}
-    async for row in walk(lambda p, s: client.applications.page_json(page=p, size=s)):
+    budget = getattr(client, "budget", None)
+    async for row in walk(
+        lambda p, s: client.applications.page_json(page=p, size=s), budget=budget
+    ):
         applications.append(application_item(row))
         names_by_id[str(row.get("id"))] = row.get("name")
         remember("applications", row)
     proxies = []
-    async for row in walk(lambda p, s: client.proxies.page_json(page=p, size=s)):
+    async for row in walk(lambda p, s: client.proxies.page_json(page=p, size=s), budget=budget):
         application_id = row.get("application_id")
         name = names_by_id.get(str(application_id)) if application_id else None
         proxies.append(proxy_item(row, name))
         remember("proxies", row)
     formulas = []
-    async for row in walk(lambda p, s: client.reactor_formulas.page_json(page=p, size=s)):
+    async for row in walk(
+        lambda p, s: client.reactor_formulas.page_json(page=p, size=s), budget=budget
+    ):
         if row.get("type") != "private":  # official formulas belong to the operator
             continue
         formulas.append(formula_item(row))
@@ -112,7 +120,9 @@ async def read_objects(client: AdminClient, wanted: dict[str, set[str]]) -> Tena
     rows["reactor_formulas"] = []
     for kind in ("proxies", "reactor_formulas"):
         for name in sorted(names.get(kind, ())):
-            async for row in walk(_by_name(client, kind, name)):
+            async for row in walk(
+                _by_name(client, kind, name), budget=getattr(client, "budget", None)
+            ):
                 if row.get("name") != name:  # the filter matches names containing it
                     continue
                 if kind == "reactor_formulas" and row.get("type") != "private":
@@ -120,7 +130,10 @@ async def read_objects(client: AdminClient, wanted: dict[str, set[str]]) -> Tena
                 rows[kind].append(row)
     application_names: dict[str, str] = {}
     applications: list[dict[str, Any]] = []
-    async for row in walk(lambda p, s: client.applications.page_json(page=p, size=s)):
+    async for row in walk(
+        lambda p, s: client.applications.page_json(page=p, size=s),
+        budget=getattr(client, "budget", None),
+    ):
         application_names[str(row.get("id"))] = str(row.get("name"))
         applications.append(row)
     proxies = []

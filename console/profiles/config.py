@@ -35,6 +35,7 @@ _PROFILE_FIELDS = {
     "tenant_name",
     "key_env",
     "key_command",
+    "rate_limit",
 }
 ENV_NAME_PATTERN = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}")
 COLORS = ("red", "orange", "yellow", "green", "cyan", "blue", "magenta", "white")
@@ -81,6 +82,9 @@ class Profile:
     """An environment variable the key is read from, instead of the keyring."""
     key_command: str | None = None
     """A command that prints the key (like git's credential helpers), instead of the keyring."""
+    rate_limit: int | None = None
+    """Requests a minute the console sends at most with this profile's key; None for the
+    hosted service's management limit (console.client.budget.DEFAULT_PER_MINUTE, 200)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "name", validate_name(self.name))
@@ -102,6 +106,7 @@ class Profile:
                 "Invalid key source: a profile takes its key from an environment variable or "
                 "a command, not both."
             )
+        object.__setattr__(self, "rate_limit", validate_rate_limit(self.rate_limit))
 
     @property
     def key_from_keyring(self) -> bool:
@@ -112,6 +117,17 @@ class Profile:
     def header(self) -> str:
         """The key header in use: the profile's own, or the default."""
         return self.key_header or DEFAULT_KEY_HEADER
+
+
+def validate_rate_limit(value: object) -> int | None:
+    """A whole number of requests a minute, at least 1, or None (the default)."""
+    if value is None:
+        return None
+    if type(value) is not int or value < 1:
+        raise ProfileError(
+            f"Invalid rate limit {value!r}: a whole number of requests a minute, at least 1."
+        )
+    return value
 
 
 def validate_label(label: str | None) -> str | None:
@@ -310,6 +326,8 @@ class ProfilesFile:
                 value = getattr(profile, key)
                 if value is not None:
                     lines.append(f"{key} = {_toml_string(value)}")
+            if profile.rate_limit is not None:
+                lines.append(f"rate_limit = {profile.rate_limit}")
         return "\n".join(lines) + "\n"
 
     def save(self) -> None:
@@ -378,7 +396,7 @@ def _parse_document(
         try:
             extra = {
                 k: table[k]
-                for k in ("label", "color", "tenant_name", "key_env", "key_command")
+                for k in ("label", "color", "tenant_name", "key_env", "key_command", "rate_limit")
                 if k in table
             }
             header = table.get("key_header")
@@ -393,6 +411,7 @@ def _parse_document(
                 "tenant": "tenant_name",
                 "key header": "key_header",
                 "key source": "key_env" if "key_env" in table else "key_command",
+                "rate limit": "rate_limit",
             }
             field_name = next((k for w, k in words.items() if f"Invalid {w}" in str(error)), None)
             at = (_locate(text, profile=name, key=field_name) if field_name else None) or line

@@ -11,7 +11,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from console.models.contract import DEFAULT_KEY_HEADER, checked_header_name
 from console.profiles.config import (
@@ -20,6 +20,9 @@ from console.profiles.config import (
     normalize_base_url,
     unknown_profile_message,
 )
+
+if TYPE_CHECKING:
+    from console.client.budget import RequestBudget
 
 PROFILE_ENV = "TENANT_CONSOLE_PROFILE"
 BASE_URL_ENV = "TENANT_CONSOLE_BASE_URL"
@@ -52,6 +55,14 @@ class ResolvedConnection:
     key_origin: str | None = None
     """Where the profile's key comes from when not the keyring ("$VAR", "the command `…`"):
     the console then never stores a key for it."""
+    rate_limit: int | None = None
+    """The profile's requests a minute (None: the default budget, 200)."""
+
+    def budget(self) -> RequestBudget:
+        """The request budget of this profile, for its client (console.client.budget)."""
+        from console.client.budget import DEFAULT_PER_MINUTE, RequestBudget
+
+        return RequestBudget(self.rate_limit or DEFAULT_PER_MINUTE)
 
 
 def resolve_connection(
@@ -95,6 +106,7 @@ def resolve_connection(
     base_url = env_url or profile.base_url
     header = env_header or profile.header
     tag: dict[str, Any] = {"label": profile.label, "color": profile.color, "key_header": header}
+    tag["rate_limit"] = profile.rate_limit
 
     if env_key:
         return ResolvedConnection(

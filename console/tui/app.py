@@ -14,6 +14,7 @@ import asyncio
 import logging
 import os
 import sys
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
@@ -199,6 +200,7 @@ class TenantConsoleApp(App[int]):
         self._early_start = early_start
         self._exit_signals = exit_signals
         self._client: AdminClient | None = None
+        self._rate_limit_said_until = 0.0
         self.connection: Connection | None = None
         self.unavailable: set[str] = set()
         """What the service in use does not offer (see mark_unavailable)."""
@@ -405,8 +407,56 @@ class TenantConsoleApp(App[int]):
             options = {} if header == DEFAULT_KEY_HEADER else {"key_header": header}
             hide_secret(connection.key)
             self._client = self.client_factory(connection.base_url, connection.key, **options)
+            self._fit_client(self._client, connection)
             record_changes(self._client, connection.profile, "console")
         return self._client
+
+    def _fit_client(self, client: AdminClient, connection: Connection) -> None:
+        """The profile's request budget on a new client (unless it came with one), its
+        waits said; and the profile's local index, opened off the UI thread (it is a file)."""
+        budget = getattr(client, "budget", None)
+        if budget is None:  # a stand-in client of a test
+            return
+        if budget.per_minute is None:
+            from console.client.budget import DEFAULT_PER_MINUTE
+
+            budget.per_minute = connection.rate_limit or DEFAULT_PER_MINUTE
+        budget.watch(self._rate_limit_wait)
+        if connection.profile is not None:
+            self.run_worker(
+                self._open_index(client, connection),
+                group="local-index",
+                exit_on_error=False,
+            )
+
+    async def _open_index(self, client: AdminClient, connection: Connection) -> None:
+        from console.client.index import LocalIndex
+
+        index = await asyncio.to_thread(
+            LocalIndex.open_quietly, connection.profile, connection.base_url
+        )
+        if index is not None and self._client is client:
+            client.index = index
+        elif index is not None:
+            index.close()
+
+    def _rate_limit_wait(self, seconds: float) -> None:
+        """A request waits for the profile's budget or a 429: said once per wait that
+        lasts (not for every request queued behind it)."""
+        if seconds < 1:
+            return
+        moment = time.monotonic()
+        if moment + seconds <= self._rate_limit_said_until + 2:
+            return
+        self._rate_limit_said_until = moment + seconds
+        from console.client.budget import waiting_text
+
+        self.notify(
+            f"{waiting_text(seconds).capitalize()}: the service allows this key only so many "
+            "requests a minute. Nothing fails; it goes on by itself.",
+            title="Rate limit",
+            timeout=min(max(seconds, 3.0), 10.0),
+        )
 
     async def connect(self, connection: Connection, *, first_page: FirstPage | None = None) -> None:
         """Talks to this tenant from now on: a new client, every section reloaded.

@@ -85,6 +85,16 @@ class ObjectProvider(Provider):
             if pattern.search(kind.item_name(item)):
                 seen.add(kind.item_id(item))
                 yield hit(kind, item)
+        for kind, row_id, name, caption in await self._indexed(client, query):
+            if row_id in seen:
+                continue
+            seen.add(row_id)
+            yield Hit(
+                max(matcher.match(name), 0.5),
+                matcher.highlight(f"Open {kind.singular}: {name}"),
+                partial(_open_by_id, app, kind, row_id),
+                help=f"{row_id} · {caption}",
+            )
         found = len(seen)
         for kind, item in await self._by_name(client, query):
             yield hit(kind, item)
@@ -111,7 +121,12 @@ class ObjectProvider(Provider):
         if previous is not None and narrower and self._walk_query.casefold() in query.casefold():
             search = previous.narrowed(matches)
         else:
-            search = TenantSearch(partial(_application_page, client), matches, APPLICATIONS.item_id)
+            search = TenantSearch(
+                partial(_application_page, client),
+                matches,
+                APPLICATIONS.item_id,
+                budget=getattr(client, "budget", None),
+            )
         self._walk, self._walk_query, self._walk_client = search, query, client
         try:
             for item in list(search.found):
@@ -123,6 +138,28 @@ class ObjectProvider(Provider):
             raise
         except Exception:  # e.g. no application:read: the other kinds still answer
             log.warning("The palette could not search the applications", exc_info=True)
+
+    async def _indexed(
+        self, client: AdminClient, query: str
+    ) -> list[tuple[ResourceKind, str, str, str]]:
+        """What the profile's local index knows by this name, at once (the live answers
+        follow): kind, id, name and "from the index, 3 minutes old"."""
+        index = getattr(client, "index", None)
+        if index is None:
+            return []
+        from console.client.find import from_index
+
+        try:
+            answer = await asyncio.to_thread(from_index, index, query)
+        except Exception:
+            log.warning("The palette could not read the local index", exc_info=True)
+            return []
+        kinds = {"applications": APPLICATIONS, "proxies": PROXIES, "formulas": REACTOR_FORMULAS}
+        return [
+            (kinds[row.kind], row.id, row.name, answer.caption)
+            for row in answer.rows
+            if row.kind in kinds
+        ]
 
     async def _by_id(self, client: AdminClient, item_id: str) -> list[tuple[ResourceKind, Shown]]:
         async def one(kind: ResourceKind) -> tuple[ResourceKind, Shown] | None:
@@ -160,6 +197,13 @@ class ObjectProvider(Provider):
             if isinstance(section, ResourceList):  # None until the section is mounted
                 found += [(kind, item) for item in section.items]
         return found
+
+
+def _open_by_id(app: TenantConsoleApp, kind: ResourceKind, item_id: str) -> None:
+    """The detail of an object the index knows by id: read afresh (it may be gone)."""
+    from console.tui.screens.detail import DetailScreen
+
+    app.push_screen(DetailScreen(kind, item_id=item_id))
 
 
 async def _application_page(client: AdminClient, page: int, size: int) -> Fetched:

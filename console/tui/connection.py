@@ -35,6 +35,8 @@ class Connection:
     key_origin: str | None = None
     """Where the profile's key comes from when not the keyring ("$VAR", "the command `…`"):
     a key typed in the console is then used for this session only, never stored."""
+    rate_limit: int | None = None
+    """The profile's requests a minute; None: the default budget (200)."""
 
     def __repr__(self) -> str:
         return f"Connection(profile={self.profile!r}, base_url={self.base_url!r}, key=***)"
@@ -173,6 +175,7 @@ class SavedProfiles:
             badge=getattr(found, "label", None),
             color=getattr(found, "color", None),
             key_origin=found.key_origin,
+            rate_limit=getattr(found, "rate_limit", None),
         )
 
     def summaries(self) -> list[ProfileSummary]:

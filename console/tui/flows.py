@@ -155,21 +155,29 @@ async def proxies_using(client: AdminClient, application_id: str) -> tuple[list[
     """Names of the proxies bound to the application, and whether every proxy was read.
 
     The service filters proxies by id and name only, so this walks the pages (as sent:
-    no models), at most PROXY_SCAN_PAGES of them.
+    no models, a few in flight), at most PROXY_SCAN_PAGES of them.
     """
+    from contextlib import aclosing
+
+    from console.client.walk import envelope_end, walk_pages
+
     names: list[str] = []
-    for page in range(1, PROXY_SCAN_PAGES + 1):
-        data = await client.proxies.page_json(page=page, size=100)
-        rows = data.get("data") or []
-        names += [
-            str(row.get("name") or row.get("id"))
-            for row in rows
-            if isinstance(row, dict) and str(row.get("application_id") or "") == application_id
-        ]
-        pagination = data.get("pagination") or {}
-        total = pagination.get("total_items")
-        if not rows or (isinstance(total, int) and page * 100 >= total):
-            return names, True
+    pages = walk_pages(
+        lambda page: client.proxies.page_json(page=page, size=100),
+        envelope_end,
+        budget=getattr(client, "budget", None),
+        max_pages=PROXY_SCAN_PAGES,
+    )
+    async with aclosing(pages):
+        async for number, data in pages:
+            rows = data.get("data") or []
+            names += [
+                str(row.get("name") or row.get("id"))
+                for row in rows
+                if isinstance(row, dict) and str(row.get("application_id") or "") == application_id
+            ]
+            if not envelope_end(data, number).has_more:
+                return names, True
     return names, False
 
 

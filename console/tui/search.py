@@ -3,17 +3,18 @@ only the matches.
 
 The API filters applications by id only, so a name is found by reading every page. The list
 (`/` then enter) and the palette's "open by name" both walk with TenantSearch; the benchmark
-drives it without a screen. It holds its matches and the page in hand, nothing more: a page
-is dropped once read. No Textual here.
+drives it without a screen. Pages go through console.client.walk (a few in flight, in list
+order). It holds its matches and the pages in flight, nothing more: a page is dropped once
+read. No Textual here.
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from console.client.budget import RequestBudget
     from console.client.client import AdminClient
     from console.tui.resources import Fetched, Labels, ResourceKind
     from console.tui.row_filter import RowFilter
@@ -44,14 +45,20 @@ class TenantSearch:
         item_id: Callable[[JsonObject], str],
         *,
         size: int = SEARCH_PAGE_SIZE,
+        budget: RequestBudget | None = None,
+        pages: int | None = None,
     ) -> None:
+        """`budget`: the client's (its 429s and 5xx make the walk send fewer at once);
+        `pages`: how many pages there are, if known (the list's total): the first requests
+        then go out together."""
         self.fetch = fetch
+        self.budget = budget
         self.matches = matches
         self.item_id = item_id
         self.size = size
         self.page = 0
         """Pages read so far."""
-        self.pages: int | None = None
+        self.pages: int | None = pages
         """The pages there are, once the service has said how many objects it holds."""
         self.total: int | None = None
         self.found: list[JsonObject] = []
@@ -68,6 +75,7 @@ class TenantSearch:
         client: AdminClient,
         row_filter: RowFilter,
         query: Query | None,
+        total: int | None = None,
     ) -> TenantSearch:
         """A walk of `kind`'s pages (under the server filter `query`, if any) for the rows
         `row_filter` matches, as the list's live filter would show them."""
@@ -76,7 +84,14 @@ class TenantSearch:
         def fetch(page: int, size: int) -> Awaitable[Fetched]:
             return kind.fetch(client, page, size, query)
 
-        return cls(fetch, lambda item, labels: row_filter.matches(kind, item, labels), kind.item_id)
+        pages = -(-total // SEARCH_PAGE_SIZE) if total is not None else None
+        return cls(
+            fetch,
+            lambda item, labels: row_filter.matches(kind, item, labels),
+            kind.item_id,
+            budget=getattr(client, "budget", None),
+            pages=pages,
+        )
 
     @property
     def matched(self) -> int:
@@ -89,37 +104,42 @@ class TenantSearch:
         return f"page {self.page}{of}, {self.matched} match{'' if self.matched == 1 else 'es'}"
 
     async def walk(self) -> AsyncIterator[list[JsonObject]]:
-        """Each page's new matches (perhaps none), as its page is read, to the last page.
+        """Each page's new matches (perhaps none), page by page in list order, to the last.
 
-        The next page is asked for before this one is read, so the service answers while
-        the console compares rows: the walk takes the time of the requests, not of both.
-        A page is dropped once read; what is in hand is its matches and, at most, the next
-        page arriving."""
+        Several pages are in flight (console.client.walk): the service answers them while
+        the console compares rows. A page is dropped once read; what is in hand is the
+        matches and the pages in flight. Stopping the loop cancels every request."""
         if self.done:
             return
-        coming = asyncio.ensure_future(self.fetch(self.page + 1, self.size))
-        try:
-            while True:
-                fetched = await coming
-                self.page += 1
+        from contextlib import aclosing
+
+        from console.client.walk import PageEnd, walk_pages
+
+        def end_of(fetched: Fetched, number: int) -> PageEnd:
+            pages = -(-fetched.total // self.size) if fetched.total is not None else None
+            return PageEnd(fetched.has_more and bool(fetched.items), pages)
+
+        walking = walk_pages(
+            lambda number: self.fetch(number, self.size),
+            end_of,
+            budget=self.budget,
+            pages=self.pages,
+            first=self.page + 1,
+        )
+        async with aclosing(walking):
+            async for number, fetched in walking:
+                self.page = number
                 self.total = fetched.total
                 if fetched.total is not None:
                     self.pages = max(self.page, -(-fetched.total // self.size))
                 self.done = not fetched.has_more or not fetched.items
                 if self.done:
                     self.pages = self.page
-                else:
-                    coming = asyncio.ensure_future(self.fetch(self.page + 1, self.size))
                 new = self._matches_of(fetched)
                 del fetched
                 yield new
                 if self.done:
                     return
-        finally:
-            if not coming.done():  # stopped (escape, a new query): the page on its way is not read
-                coming.cancel()
-            elif not coming.cancelled():
-                coming.exception()  # read, so an unread failure is not reported as lost
 
     def _matches_of(self, fetched: Fetched) -> list[JsonObject]:
         """The page's matches not found before (the list may shift between pages)."""
@@ -140,7 +160,9 @@ class TenantSearch:
     def narrowed(self, matches: Matcher) -> TenantSearch:
         """The same walk for a narrower question (the palette's query, one more letter):
         its matches among those found so far, and it goes on from the next page."""
-        narrower = TenantSearch(self.fetch, matches, self.item_id, size=self.size)
+        narrower = TenantSearch(
+            self.fetch, matches, self.item_id, size=self.size, budget=self.budget
+        )
         narrower.page, narrower.pages, narrower.total = self.page, self.pages, self.total
         narrower.done, narrower.labels = self.done, dict(self.labels)
         narrower.found = [item for item in self.found if matches(item, self.labels)]

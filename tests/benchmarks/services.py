@@ -11,13 +11,15 @@ from tests.local_service import RunningService
 
 
 @contextmanager
-def seeded_service(root: Path, applications: int) -> Iterator[RunningService]:
+def seeded_service(
+    root: Path, applications: int, *, rate_limit: int | None = None
+) -> Iterator[RunningService]:
     """A running service whose bootstrap tenant holds `applications` more applications.
 
     Before seeding, a tenant of its own checks that seeded objects read back exactly as
     objects created through the API.
     """
-    running = RunningService(root)
+    running = RunningService(root, rate_limit=rate_limit)
     running.start()
     try:
         probe = running.new_tenant("Seeding check")

@@ -18,6 +18,7 @@ from console_support import (
 
 from console.client import AdminClient
 from console.client._http import NO_RETRY
+from console.client.budget import RequestBudget
 from console.tui.screens.detail import DetailScreen
 from console.tui.screens.profiles import KeyPrompt
 from console.tui.widgets.section_loader import StaleBanner
@@ -103,8 +104,12 @@ async def test_an_object_gone_meanwhile_is_not_found(service: Any) -> None:
 async def test_rate_limited(start_service: Any) -> None:
     limited = start_service(rate_limit=3)
 
+    async def no_wait(seconds: float) -> None:
+        """The 429's Retry-After pauses the profile's requests: not spent here."""
+
     def client(base_url: str, key: str) -> AdminClient:
-        return AdminClient(base_url, key, retry=NO_RETRY)
+        budget = RequestBudget(None, sleep=no_wait)
+        return AdminClient(base_url, key, retry=NO_RETRY, budget=budget)
 
     app = make_app(limited.base_url, limited.key, client_factory=client)
     async with app.run_test(size=SIZE) as pilot:

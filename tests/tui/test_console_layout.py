@@ -233,9 +233,11 @@ async def test_loading_to_the_end_stops_on_escape(
     monkeypatch.setattr(resource_list_module, "PREFETCH_MARGIN", 1)
     gate = asyncio.Event()
     fetch = APPLICATIONS.fetch
+    held: list[int] = []
 
     async def gated(client: Any, page: int, size: int, query: Any) -> Any:
         if page >= 3:
+            held.append(page)
             await gate.wait()
         return await fetch(client, page, size, query)
 
@@ -251,11 +253,12 @@ async def test_loading_to_the_end_stops_on_escape(
         assert listing.loading_to_end
         assert "loading all (esc stops)" in listing.status_text
         assert "esc stops" in str(console(app).query_one("FooterBar #status").content)
+        assert held == [3, 4, 5, 6], "several pages in flight at once"
         await pilot.press("escape")
         assert not listing.loading_to_end
         gate.set()
         await settle(pilot)
-        assert listing.pages_fetched == [1, 2, 3]  # the page under way lands; no more
+        assert listing.pages_fetched == [1, 2]  # escape cancelled every page in flight
         assert listing.has_more
         assert any("Stopped at" in n for n in notifications(app))
         # The footer's status gives the keys their room back.

@@ -113,20 +113,26 @@ async def test_the_filter_by_flag_steps_from_the_keyboard(
 async def test_escape_stops_the_walk_and_keeps_what_was_read(
     service: RunningService, tenant: ReviewTenant
 ) -> None:
-    """The second page is held back until escape was pressed: the walk stops at page 1,
-    asks for nothing more, and a second escape goes back to the console."""
+    """Pages 2 and 3 go out together (several pages in flight) and are held back until
+    escape was pressed: escape cancels both requests, the walk stops at page 1 and asks for
+    nothing more, and a second escape goes back to the console."""
     app = make_app(service.base_url, tenant.info.key)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         client = app.client
         release = asyncio.Event()
         asked: list[int] = []
+        cancelled: list[int] = []
         page_json = client.applications.page_json
 
         async def held_back(page: int = 1, size: int = 20, **options: Any) -> Any:
             asked.append(page)
             if page >= 2:
-                await release.wait()
+                try:
+                    await release.wait()
+                except asyncio.CancelledError:
+                    cancelled.append(page)
+                    raise
             return await page_json(page=page, size=size, **options)
 
         client.applications.page_json = held_back
@@ -134,14 +140,15 @@ async def test_escape_stops_the_walk_and_keeps_what_was_read(
         await until(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review")
         screen = app.screen
         assert isinstance(screen, ReviewScreen)
-        await until(pilot, lambda: screen.pages_read == 1 and asked == [1, 2], "page 1")
+        await until(pilot, lambda: screen.pages_read == 1 and asked == [1, 2, 3], "page 1")
         assert screen.walking
         assert "reading page 1 of 3, 100 of 300 applications" in screen.progress_line
         await pilot.press("escape")
         assert not screen.walking and screen.stopped and not screen.complete
+        await until(pilot, lambda: sorted(cancelled) == [2, 3], "both requests cancelled")
         release.set()
         await settle(pilot)
-        assert asked == [1, 2] and screen.pages_read == 1
+        assert asked == [1, 2, 3] and screen.pages_read == 1
         assert len(screen.rows) == screen.table.row_count == 100
         assert "stopped at page 1 of 3, 100 of 300 applications" in screen.progress_line
         assert app.screen is screen

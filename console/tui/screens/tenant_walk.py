@@ -1,9 +1,10 @@
 """A screen that reads the whole tenant's applications page by page and shows rows as they
 come: the access review and who-holds-a-permission share it.
 
-The walk asks for the largest page the service allows, one request at a time, never the
-whole tenant at once; the progress line says how far it is ("page 3 of 100"); escape stops
-it (the rows read stay), `r` reads again from the start, and escape again goes back.
+The walk asks for the largest page the service allows, a few requests in flight
+(console.client.walk), never the whole tenant at once; the progress line says how far it
+is ("page 3 of 100") and when it waits for the rate limit; escape stops it and every request
+in flight (the rows read stay), `r` reads again from the start, and escape again goes back.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from console.tui.widgets.row_table import Cell, RowTable, TableColumn
 from console.tui.widgets.state_panel import StatePanel
 
 if TYPE_CHECKING:
+    from console.client.budget import RequestBudget
     from console.client.client import AdminClient
 
 log = logging.getLogger(__name__)
@@ -91,6 +93,9 @@ class TenantWalkScreen(Screen[None], Generic[PageT]):
         self._loading: Timer | None = None
         self._shown_at = 0.0
         self._pending_rows: list[Sequence[Cell]] = []
+        self._budget: RequestBudget | None = None
+        self._unwatch: Callable[[], None] | None = None
+        self._countdown: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield ConsoleHeader()
@@ -138,7 +143,46 @@ class TenantWalkScreen(Screen[None], Generic[PageT]):
         self._worker = self.run_worker(
             self._walk(), group="tenant-walk", exclusive=True, exit_on_error=False
         )
+        self._watch_budget()
         self.refresh_bindings()
+
+    def _watch_budget(self) -> None:
+        """The progress line says when the walk waits for the rate limit, counting down."""
+        if self._unwatch is not None:
+            return
+        client = console_app(self).connected_client()
+        budget = getattr(client, "budget", None)
+        if budget is None:
+            return
+        self._budget = budget
+
+        def changed(seconds: float) -> None:
+            self._show_progress()
+            if seconds > 0 and self._countdown is None:
+                self._countdown = self.set_interval(1.0, self._count_down)
+
+        self._unwatch = budget.watch(changed)
+
+    def _count_down(self) -> None:
+        self._show_progress()
+        waiting = self._budget is not None and self._budget.waiting > 0
+        if not waiting and self._countdown is not None:
+            self._countdown.stop()
+            self._countdown = None
+
+    def on_unmount(self) -> None:
+        if self._unwatch is not None:
+            self._unwatch()
+            self._unwatch = None
+
+    def waiting_text(self) -> str:
+        """ "waiting for the rate limit, 12 s" while a request of the walk waits for it."""
+        budget = self._budget
+        if not self.walking or budget is None or not budget.waiting:
+            return ""
+        from console.client.budget import waiting_text
+
+        return waiting_text(budget.waiting)
 
     def _stop_loading(self) -> None:
         if self._loading is not None:
@@ -257,9 +301,11 @@ class TenantWalkScreen(Screen[None], Generic[PageT]):
             where = f"stopped at {self.where()}: {self.problem_text}"
             return f"{self.title_text} · {where} · r reads again"
         if self.walking:
+            waiting = self.waiting_text()
+            wait = f" · {waiting}" if waiting else ""
             if self.pages_read == 0:
-                return f"{self.title_text} · reading the first page… (esc stops)"
-            return f"{self.title_text} · reading {self.where()}{tail} · esc stops"
+                return f"{self.title_text} · reading the first page…{wait} (esc stops)"
+            return f"{self.title_text} · reading {self.where()}{tail}{wait} · esc stops"
         if self.stopped:
             return f"{self.title_text} · stopped at {self.where()}{tail} · r reads again"
         return f"{self.title_text} · {self.applications_read:,} applications{tail}"

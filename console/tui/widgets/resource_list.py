@@ -17,6 +17,7 @@ import logging
 import re
 import time
 from concurrent.futures import Future
+from contextlib import aclosing
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -41,6 +42,7 @@ from console.tui.widgets.section_messages import SectionFailed, StatusChanged
 from console.tui.widgets.state_panel import StatePanel
 
 if TYPE_CHECKING:
+    from console.client.budget import RequestBudget
     from console.tui.shown import JsonObject, Query, Shown
 
 log = logging.getLogger("console.tui")
@@ -51,6 +53,9 @@ Pair = tuple["JsonObject", Row]
 """An object as sent and its row's cells."""
 
 PREFETCH_MARGIN = 10
+INDEX_KINDS = {"applications": "applications", "proxies": "proxies"}
+INDEX_KINDS["reactor_formulas"] = "formulas"
+"""A list's kind as the local index names it (console.client.index)."""
 SEARCH_STATUS_INTERVAL = 0.25
 """Seconds between two progress lines of a search without new matches: a new status lays
 the footer out again, and a page can come every few milliseconds."""
@@ -153,7 +158,9 @@ class ResourceList(Vertical, SectionLoader):
         self.refreshing = False
         """The loaded pages are being read again behind the rows shown (see reload)."""
         self.loading_to_end = False
-        """`G` twice: pages are fetched one after another to the last."""
+        """`G` twice (or ctrl+g): the remaining pages are fetched, a few in flight."""
+        self._walking_rest = False
+        """Whether load all's walk is under way (it, not the cursor, asks for pages)."""
         self._end_armed_row: int | None = None
         """The row a first `G` went to; a `G` from there loads to the end."""
         self.live: RowFilter | None = None
@@ -165,7 +172,16 @@ class ResourceList(Vertical, SectionLoader):
         self.searching = False
         self.search_stopped = False
         self._found: list[Pair] = []
-        """The search's matches with their cells, in the server's order."""
+        """The search's matches with their cells, in the server's order (those the local
+        index knows first, until the walk confirms them)."""
+        self._indexed: dict[str, JsonObject] = {}
+        """Rows shown from the local index that the walk has not confirmed yet, by id."""
+        self._gone = 0
+        """Rows the index knew that the search's complete walk did not find."""
+        self._budget: RequestBudget | None = None
+        """The client's request budget, watched once a walk starts (see _watch_budget)."""
+        self.index_caption = ""
+        """ "from the index, 3 minutes old" while the search shows rows from the index."""
         self.shown_items: list[JsonObject] = self.items
         """What the table shows, row for row: `items`, the live filter's, or the matches."""
 
@@ -212,9 +228,15 @@ class ResourceList(Vertical, SectionLoader):
         search = self.search
         if search is None:
             return ""
-        n = len(self._found)
+        n = self.match_count
         of = f" of {search.pages}" if search.pages is not None else ""
         return f"page {search.page}{of}, {n} match{'' if n == 1 else 'es'}"
+
+    @property
+    def match_count(self) -> int:
+        """The search's matches the service has confirmed (not those only the index knows,
+        nor those it no longer has)."""
+        return len(self._found) - len(self._indexed) - self._gone
 
     @property
     def current_item(self) -> Shown | None:
@@ -244,7 +266,7 @@ class ResourceList(Vertical, SectionLoader):
         else:
             text = f"{len(self.items)} of {self.total} loaded"
         if self.loading_to_end:
-            text += " · loading all (esc stops)…"
+            text += f" · loading all{self._waiting()} (esc stops)…"
         elif self.refreshing:
             text += " · refreshing…"
         elif self.fetching:
@@ -257,13 +279,36 @@ class ResourceList(Vertical, SectionLoader):
     def _search_status(self) -> str:
         progress = self.search_progress
         if self.searching:
-            return f"searching: {progress} · esc stops"
+            indexed = f" · {len(self._indexed)} {self.index_caption}" if self._indexed else ""
+            return f"searching: {progress}{indexed}{self._waiting()} · esc stops"
         if self.search_stopped:
             return f"search stopped at {progress}"
         search = self.search
         assert search is not None
-        n = len(self._found)
-        return f"{n} match{'' if n == 1 else 'es'} in {search.total or 0} {self.kind.title.lower()}"
+        n = self.match_count
+        gone = f" · {self._gone} no longer exist" if self._gone else ""
+        matches = f"{n} match{'' if n == 1 else 'es'}"
+        return f"{matches} in {search.total or 0} {self.kind.title.lower()}{gone}"
+
+    def _waiting(self) -> str:
+        """ " · waiting for the rate limit, 12 s" while a request of this list waits for the
+        profile's budget (see _watch_budget), else ""."""
+        budget = self._budget
+        if budget is None or not budget.waiting:
+            return ""
+        from console.client.budget import waiting_text
+
+        return f" · {waiting_text(budget.waiting)}"
+
+    def _watch_budget(self) -> None:
+        """The footer says when a search or load all waits for the rate limit (once per
+        client: a new profile's client is watched anew)."""
+        client = console_app(self).connected_client()
+        budget = getattr(client, "budget", None)
+        if budget is None or budget is self._budget:
+            return
+        self._budget = budget
+        budget.watch(lambda _seconds: self._status() if self.is_mounted else None)
 
     def _live_status(self) -> str:
         live = self.live
@@ -310,6 +355,7 @@ class ResourceList(Vertical, SectionLoader):
         self.items, self.total, self.has_more, self.pages_fetched = [], None, False, []
         self.rows, self._arrived, self.loading_to_end = [], [], False
         self.refreshing = False
+        self._walking_rest = False
         self._end_armed_row = None
         self._seen, self.labels, self._typed = set(), {}, None
         self.filter_text, self.query_params = "", {}
@@ -585,10 +631,65 @@ class ResourceList(Vertical, SectionLoader):
         the cursor near the end, and page after page of the tenant would come."""
         if not self.has_more or self.fetching or self.problem is not None:
             return
+        if self._walking_rest:  # load all: its walk asks for the pages
+            return
+        if self.loading_to_end:
+            self._load_rest()
+            return
         near_end = self.table.cursor_row >= len(self.items) - PREFETCH_MARGIN
-        browsing = self.live is None and self.search is None
-        if self.loading_to_end or (browsing and near_end):
+        if near_end and self.live is None and self.search is None:
             self._fetch(len(self.pages_fetched) + 1)
+
+    def _load_rest(self) -> None:
+        """Load all (`G G`, ctrl+g): the remaining pages, a few in flight and shown in list
+        order as they come (console.client.walk); escape cancels every request in flight."""
+        from console.client.walk import PageEnd, walk_pages
+
+        client = console_app(self).client
+        kind, size, query = self.kind, self.page_size, dict(self.query_params)
+        first = len(self.pages_fetched) + 1
+        pages = -(-self.total // size) if self.total is not None else None
+        generation = self.generation
+        self._walking_rest = True
+        self.fetching = True
+
+        def end_of(fetched: Fetched, number: int) -> PageEnd:
+            total_pages = -(-fetched.total // size) if fetched.total is not None else None
+            return PageEnd(fetched.has_more and bool(fetched.items), total_pages)
+
+        async def run() -> None:
+            number = first
+            try:
+                walking = walk_pages(
+                    lambda n: kind.fetch(client, n, size, query),
+                    end_of,
+                    budget=getattr(client, "budget", None),
+                    pages=pages,
+                    first=first,
+                )
+                async with aclosing(walking):
+                    async for number, fetched in walking:
+                        if not self.is_current(generation) or not self.loading_to_end:
+                            return
+                        self._show_page(number, fetched)
+                        self.fetching = self.has_more
+            except Exception as exc:
+                log.warning("Loading the rest of %s failed", kind.key, exc_info=True)
+                if self.is_current(generation):
+                    self._failed(exc, number)
+            finally:
+                if self.is_current(generation):
+                    self._walking_rest = False
+                    self.fetching = False
+                    self._status()
+
+        self.run_worker(
+            run(),
+            group=self.load_group,
+            name=f"{kind.key}-load-all",
+            exclusive=True,
+            exit_on_error=False,
+        )
 
     @on(RowTable.RowHighlighted)
     def _row_highlighted(self, event: RowTable.RowHighlighted) -> None:
@@ -621,11 +722,12 @@ class ResourceList(Vertical, SectionLoader):
         )
 
     def load_to_end(self) -> None:
-        """Fetches the remaining pages one after another (never the tenant in one request),
+        """Fetches the remaining pages, a few in flight (never the tenant in one request),
         the footer counting them; the cursor goes to the last row once it is loaded."""
         if not self.has_more or self.problem is not None or self.loading_to_end:
             return
         self.loading_to_end = True
+        self._watch_budget()
         self.notify(
             f"Loading the rest of {self.total} {self.kind.title.lower()}, "
             f"{self.page_size} at a time; escape stops.",
@@ -635,8 +737,12 @@ class ResourceList(Vertical, SectionLoader):
         self._maybe_fetch_more()
 
     def stop_loading_to_end(self) -> None:
+        """Escape: every request of the load in flight is cancelled; the rows stay."""
         if self.loading_to_end:
             self.loading_to_end = False
+            if self._walking_rest:
+                self.forget_loads()
+                self._walking_rest = self.fetching = False
             self._status()
             self.notify(f"Stopped at {len(self.items)} of {self.total}.", title="To the end")
 
@@ -895,8 +1001,9 @@ class ResourceList(Vertical, SectionLoader):
         others as their pages arrive. Escape stops it."""
         self._end_search()
         client = console_app(self).client
-        search = TenantSearch.of(self.kind, client, row_filter, self.query_params)
+        search = TenantSearch.of(self.kind, client, row_filter, self.query_params, self.total)
         self.live = row_filter
+        self._watch_budget()
         self.search, self.searching, self.search_stopped = search, True, False
         kind, labels = self.kind, self.labels
         self._found = [
@@ -905,6 +1012,7 @@ class ResourceList(Vertical, SectionLoader):
             if row_filter.matches(kind, item, labels)
         ]
         known = {kind.item_id(item) for item, _row in self._found}
+        self._found += self._from_index(row_filter, known)
         self._refresh_view(self.current_row)
         self._show_state()
         self._status()
@@ -915,6 +1023,84 @@ class ResourceList(Vertical, SectionLoader):
             exclusive=True,
             exit_on_error=False,
         )
+
+    def _from_index(self, row_filter: RowFilter, known: set[str]) -> list[Pair]:
+        """What the profile's local index knows by this name, shown at once (marked "from
+        the index"), each row replaced by the live one when the walk reaches it and marked
+        gone if the walk ends without it. Names only: a filter on another column, or under a
+        server filter, is answered live only."""
+        self._indexed, self.index_caption = {}, ""
+        index_kind = INDEX_KINDS.get(self.kind.key)
+        index = getattr(console_app(self).connected_client(), "index", None)
+        if index is None or index_kind is None or self.query_params:
+            return []
+        if row_filter.column not in (None, "name") or row_filter.not_a_column:
+            return []
+        from console.client.find import from_index
+
+        try:
+            answer = from_index(index, row_filter.term, [index_kind])
+        except Exception:
+            log.warning("The local index could not be read", exc_info=True)
+            return []
+        pairs = []
+        for row in answer.rows:
+            if row.id in known:
+                continue
+            item: JsonObject = {"id": row.id, "name": row.name}
+            self._indexed[row.id] = item
+            pairs.append((item, self._index_cells(row.name, gone=False)))
+        if pairs:
+            self.index_caption = answer.caption
+        return pairs
+
+    def _index_cells(self, name: str, *, gone: bool) -> Row:
+        """A row the index knows: its name, marked; the other columns wait for the service."""
+        if gone:
+            first = Text.assemble((name, "strike dim"), (" · no longer exists", "dim red"))
+        else:
+            first = Text.assemble((name, ""), (" · from the index", "dim"))
+        return (first, *(Text("…", "dim") for _ in self.kind.columns[1:]))
+
+    def _confirm_indexed(self, items: list[JsonObject]) -> list[JsonObject]:
+        """The live rows of objects shown from the index take their places; the others are
+        returned (new to the search)."""
+        others = []
+        kind, labels = self.kind, self.labels
+        replaced = False
+        for item in items:
+            provisional = self._indexed.pop(kind.item_id(item), None)
+            if provisional is None:
+                others.append(item)
+                continue
+            at = next(n for n, (shown, _row) in enumerate(self._found) if shown is provisional)
+            self._found[at] = (item, kind.row_cells(item, labels))
+            replaced = True
+        if replaced:
+            self._refresh_view(self.current_row)
+        return others
+
+    def _mark_gone(self) -> None:
+        """The walk read the whole tenant without these: gone, in the table and the index."""
+        if not self._indexed:
+            return
+        gone = {id(item) for item in self._indexed.values()}
+        self._found = [
+            (item, self._index_cells(str(item.get("name")), gone=True))
+            if id(item) in gone
+            else (item, row)
+            for item, row in self._found
+        ]
+        index = getattr(console_app(self).connected_client(), "index", None)
+        index_kind = INDEX_KINDS.get(self.kind.key)
+        if index is not None and index_kind is not None:
+            try:
+                index.mark_gone(index_kind, list(self._indexed))
+            except Exception:
+                log.warning("The local index could not be updated", exc_info=True)
+        self._gone += len(self._indexed)
+        self._indexed = {}
+        self._refresh_view(self.current_row)
 
     def _arrived_pairs(self) -> list[Pair]:
         """The loaded objects with their cells, in the server's order (the rows may be sorted)."""
@@ -932,6 +1118,8 @@ class ResourceList(Vertical, SectionLoader):
                     return
                 self.labels.update(search.labels)
                 fresh = [item for item in new if kind.item_id(item) not in known]
+                if fresh and self._indexed:
+                    fresh = self._confirm_indexed(fresh)
                 if fresh:
                     self._add_found(fresh)
                 moment = time.monotonic()
@@ -952,6 +1140,8 @@ class ResourceList(Vertical, SectionLoader):
                 )
         finally:
             if self.search is search:
+                if search.done:
+                    self._mark_gone()
                 self.searching = False
                 self._show_state()
                 self._status()
@@ -985,7 +1175,7 @@ class ResourceList(Vertical, SectionLoader):
         if self.searching and self.is_mounted:
             self.workers.cancel_group(self, "search")
         self.search, self.searching, self.search_stopped = None, False, False
-        self._found = []
+        self._found, self._indexed, self.index_caption, self._gone = [], {}, "", 0
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "escape":

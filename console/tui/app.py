@@ -209,7 +209,7 @@ class TenantConsoleApp(App[int]):
         """The connected tenant's id, once read: the usage history keys its reports by it."""
         self.usage_line = ""
         self.usage_warning = ""
-        """The header's forecast warning: the plan passed within seven days (issue 28)."""
+        """The header's forecast warning: the plan will be passed within seven days (issue 28)."""
         self._usage_history: HistoryStore | None = None
         self.header_notice = ""
         """Why the header's tenant and usage may be out of date (shown instead of the usage)."""

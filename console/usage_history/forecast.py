@@ -97,11 +97,11 @@ class Forecast:
         return f"{line}.\n{passing}" if passing else f"{line}."
 
     def header_warning(self) -> str:
-        """The header's warning ("" when none): the plan passed within seven days."""
+        """The header's warning ("" when none): the plan will be passed within seven days."""
         if not self.warns or self.passes_on is None:
             return ""
         demo = " (demo data)" if self.demo else ""
-        return f"⚠ plan passed ~{day_text(self.passes_on)}{demo}"
+        return f"⚠ passes the plan ~{day_text(self.passes_on)}{demo}"
 
     def to_json(self) -> dict[str, object]:
         def text(moment: datetime | None) -> str | None:

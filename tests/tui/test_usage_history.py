@@ -88,7 +88,7 @@ async def test_the_dashboard_forecasts_and_the_header_warns_within_seven_days(
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         header = app.screen.query_one(ConsoleHeader)
-        assert header.summary == "MAT 8,700 / 10,000 (87%)  ⚠ plan passed ~Nov 25"
+        assert header.summary == "MAT 8,700 / 10,000 (87%)  ⚠ passes the plan ~Nov 25"
         await pilot.press("6")
         await settle(pilot)
         panel = app.screen.query_one(UsageDashboard).history_panel

@@ -63,7 +63,7 @@ def test_a_trend_that_passes_the_plan_says_when_and_warns_within_seven_days() ->
     expected = last.at + timedelta(days=(PLAN - last.monthly_active) / 400)  # type: ignore[operator]
     assert result.passes_on == expected
     assert result.passes_on == datetime(2026, 11, 24, tzinfo=UTC)
-    assert result.warns and result.header_warning() == "⚠ plan passed ~Nov 24"
+    assert result.warns and result.header_warning() == "⚠ passes the plan ~Nov 24"
     assert "will be passed on Nov 24 (in 2 days) if the trend holds" in result.summary()
     assert "from 8 snapshots" in result.summary()
 
@@ -171,4 +171,4 @@ def test_the_demo_curve_grows_through_the_month_and_starts_again() -> None:
 def test_a_warning_from_demo_data_says_so() -> None:
     points = [replace(s, demo=True) for s in daily(1, 21, 400, base=1_000)]
     result = forecast(points, NOW)
-    assert result.demo and result.header_warning() == "⚠ plan passed ~Nov 24 (demo data)"
+    assert result.demo and result.header_warning() == "⚠ passes the plan ~Nov 24 (demo data)"

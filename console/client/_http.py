@@ -179,6 +179,11 @@ class HttpSession:
             lambda: self._send(method, path, params, body),
         )
 
+    async def probe(self, method: str, path: str) -> Any:
+        """A request that by design changes nothing (a POST to an object that exists nowhere,
+        asking whether a route is offered): sent like any other, but never journalled."""
+        return await self._send(method.upper(), path, None, None)
+
     async def _journal_get(self, path: str) -> Any:
         """A GET for the journal (`path` may carry a query), remembered like any other."""
         path, _, query = path.partition("?")

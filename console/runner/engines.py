@@ -28,6 +28,7 @@ import logging
 import os
 import re
 import shutil
+import signal
 import subprocess
 import threading
 import time
@@ -73,8 +74,14 @@ MEMORY_SIGNS = (
     "Fatal process out of memory",
     "Last few GCs",
     "MemoryError",
+    "std::bad_alloc",
 )
 """What an engine writes on stderr when it dies of the memory limit."""
+OUT_OF_MEMORY_SIGNALS = frozenset(
+    {signal.SIGTRAP, signal.SIGILL, signal.SIGABRT, signal.SIGSEGV, signal.SIGBUS}
+)
+"""How V8 dies, without a word, when the process's data limit refuses it memory it cannot do
+without (its fatal out-of-memory handler traps): the memory limit, not an engine error."""
 
 EMBEDDED_PREFIX = "__tcDefine(function (module, exports, require) {\n"
 """The embedded engine's wrapper: one line before the code, subtracted from error lines."""
@@ -166,6 +173,16 @@ def _allocation_refused(outcome: Outcome) -> Outcome:
     return outcome
 
 
+def _died_of(returncode: int) -> int | None:
+    """The signal that ended a process: its negative return code, or 128 + the signal as the
+    sandbox's launcher (a shell-like pid 1) reports it."""
+    if returncode < 0:
+        return -returncode
+    if 128 < returncode < 128 + 65:
+        return returncode - 128
+    return None
+
+
 def _launch(argv: list[str], reads: list[str], job: Job, base_mb: int) -> Launch:
     """The sandbox.Launch of an engine process for `job`: its data limit is the code's
     memory limit plus what the engine itself needs."""
@@ -191,6 +208,10 @@ def _confined(launch: Launch, payload: str, job: Job, what: str) -> Outcome | by
         return Outcome(status="timeout")
     stderr = finished.stderr.decode("utf-8", "replace")
     if finished.returncode != 0 and any(sign in stderr for sign in MEMORY_SIGNS):
+        return Outcome(status="memory")
+    died_of = _died_of(finished.returncode)
+    if not finished.stdout and died_of in OUT_OF_MEMORY_SIGNALS:
+        log.warning("%s died of signal %s, taken as the memory limit", what, died_of)
         return Outcome(status="memory")
     if finished.returncode == sandbox.EXIT_SETUP and stderr.startswith("sandbox:"):
         raise EngineUnavailable(f"The sandbox could not be set up: {stderr.strip()}")

@@ -147,7 +147,7 @@ class TenantConsoleApp(App[int]):
     COMMANDS = App.COMMANDS | {ObjectProvider, usage_commands, estate_commands}
     BINDINGS = [
         Binding("p", "switch_profile", "Profile"),
-        Binding("P", "overview", "All profiles", show=False),  # issue 17: screens/overview.py
+        Binding("P", "overview", "All profiles"),  # issue 17: screens/overview.py
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("q", "quit", "Quit"),
     ]

@@ -308,7 +308,10 @@ async def test_every_list_sorts_by_a_column_and_says_so(
 
         monkeypatch.setattr(APPLICATIONS, "fetch", gated)  # page 2 waits: 3 rows sorted
         await pilot.press("s")
-        assert notifications(app)[-1] == "Applications: Sorted by Name ↑ (the 3 loaded rows)."
+        assert notifications(app)[-1] == (
+            "Applications: Sorted by Name ↑ · sorted: loaded rows only"
+            " (3 of 6; ctrl+g loads all, then sorts)."
+        )
         assert "3 of 6 loaded" in listing.status_text
         assert "sorted: loaded rows only" in listing.status_text
         gate.set()

@@ -5,10 +5,9 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual import events
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Button, Input, Static
@@ -149,7 +148,9 @@ class FormulaForm(ResourceForm[ReactorFormula, ReactorFormulaCreate]):
                         id="request-parameters",
                     ),
                     path="request_parameters",
-                    hint="Arguments of each invocation. Dotted names (parent.child) denote nesting.",
+                    hint=(
+                        "Arguments of each invocation. Dotted names (parent.child) denote nesting."
+                    ),
                 )
 
     # ----- icon ------------------------------------------------------------------------------

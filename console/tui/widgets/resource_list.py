@@ -30,6 +30,7 @@ from textual.widgets import Input
 
 from console.clock import now
 from console.tui.app_access import console_app
+from console.tui.notices import notify_once
 from console.tui.problems import describe
 from console.tui.resources import PAGE_SIZE, Fetched, FilterInvalid, ResourceKind, list_page
 from console.tui.row_filter import RowFilter, column_words, parse_row_filter
@@ -591,7 +592,7 @@ class ResourceList(Vertical, SectionLoader):
         else:
             self._apply_sort(top=top)
         self.table.set_sort(*(self.sort or (None, False)))
-        self.notify(self.sort_note, title=self.kind.title)
+        notify_once(self.app, "sort", self.sort_note, title=self.kind.title)
         self._status()
 
     @property

@@ -126,7 +126,6 @@ KEY_GROUPS: tuple[KeyGroup, ...] = (
             ("F9", "Link to a file (follows its changes) / unlink"),
             ("F11, ctrl+f", "Full screen (tab indents there); escape or F11 returns"),
         ),
-        changes=True,
     ),
     KeyGroup(
         "Test-run",
@@ -180,6 +179,12 @@ def keys_markdown() -> str:
             )
             shown = shown.replace("|", "\\|")
             lines.append(f"| {shown} | {what} |")
+    lines += [
+        "",
+        "See also: [Browsing and finding](browsing.md), [Editing and keys](editing.md),"
+        " [Access review](access-review.md), [Several tenants](several-tenants.md),"
+        " [Code and test-runs](code.md).",
+    ]
     return "\n".join(lines) + "\n"
 
 

@@ -125,10 +125,13 @@ class KeyBar(Widget):
     }
     """
 
-    KEEP: ClassVar[frozenset[str]] = frozenset({"help", "quit", "back", "save", "dismiss"})
+    KEEP: ClassVar[frozenset[str]] = frozenset(
+        {"help", "quit", "back", "stop_or_back", "save", "dismiss"}
+    )
     """Actions whose keys stay when the line is too narrow for every key."""
     IMPORTANCE: ClassVar[tuple[str, ...]] = (
         "back",
+        "stop_or_back",
         "close",
         "cancel",
         "select_cursor",
@@ -140,13 +143,13 @@ class KeyBar(Widget):
         "edit",
         "delete",
         "regenerate",
+        "toggle_json",
         "sort",
         "sort_reverse",
         "copy_to_profile",
         "overview",
         "section",
         "refresh",
-        "toggle_json",
         "copy_id",
         "switch_profile",
         "help",

@@ -30,8 +30,8 @@ class TextCheckbox(Checkbox):
 
     @property
     def _button(self) -> Content:
-        button_style = self.get_visual_style("toggle--button")
-        side = Style(foreground=button_style.foreground)
+        """`[x]` / `[ ]` in the label's colours; only the `x` takes the button's (success)."""
+        ticked = self.get_visual_style("toggle--button")
         return Content.assemble(
-            ("[", side), ("x" if self.value else " ", button_style + Style(bold=True)), ("]", side)
+            "[", ("x" if self.value else " ", Style(foreground=ticked.foreground, bold=True)), "]"
         )

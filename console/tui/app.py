@@ -119,6 +119,12 @@ def showing_welcome(app: App[int]) -> bool:
     return welcome is not None and isinstance(app.screen, welcome.WelcomeScreen)
 
 
+def showing_overview(app: App[int]) -> bool:
+    """Whether the overview (`P`) is on top: its footer has no `P` then."""
+    overview = sys.modules.get("console.tui.screens.overview")
+    return overview is not None and isinstance(app.screen, overview.OverviewScreen)
+
+
 async def load_client_modules() -> None:
     """Imports the client (httpx, pydantic, the models) in a thread, so the screen stays
     responsive while they load after the first rows. Once they are in, nothing to do."""
@@ -162,7 +168,7 @@ class TenantConsoleApp(App[int]):
     COMMANDS = App.COMMANDS | {ObjectProvider, usage_commands, estate_commands}
     BINDINGS = [
         Binding("p", "switch_profile", "Profile"),
-        Binding("P", "overview", "All profiles", show=False),  # issue 17: screens/overview.py
+        Binding("P", "overview", "All profiles"),  # issue 17: screens/overview.py
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("q", "quit", "Quit"),
     ]
@@ -731,7 +737,9 @@ class TenantConsoleApp(App[int]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("switch_profile", "overview"):
-            return not showing_welcome(self)
+            return not showing_welcome(self) and not (
+                action == "overview" and showing_overview(self)
+            )
         return True
 
     def action_help(self) -> None:

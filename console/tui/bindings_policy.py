@@ -53,10 +53,11 @@ def hide_mutating_bindings(node: Screen[None]) -> None:
                 if action in MUTATING_ACTIONS:
                     node._bindings.bind(key, f"lacking_permission('{action}')", show=False)
         return
+    hidden = (*MUTATING_ACTIONS, "copy_to_profile")  # `c` says why not (refuse_if_read_only)
     bindings = node._bindings.key_to_bindings
     for key, found in list(bindings.items()):
         bindings[key] = [
-            dataclasses.replace(b, show=False) if b.action.split("(")[0] in MUTATING_ACTIONS else b
+            dataclasses.replace(b, show=False) if b.action.split("(")[0] in hidden else b
             for b in found
         ]
     node.refresh_bindings()

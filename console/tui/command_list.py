@@ -12,6 +12,15 @@ Command = tuple[str, Callable[[], object], str]
 """(text shown in the palette, what it does, a line of help)."""
 
 
+class ScreenHit(DiscoveryHit):
+    """A command of the screen on show, offered when the palette opens: it comes before
+    the commands offered everywhere (sections, profiles, theme), whose score is 0."""
+
+    @property
+    def score(self) -> float:
+        return 1.0
+
+
 class CommandListProvider(Provider):
     """Subclasses say which commands apply to the screen now (`commands`)."""
 
@@ -20,8 +29,9 @@ class CommandListProvider(Provider):
         return ()
 
     async def discover(self) -> Hits:
+        """Every command, before those of the app (they are the screen's: ScreenHit)."""
         for text, callback, help_text in self.commands():
-            yield DiscoveryHit(text, callback, help=help_text)
+            yield ScreenHit(text, callback, help=help_text)
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)

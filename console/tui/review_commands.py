@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, ClassVar
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from console.tui.app_access import console_app
-from console.tui.command_list import Command, CommandListProvider
-from console.tui.resources import PERMISSIONS
+from console.tui.command_list import Command, CommandListProvider, ScreenHit
+from console.tui.resources import APPLICATIONS, PERMISSIONS
 from console.tui.screens.console import highlighted_permission
 from console.tui.widgets.resource_list import ResourceList
 
@@ -95,12 +95,18 @@ class ReviewCommands(Provider):
         return types
 
     async def discover(self) -> Hits:
-        permission = highlighted_permission(console_app(self))
+        app = console_app(self)
+        permission = highlighted_permission(app)
         if permission is not None:
             text, callback, help_text = self._who_holds(permission)
-            yield DiscoveryHit(text, callback, help=help_text)
+            yield ScreenHit(text, callback, help=help_text)
+        screen = app.console_screen
+        in_applications = (
+            app.screen is screen and screen is not None and (screen.current == APPLICATIONS.key)
+        )
+        hit = ScreenHit if in_applications else DiscoveryHit  # A's own section: it leads
         for text, callback, help_text in list(self._review_commands())[:1]:
-            yield DiscoveryHit(text, callback, help=help_text)
+            yield hit(text, callback, help=help_text)
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)

@@ -176,12 +176,12 @@ async def test_regenerate_another_application_shows_the_new_key_once(service, te
         reveal = app.screen
         key_widget = reveal.query_one("#key", Static)
         assert str(key_widget.content) == MASK
-        await pilot.press("s")
+        await pilot.press("v")
         new_key = str(key_widget.content)
         assert new_key != MASK and len(new_key) > 20
-        await pilot.press("c")
+        await pilot.press("y")
         assert app.clipboard == new_key
-        await pilot.press("s")
+        await pilot.press("v")
         assert str(key_widget.content) == MASK
         await pilot.click("#done")
         result = await worker.wait()
@@ -357,7 +357,7 @@ async def test_new_application_key_is_revealed_then_listed_and_regenerated_from_
         await wait_until(pilot, screen_is(app, RegenerateConfirm))
         await pilot.click("#confirm")
         await wait_until(pilot, screen_is(app, KeyRevealModal))
-        await pilot.press("s")
+        await pilot.press("v")
         new_key = str(app.screen.query_one("#key").content)
         await pilot.click("#done")
         await wait_until(pilot, screen_is(app, DetailScreen))

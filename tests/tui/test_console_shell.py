@@ -13,10 +13,10 @@ from textual.command import CommandPalette
 
 from console.tui.commands import ObjectProvider
 from console.tui.demo import DemoService, DemoServiceError
+from console.tui.help_keys import KEY_GROUPS
 from console.tui.launch import open_demo
 from console.tui.screens.detail import DetailScreen
 from console.tui.screens.help import HelpScreen
-from console.tui.sections import KEYS
 
 
 async def test_help_lists_every_key(service: Any) -> None:
@@ -27,7 +27,7 @@ async def test_help_lists_every_key(service: Any) -> None:
         await pilot.press("question_mark")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
-        listed = {key for key, _ in KEYS}
+        listed = {key for group in KEY_GROUPS for key, _ in group.keys}
         assert {"1-6", "/", "enter", "escape", "r", "y", "p", "?", "q", "ctrl+p"} <= listed
         await pilot.press("escape")
         await pilot.pause()

@@ -166,7 +166,9 @@ async def test_the_other_screens_styles_are_read_when_the_first_one_opens(
         assert isinstance(app.screen, HelpScreen)
         assert app.stylesheet.has_source(app_module.LATER_CSS)
         dialog = app.screen.query_one("#help-dialog")
-        assert dialog.styles.width is not None and dialog.styles.width.value == 80  # .dialog
+        # #help-dialog: the whole width (its columns of keys follow it), up to 196 cells.
+        assert dialog.styles.width is not None and dialog.styles.width.value == 100
+        assert dialog.styles.max_width is not None and dialog.styles.max_width.value == 196
         assert app.screen.styles.align == ("center", "middle")  # HelpScreen
 
 

@@ -62,7 +62,7 @@ class KeysScreen(Screen[None]):
         if self.bar == "footer":
             yield Footer(compact=True, **self.options)
         else:
-            yield KeyBar(**self.options)
+            yield KeyBar(**{"importance": (), **self.options})  # Footer's order
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "export":
@@ -418,3 +418,13 @@ def test_a_group_label_names_only_the_keys_it_shows() -> None:
     assert _group_label("New/Edit/Del", ["New", "Edit", "Delete"]) == "New/Edit/Del"
     assert _group_label("New/Edit/Del", ["Edit", "Delete"]) == "Edit/Del"
     assert _group_label("Sort", ["Sort up", "Sort down"]) == "Sort"  # one word stays
+
+
+async def test_keys_in_order_of_importance_and_as_many_as_fit() -> None:
+    """The console's order: a view's own keys (a, x, the Nav group) before the change keys;
+    narrower, the most important that fit stay, Help and Quit always."""
+    wide = await render_bottom("key_bar", importance=None)
+    assert wide.text.startswith("^s Save a Add x Export  jk Nav  n e d New/Edit/Del F1 Help q Quit")
+    narrow = await render_bottom("key_bar", size=(60, 6), importance=None)
+    # n e d (the least important here) goes; the Nav group, after it in width, still fits.
+    assert narrow.text.startswith("^s Save a Add x Export  jk Nav F1 Help q Quit")

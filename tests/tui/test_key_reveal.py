@@ -34,19 +34,19 @@ async def test_key_reveal_is_masked_copyable_and_closed_only_on_purpose(no_clipb
         key = modal.query_one("#key", Static)
         assert str(key.content) == MASK
         assert FAKE_KEY not in repr(modal)
-        await pilot.press("c")
+        await pilot.press("y")
         await wait_until(pilot, lambda: "OSC 52" in modal.status_text)
         assert app.clipboard == FAKE_KEY  # sent, but not claimed as copied
         assert not any("Copied" in n or "on the clipboard" in n for n in app.notes)
         assert "may ignore it" in modal.status_text
-        await pilot.press("d")  # an unconfirmed copy does not let it close
+        await pilot.press("o")  # an unconfirmed copy does not let it close
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is modal and not app.dismissed
-        assert "Done (d)" in app.notes[-1]
-        await pilot.press("s")
+        assert "Done (o)" in app.notes[-1]
+        await pilot.press("v")
         assert str(key.content) == FAKE_KEY
-        await pilot.press("s")
+        await pilot.press("v")
         assert str(key.content) == MASK
         await pilot.click("#done")  # shown once: now it may close
         await wait_until(pilot, lambda: app.dismissed)
@@ -62,22 +62,22 @@ async def test_key_reveal_closes_after_a_sure_copy_or_when_told_it_is_stored(
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: app.screen.is_mounted)
         modal = app.screen
-        await pilot.press("c")
+        await pilot.press("y")
         await wait_until(pilot, lambda: modal.copied)
         assert target.read_text() == FAKE_KEY
         assert "Copied to the clipboard" in modal.status_text
-        await pilot.press("d")
+        await pilot.press("o")
         await wait_until(pilot, lambda: app.dismissed)
 
     monkeypatch.setattr("console.tui.clipboard.clipboard_tool", lambda: None)
     app = hosting(KeyRevealModal(FAKE_KEY, "Checkout backend"))
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: app.screen.is_mounted)
-        await pilot.press("d")
+        await pilot.press("o")
         await pilot.pause()
         assert not app.dismissed
         await pilot.click("#stored")
-        await pilot.press("d")
+        await pilot.press("o")
         await wait_until(pilot, lambda: app.dismissed)
 
 
@@ -94,7 +94,7 @@ def test_snapshot_key_reveal_after_regenerate_sent_to_terminal(
     modal = KeyRevealModal(FAKE_KEY, "Checkout backend", regenerated=True)
 
     async def copy(pilot) -> None:
-        await pilot.press("c")
+        await pilot.press("y")
         await wait_until(pilot, lambda: "OSC 52" in modal.status_text)
 
     assert snap_compare(hosting(modal), terminal_size=size, run_before=copy)

@@ -74,7 +74,7 @@ async def test_copy_a_proxy_to_another_profile_with_its_application(estate) -> N
         assert "s3cret" not in shown and staging.key not in shown
         await pilot.press("y")
         await wait_until(pilot, screen_is(app, KeyRevealModal), what="the new key, shown once")
-        await pilot.press("s", "d")
+        await pilot.press("v", "o")  # show, done
         await wait_until(pilot, lambda: not isinstance(app.screen, KeyRevealModal))
         await settle(pilot)
         assert any("Done in profile prod" in n for n in notifications(app))

@@ -26,6 +26,7 @@ from console.tui.forms.code import code_problem_sentences
 from console.tui.forms.diff import code_changes, describe_changes
 from console.tui.forms.fields import FormField, nearest_field
 from console.tui.modals import CodeWarningModal, DiscardChangesModal, LostUpdateModal
+from console.tui.notices import notify_once
 from console.tui.shown import JsonObject
 from console.tui.widgets.key_bar import KeyBar
 
@@ -64,6 +65,13 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT, RequestT]):
     field_labels: ClassVar[dict[str, str]] = {"name": "Name"}
     code_fields: ClassVar[tuple[str, ...]] = ()
     """Payload keys holding code: the dialogs show their changes as a line diff."""
+
+    stand_ins: ClassVar[dict[str, object]] = {"name": "a name"}
+    """A valid value for each payload key whose own error would hide the cross-field ones
+    (a model checks `rule_errors` only once every field is valid): errors are looked for
+    again with these in place, so that every problem is reported at once."""
+    trimmed_inputs: ClassVar[tuple[str, ...]] = ("name",)
+    """Ids of the inputs whose surrounding spaces are taken off on save (saying so)."""
 
     BINDINGS = [Binding("escape", "cancel", "Close")]
 
@@ -252,12 +260,40 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT, RequestT]):
     def local_errors(self) -> FieldErrors:
         """What saving now would refuse before sending (reading the widgets, the model)."""
         payload, errors = self.build_payload()
-        try:
-            self.validate(payload)
-        except PayloadInvalid as invalid:
-            for path, sentences in invalid.errors.items():
-                errors.setdefault(path, []).extend(sentences)
+        self._checked(payload, errors)
         return errors
+
+    def _checked(self, payload: JsonObject, errors: FieldErrors) -> RequestT | None:
+        """The request model of `payload`, or None with every problem added to `errors`:
+        those of the fields, and the cross-field ones their errors would hide (looked for
+        with `stand_ins` in place of the faulty fields)."""
+        try:
+            return self.validate(payload)
+        except PayloadInvalid as invalid:
+            found = invalid.errors
+        for path, sentences in found.items():
+            errors.setdefault(path, []).extend(sentences)
+        faulty = {_top_key(path) for path in found}
+        if not faulty or not faulty <= set(self.stand_ins):
+            return None
+        try:
+            self.validate({**payload, **{key: self.stand_ins[key] for key in faulty}})
+        except PayloadInvalid as more:
+            for path, sentences in more.errors.items():
+                if _top_key(path) not in faulty:  # never an error about a stand-in
+                    errors.setdefault(path, []).extend(sentences)
+        return None
+
+    def trim_inputs(self) -> list[str]:
+        """Takes the spaces around a name (and other `trimmed_inputs`) off; the labels of
+        the fields trimmed."""
+        trimmed = []
+        for input_id in self.trimmed_inputs:
+            for widget in self.query(f"#{input_id}").results(Input):
+                if widget.value != widget.value.strip():
+                    widget.value = widget.value.strip()
+                    trimmed.append(self.field_labels.get(input_id, input_id).lower())
+        return trimmed
 
     def _clear_mended_errors(self) -> None:
         """A field marked in red turns back as soon as its value is valid: each change
@@ -328,7 +364,7 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT, RequestT]):
         lines = [headline or f"Not saved: {problems}. See the fields marked in red."]
         lines += unplaced
         self.show_banner("\n".join(lines))
-        self.notify(lines[0], title="Not saved", severity="error")
+        notify_once(self.app, "form-errors", lines[0], title="Not saved", severity="error")
         first = next((fields[p] for p in fields if p in at_field), None)
         if first is not None:
             self.call_after_refresh(self._reveal_field, first)
@@ -360,14 +396,17 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT, RequestT]):
             return
         self.clear_errors()
         self._refused = None
+        trimmed = self.trim_inputs()
+        if trimmed:
+            notify_once(
+                self.app,
+                "form-trim",
+                f"Took the spaces around the {' and the '.join(trimmed)} off.",
+                title="Trimmed",
+            )
         payload, errors = self.build_payload()
-        model = None
-        try:
-            model = self.validate(payload)
-        except PayloadInvalid as invalid:
-            for path, sentences in invalid.errors.items():
-                errors.setdefault(path, []).extend(sentences)
-        if errors:
+        model = self._checked(payload, errors)
+        if errors or model is None:
             self.show_errors(errors)
             return
         warnings: list[str] = []

@@ -13,6 +13,7 @@ from textual.widgets import Button, Input, Select, Static, Switch
 
 from console.tui.forms.fields import FormField
 from console.tui.shown import JsonObject
+from console.tui.widgets.toggles import TextSwitch
 
 RowT = TypeVar("RowT")
 """What one row edits (a name/value pair, a contract item as a dict)."""
@@ -239,7 +240,7 @@ class ContractEditor(ListEditor[JsonObject]):
             ),
         ]
         if self.with_optional:
-            widgets.append(Switch(bool(item.get("optional")), classes="contract-optional"))
+            widgets.append(TextSwitch(bool(item.get("optional")), classes="contract-optional"))
         if not self.read_only:
             widgets.append(Button("✕", classes="row-remove", compact=True, tooltip="Remove"))
         row = FormField("", Horizontal(*widgets), path=f"{self.kind}[{index}]", classes="list-row")

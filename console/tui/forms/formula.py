@@ -5,10 +5,10 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
+from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Button, Input, Static
 
@@ -72,72 +72,86 @@ class FormulaForm(ResourceForm[ReactorFormula, ReactorFormulaCreate]):
 
     def compose_fields(self) -> ComposeResult:
         formula = self.obj
-        yield FormField(
-            "Name",
-            Input(formula.name if formula else "", placeholder="e.g. Card fingerprint", id="name"),
-            path="name",
-        )
-        yield FormField(
-            "Description (optional)",
-            Input(formula.description or "" if formula else "", id="description"),
-            path="description",
-        )
-        yield FormField(
-            "Type",
-            Static(TYPE_TEXT[self.formula_type], classes="readonly-value"),
-            path="type",
-        )
-        path_input = Input(placeholder="path to a .png or .jpg file, then Enter", id="icon-path")
-        status = Static(describe_icon(self.icon), id="icon-status", markup=False)
-        if self.read_only:
-            path_input.display = False
-            yield FormField("Icon", path_input, status, path="icon")
-        else:
-            yield FormField(
-                "Icon (optional)",
-                Horizontal(
-                    path_input,
-                    Button("Load", id="icon-load"),
-                    Button("Remove", id="icon-remove"),
-                    classes="icon-row",
-                ),
-                status,
-                path="icon",
-            )
-        yield FormField(
-            "",
-            CodeEditor(
-                (formula.code or "") if formula else CODE_TEMPLATE,
-                label="Code",
-                read_only=self.read_only,
-                max_length=CODE_MAX,
-                id="code",
-            ),
-            path="code",
-            hint="JavaScript for Node.js 16: module.exports = function (req) { ... }",
-        )
-        yield FormField(
-            "Configuration contract",
-            ContractEditor(
-                "configuration",
-                [c.model_dump() for c in formula.configuration] if formula else [],
-                read_only=self.read_only,
-                id="configuration",
-            ),
-            path="configuration",
-            hint="Values set once per reactor. Names cannot contain '.'.",
-        )
-        yield FormField(
-            "Request parameters",
-            ContractEditor(
-                "request_parameters",
-                [p.model_dump() for p in formula.request_parameters] if formula else [],
-                read_only=self.read_only,
-                id="request-parameters",
-            ),
-            path="request_parameters",
-            hint="Arguments of each invocation. Dotted names (parent.child) denote nesting.",
-        )
+        # Below the code on a narrow form, beside it on a wide one (FormulaForm.on_resize):
+        # the outline says what the contract holds, so nothing is a hidden scroll away.
+        yield Static(self._outline_text(), id="formula-outline", markup=False)
+        with Horizontal(id="formula-columns"):
+            with Vertical(id="formula-main"):
+                yield FormField(
+                    "Name",
+                    Input(
+                        formula.name if formula else "",
+                        placeholder="e.g. Card fingerprint",
+                        id="name",
+                    ),
+                    path="name",
+                )
+                yield FormField(
+                    "Description (optional)",
+                    Input(formula.description or "" if formula else "", id="description"),
+                    path="description",
+                )
+                yield FormField(
+                    "Type",
+                    Static(TYPE_TEXT[self.formula_type], classes="readonly-value"),
+                    path="type",
+                )
+                path_input = Input(
+                    placeholder="path to a .png or .jpg file, then Enter", id="icon-path"
+                )
+                status = Static(describe_icon(self.icon), id="icon-status", markup=False)
+                if self.read_only:
+                    path_input.display = False
+                    yield FormField("Icon", path_input, status, path="icon")
+                else:
+                    yield FormField(
+                        "Icon (optional)",
+                        Horizontal(
+                            path_input,
+                            Button("Load", id="icon-load"),
+                            Button("Remove", id="icon-remove"),
+                            classes="icon-row",
+                        ),
+                        status,
+                        path="icon",
+                    )
+                yield FormField(
+                    "",
+                    CodeEditor(
+                        (formula.code or "") if formula else CODE_TEMPLATE,
+                        label="Code",
+                        read_only=self.read_only,
+                        max_length=CODE_MAX,
+                        id="code",
+                    ),
+                    path="code",
+                    hint="JavaScript for Node.js 16: module.exports = function (req) { ... }",
+                )
+            with Vertical(id="formula-contract"):
+                yield FormField(
+                    "Configuration contract",
+                    ContractEditor(
+                        "configuration",
+                        [c.model_dump() for c in formula.configuration] if formula else [],
+                        read_only=self.read_only,
+                        id="configuration",
+                    ),
+                    path="configuration",
+                    hint="Values set once per reactor. Names cannot contain '.'.",
+                )
+                yield FormField(
+                    "Request parameters",
+                    ContractEditor(
+                        "request_parameters",
+                        [p.model_dump() for p in formula.request_parameters] if formula else [],
+                        read_only=self.read_only,
+                        id="request-parameters",
+                    ),
+                    path="request_parameters",
+                    hint=(
+                        "Arguments of each invocation. Dotted names (parent.child) denote nesting."
+                    ),
+                )
 
     # ----- icon ------------------------------------------------------------------------------
 
@@ -189,6 +203,41 @@ class FormulaForm(ResourceForm[ReactorFormula, ReactorFormulaCreate]):
     @on(ListEditor.Changed)
     def _rows_changed(self) -> None:
         self.refresh_dirty()
+        self._update_outline()
+
+    WIDE = 150
+    """From this many columns, the contract and the parameters sit beside the code."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        super().on_resize(event)
+        self.set_class(event.size.width < self.WIDE, "-narrow")
+
+    def _outline_text(self) -> str:
+        """ "Below the code: configuration contract (2: region, api_key); request parameters
+        (none)": what the narrow form holds out of sight."""
+
+        def listed(editor_id: str, noun: str) -> str:
+            if not self.is_mounted:
+                rows: list[JsonObject] = []
+                source = self.obj
+                if source is not None:
+                    items = getattr(source, noun, None) or []
+                    rows = [item.model_dump() for item in items]
+            else:
+                rows = self.query_one(f"#{editor_id}", ContractEditor).value()
+            names = [str(row.get("name") or "?") for row in rows]
+            return f"{len(names)}: {', '.join(names)}" if names else "none"
+
+        configuration = listed("configuration", "configuration")
+        parameters = listed("request-parameters", "request_parameters")
+        return (
+            f"Below the code: configuration contract ({configuration});"
+            f" request parameters ({parameters})."
+        )
+
+    def _update_outline(self) -> None:
+        for outline in self.query("#formula-outline").results(Static):
+            outline.update(self._outline_text())
 
     # ----- payload ---------------------------------------------------------------------------
 

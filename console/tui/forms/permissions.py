@@ -5,18 +5,21 @@ boxes that differ without colour."""
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.strip import Strip
 from textual.widgets import Button, Input, SelectionList, Static
 from textual.widgets.option_list import OptionDoesNotExist
 from textual.widgets.selection_list import Selection
+
+from console.tui.widgets.pick_list import LIST_MOVES
 
 if TYPE_CHECKING:
     from console.models import Permission
@@ -39,6 +42,22 @@ class CheckList(SelectionList[str]):
 
     It redraws the three cells SelectionList.render_line puts before each prompt (its
     toggle button); the test `test_checked_boxes_differ_without_colour` guards that."""
+
+    BINDINGS: ClassVar[list[BindingType]] = LIST_MOVES
+
+    def _on_focus(self, event: events.Focus) -> None:
+        """The cursor on the first row when none is highlighted (the options were rebuilt
+        after a load or a filter): the row that looks current is the one `space` ticks."""
+        super()._on_focus(event)
+        if self.highlighted is None and self.option_count:
+            self.highlighted = 0
+
+    def action_select(self) -> None:
+        """`space` ticks the highlighted row, the first one if none is highlighted yet:
+        the first press is never lost to placing the cursor."""
+        if self.highlighted is None and self.option_count:
+            self.highlighted = 0
+        super().action_select()
 
     def render_line(self, y: int) -> Strip:
         line = super().render_line(y)

@@ -22,6 +22,7 @@ from console.tui.forms.fields import FormField
 from console.tui.resources import PROXIES
 from console.tui.shown import JsonObject
 from console.tui.widgets.code_editor import CodeEditor
+from console.tui.widgets.toggles import TextSwitch
 
 if TYPE_CHECKING:
     from console.models import TransformView
@@ -112,7 +113,7 @@ class ProxyForm(ResourceForm[Proxy, ProxyCreate]):
         yield FormField(
             "Require authentication",
             Horizontal(
-                Switch(proxy.require_auth if proxy else True, id="require-auth"),
+                TextSwitch(proxy.require_auth if proxy else True, id="require-auth"),
                 Static("Callers must send an API key header to use the proxy."),
                 classes="auth-row",
             ),

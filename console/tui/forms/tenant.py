@@ -14,6 +14,7 @@ from console.tui.forms.fields import FormField
 from console.tui.resources import TENANT
 from console.tui.shown import JsonObject
 from console.tui.widgets.tenant_view import settings_text
+from console.tui.widgets.toggles import TextSwitch
 
 SETTINGS = {
     "fingerprint_tokens": "Apply the default fingerprint expression when a token has none.",
@@ -47,7 +48,7 @@ class TenantForm(ResourceForm[Tenant, TenantUpdate]):
             yield FormField(
                 setting.replace("_", " ").capitalize(),
                 Horizontal(
-                    Switch(value, id=setting.replace("_", "-")),
+                    TextSwitch(value, id=setting.replace("_", "-")),
                     Static(description),
                     classes="setting-row",
                 ),

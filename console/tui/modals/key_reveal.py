@@ -12,29 +12,33 @@ from textual.widgets import Button, Checkbox, Static
 
 from console.tui.logs import hide_secret
 from console.tui.modals.base import Dialog
+from console.tui.widgets.toggles import TextCheckbox
 
 MASK = "•" * 32
 """What stands for the key while hidden: a fixed length, so not even its size shows."""
 
 
 WAITING = (
-    "Show (s), copy (c) or write (w) the key to a file, or tick the box once it is stored: "
-    "Done (d) waits until then."
+    "Show (v), copy (y) or write (w) the key to a file, or tick the box once it is stored: "
+    "Done (o) waits until then."
 )
 
 
 class KeyRevealModal(Dialog[None]):
     """The one moment a key is shown. Masked by default (screenshots and snapshots stay
-    clean); `s` shows it, `c` copies it. It closes only with Done (`d`), and only once the
+    clean); `v` shows it, `y` copies it (as `v` and `y` do on a detail). It closes only with
+    Done (`o`), and only once the
     key was shown, copied for sure (a clipboard tool took it), or the admin ticked that
     they stored it: an OSC 52 copy that the terminal may have ignored does not count."""
 
     BINDINGS = [
-        Binding("c", "copy", "Copy key"),
-        Binding("s", "toggle_key", "Show/hide"),
+        # Not the lists' d (delete) and c (copy to profile), nor s (sort): a key pressed out
+        # of habit must not be taken for another.
+        Binding("y", "copy", "Copy key"),
+        Binding("v", "toggle_key", "Show/hide"),
         Binding("w", "write_file", "Write to file"),
-        Binding("d", "done", "Done"),
-        Binding("escape", "refuse_escape", "Done (d)", show=False),
+        Binding("o", "done", "Done"),
+        Binding("escape", "refuse_escape", "Done (o)", show=False),
     ]
 
     def __init__(self, key: str, application_name: str, *, regenerated: bool = False) -> None:
@@ -73,11 +77,11 @@ class KeyRevealModal(Dialog[None]):
             )
             yield Static(MASK, id="key", markup=False)
             yield Static(WAITING, id="key-status", markup=False)
-            yield Checkbox("I have stored this key", id="stored")
+            yield TextCheckbox("I have stored this key", id="stored")
             with Horizontal(classes="dialog-buttons"):
-                yield Button("Show (s)", id="toggle")
-                yield Button("Copy (c)", id="copy")
-                yield Button("Done (d)", id="done", variant="primary")
+                yield Button("Show (v)", id="toggle")
+                yield Button("Copy (y)", id="copy")
+                yield Button("Done (o)", id="done", variant="primary")
 
     def on_mount(self) -> None:
         self.query_one("#copy", Button).focus()
@@ -91,11 +95,11 @@ class KeyRevealModal(Dialog[None]):
         key = self.query_one("#key", Static)
         key.update(self._key if self.revealed else MASK)
         key.set_class(self.revealed, "-revealed")
-        self.query_one("#toggle", Button).label = "Hide (s)" if self.revealed else "Show (s)"
+        self.query_one("#toggle", Button).label = "Hide (v)" if self.revealed else "Show (v)"
         if self.revealed and not self.shown:
             self.shown = True
             if not self.copied:
-                self._status("Shown: copy it by hand if need be, then Done (d).")
+                self._status("Shown: copy it by hand if need be, then Done (o).")
 
     def action_copy(self) -> None:
         self.run_worker(self._copy(), group="copy", exclusive=True, exit_on_error=False)
@@ -106,9 +110,9 @@ class KeyRevealModal(Dialog[None]):
         copied = await copy_text(self.app, self._key)
         if copied.confirmed:
             self.copied = True
-            self._status(f"{copied.message} Store it somewhere safe, then Done (d).")
+            self._status(f"{copied.message} Store it somewhere safe, then Done (o).")
             return
-        hint = "" if self.shown else " If it did not arrive, show it (s) and copy it by hand."
+        hint = "" if self.shown else " If it did not arrive, show it (v) and copy it by hand."
         self._status(f"{copied.message}{hint}")  # no toast: it would cover the buttons
 
     def action_write_file(self) -> None:
@@ -133,13 +137,13 @@ class KeyRevealModal(Dialog[None]):
             self._status(f"Not written: {error}")
             return
         self.written_to = written
-        self._status(f"Written to {written} (mode 0600). Done (d) closes this dialog.")
+        self._status(f"Written to {written} (mode 0600). Done (o) closes this dialog.")
 
     def action_done(self) -> None:
         if not self.can_close:
             self._status(WAITING)
             self.notify(
-                "The key is shown only once: show (s), copy (c) or write (w) it, or tick "
+                "The key is shown only once: show (v), copy (y) or write (w) it, or tick "
                 "'I have stored this key', before Done.",
                 severity="warning",
             )
@@ -150,12 +154,12 @@ class KeyRevealModal(Dialog[None]):
     @on(Checkbox.Changed, "#stored")
     def _stored_changed(self, event: Checkbox.Changed) -> None:
         if event.value:
-            self._status("Done (d) closes this dialog; the key will not be shown again.")
+            self._status("Done (o) closes this dialog; the key will not be shown again.")
         elif not (self.shown or self.copied):
             self._status(WAITING)
 
     def action_refuse_escape(self) -> None:
-        self.notify("The key is shown only once: press Done (d) once it is stored.")
+        self.notify("The key is shown only once: press Done (o) once it is stored.")
 
     @on(Button.Pressed, "#toggle")
     def _toggle_pressed(self) -> None:

@@ -24,6 +24,7 @@ from console.tui.bindings_policy import (
     hide_mutating_bindings,
     run_console_action,
 )
+from console.tui.key_hints import explain_key, explaining_bindings
 from console.tui.key_permissions import refuse_if_read_only
 from console.tui.resources import APPLICATIONS, KINDS_BY_KEY, PERMISSIONS
 from console.tui.sections import SECTIONS
@@ -127,12 +128,21 @@ class ConsoleScreen(Screen[None]):
         Binding("d", "delete", "Delete", group=CHANGE_KEYS_GROUP),
         # In the help and on an application's detail; the list's footer has no room left.
         Binding("R", "regenerate", "Regenerate key", show=False),
-        Binding("c", "copy_to_profile", "Copy to profile", show=False),  # issue 17
-        # In the help and the palette; shown in the footer of their section only would
-        # crowd out keys the lists need at 80 columns.
-        Binding("A", "access_review", "Access review", show=False),
-        Binding("w", "who_holds", "Who holds", show=False),
-        Binding("H", "history", "History", show=False),  # issue 23: the change journal
+        # The section's own keys: shown where they apply (check_action), in the order of
+        # KeyBar.IMPORTANCE; pressed elsewhere, they say where they work (key_hints).
+        Binding("A", "access_review", "Review", tooltip="Access review of every application"),
+        Binding("w", "who_holds", "Who holds", tooltip="Who holds the highlighted permission"),
+        Binding("c", "copy_to_profile", "Copy to profile"),  # issue 17
+        *explaining_bindings(
+            "access_review",
+            "who_holds",
+            "copy_to_profile",
+            "sort",
+            "sort_reverse",
+            "load_all_sorted",
+            "test_run",
+        ),
+        Binding("H", "history", "History", show=False),  # issue 23: in the help and palette
     ]
 
     def __init__(self, *, first_page: FirstPage | None = None, **kwargs: Any) -> None:
@@ -306,6 +316,10 @@ class ConsoleScreen(Screen[None]):
     def action_lacking_permission(self, action: str) -> None:
         """A dimmed n, e, d or R: says which permission the key lacks."""
         explain_lacking_permission(self, action)
+
+    def action_explain_key(self, action: str) -> None:
+        """A section's key pressed where it does not apply: says where it does."""
+        explain_key(self.app, action)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in MUTATING_ACTIONS:

@@ -24,6 +24,7 @@ from console.tui.bindings_policy import (
     run_detail_action,
 )
 from console.tui.formatting import clock_time, mask_secrets
+from console.tui.key_hints import explain_key, explaining_bindings
 from console.tui.problems import describe
 from console.tui.resources import (
     CodeBlock,
@@ -111,13 +112,15 @@ class DetailScreen(Screen[None]):
         Binding("e", "edit", "Edit"),
         Binding("d", "delete", "Delete"),
         Binding("R", "regenerate", "Regenerate key"),
+        # Shown where they apply, in the order of KeyBar.IMPORTANCE; elsewhere they say
+        # where they work (key_hints).
+        Binding("ctrl+r", "test_run", "Test-run"),
+        Binding("c", "copy_to_profile", "Copy to profile"),  # issue 17
+        *explaining_bindings("test_run", "copy_to_profile"),
         # Issue 26: an application's keys (its keys panel names them; console.tui.key_flows).
-        Binding("N", "new_key", "New key", show=False),
-        Binding("x", "revoke_key", "Revoke key", show=False),
-        Binding("o", "rotate_key", "Rotate key", show=False),
-        Binding("c", "copy_to_profile", "Copy to profile", show=False),  # issue 17
-        # Not in the key bar: at 80 columns it would push out `v Raw JSON` (README, help).
-        Binding("ctrl+r", "test_run", "Test-run", show=False),
+        Binding("N", "new_key", "New key"),
+        Binding("x", "revoke_key", "Revoke key"),
+        Binding("o", "rotate_key", "Rotate"),
     ]
 
     def __init__(
@@ -342,6 +345,10 @@ class DetailScreen(Screen[None]):
             return
         self.app.push_screen(TestRunScreen(target))
 
+    def action_explain_key(self, action: str) -> None:
+        """ctrl+r or c where it does not apply: says where it does."""
+        explain_key(self.app, action)
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("new_key", "revoke_key", "rotate_key"):
             from console.tui.key_offers import KEYS
@@ -355,6 +362,10 @@ class DetailScreen(Screen[None]):
                 and not in_read_only_mode(app)
                 and KEYS not in app.unavailable
             )
+        if action == "copy_to_profile":
+            from console.tui.promote import promotable
+
+            return promotable(self.kind, self.item)
         if action == "test_run":
             return self.kind.key in ("reactor_formulas", "proxies") and not isinstance(
                 self.item, dict

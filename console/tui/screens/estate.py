@@ -22,6 +22,7 @@ from console.tui.modals.base import ChoiceDialog
 from console.tui.widgets.console_header import ConsoleHeader
 from console.tui.widgets.key_bar import KeyBar
 from console.tui.widgets.key_scroll import KeyScroll
+from console.tui.widgets.pick_list import PickList
 
 if TYPE_CHECKING:
     from console.estate.plan import Plan
@@ -71,7 +72,7 @@ class TargetProfilePicker(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="target-dialog", classes="dialog"):
             yield Static(self.title_text, classes="dialog-title", markup=False)
-            yield OptionList(*(Option(name, id=name) for name in self.names), id="target-options")
+            yield PickList(*(Option(name, id=name) for name in self.names), id="target-options")
             yield Static("enter: choose · escape: cancel", classes="muted")
 
     def on_mount(self) -> None:

@@ -16,6 +16,7 @@ from textual.widgets.option_list import Option
 
 from console.tui.app_access import console_app
 from console.tui.connection import Connection, ProfileSummary, probe_keyring
+from console.tui.widgets.pick_list import PickList
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +67,7 @@ class ProfilePicker(ModalScreen[str | None]):
         with Vertical(id="profile-dialog", classes="dialog"):
             yield Static("Switch profile", classes="dialog-title")
             if self.names:
-                yield OptionList(*self._options(), id="profile-options")
+                yield PickList(*self._options(), id="profile-options")
             else:
                 yield Static("No saved profiles: add one with `tenant-console profile add`.")
             yield Static(

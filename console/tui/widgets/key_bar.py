@@ -52,6 +52,12 @@ def _group_label(label: str, descriptions: list[str]) -> str:
     return "/".join(kept) if kept and len(kept) < len(parts) else label
 
 
+def _action(item: _Key | _Group) -> str:
+    """The action of a key, or of a group's first key, without its parameters."""
+    key = item if isinstance(item, _Key) else item.keys[0]
+    return key.action.split("(")[0]
+
+
 _Shown = tuple[tuple[_Key | _Group, ...], _Key | None]
 """What the bar draws: the keys from the left, and the command palette key on the right."""
 
@@ -119,18 +125,40 @@ class KeyBar(Widget):
     }
     """
 
-    KEEP: ClassVar[frozenset[str]] = frozenset({"help", "quit", "back", "save", "dismiss"})
+    KEEP: ClassVar[frozenset[str]] = frozenset(
+        {"help", "quit", "back", "stop_or_back", "save", "dismiss"}
+    )
     """Actions whose keys stay when the line is too narrow for every key."""
-    DROP_FIRST: ClassVar[tuple[str, ...]] = (
+    IMPORTANCE: ClassVar[tuple[str, ...]] = (
+        "back",
+        "stop_or_back",
+        "close",
+        "cancel",
+        "select_cursor",
+        "open",
+        "save",
+        "*",
+        "filter",
+        "new",
+        "edit",
+        "delete",
+        "regenerate",
+        "toggle_json",
+        "sort",
+        "sort_reverse",
+        "copy_to_profile",
+        "overview",
+        "section",
+        "refresh",
         "copy_id",
         "switch_profile",
-        "toggle_json",
-        "refresh",
-        "section",
-        "filter",
+        "help",
+        "quit",
     )
-    """Actions whose keys go first, in this order, when the line is too narrow; then the
-    others from the right. The help (`?`) lists them all."""
+    """The order of the keys on the line, most important first; `*` stands for every action
+    not named (a view's own keys: `A`, `w`, ctrl+r, `x`, `f` ...). When the line is too
+    narrow, keys are taken in this order while they fit (KEEP ones always): what goes is
+    the least important, and `?` lists them all."""
 
     show_command_palette: var[bool] = var(True)
     """Show the command palette key on the right (when the app has a command palette)."""
@@ -146,8 +174,11 @@ class KeyBar(Widget):
         disabled: bool = False,
         show_command_palette: bool = True,
         combine_groups: bool = True,
+        importance: tuple[str, ...] | None = None,
     ) -> None:
+        """`importance`: the order of the keys (IMPORTANCE); () keeps Footer's order."""
         super().__init__(name=name, id=id, classes=classes, disabled=disabled)
+        self.importance = self.IMPORTANCE if importance is None else importance
         self.set_reactive(KeyBar.show_command_palette, show_command_palette)
         self.set_reactive(KeyBar.combine_groups, combine_groups)
         self._ready = False  # Footer shows nothing before the screen first publishes its bindings
@@ -222,6 +253,10 @@ class KeyBar(Widget):
                     for b, enabled, tooltip in firsts
                 )
 
+        if self.importance:
+            rank = {action: n for n, action in enumerate(self.importance)}
+            others = rank.get("*", len(rank))
+            items.sort(key=lambda item: rank.get(_action(item), others))
         palette = None
         if self.show_command_palette and app.ENABLE_COMMAND_PALETTE:
             found = active_bindings.get(app.COMMAND_PALETTE_BINDING)
@@ -269,27 +304,18 @@ class KeyBar(Widget):
         return runs
 
     def _fitted(self, items: tuple[_Key | _Group, ...], width: int) -> tuple[_Key | _Group, ...]:
-        """The items that fit in `width` cells: the least important go first (DROP_FIRST in
-        its order, then from the right), never a KEEP key, so `? Help` and `q Quit` stay."""
+        """The items that fit in `width` cells, in their order: KEEP keys first (`? Help` and
+        `q Quit` stay), then the others from the left (most important) while they fit."""
         sizes = [sum(cell_len(text) for text, _c, _k in self._runs((item,))) for item in items]
-        total = sum(sizes)
-        if total <= width:
+        if sum(sizes) <= width:
             return items
-
-        def action(item: _Key | _Group) -> str:
-            key = item if isinstance(item, _Key) else item.keys[0]
-            return key.action.split("(")[0]
-
-        droppable = [i for i, item in enumerate(items) if action(item) not in self.KEEP]
-        rank = {a: n for n, a in enumerate(self.DROP_FIRST)}
-        droppable.sort(key=lambda i: (rank.get(action(items[i]), len(rank)), -i))
-        dropped: set[int] = set()
-        for index in droppable:
-            if total <= width:
-                break
-            dropped.add(index)
-            total -= sizes[index]
-        return tuple(item for i, item in enumerate(items) if i not in dropped)
+        kept = {i for i, item in enumerate(items) if _action(item) in self.KEEP}
+        room = width - sum(sizes[i] for i in kept)
+        for index, size in enumerate(sizes):
+            if index not in kept and size <= room:
+                kept.add(index)
+                room -= size
+        return tuple(item for i, item in enumerate(items) if i in kept)
 
     def _palette_runs(self, key: _Key) -> list[_Run]:
         """The command palette key: a thin border on its left, then a margin of 1."""

@@ -32,6 +32,7 @@ from textual.widgets import Input
 
 from console.clock import now
 from console.tui.app_access import console_app
+from console.tui.notices import notify_once
 from console.tui.problems import describe
 from console.tui.resources import PAGE_SIZE, Fetched, FilterInvalid, ResourceKind, list_page
 from console.tui.row_filter import RowFilter, column_words, parse_row_filter
@@ -56,6 +57,10 @@ PREFETCH_MARGIN = 10
 INDEX_KINDS = {"applications": "applications", "proxies": "proxies"}
 INDEX_KINDS["reactor_formulas"] = "formulas"
 """A list's kind as the local index names it (console.client.index)."""
+
+
+LOADED_ROWS_ONLY = "sorted: loaded rows only"
+"""The footer's words for a sort of a partly loaded list; the sort's note says them too."""
 SEARCH_STATUS_INTERVAL = 0.25
 """Seconds between two progress lines of a search without new matches: a new status lays
 the footer out again, and a page can come every few milliseconds."""
@@ -88,6 +93,10 @@ class Place:
     row: int
 
 
+SORT_KEYS = Binding.Group("Sort/Rev")
+"""s and S share one footer label: "s S Sort/Rev"."""
+
+
 class FilterInput(Input):
     """The `/` filter: the loaded rows follow what is typed; enter asks the service or
     searches the tenant, escape clears it."""
@@ -110,8 +119,8 @@ class ResourceList(Vertical, SectionLoader):
         Binding("slash", "filter", "Filter"),
         Binding("escape", "escape", "Stop / clear filter", show=False),
         Binding("ctrl+g", "load_all_sorted", "Load all and sort", show=False),
-        Binding("s", "sort", "Sort", show=False),
-        Binding("S", "sort_reverse", "Reverse sort", show=False),
+        Binding("s", "sort", "Sort", group=SORT_KEYS, tooltip="Sort by the next column"),
+        Binding("S", "sort_reverse", "Reverse sort", group=SORT_KEYS, tooltip="Reverse the order"),
     ]
 
     class Opened(Message):
@@ -272,8 +281,9 @@ class ResourceList(Vertical, SectionLoader):
         elif self.fetching:
             text += " · loading more…"
         if self.sort is not None and self.has_more:
-            # The header marks the column (▲/▼); the footer has little room.
-            text += " · sorted: loaded rows only"
+            # The header marks the column (▲/▼); the footer has little room. The sort's
+            # notification says the same words (sort_note).
+            text += f" · {LOADED_ROWS_ONLY}"
         return text
 
     def _search_status(self) -> str:
@@ -781,13 +791,29 @@ class ResourceList(Vertical, SectionLoader):
         self.load_to_end()
 
     def _sort_changed(self) -> None:
+        """A sort asked for (`s`, `S`, the palette). All rows loaded: the cursor stays on its
+        row. Pages remaining: the top of the sorted rows shows, and no page is fetched for
+        it (the row followed to near the end would fetch the next); the note says what the
+        footer says."""
+        top = self.has_more
         if self.sort is None:
-            self._restore_server_order()
+            self._restore_server_order(top=top)
         else:
-            self._apply_sort()
+            self._apply_sort(top=top)
         self.table.set_sort(*(self.sort or (None, False)))
-        self.notify(f"Sorted {self.sort_description}.", title=self.kind.title)
+        notify_once(self.app, "sort", self.sort_note, title=self.kind.title)
         self._status()
+
+    @property
+    def sort_note(self) -> str:
+        """What a sort's notification says; while pages remain, in the footer's words:
+        "Sorted by Name ↑ · sorted: loaded rows only (50 of 200; ctrl+g loads all)."."""
+        if self.sort is None or self.search is not None or not self.has_more:
+            return f"Sorted {self.sort_description}."
+        column, descending = self.sort
+        by = f"by {self.kind.columns[column].label} {'↓' if descending else '↑'}"
+        of = f"{len(self.items)} of {self.total}" if self.total else f"{len(self.items)}"
+        return f"Sorted {by} · {LOADED_ROWS_ONLY} ({of}; ctrl+g loads all, then sorts)."
 
     def _sorted(self, pairs: list[Pair]) -> list[Pair]:
         if self.sort is None:
@@ -795,20 +821,21 @@ class ResourceList(Vertical, SectionLoader):
         column, descending = self.sort
         return sorted(pairs, key=lambda pair: sort_key(pair[1][column]), reverse=descending)
 
-    def _apply_sort(self) -> None:
-        """Sorts `items` and the rows shown by the sort column, keeping the cursor's row."""
+    def _apply_sort(self, *, top: bool = False) -> None:
+        """Sorts `items` and the rows shown by the sort column, keeping the cursor's row
+        (a page that arrived), or with the cursor on the first row (`top`: a new sort)."""
         if self.sort is None:
             return
-        current = self.current_row
+        current = None if top else self.current_row
         pairs = self._sorted(list(zip(self.items, self.rows, strict=True)))
         self.items = [item for item, _row in pairs]
         self.rows = [row for _item, row in pairs]
         self._refresh_view(current)
 
-    def _restore_server_order(self) -> None:
+    def _restore_server_order(self, *, top: bool = False) -> None:
         """Back to the order the pages came in (creation order on the server)."""
         order = {self.kind.item_id(item): n for n, item in enumerate(self._arrived)}
-        current = self.current_row
+        current = None if top else self.current_row
         pairs = sorted(
             zip(self.items, self.rows, strict=True),
             key=lambda pair: order.get(self.kind.item_id(pair[0]), 0),

@@ -23,6 +23,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+FRESH_SECONDS = 60.0
+"""Without auto-refresh, a report older than this is fetched again when the section opens
+(usage moves slowly; a minute spares the service a request on every visit)."""
+
 
 class UsageView(Vertical, SectionLoader):
     """Fetches GET /tenants/self/reports/usage when shown, on r, and when the dashboard asks."""
@@ -62,6 +66,25 @@ class UsageView(Vertical, SectionLoader):
             self.dashboard.remove()
             self.mount(UsageDashboard())
 
+    def ensure_loaded(self) -> None:
+        """On opening the section: the first report, or a new one when the one shown is
+        older than the refresh period (it stays on screen, marked as refreshing, meanwhile)."""
+        if self.loaded and not self.fetching and self.problem is None and self.is_old():
+            self.reload()
+            return
+        super().ensure_loaded()
+
+    def refresh_period(self) -> float:
+        """The dashboard's auto-refresh interval when one is set, else FRESH_SECONDS."""
+        seconds = self.dashboard.auto_refresh_seconds if self.is_mounted else None
+        return float(seconds or FRESH_SECONDS)
+
+    def is_old(self) -> bool:
+        """Whether the report shown was fetched more than a refresh period ago."""
+        if self.loaded_at is None:
+            return False
+        return (now() - self.loaded_at).total_seconds() > self.refresh_period()
+
     def reload(self) -> None:
         """A new report; one on screen stays there, marked as refreshing, until it comes."""
         self.forget_loads()
@@ -98,9 +121,9 @@ class UsageView(Vertical, SectionLoader):
 
     def _show(self, report: UsageReport) -> None:
         self.report, self.loaded, self.fetching = report, True, False
-        self.loaded_at = now()
+        self.loaded_at = fetched_at = now()
         self.clear_stale()
-        self.dashboard.show_report(report, now())
+        self.dashboard.show_report(report, fetched_at)
         self.post_message(self.Loaded(report))
         self.post_message(StatusChanged(self, self.status_text))
         app = console_app(self)

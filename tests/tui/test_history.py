@@ -120,7 +120,7 @@ async def test_undoing_an_application_delete_shows_the_new_key_once_and_relinks(
         assert "Checkout" in app.screen.body_text
         await pilot.click("#confirm")
         await wait_until(pilot, screen_is(app, KeyRevealModal), what="the new key, shown once")
-        await pilot.press("s", "d")
+        await pilot.press("v", "o")
         await wait_until(pilot, screen_is(app, HistoryScreen), what="history again")
         await settle(pilot)
     (checkout,) = proxies_of(service.base_url, tenant.key)
@@ -149,7 +149,7 @@ async def test_a_key_regenerated_in_the_console_is_recorded_without_the_key(
         await wait_until(pilot, screen_is(app, RegenerateConfirm))
         await pilot.click("#confirm")
         await wait_until(pilot, screen_is(app, KeyRevealModal))
-        await pilot.press("s")
+        await pilot.press("v")
         new_key = str(app.screen.query_one("#key").content)
         await pilot.click("#done")
         await wait_until(pilot, screen_is(app, DetailScreen))
@@ -242,7 +242,7 @@ async def test_a_promotion_is_recorded_on_the_target_profile(service, journal) -
         await wait_until(pilot, lambda: not isinstance(app.screen, PlanScreen))
         await settle(pilot)
         if isinstance(app.screen, KeyRevealModal):
-            await pilot.press("s", "d")
+            await pilot.press("v", "o")
     (change,) = journal.list()
     assert (change.kind, change.action, change.name) == ("proxies", "create", "Checkout")
     assert (change.origin, change.profile, change.tenant) == ("promote", "prod", "Prod")

@@ -86,9 +86,9 @@ def panel_text(detail: DetailScreen) -> str:
 async def close_reveal(pilot: Any, app: Any) -> str:
     """Shows the key (so the reveal may close), reads it, Done."""
     await wait_until(pilot, screen_is(app, KeyRevealModal))
-    await pilot.press("s")
+    await pilot.press("v")
     key = str(app.screen.query_one("#key").content)
-    await pilot.press("d")
+    await pilot.press("o")
     return key
 
 
@@ -122,7 +122,7 @@ async def test_a_new_key_is_shown_once_and_can_be_written_to_a_0600_file(
         await pilot.click("#confirm")
         await wait_until(pilot, screen_is(app, KeyRevealModal))
         reveal = app.screen
-        await pilot.press("d")  # not yet: nothing stored
+        await pilot.press("o")  # not yet: nothing stored
         assert app.screen is reveal
         await pilot.press("w")
         await wait_until(pilot, screen_is(app, PathPrompt))
@@ -130,7 +130,7 @@ async def test_a_new_key_is_shown_once_and_can_be_written_to_a_0600_file(
         app.screen.query_one(Input).value = str(target)
         await pilot.press("enter")
         await wait_until(pilot, lambda: reveal.written_to is not None)
-        await pilot.press("d")
+        await pilot.press("o")
         await wait_until(pilot, screen_is(app, DetailScreen))
         await wait_until(pilot, lambda: detail.query_one(KeysPanel).border_title == "Keys (2)")
     key = target.read_text().strip()

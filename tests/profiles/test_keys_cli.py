@@ -179,6 +179,20 @@ def test_rotate_waits_then_finishes_with_yes_then_revoke(
     assert ended.id == rotation.id and ended.finished_at is not None
     assert new_key.encode() not in journal_bytes()
 
+    capsys.readouterr()
+    assert main(["history"]) == 0
+    listing = capsys.readouterr().out
+    started = f"rotation {rotation.id}: started, 1 old key(s) to revoke; finished"
+    revoked = f"rotation {rotation.id}: an old key revoked; finished"
+    assert started in listing and revoked in listing
+    assert listing.index(revoked) < listing.index(started), "newest first"
+    assert main(["history", "--format", "json"]) == 0
+    entries = json.loads(capsys.readouterr().out)
+    by_action = {e["action"]: e for e in entries}
+    assert by_action["create key"]["rotation"]["id"] == rotation.id
+    assert by_action["revoke key"]["rotation"]["finished_at"] is not None
+    assert new_key not in listing
+
 
 def test_rotate_resumes_a_rotation_an_older_console_kept_in_its_file(
     service, tenant, monkeypatch, tmp_path, own_data_dir

@@ -16,6 +16,7 @@ from console.journal.diff import diff_lines, field_diffs
 
 if TYPE_CHECKING:
     from console.client import AdminClient
+    from console.journal.rotations import Rotation
     from console.journal.store import Change
     from console.journal.undo import UndoPlan
 
@@ -67,6 +68,72 @@ def change_details(change: Change) -> list[str]:
 # ---- history --------------------------------------------------------------------------
 
 
+def _key_id(change: Change) -> str | None:
+    """The key a `create key` made or a `revoke key` revoked."""
+    if change.action == "create key":
+        after = change.after
+        return str(after["id"]) if isinstance(after, dict) and after.get("id") else None
+    if change.action == "revoke key":
+        return change.path.rstrip("/").rsplit("/", 1)[-1] or None
+    return None
+
+
+def rotation_of(change: Change, rotations: list[Rotation]) -> Rotation | None:
+    """The rotation a key change belongs to: the one whose new key it made, or one of whose
+    old keys it revoked (on the same service and application)."""
+    key_id = _key_id(change) if change.outcome == "ok" else None
+    if key_id is None:
+        return None
+    for rotation in rotations:
+        if rotation.application_id != change.object_id or (
+            rotation.base_url and rotation.base_url != change.base_url
+        ):
+            continue
+        if change.action == "create key" and rotation.new_key_id == key_id:
+            return rotation
+        if change.action == "revoke key" and key_id in rotation.old_key_ids:
+            return rotation
+    return None
+
+
+def _at(text: str) -> str:
+    from datetime import datetime
+
+    try:
+        return datetime.fromisoformat(text).astimezone().strftime("%Y-%m-%d %H:%M:%S")
+    except ValueError:
+        return text
+
+
+def rotation_state(rotation: Rotation) -> str:
+    if rotation.finished_at:
+        return f"finished {_at(rotation.finished_at)}"
+    if rotation.cancelled_at:
+        return f"cancelled {_at(rotation.cancelled_at)}"
+    return "in progress"
+
+
+def rotation_line(change: Change, rotation: Rotation) -> str:
+    """The line under a key change that belongs to a rotation."""
+    if change.action == "create key":
+        count = len(rotation.old_key_ids)
+        return f"rotation {rotation.id}: started, {count} old key(s) to revoke; " + (
+            rotation_state(rotation)
+        )
+    return f"rotation {rotation.id}: an old key revoked; {rotation_state(rotation)}"
+
+
+def rotation_json(rotation: Rotation) -> dict[str, object]:
+    return {
+        "id": rotation.id,
+        "new_key_id": rotation.new_key_id,
+        "old_key_ids": rotation.old_key_ids,
+        "started_at": rotation.started_at,
+        "finished_at": rotation.finished_at,
+        "cancelled_at": rotation.cancelled_at,
+    }
+
+
 def history(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from console.journal.store import open_journal
 
@@ -74,9 +141,18 @@ def history(args: argparse.Namespace, out: TextIO | None = None) -> int:
     if args.limit < 1:
         _error("--limit must be 1 or more.", sys.stderr)
         return USAGE
-    changes = open_journal().list(profile=args.profile, limit=args.limit)
+    journal = open_journal()
+    changes = journal.list(profile=args.profile, limit=args.limit)
+    rotations = journal.rotations(limit=1000) if changes else []
+    found = {c.id: rotation_of(c, rotations) for c in changes}
     if args.format == "json":
-        out.write(json.dumps([c.to_json() for c in changes], indent=2) + "\n")
+        entries = []
+        for change in changes:
+            entry = change.to_json()
+            if (rotation := found[change.id]) is not None:
+                entry["rotation"] = rotation_json(rotation)
+            entries.append(entry)
+        out.write(json.dumps(entries, indent=2) + "\n")
         return OK
     if not changes:
         print("No changes recorded yet." if not args.profile else "No changes for this profile.")
@@ -99,7 +175,11 @@ def history(args: argparse.Namespace, out: TextIO | None = None) -> int:
         line = "  ".join(visible(cell).ljust(widths[i]) for i, cell in enumerate(row))
         print(line.rstrip(), file=out)
         if index:
-            for detail in change_details(changes[index - 1]):
+            change = changes[index - 1]
+            details = change_details(change)
+            if (rotation := found[change.id]) is not None:
+                details = [rotation_line(change, rotation), *details]
+            for detail in details:
                 print("      " + visible(detail), file=out)
     return OK
 

@@ -20,6 +20,8 @@ from typing import Any
 
 from console.client.recording import PendingChange
 from console.journal.redact import without_keys
+from console.journal.rotations import LEGACY_FILE, Rotation, from_row, read_legacy_file, to_row
+from console.journal.rotations import SCHEMA as ROTATIONS_SCHEMA
 
 log = logging.getLogger(__name__)
 
@@ -175,8 +177,10 @@ class ChangeJournal:
             os.chmod(self.path, 0o600)
             db = sqlite3.connect(self.path, timeout=10, check_same_thread=False)
             db.executescript(_SCHEMA)
+            db.executescript(ROTATIONS_SCHEMA)
             self._db = db
             self._rotate(db)
+            self._adopt_rotations_file(db)
         return self._db
 
     def _rotate(self, db: sqlite3.Connection) -> None:
@@ -184,6 +188,10 @@ class ChangeJournal:
         cutoff = (_now() - timedelta(days=self.max_days)).isoformat()
         with db:
             db.execute("DELETE FROM changes WHERE started_at < ?", (cutoff,))
+            db.execute(  # a rotation in progress stays, however old
+                "DELETE FROM rotations WHERE finished_at < ? OR cancelled_at < ?",
+                (cutoff, cutoff),
+            )
         for _ in range(20):
             if self.path.stat().st_size <= self.max_bytes:
                 return
@@ -196,6 +204,23 @@ class ChangeJournal:
                     (max(count // 4, 1),),
                 )
             db.execute("VACUUM")
+
+    def _adopt_rotations_file(self, db: sqlite3.Connection) -> None:
+        """Rotations kept in `key-rotations.json` (before the journal kept them) become rows,
+        once: the file is removed after. One the journal already has is not added again."""
+        legacy = self.path.parent / LEGACY_FILE
+        found = read_legacy_file(legacy)
+        if found is None:
+            return
+        with db:
+            for rotation in found:
+                if not _open_rotations(db, rotation.scope, rotation.application_id):
+                    _insert_rotation(db, rotation, ())
+        try:
+            legacy.unlink()
+        except OSError:
+            log.warning("The old key rotations file %s could not be removed", legacy, exc_info=True)
+        log.info("Moved %d key rotation(s) from %s into the journal", len(found), legacy)
 
     def close(self) -> None:
         with self._lock:
@@ -289,6 +314,94 @@ class ChangeJournal:
             names = [d[0] for d in cursor.description]
         return None if row is None else _change(dict(zip(names, row, strict=True)))
 
+    # ---- key rotations -----------------------------------------------------------------
+
+    def start_rotation(self, rotation: Rotation, *, secrets: tuple[str, ...] = ()) -> int:
+        """Keeps `rotation` as in progress (ids, names and times; any of `secrets` masked) and
+        sets its id. One still in progress for the same application is cancelled first."""
+        with self._lock:
+            db = self._connection()
+            with db:
+                for earlier in _open_rotations(db, rotation.scope, rotation.application_id):
+                    db.execute(
+                        "UPDATE rotations SET cancelled_at = ? WHERE id = ?",
+                        (_now().isoformat(), earlier.id),
+                    )
+                rotation.id = _insert_rotation(db, rotation, secrets)
+        return rotation.id
+
+    def update_rotation(self, rotation: Rotation) -> None:
+        """Keeps the rotation's stage and the old keys still to revoke."""
+        if rotation.id is None:
+            self.start_rotation(rotation)
+            return
+        with self._lock:
+            db = self._connection()
+            with db:
+                db.execute(
+                    "UPDATE rotations SET stage = ?, old_key_ids = ? WHERE id = ?",
+                    (rotation.stage, json.dumps(list(rotation.old_key_ids)), rotation.id),
+                )
+
+    def finish_rotation(self, rotation_id: int) -> None:
+        """The old keys are revoked: the rotation is no longer in progress."""
+        self._end_rotation(rotation_id, "finished_at")
+
+    def cancel_rotation(self, rotation_id: int) -> None:
+        """Given up: every key stays valid, and the rotation is no longer in progress."""
+        self._end_rotation(rotation_id, "cancelled_at")
+
+    def _end_rotation(self, rotation_id: int, column: str) -> None:
+        with self._lock:
+            db = self._connection()
+            with db:
+                db.execute(
+                    f"UPDATE rotations SET {column} = ? WHERE id = ? AND finished_at IS NULL "
+                    "AND cancelled_at IS NULL",
+                    (_now().isoformat(), rotation_id),
+                )
+
+    def rotations_in_progress(
+        self, scope: str | None = None, application_id: str | None = None
+    ) -> builtins.list[Rotation]:
+        """Rotations neither finished nor cancelled, oldest first: all, of one scope (the
+        profile, or the base URL without one), or of one application there."""
+        with self._lock:
+            db = self._connection()
+            return _open_rotations(db, scope, application_id)
+
+    def rotations(self, *, limit: int = 100) -> builtins.list[Rotation]:
+        """Every rotation kept (ended ones until they age out), newest first."""
+        with self._lock:
+            db = self._connection()
+            cursor = db.execute("SELECT * FROM rotations ORDER BY id DESC LIMIT ?", (limit,))
+            return _rotation_rows(cursor)
+
+
+def _insert_rotation(db: sqlite3.Connection, rotation: Rotation, secrets: tuple[str, ...]) -> int:
+    row = without_keys(to_row(rotation), secrets)
+    names = ", ".join(row)
+    marks = ", ".join("?" for _ in row)
+    cursor = db.execute(f"INSERT INTO rotations ({names}) VALUES ({marks})", list(row.values()))
+    return int(cursor.lastrowid or 0)
+
+
+def _open_rotations(
+    db: sqlite3.Connection, scope: str | None, application_id: str | None
+) -> builtins.list[Rotation]:
+    query = "SELECT * FROM rotations WHERE finished_at IS NULL AND cancelled_at IS NULL"
+    args: builtins.list[Any] = []
+    for column, value in (("scope", scope), ("application_id", application_id)):
+        if value is not None:
+            query += f" AND {column} = ?"
+            args.append(str(value))
+    return _rotation_rows(db.execute(query + " ORDER BY id", args))
+
+
+def _rotation_rows(cursor: sqlite3.Cursor) -> builtins.list[Rotation]:
+    names = [d[0] for d in cursor.description]
+    return [from_row(dict(zip(names, row, strict=True))) for row in cursor.fetchall()]
+
 
 def _change(row: dict[str, Any]) -> Change:
     completed = row["completed_at"]
@@ -329,4 +442,13 @@ def open_journal() -> ChangeJournal:
         return _shared
 
 
-__all__ = ["FAILED", "OK", "PENDING", "UNKNOWN", "Change", "ChangeJournal", "open_journal"]
+__all__ = [
+    "FAILED",
+    "OK",
+    "PENDING",
+    "UNKNOWN",
+    "Change",
+    "ChangeJournal",
+    "Rotation",
+    "open_journal",
+]

@@ -247,7 +247,7 @@ async def _rotate(
         if started.remembered:
             remember(rotation)
         else:
-            _say("warning: the rotation could not be remembered in the data directory.")
+            _say("warning: the rotation could not be remembered in the change journal.")
         _say(
             f"Created key {started.key.id} (version {started.key.version}) of "
             f'"{application.name}"; it is in {written} (mode 0600). The old keys keep working.'

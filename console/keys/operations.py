@@ -1,8 +1,9 @@
 """The steps of a rotation and a revoke, shared by the console and `tenant-console keys`.
 
-Each step is one request at most, so a failure leaves a state that the rotation record (see
-console.keys.rotation) describes: the old keys are revoked only after the new key exists and
-was handed over, and a key the session lives on is replaced in the session first.
+Each step is one request at most, so a failure leaves a state that the rotation record (in
+the change journal, see console.keys.rotation) describes: the old keys are revoked only after
+the new key exists and was handed over, and a key the session lives on is replaced in the
+session first.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import uuid
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from console.keys.rotation import CREATED, Rotation, forget, remember
+from console.keys.rotation import CREATED, Rotation, cancelled, finished, remember
 
 if TYPE_CHECKING:
     from console.client.client import AdminClient
@@ -68,6 +69,7 @@ async def start_rotation(
 
     old = await client.application_keys.list(application.id)
     made = await client.application_keys.create(application.id)
+    recording = client.recording  # the journal's view of the session: profile and tenant
     rotation = Rotation(
         scope=scope,
         application_id=str(application.id),
@@ -78,9 +80,12 @@ async def start_rotation(
         stage=CREATED,
         own=own,
         new_key_version=made.version,
+        profile=recording.profile if recording is not None else None,
+        base_url=client.base_url,
+        tenant=(recording.tenant or None) if recording is not None else None,
     )
     try:
-        remember(rotation)
+        remember(rotation, secrets=tuple(k for k in (made.key,) if k))
         remembered = True
     except OSError:
         log.warning("The key rotation could not be remembered", exc_info=True)
@@ -108,10 +113,10 @@ async def revoke_old_keys(client: AdminClient, rotation: Rotation) -> list[str]:
                 log.warning("The key rotation could not be updated", exc_info=True)
             raise
         done.append(key_id)
-    forget(rotation.scope, rotation.application_id)
+    finished(rotation)
     return done
 
 
 def cancel_rotation(rotation: Rotation) -> None:
-    """Forgets the rotation: the old and the new keys all stay valid."""
-    forget(rotation.scope, rotation.application_id)
+    """Ends the rotation as cancelled: the old and the new keys all stay valid."""
+    cancelled(rotation)

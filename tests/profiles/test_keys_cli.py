@@ -130,9 +130,22 @@ def _own_application(service, key: str) -> dict:  # type: ignore[no-untyped-def]
         return http.get("/applications/key").json()
 
 
+def journal_bytes() -> bytes:
+    """The change journal's file as anyone could read it (with SQLite's side files)."""
+    from console.journal.store import open_journal
+
+    journal = open_journal()
+    journal.close()
+    return b"".join(p.read_bytes() for p in journal.path.parent.glob(journal.path.name + "*"))
+
+
 def test_rotate_waits_then_finishes_with_yes_then_revoke(
-    service, tenant, monkeypatch, capsys, tmp_path
+    service, tenant, monkeypatch, capsys, tmp_path, own_data_dir
 ) -> None:
+    """The waiting rotation is a row of the change journal (never the key), which the second
+    run resumes and marks finished."""
+    from console.journal.store import open_journal
+
     info, app = tenant
     env_connection(monkeypatch, service.base_url, info.key)
     monkeypatch.setattr("sys.stdin.isatty", lambda: False)
@@ -148,11 +161,81 @@ def test_rotate_waits_then_finishes_with_yes_then_revoke(
     (rotation,) = load_rotations()
     assert rotation.old_key_ids == [app["keys"][0]["id"]] and rotation.stage == "deploying"
     assert new_key not in json.dumps(rotation.__dict__)
+    assert (rotation.scope, rotation.profile, rotation.base_url, rotation.tenant) == (
+        service.base_url,
+        None,
+        service.base_url,
+        "Keys CLI",
+    )
+    assert not (own_data_dir / "key-rotations.json").exists()
+    assert new_key.encode() not in journal_bytes()
 
     args = ["keys", "rotate", "Payments API", "--key-out", str(target), "--yes", "--then-revoke"]
     assert main(args) == 0
     assert [k["id"] for k in _keys(service, info.key, app["id"])] == [rotation.new_key_id]
     assert target.read_text().strip() == new_key, "resuming does not make another key"
+    assert load_rotations() == []
+    (ended,) = open_journal().rotations()
+    assert ended.id == rotation.id and ended.finished_at is not None
+    assert new_key.encode() not in journal_bytes()
+
+    capsys.readouterr()
+    assert main(["history"]) == 0
+    listing = capsys.readouterr().out
+    started = f"rotation {rotation.id}: started, 1 old key(s) to revoke; finished"
+    revoked = f"rotation {rotation.id}: an old key revoked; finished"
+    assert started in listing and revoked in listing
+    assert listing.index(revoked) < listing.index(started), "newest first"
+    assert main(["history", "--format", "json"]) == 0
+    entries = json.loads(capsys.readouterr().out)
+    by_action = {e["action"]: e for e in entries}
+    assert by_action["create key"]["rotation"]["id"] == rotation.id
+    assert by_action["revoke key"]["rotation"]["finished_at"] is not None
+    assert new_key not in listing
+
+
+def test_rotate_resumes_a_rotation_an_older_console_kept_in_its_file(
+    service, tenant, monkeypatch, tmp_path, own_data_dir
+) -> None:
+    """`key-rotations.json` (where rotations were kept before the journal) is moved into the
+    journal once, and `keys rotate` resumes the rotation it held without a new key."""
+    from console.journal.store import open_journal
+
+    info, app = tenant
+    env_connection(monkeypatch, service.base_url, info.key)
+    monkeypatch.setattr("sys.stdin.isatty", lambda: False)
+    target = tmp_path / "older.key"
+    assert main(["keys", "rotate", "Payments API", "--key-out", str(target)]) == 3
+    (rotation,) = load_rotations()
+    journal = open_journal()
+    journal.close()
+    for part in journal.path.parent.glob(journal.path.name + "*"):
+        part.unlink()  # as an older console left it: the file only
+    legacy = own_data_dir / "key-rotations.json"
+    legacy.write_text(
+        json.dumps(
+            {
+                "rotations": [
+                    {
+                        "scope": rotation.scope,
+                        "application_id": rotation.application_id,
+                        "application_name": rotation.application_name,
+                        "new_key_id": rotation.new_key_id,
+                        "old_key_ids": rotation.old_key_ids,
+                        "started_at": rotation.started_at,
+                        "stage": "deploying",
+                        "own": False,
+                        "new_key_version": None,
+                        "notes": [],
+                    }
+                ]
+            }
+        )
+    )
+    args = ["keys", "rotate", "Payments API", "--key-out", str(target), "--yes", "--then-revoke"]
+    assert main(args) == 0
+    assert not legacy.exists()
+    assert [k["id"] for k in _keys(service, info.key, app["id"])] == [rotation.new_key_id]
     assert load_rotations() == []
 
 

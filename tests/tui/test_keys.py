@@ -207,7 +207,22 @@ async def test_revoking_the_sessions_own_key_needs_the_name_and_swaps_the_keyrin
     assert new_key not in log and tenant.key not in log
 
 
-async def test_a_rotation_survives_a_restart_and_finishes(service, memory_keyring) -> None:
+def journal_bytes() -> bytes:
+    """The change journal's file as anyone could read it (with SQLite's side files)."""
+    from console.journal.store import open_journal
+
+    journal = open_journal()
+    journal.close()
+    return b"".join(p.read_bytes() for p in journal.path.parent.glob(journal.path.name + "*"))
+
+
+async def test_a_rotation_survives_a_restart_and_finishes(
+    service, memory_keyring, own_data_dir
+) -> None:
+    """The rotation is a row of the change journal (no file of its own, no key in it), shown
+    again after a restart, and marked finished once the old key is revoked."""
+    from console.journal.store import open_journal
+
     tenant = service.new_tenant("Rotation")
     memory_keyring.set_password("tenant-console", "work", tenant.key)
     seed = AdminClient(service.base_url, tenant.key)
@@ -229,8 +244,15 @@ async def test_a_rotation_survives_a_restart_and_finishes(service, memory_keyrin
         assert isinstance(first.screen, RotationScreen)
         await pilot.press("escape")  # later
         await wait_until(pilot, screen_is(first, DetailScreen))
-    (rotation,) = load_rotations()
+    (rotation,) = open_journal().rotations_in_progress("work", str(other.id))
     assert rotation.old_key_ids == [old_key_id] and rotation.application_name == "Batch"
+    assert (rotation.profile, rotation.base_url, rotation.tenant) == (
+        "work",
+        service.base_url,
+        "Rotation",
+    )
+    assert not (own_data_dir / "key-rotations.json").exists()
+    assert new_key.encode() not in journal_bytes()
     async with AdminClient(service.base_url, new_key) as fresh:
         assert await fresh.permissions.list()  # both keys work meanwhile
     async with AdminClient(service.base_url, other.key) as old:
@@ -251,6 +273,9 @@ async def test_a_rotation_survives_a_restart_and_finishes(service, memory_keyrin
         assert any("rotation is done" in n for n in notifications(again))
         assert "Rotation in progress" not in panel_text(detail)
     assert load_rotations() == []
+    (ended,) = open_journal().rotations()
+    assert ended.id == rotation.id and ended.finished_at and ended.cancelled_at is None
+    assert new_key.encode() not in journal_bytes()
     async with AdminClient(service.base_url, other.key) as old:
         with pytest.raises(Unauthorized):
             await old.permissions.list()
@@ -349,6 +374,8 @@ def test_snapshot_rotation_screen(snap_compare: Any, size: tuple[int, int]) -> N
 
 
 async def test_a_cancelled_rotation_is_forgotten_and_every_key_stays_valid(service) -> None:
+    from console.journal.store import open_journal
+
     tenant = service.new_tenant("Cancelled rotation")
     app = working_app(service, tenant.key)
     async with app.run_test(size=SIZE) as pilot:
@@ -369,6 +396,8 @@ async def test_a_cancelled_rotation_is_forgotten_and_every_key_stays_valid(servi
         await settle(pilot)
         assert load_rotations() == []
         assert "Rotation in progress" not in panel_text(detail)
+        (ended,) = open_journal().rotations()
+        assert ended.cancelled_at and ended.finished_at is None
         assert len(await app.client.application_keys.list(other.id)) == 2
     for key in (new_key, other.key):
         async with AdminClient(service.base_url, key) as still:

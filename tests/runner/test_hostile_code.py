@@ -466,10 +466,12 @@ def test_a_result_that_loops_while_serialised_is_the_time_limit(
 ) -> None:
     code = hostile(f"return {value};\n", asynchronous=False)
     result = run(engine, code, targets, timeout=1)
-    if "Promise" in value and result.status == "memory":
-        # An endless promise chain also fills memory: within the second, the process's
-        # memory limit may stop it first. A limit either way, never an engine error.
-        assert result.message == "Stopped: the code used more than the memory limit (128 MB)."
+    if "Promise" in value:
+        # An endless promise chain also fills memory: within the second the process's memory
+        # limit may stop it first, or V8, collecting near that limit, may only stop at the
+        # process's hard kill. A limit either way, never an engine error.
+        assert result.status in ("memory", "timeout"), result.message
+        assert result.message.startswith("Stopped: the code "), result.message
         return
     assert result.status == "timeout", result.message
     assert result.message.startswith("Stopped: the code ran past the time limit (1 s)")

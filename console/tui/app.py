@@ -39,6 +39,7 @@ from console.tui.widgets.resource_list import ResourceList
 
 if TYPE_CHECKING:
     from textual.command import Provider
+    from textual.notifications import Notify
     from textual.theme import Theme
 
     from console.client.client import AdminClient
@@ -172,6 +173,13 @@ class TenantConsoleApp(App[int]):
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("q", "quit", "Quit"),
     ]
+
+    def on_notify(self, event: Notify) -> None:
+        """Runs before App's own handler shows the toast: the new one replaces those it
+        repeats (same title, or same untitled text), so repeated presses never stack."""
+        from console.tui.notices import drop_repeats
+
+        drop_repeats(self, event.notification)
 
     def __init__(
         self,

@@ -41,11 +41,15 @@ class Scene:
     title: str
     keys: tuple[str, ...] = ()
     start: str = "demo"
-    """"demo", "welcome", "rejected" (a key the service refuses) or "estate" (five profiles:
-    the demo's, a rejected key, a closed port, a locked keyring, no key)."""
+    """"demo", "welcome", "rejected" (a key the service refuses), "estate" (five profiles:
+    the demo's, a rejected key, a closed port, a locked keyring, no key) or "tenants" (the
+    demo's production and staging tenants, as `tenant-console demo` opens them)."""
     snapshot: bool = True
     """False for a form whose layout settles at its own pace (its async fields); the forms'
     own snapshot tests (tests/tui/test_forms.py) check those with the form's own waits."""
+    loads: bool = False
+    """The keys open a screen that loads behind a LoadingIndicator from a flow that waits on
+    a person (a promotion's plan, the tenant diff): wait until the indicator goes."""
 
 
 SCENES: tuple[Scene, ...] = (
@@ -83,6 +87,41 @@ SCENES: tuple[Scene, ...] = (
     # Their own snapshot tests (tests/tui/test_review_snapshots.py) check them at 80x24 and up.
     Scene("access-review", "The access review", ("A",), snapshot=False),
     Scene("who-holds", "Who holds token:read", ("4", "down", "down", "w"), snapshot=False),
+    # The journal is the profile's: other tests' changes could show there, so no snapshot.
+    Scene("history", "History: every change, to undo", ("H",), snapshot=False),
+    # A real test-run in the engine: its speed is the machine's, so no snapshot of it here
+    # (tests/tui/test_test_run.py has its own, timings hidden).
+    Scene(
+        "test-run",
+        "A formula's test-run, passing (ctrl+r twice: open, run)",
+        ("3", *["down"] * 4, "enter", "ctrl+r", "ctrl+r"),
+        snapshot=False,
+    ),
+    Scene("rotate-key", "Rotating an application's key, step by step", ("enter", "o")),
+    # The palette's commands come from every provider: each new command would change it.
+    Scene(
+        "palette",
+        "The command palette, this screen's commands first",
+        ("ctrl+p",),
+        snapshot=False,
+    ),
+    Scene("profile-picker", "Switching profile (p)", ("p",), "tenants", snapshot=False),
+    Scene(
+        "copy-plan",
+        "Copy to profile: the plan before anything changes",
+        ("G", "c", "enter"),  # the last application, which staging lacks
+        "tenants",
+        snapshot=False,
+        loads=True,
+    ),
+    Scene(
+        "tenant-diff",
+        "The whole-tenant diff with another profile",
+        ("ctrl+p", *"compare", "enter", "enter"),
+        "tenants",
+        snapshot=False,
+        loads=True,
+    ),
 )
 
 
@@ -104,17 +143,20 @@ def deterministic_env() -> Iterator[None]:
         time.tzset()
 
 
-def start_demo_service() -> DemoService:
-    """The seeded service on the fixed port, or a free one if another process holds it."""
+def start_demo_service(*, staging: bool = False) -> DemoService:
+    """The seeded service on the fixed port, or a free one if another process holds it;
+    `staging`: with the demo's staging tenant too (the "tenants" scenes)."""
     from console.tui.demo import DemoService, DemoServiceError
 
     try:
-        return DemoService(port=SNAPSHOT_PORT, frozen_now=FROZEN_NOW).start()
+        return DemoService(port=SNAPSHOT_PORT, frozen_now=FROZEN_NOW, staging=staging).start()
     except DemoServiceError:
-        return DemoService(port=None, frozen_now=FROZEN_NOW).start()
+        return DemoService(port=None, frozen_now=FROZEN_NOW, staging=staging).start()
 
 
-def build_app(scene: Scene, base_url: str, key: str) -> TenantConsoleApp:
+def build_app(
+    scene: Scene, base_url: str, key: str, staging_key: str | None = None
+) -> TenantConsoleApp:
     from console.tui.app import TenantConsoleApp
     from console.tui.connection import Connection, MemoryProfiles
 
@@ -125,6 +167,15 @@ def build_app(scene: Scene, base_url: str, key: str) -> TenantConsoleApp:
     shown = f"http://127.0.0.1:{SNAPSHOT_PORT}"  # the same picture whichever port was free
     if scene.start == "estate":
         return TenantConsoleApp(profiles=MemoryProfiles(estate(base_url, key, shown)))
+    if scene.start == "tenants":
+        assert staging_key is not None, "the tenants scenes need the demo's staging tenant"
+        tenants = [
+            Connection("production", base_url, key, display_url=shown, badge="PROD", color="red"),
+            Connection(
+                "staging", base_url, staging_key, display_url=shown, badge="STAGE", color="yellow"
+            ),
+        ]
+        return TenantConsoleApp(profiles=MemoryProfiles(tenants))
     return TenantConsoleApp(connection=Connection("demo", base_url, key, display_url=shown))
 
 
@@ -147,12 +198,12 @@ def estate(base_url: str, key: str, shown: str) -> list[Connection]:
 
 
 def _busy(app: App[int]) -> list[Worker[object]]:
-    """Workers still fetching. A change flow ("change" group) waits on its open dialog or form
-    until a person answers, so it never counts."""
+    """Workers still fetching. A change flow ("change" group) or a promotion ("promote")
+    waits on its open dialog or form until a person answers, so it never counts."""
     return [
         w
         for w in app.workers
-        if (w.is_running or w.state.name == "PENDING") and w.group != "change"
+        if (w.is_running or w.state.name == "PENDING") and w.group not in ("change", "promote")
     ]
 
 
@@ -172,6 +223,18 @@ async def settle(pilot: Pilot[int], rounds: int = 10) -> None:
     await pilot.pause()
 
 
+async def _loaded(pilot: Pilot[int], rounds: int = 600) -> None:
+    """Until the screen shows no LoadingIndicator (bounded: a picture of a screen still
+    loading is better than a script that never ends)."""
+    from textual.widgets import LoadingIndicator
+
+    for _ in range(rounds):
+        if not any(w.display for w in pilot.app.screen.query(LoadingIndicator)):
+            break
+        await pilot.pause(0.05)
+    await settle(pilot)
+
+
 async def play(scene: Scene, pilot: Pilot[int]) -> None:
     """Presses the scene's keys, letting each one's fetches finish."""
     from textual.widgets import Input
@@ -180,14 +243,16 @@ async def play(scene: Scene, pilot: Pilot[int]) -> None:
     for key in scene.keys:
         await pilot.press(key)
         await settle(pilot)
+    if scene.loads:
+        await _loaded(pilot)
     pilot.app.clear_notifications()
     for field in pilot.app.screen.query(Input):
         field.cursor_blink = False  # a blinking cursor would make each picture differ
     await pilot.pause()
 
 
-async def _shoot(scene: Scene, base_url: str, key: str, out: Path) -> Path:
-    app = build_app(scene, base_url, key)
+async def _shoot(scene: Scene, service: DemoService, out: Path) -> Path:
+    app = build_app(scene, service.base_url, service.key or "", service.staging_key)
     path = out / f"{scene.name}.svg"
     async with app.run_test(size=SIZE) as pilot:
         await play(scene, pilot)
@@ -198,20 +263,28 @@ async def _shoot(scene: Scene, base_url: str, key: str, out: Path) -> Path:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="screenshots", help="directory for the SVG files")
+    parser.add_argument(
+        "scenes", nargs="*", metavar="SCENE", help="only these scenes (default: every one)"
+    )
     args = parser.parse_args(argv)
+    chosen = [s for s in SCENES if not args.scenes or s.name in args.scenes]
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     from console.tui.demo import DemoServiceError
 
     with deterministic_env():
         try:
-            service = start_demo_service()
+            service = start_demo_service(staging=True)
         except DemoServiceError as exc:
             print(f"screenshots: {exc}", file=sys.stderr)
             return 1
         try:
-            for scene in SCENES:
-                path = asyncio.run(_shoot(scene, service.base_url, service.key or "", out))
+            service.use_for_console_data()  # the demo formulas' saved samples (test-run)
+            from console.tui.screens import test_run
+
+            test_run.SHOW_TIMINGS = False  # a picture must not show how fast this machine is
+            for scene in chosen:
+                path = asyncio.run(_shoot(scene, service, out))
                 print(f"wrote {path}")
         finally:
             service.stop()

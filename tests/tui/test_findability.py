@@ -206,6 +206,51 @@ async def test_notifications_of_one_kind_replace_one_another(service: Any, tenan
         assert len([n for n in notes(app) if "Sorted" in n or "another" in n]) == 2
 
 
+def toasts(app: Any) -> list[str]:
+    """The toasts on screen (not only the notifications held): what a person sees."""
+    from textual.widgets._toast import Toast
+
+    return [str(toast.render()) for toast in app.screen.query(Toast)]
+
+
+async def test_any_notification_replaces_its_repeat_on_screen(service: Any, tenant: Any) -> None:
+    app = make_app(service.base_url, tenant.key)
+    async with app.run_test(size=SMALL, notifications=True) as pilot:  # toasts drawn
+        await settle(pilot)
+        for _ in range(4):
+            await pilot.press("y")  # copy id: a plain App.notify, not notify_once
+            await pilot.pause()
+        await pilot.pause()
+        assert len(toasts(app)) == 1, toasts(app)
+        assert len(notes(app)) == 1, notes(app)
+
+
+async def test_errors_and_untitled_repeats_replace_too_different_ones_stay(
+    service: Any, tenant: Any
+) -> None:
+    app = make_app(service.base_url, tenant.key)
+    async with app.run_test(size=SMALL, notifications=True) as pilot:  # toasts drawn
+        await settle(pilot)
+        app.clear_notifications()
+        for n in range(3):
+            app.notify(f"attempt {n}", title="Not saved", severity="error")
+        app.notify("untitled, once")
+        app.notify("untitled, once")
+        app.notify("untitled, another")
+        app.notify("a second title", title="Saved")
+        await pilot.pause()
+        await pilot.pause()
+        assert sorted(notes(app)) == sorted(
+            [
+                "Not saved: attempt 2",
+                ": untitled, once",
+                ": untitled, another",
+                "Saved: a second title",
+            ]
+        )
+        assert len(toasts(app)) == 4
+
+
 async def test_the_palette_leads_with_the_screens_commands(service: Any, tenant: Any) -> None:
     app = make_app(service.base_url, tenant.key)
     async with app.run_test(size=SMALL) as pilot:

@@ -586,6 +586,57 @@ async def test_edit_formula(service, tenant, client):
     assert (stored.name, stored.configuration) == ("F2", [])
 
 
+@pytest.mark.parametrize("size", [(80, 24), (200, 60)], ids=["80x24", "200x60"])
+async def test_formula_code_contract_and_parameters_are_each_a_key_away(
+    service, tenant, client, size
+):
+    """alt+1..3 bring the code, the configuration contract and the request parameters into
+    sight, focused, with no scrolling of one's own; the tabs count what each holds."""
+    formula = await client.reactor_formulas.create(
+        {
+            "name": "Parts",
+            "type": "private",
+            "code": "module.exports = () => ({});",
+            "configuration": [{"name": "a", "type": "number"}, {"name": "b", "type": "string"}],
+            "request_parameters": [{"name": "card", "type": "string"}],
+        }
+    )
+    app = host(service, tenant, lambda c: FormulaForm(c, formula))
+    async with app.run_test(size=size) as pilot:
+        form = app.form
+        await pilot.pause()
+        body = form.query_one("#form-body")
+        tabs = form.query_one("#formula-parts")
+        labels = [str(tab.label) for tab in tabs.query("ContentTab")]
+        assert labels == ["Code", "Configuration (2)", "Request parameters (1)"]
+        for key, part in (
+            ("alt+2", "#configuration"),
+            ("alt+3", "#request-parameters"),
+            ("alt+1", "#code"),
+        ):
+            await pilot.press(key)
+            widget = form.query_one(part)
+            await wait_until(pilot, lambda w=widget: w.region.height > 0)  # type: ignore[misc]
+            assert widget.region.height > 0, f"{part} is not on screen after {key}"
+            assert body.region.overlaps(widget.region), f"{part} is scrolled out of sight"
+            assert app.focused is not None and (
+                app.focused is widget or widget in app.focused.ancestors
+            ), f"{key} left the focus on {app.focused}"
+
+
+async def test_a_problem_in_a_formula_tab_out_of_sight_opens_it(service, tenant):
+    app = host(service, tenant, lambda c: FormulaForm(c))
+    async with app.run_test(size=(80, 24)) as pilot:
+        form = app.form
+        await pilot.pause()
+        tabs = form.query_one("#formula-parts")
+        assert tabs.active == "part-code"
+        form.show_errors({"request_parameters": ["Name the parameter."]})
+        await wait_until(pilot, lambda: tabs.active == "part-parameters")
+        labels = [str(tab.label) for tab in tabs.query("ContentTab")]
+        assert labels == ["Code", "Configuration (0)", "Request parameters (0) ✗ problems"]
+
+
 async def test_official_formula_opens_read_only(service, tenant, client):
     page = await client.reactor_formulas.list(size=100)
     official = next(f for f in page.data if f.type == "official")

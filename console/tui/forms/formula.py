@@ -5,12 +5,12 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import events, on, work
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
-from textual.widgets import Button, Input, Static
+from textual.widgets import Button, Input, Static, TabbedContent, TabPane
 
 from console.models import ReactorFormula, ReactorFormulaCreate
 from console.models.as_request import formula_request
@@ -39,6 +39,18 @@ TYPE_TEXT = {
 }
 
 
+class FormulaParts(TabbedContent):
+    """The formula form's tabs. A pane reports a focus that is already gone (its field's,
+    as the pane is left): Textual's TabbedContent would show that pane again, hiding the one
+    just chosen; only a focus still inside a pane makes it active."""
+
+    def _on_tab_pane_focused(self, event: TabPane.Focused) -> None:
+        focused = self.app.focused
+        if focused is None or event.tab_pane not in focused.ancestors_with_self:
+            event.prevent_default()  # TabbedContent's own handler would activate it
+            event.stop()
+
+
 class FormulaForm(ResourceForm[ReactorFormula, ReactorFormulaCreate]):
     kind = REACTOR_FORMULAS
     code_fields = ("code",)
@@ -51,7 +63,12 @@ class FormulaForm(ResourceForm[ReactorFormula, ReactorFormulaCreate]):
         "request_parameters": "Request parameters",
     }
 
-    BINDINGS = [Binding("ctrl+r", "test_run", "Test-run")]
+    BINDINGS = [
+        Binding("ctrl+r", "test_run", "Test-run"),
+        Binding("alt+1", "show_part('part-code')", "Code", key_display="M-1"),
+        Binding("alt+2", "show_part('part-configuration')", "Configuration", key_display="M-2"),
+        Binding("alt+3", "show_part('part-parameters')", "Request parameters", key_display="M-3"),
+    ]
 
     def __init__(
         self,
@@ -72,86 +89,89 @@ class FormulaForm(ResourceForm[ReactorFormula, ReactorFormulaCreate]):
 
     def compose_fields(self) -> ComposeResult:
         formula = self.obj
-        # Below the code on a narrow form, beside it on a wide one (FormulaForm.on_resize):
-        # the outline says what the contract holds, so nothing is a hidden scroll away.
-        yield Static(self._outline_text(), id="formula-outline", markup=False)
-        with Horizontal(id="formula-columns"):
-            with Vertical(id="formula-main"):
+        # Under the fields, three tabs (FormulaForm.PARTS): the code, the configuration
+        # contract, the request parameters, each a key away, their counts in the tab titles,
+        # so nothing sits out of sight below the code at 80x24 or at 200x60.
+        with Vertical(id="formula-main"):
+            yield FormField(
+                "Name",
+                Input(
+                    formula.name if formula else "",
+                    placeholder="e.g. Card fingerprint",
+                    id="name",
+                ),
+                path="name",
+            )
+            yield FormField(
+                "Description (optional)",
+                Input(formula.description or "" if formula else "", id="description"),
+                path="description",
+            )
+            yield FormField(
+                "Type",
+                Static(TYPE_TEXT[self.formula_type], classes="readonly-value"),
+                path="type",
+            )
+            path_input = Input(
+                placeholder="path to a .png or .jpg file, then Enter", id="icon-path"
+            )
+            status = Static(describe_icon(self.icon), id="icon-status", markup=False)
+            if self.read_only:
+                path_input.display = False
+                yield FormField("Icon", path_input, status, path="icon")
+            else:
                 yield FormField(
-                    "Name",
-                    Input(
-                        formula.name if formula else "",
-                        placeholder="e.g. Card fingerprint",
-                        id="name",
+                    "Icon (optional)",
+                    Horizontal(
+                        path_input,
+                        Button("Load", id="icon-load"),
+                        Button("Remove", id="icon-remove"),
+                        classes="icon-row",
                     ),
-                    path="name",
+                    status,
+                    path="icon",
                 )
-                yield FormField(
-                    "Description (optional)",
-                    Input(formula.description or "" if formula else "", id="description"),
-                    path="description",
-                )
-                yield FormField(
-                    "Type",
-                    Static(TYPE_TEXT[self.formula_type], classes="readonly-value"),
-                    path="type",
-                )
-                path_input = Input(
-                    placeholder="path to a .png or .jpg file, then Enter", id="icon-path"
-                )
-                status = Static(describe_icon(self.icon), id="icon-status", markup=False)
-                if self.read_only:
-                    path_input.display = False
-                    yield FormField("Icon", path_input, status, path="icon")
-                else:
+            with FormulaParts(id="formula-parts", initial="part-code"):
+                with TabPane("Code", id="part-code"):
                     yield FormField(
-                        "Icon (optional)",
-                        Horizontal(
-                            path_input,
-                            Button("Load", id="icon-load"),
-                            Button("Remove", id="icon-remove"),
-                            classes="icon-row",
+                        "",
+                        CodeEditor(
+                            (formula.code or "") if formula else CODE_TEMPLATE,
+                            label="Code",
+                            read_only=self.read_only,
+                            max_length=CODE_MAX,
+                            id="code",
                         ),
-                        status,
-                        path="icon",
+                        path="code",
+                        hint="JavaScript for Node.js 16: module.exports = function (req) { ... }",
                     )
-                yield FormField(
-                    "",
-                    CodeEditor(
-                        (formula.code or "") if formula else CODE_TEMPLATE,
-                        label="Code",
-                        read_only=self.read_only,
-                        max_length=CODE_MAX,
-                        id="code",
-                    ),
-                    path="code",
-                    hint="JavaScript for Node.js 16: module.exports = function (req) { ... }",
-                )
-            with Vertical(id="formula-contract"):
-                yield FormField(
-                    "Configuration contract",
-                    ContractEditor(
-                        "configuration",
-                        [c.model_dump() for c in formula.configuration] if formula else [],
-                        read_only=self.read_only,
-                        id="configuration",
-                    ),
-                    path="configuration",
-                    hint="Values set once per reactor. Names cannot contain '.'.",
-                )
-                yield FormField(
-                    "Request parameters",
-                    ContractEditor(
-                        "request_parameters",
-                        [p.model_dump() for p in formula.request_parameters] if formula else [],
-                        read_only=self.read_only,
-                        id="request-parameters",
-                    ),
-                    path="request_parameters",
-                    hint=(
-                        "Arguments of each invocation. Dotted names (parent.child) denote nesting."
-                    ),
-                )
+                with TabPane(self._part_title("configuration"), id="part-configuration"):
+                    yield FormField(
+                        "Configuration contract",
+                        ContractEditor(
+                            "configuration",
+                            [c.model_dump() for c in formula.configuration] if formula else [],
+                            read_only=self.read_only,
+                            id="configuration",
+                        ),
+                        path="configuration",
+                        hint="Values set once per reactor. Names cannot contain '.'.",
+                    )
+                with TabPane(self._part_title("request_parameters"), id="part-parameters"):
+                    yield FormField(
+                        "Request parameters",
+                        ContractEditor(
+                            "request_parameters",
+                            [p.model_dump() for p in formula.request_parameters] if formula else [],
+                            read_only=self.read_only,
+                            id="request-parameters",
+                        ),
+                        path="request_parameters",
+                        hint=(
+                            "Arguments of each invocation."
+                            " Dotted names (parent.child) denote nesting."
+                        ),
+                    )
 
     # ----- icon ------------------------------------------------------------------------------
 
@@ -205,39 +225,65 @@ class FormulaForm(ResourceForm[ReactorFormula, ReactorFormulaCreate]):
         self.refresh_dirty()
         self._update_outline()
 
-    WIDE = 150
-    """From this many columns, the contract and the parameters sit beside the code."""
-
-    def on_resize(self, event: events.Resize) -> None:
-        super().on_resize(event)
-        self.set_class(event.size.width < self.WIDE, "-narrow")
-
-    def _outline_text(self) -> str:
-        """ "Below the code: configuration contract (2: region, api_key); request parameters
-        (none)": what the narrow form holds out of sight."""
-
-        def listed(editor_id: str, noun: str) -> str:
-            if not self.is_mounted:
-                rows: list[JsonObject] = []
-                source = self.obj
-                if source is not None:
-                    items = getattr(source, noun, None) or []
-                    rows = [item.model_dump() for item in items]
-            else:
-                rows = self.query_one(f"#{editor_id}", ContractEditor).value()
-            names = [str(row.get("name") or "?") for row in rows]
-            return f"{len(names)}: {', '.join(names)}" if names else "none"
-
-        configuration = listed("configuration", "configuration")
-        parameters = listed("request-parameters", "request_parameters")
-        return (
-            f"Below the code: configuration contract ({configuration});"
-            f" request parameters ({parameters})."
-        )
+    def _part_title(self, noun: str) -> str:
+        """ "Configuration (2)": a tab's title says how many items wait behind it."""
+        if self.is_mounted:
+            editor_id = "configuration" if noun == "configuration" else "request-parameters"
+            count = len(self.query_one(f"#{editor_id}", ContractEditor).value())
+        else:
+            count = len(getattr(self.obj, noun, None) or []) if self.obj is not None else 0
+        label = "Configuration" if noun == "configuration" else "Request parameters"
+        return f"{label} ({count})"
 
     def _update_outline(self) -> None:
-        for outline in self.query("#formula-outline").results(Static):
-            outline.update(self._outline_text())
+        """The tab titles' counts, after a row is added or removed; a tab whose field has
+        problems says so in its title (its content is out of sight)."""
+        parts = self.query("#formula-parts").results(TabbedContent)
+        fields = self.fields_by_path()
+        for tabs in parts:
+            for pane, path, title in (
+                ("part-code", "code", "Code"),
+                ("part-configuration", "configuration", self._part_title("configuration")),
+                ("part-parameters", "request_parameters", self._part_title("request_parameters")),
+            ):
+                field = fields.get(path)
+                flagged = field is not None and field.invalid
+                tabs.get_tab(pane).label = f"{title} ✗ problems" if flagged else title
+
+    def show_errors(self, errors: FieldErrors, *, headline: str | None = None) -> None:
+        """As every form's, and the tabs holding problems say so in their titles."""
+        super().show_errors(errors, headline=headline)
+        self._update_outline()
+
+    def _reveal_field(self, field: FormField) -> None:
+        """A field in a tab out of sight: that tab first, then the field."""
+        pane = next((a for a in field.ancestors if isinstance(a, TabPane)), None)
+        parts = self.query("#formula-parts").results(TabbedContent)
+        tabs = next(iter(parts), None)
+        if pane is not None and pane.id and tabs is not None and tabs.active != pane.id:
+            tabs.active = pane.id
+            self.call_after_refresh(super()._reveal_field, field)
+            return
+        super()._reveal_field(field)
+
+    def action_show_part(self, pane: str) -> None:
+        """alt+1, alt+2, alt+3: the code, the configuration contract, the request
+        parameters, whichever has the focus."""
+        self.query_one("#formula-parts", TabbedContent).active = pane
+        self.call_after_refresh(self._focus_part, pane)
+
+    def _focus_part(self, pane: str) -> None:
+        target = {"part-code": "#code", "part-configuration": "#configuration"}.get(
+            pane, "#request-parameters"
+        )
+        widget = self.query_one(target)
+        focusable = (
+            widget
+            if widget.focusable
+            else next((w for w in widget.query("*") if w.focusable), None)
+        )
+        if focusable is not None:
+            focusable.focus()
 
     # ----- payload ---------------------------------------------------------------------------
 

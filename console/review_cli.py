@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
     from console.client import ApiError
     from console.profiles.config import ProfileError
     from console.profiles.keys import KeyStoreError
-    from console.profiles.resolve import resolve_connection
+    from console.profiles.resolve import connection_with_key
 
     if getattr(args, "key_age", 90) < 1:
         _error("--key-age must be at least 1 day.")
@@ -102,12 +102,9 @@ def run(args: argparse.Namespace) -> int:
     if export_format is None:
         export_format = format_for(output) if output is not None else "csv"
     try:
-        connection = resolve_connection(getattr(args, "profile", None))
+        connection = connection_with_key(getattr(args, "profile", None))
     except (ProfileError, KeyStoreError) as error:
         _error(str(error))
-        return FAILED
-    if connection.key is None:
-        _error(connection.key_problem or "No key for this profile.")
         return FAILED
     try:
         text = asyncio.run(_review(connection, export_format, getattr(args, "key_age", 90)))

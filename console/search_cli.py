@@ -114,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
     from console.client import ApiError
     from console.profiles.config import ProfileError
     from console.profiles.keys import KeyStoreError
-    from console.profiles.resolve import resolve_connection
+    from console.profiles.resolve import connection_with_key
 
     query = (args.name or "").strip()
     if not query:
@@ -122,12 +122,9 @@ def run(args: argparse.Namespace) -> int:
         return USAGE
     kinds = [args.kind] if args.kind else ["applications", "proxies", "formulas"]
     try:
-        connection = resolve_connection(getattr(args, "profile", None))
+        connection = connection_with_key(getattr(args, "profile", None))
     except (ProfileError, KeyStoreError) as error:
         _error(str(error))
-        return FAILED
-    if connection.key is None:
-        _error(connection.key_problem or "No key for this profile.")
         return FAILED
     try:
         found = asyncio.run(_search(connection, query, kinds, args.format))

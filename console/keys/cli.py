@@ -314,18 +314,15 @@ def run(args: argparse.Namespace) -> int:
     from console.keys.operations import ApplicationNotFound
     from console.profiles.config import ProfileError
     from console.profiles.keys import KeyStoreError
-    from console.profiles.resolve import resolve_connection
+    from console.profiles.resolve import connection_with_key
 
     if getattr(args, "read_only", False) and args.keys_command != "list":
         _error(f"read-only: `keys {args.keys_command}` changes keys and is refused.")
         return FAILED
     try:
-        connection = resolve_connection(getattr(args, "profile", None))
+        connection = connection_with_key(getattr(args, "profile", None))
     except (ProfileError, KeyStoreError) as error:
         _error(str(error))
-        return FAILED
-    if connection.key is None:
-        _error(connection.key_problem or "No key for this profile.")
         return FAILED
     try:
         return asyncio.run(_run(connection, args))

@@ -138,6 +138,15 @@ def resolve_connection(
     return ResolvedConnection(profile=name, base_url=base_url, key=key, key_source="keyring", **tag)
 
 
+def connection_with_key(profile_name: str | None = None) -> ResolvedConnection:
+    """resolve_connection for a command that needs the key: ProfileError (one sentence) when
+    the profile's key cannot be had. Blocking, like resolve_connection."""
+    connection = resolve_connection(profile_name)
+    if connection.key is None:
+        raise ProfileError(connection.key_problem or "No key for this profile.")
+    return connection
+
+
 def env_key_header(env: Mapping[str, str] = os.environ) -> str | None:
     """$TENANT_CONSOLE_KEY_HEADER, checked; ProfileError with one line if it cannot be one."""
     value = env.get(KEY_HEADER_ENV, "").strip()

@@ -26,8 +26,8 @@ from console.tui.widgets.resource_list import ResourceList
 
 if TYPE_CHECKING:
     from console.client.client import AdminClient
-    from console.tui.app import TenantConsoleApp
     from console.tui.resources import Fetched, Labels, ResourceKind
+    from console.tui.shell import ConsoleShell
     from console.tui.shown import JsonObject, Shown
 
 log = logging.getLogger(__name__)
@@ -184,7 +184,7 @@ class ObjectProvider(Provider):
         results = await asyncio.gather(some(PROXIES), some(REACTOR_FORMULAS))
         return [hit for part in results for hit in part]
 
-    def _loaded(self, app: TenantConsoleApp) -> list[tuple[ResourceKind, Shown]]:
+    def _loaded(self, app: ConsoleShell) -> list[tuple[ResourceKind, Shown]]:
         """Applications and permissions the lists hold (no name filter on the server)."""
         screen = app.console_screen
         if screen is None:
@@ -199,7 +199,7 @@ class ObjectProvider(Provider):
         return found
 
 
-def _open_by_id(app: TenantConsoleApp, kind: ResourceKind, item_id: str) -> None:
+def _open_by_id(app: ConsoleShell, kind: ResourceKind, item_id: str) -> None:
     """The detail of an object the index knows by id: read afresh (it may be gone)."""
     from console.tui.screens.detail import DetailScreen
 

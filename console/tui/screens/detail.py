@@ -19,7 +19,7 @@ from console.tui.app_access import console_app
 from console.tui.bindings_policy import (
     MUTATING_ACTIONS,
     detail_action_allowed,
-    explain_lacking_permission,
+    explain_detail_lacking,
     hide_mutating_bindings,
     run_detail_action,
 )
@@ -299,7 +299,7 @@ class DetailScreen(Screen[None]):
 
     def action_lacking_permission(self, action: str) -> None:
         """A dimmed n, e, d or R: says which permission the key lacks."""
-        explain_lacking_permission(self, action)
+        explain_detail_lacking(self, action)
 
     def action_test_run(self) -> None:
         """A formula's code, or a proxy's first code transform, run on a sample (nothing is

@@ -820,6 +820,13 @@ class TenantConsoleApp(App[int]):
         loaded_at = section.loaded_at if isinstance(section, ResourceList) else None
         await self.push_screen(DetailScreen(kind, item, labels=labels, loaded_at=loaded_at))
 
+    def open_detail_by_id(self, kind: ResourceKind, item_id: str) -> None:
+        """The detail of an object known by id only (a palette hit, a review's row), read
+        afresh as it may be gone, above whatever is on screen (escape comes back)."""
+        from console.tui.screens.detail import DetailScreen
+
+        self.push_screen(DetailScreen(kind, item_id=item_id))
+
     def open_access_review(self, flag: str | None = None) -> None:
         """The access review, above whatever is on screen (escape comes back)."""
         from console.tui.screens.review import ReviewScreen

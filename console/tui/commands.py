@@ -92,7 +92,7 @@ class ObjectProvider(Provider):
             yield Hit(
                 max(matcher.match(name), 0.5),
                 matcher.highlight(f"Open {kind.singular}: {name}"),
-                partial(_open_by_id, app, kind, row_id),
+                partial(app.open_detail_by_id, kind, row_id),
                 help=f"{row_id} · {caption}",
             )
         found = len(seen)
@@ -197,13 +197,6 @@ class ObjectProvider(Provider):
             if isinstance(section, ResourceList):  # None until the section is mounted
                 found += [(kind, item) for item in section.items]
         return found
-
-
-def _open_by_id(app: ConsoleShell, kind: ResourceKind, item_id: str) -> None:
-    """The detail of an object the index knows by id: read afresh (it may be gone)."""
-    from console.tui.screens.detail import DetailScreen
-
-    app.push_screen(DetailScreen(kind, item_id=item_id))
 
 
 async def _application_page(client: AdminClient, page: int, size: int) -> Fetched:

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from console.tui.connection import Connection, ProfileSource
     from console.tui.early_start import FirstPage
     from console.tui.problems import ConsoleProblem
+    from console.tui.resources import ResourceKind
     from console.tui.shown import Shown
     from console.tui.widgets.console_header import ConsoleHeader
     from console.tui.widgets.section_loader import SectionLoader
@@ -157,7 +158,13 @@ class ConsoleShell(Protocol):
     @property
     def screen_stack(self) -> list[Screen[Any]]: ...
 
-    def open_detail(self, kind: Any, item: Shown) -> None: ...
+    def open_detail(self, kind: ResourceKind, item: Shown) -> None:
+        """The detail of `item` (a model, or a list's row), over the console screen."""
+        ...
+
+    def open_detail_by_id(self, kind: ResourceKind, item_id: str) -> None:
+        """The detail of an object known by id only, above whatever is on screen."""
+        ...
 
     def highlighted_permission(self) -> str | None:
         """The permission under the cursor in the Permissions section, if on screen."""

@@ -132,6 +132,11 @@ class FormHost(App[None]):
     def open_detail(self, kind: Any, item: Any) -> None:
         raise NotImplementedError("the form host opens no detail")
 
+    def open_detail_by_id(self, kind: Any, item_id: str) -> None:
+        from console.tui.screens.detail import DetailScreen
+
+        self.push_screen(DetailScreen(kind, item_id=item_id))
+
     def highlighted_permission(self) -> str | None:
         return None
 

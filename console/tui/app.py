@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from console.models import UsageReport
     from console.profiles.preferences import Preferences
     from console.tui.connection import ProfileSummary
+    from console.tui.run_targets import RunTarget
     from console.tui.shell import ConsoleShell
     from console.tui.shown import Shown
     from console.usage_history.forecast import Forecast
@@ -826,6 +827,12 @@ class TenantConsoleApp(App[int]):
         from console.tui.screens.detail import DetailScreen
 
         self.push_screen(DetailScreen(kind, item_id=item_id))
+
+    def open_test_run(self, target: RunTarget) -> None:
+        """The test-run screen for a form's or a detail's code, above (escape comes back)."""
+        from console.tui.screens.test_run import TestRunScreen
+
+        self.push_screen(TestRunScreen(target))
 
     def open_access_review(self, flag: str | None = None) -> None:
         """The access review, above whatever is on screen (escape comes back)."""

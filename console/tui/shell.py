@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from console.tui.early_start import FirstPage
     from console.tui.problems import ConsoleProblem
     from console.tui.resources import ResourceKind
+    from console.tui.run_targets import RunTarget
     from console.tui.shown import Shown
     from console.tui.widgets.console_header import ConsoleHeader
     from console.tui.widgets.section_loader import SectionLoader
@@ -168,6 +169,10 @@ class ConsoleShell(Protocol):
 
     def highlighted_permission(self) -> str | None:
         """The permission under the cursor in the Permissions section, if on screen."""
+        ...
+
+    def open_test_run(self, target: RunTarget) -> None:
+        """The test-run screen for `target` (a form's or a detail's code), above."""
         ...
 
     def open_access_review(self, flag: str | None = None) -> None: ...

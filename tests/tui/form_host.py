@@ -140,6 +140,11 @@ class FormHost(App[None]):
     def highlighted_permission(self) -> str | None:
         return None
 
+    def open_test_run(self, target: Any) -> None:
+        from console.tui.screens.test_run import TestRunScreen
+
+        self.push_screen(TestRunScreen(target))
+
     def open_access_review(self, flag: str | None = None) -> None:
         raise NotImplementedError("the form host opens no review")
 

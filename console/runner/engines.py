@@ -186,7 +186,7 @@ def _died_of(returncode: int) -> int | None:
 def _launch(argv: list[str], reads: list[str], job: Job, base_mb: int) -> Launch:
     """The sandbox.Launch of an engine process for `job`: its data limit is the code's
     memory limit plus what the engine itself needs."""
-    from console.runner import sandbox
+    import console.runner.sandbox as sandbox
 
     return sandbox.Launch(
         tuple(argv), sandbox.boundary().mechanism, tuple(reads), job.memory_mb + base_mb
@@ -196,7 +196,7 @@ def _launch(argv: list[str], reads: list[str], job: Job, base_mb: int) -> Launch
 def _confined(launch: Launch, payload: str, job: Job, what: str) -> Outcome | bytes:
     """Run an engine process in the sandbox (a spare one started ahead when there is one):
     its stdout, or the Outcome of a limit or a crash (logged, with its stderr)."""
-    from console.runner import sandbox
+    import console.runner.sandbox as sandbox
 
     try:
         process = sandbox.spares.take(launch) or sandbox.start(launch)

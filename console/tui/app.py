@@ -31,8 +31,9 @@ from console.tui.formatting import clock_time
 from console.tui.logs import hide_secret, log_file
 from console.tui.problems import ConsoleProblem
 from console.tui.problems import describe as describe_problem
+from console.tui.recording import record_changes
 from console.tui.resources import ResourceKind
-from console.tui.screens.console import ConsoleScreen
+from console.tui.screens.console import ConsoleScreen, highlighted_permission
 from console.tui.sections import SECTIONS
 from console.tui.widgets.console_header import ConsoleHeader
 from console.tui.widgets.resource_list import ResourceList
@@ -46,6 +47,8 @@ if TYPE_CHECKING:
     from console.models import UsageReport
     from console.profiles.preferences import Preferences
     from console.tui.connection import ProfileSummary
+    from console.tui.run_targets import RunTarget
+    from console.tui.shell import ConsoleShell
     from console.tui.shown import Shown
     from console.usage_history.forecast import Forecast
     from console.usage_history.store import HistoryStore
@@ -143,14 +146,6 @@ async def _close(client: AdminClient | None) -> None:
             await client.aclose()
         except Exception:
             log.info("Closing a client failed", exc_info=True)
-
-
-def record_changes(client: AdminClient, profile: str | None, origin: str) -> None:
-    """Every change `client` makes goes in the user's change journal (History, undo)."""
-    from console.journal.store import open_journal
-
-    if hasattr(client, "record_changes"):
-        client.record_changes(open_journal(), profile=profile, origin=origin)
 
 
 def default_client(base_url: str, key: str, key_header: str = DEFAULT_KEY_HEADER) -> AdminClient:
@@ -834,6 +829,41 @@ class TenantConsoleApp(App[int]):
         loaded_at = section.loaded_at if isinstance(section, ResourceList) else None
         await self.push_screen(DetailScreen(kind, item, labels=labels, loaded_at=loaded_at))
 
+    def open_detail_by_id(self, kind: ResourceKind, item_id: str) -> None:
+        """The detail of an object known by id only (a palette hit, a review's row), read
+        afresh as it may be gone, above whatever is on screen (escape comes back)."""
+        from console.tui.screens.detail import DetailScreen
+
+        self.push_screen(DetailScreen(kind, item_id=item_id))
+
+    def open_test_run(self, target: RunTarget) -> None:
+        """The test-run screen for a form's or a detail's code, above (escape comes back)."""
+        from console.tui.screens.test_run import TestRunScreen
+
+        self.push_screen(TestRunScreen(target))
+
+    def open_access_review(self, flag: str | None = None) -> None:
+        """The access review, above whatever is on screen (escape comes back)."""
+        from console.tui.screens.review import ReviewScreen
+
+        self.push_screen(ReviewScreen(flag))
+
+    def open_who_holds(self, permission: str) -> None:
+        """The applications holding `permission`, above whatever is on screen."""
+        from console.tui.screens.holders import HoldersScreen
+
+        self.push_screen(HoldersScreen(permission))
+
+    def open_history(self) -> None:
+        """History above whatever is on screen (escape comes back)."""
+        from console.tui.screens.history import HistoryScreen
+
+        self.push_screen(HistoryScreen())
+
+    def highlighted_permission(self) -> str | None:
+        """The permission under the cursor in the Permissions section, if that is on screen."""
+        return highlighted_permission(self)
+
     def copy_id(self, value: str) -> None:
         """Copies an id and says what was actually done (see console.tui.clipboard)."""
         self.run_worker(self._copy_id(value), group="copy", exit_on_error=False)
@@ -885,3 +915,7 @@ class TenantConsoleApp(App[int]):
         yield SystemCommand("Change theme", "Pick a colour theme", self.action_change_theme)
         yield SystemCommand("Help", "Every key of the console", self.action_help)
         yield SystemCommand("Quit", "Leave the console", self.exit)
+
+
+if TYPE_CHECKING:  # the app is the shell the other modules are typed against
+    _shell: type[ConsoleShell] = TenantConsoleApp

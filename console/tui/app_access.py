@@ -1,8 +1,8 @@
-"""The console's app, typed, for the screens and widgets that call its methods.
+"""The console's app, typed as its shell, for the screens and widgets that call its methods.
 
-The app module imports the screens, so they cannot import it at run time; this accessor gives
-the type checker the real class (a TYPE_CHECKING import) without that cycle, instead of `Any`
-and `type: ignore` at every call.
+The app module imports the screens, so they do not import it, not even for the type checker:
+this accessor types the app as console.tui.shell.ConsoleShell, the members they may use,
+instead of `Any` and `type: ignore` at every call.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 if TYPE_CHECKING:
     from textual.app import App
 
-    from console.tui.app import TenantConsoleApp
+    from console.tui.shell import ConsoleShell
 
 
 class OfAnApp(Protocol):
@@ -22,7 +22,7 @@ class OfAnApp(Protocol):
     def app(self) -> App[Any]: ...
 
 
-def console_app(node: OfAnApp) -> TenantConsoleApp:
-    """`node.app`, as the console's app it is (tests that host one screen pass a stand-in
-    with the same methods)."""
-    return cast("TenantConsoleApp", node.app)
+def console_app(node: OfAnApp) -> ConsoleShell:
+    """`node.app`, as the console's shell (the app; tests that host one screen pass a
+    stand-in with the same members)."""
+    return cast("ConsoleShell", node.app)

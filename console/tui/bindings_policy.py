@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from textual.binding import Binding
 from textual.screen import Screen
 
-from console.tui.app_access import console_app
+from console.tui.app_access import OfAnApp, console_app
 from console.tui.flows import create_flow, delete_flow, edit_flow, regenerate_flow, start_flow
 from console.tui.key_permissions import (
     REGENERATE,
@@ -24,12 +24,39 @@ from console.tui.key_permissions import (
 from console.tui.resources import TENANT
 
 if TYPE_CHECKING:
-    from console.tui.resources import Kind
-    from console.tui.screens.console import ConsoleScreen
-    from console.tui.screens.detail import DetailScreen
+    from console.tui.resources import Kind, ResourceKind
     from console.tui.shown import Shown
+    from console.tui.widgets.resource_list import ResourceList
+    from console.tui.widgets.tenant_view import TenantView
 
 log = logging.getLogger(__name__)
+
+
+class ConsoleScreen(OfAnApp, Protocol):
+    """What this policy reads of the console screen (console.tui.screens.console), which
+    imports it: the section on show, its list or the tenant view."""
+
+    @property
+    def current(self) -> str: ...
+
+    @property
+    def current_list(self) -> ResourceList | None: ...
+
+    def tenant_view(self) -> TenantView | None: ...
+
+
+class DetailScreen(OfAnApp, Protocol):
+    """What this policy reads of a detail screen (console.tui.screens.detail), which imports
+    it: the object shown and its kind."""
+
+    @property
+    def kind(self) -> ResourceKind: ...
+
+    @property
+    def item(self) -> Shown | None: ...
+
+    def action_refresh(self) -> None: ...
+
 
 MUTATING_ACTIONS = ("new", "edit", "delete", "regenerate")
 """The screen actions that change data; read-only mode keeps their keys bound (to say why
@@ -98,17 +125,19 @@ def console_action_allowed(screen: ConsoleScreen, action: str) -> bool | None:
     return applies
 
 
-def explain_lacking_permission(screen: ConsoleScreen | DetailScreen, action: str) -> None:
-    """A dimmed `n`, `e`, `d` or `R` was pressed: say which permission it needs."""
-    from console.tui.screens.console import ConsoleScreen  # loaded: it imports this module
+def explain_console_lacking(screen: ConsoleScreen, action: str) -> None:
+    """A dimmed `n`, `e`, `d` or `R` was pressed on the console screen: say which permission
+    it needs."""
+    kind, _ = _console_target(screen)
+    _explain(screen, kind, action, dimmed=console_action_allowed(screen, action) is None)
 
-    kind: Kind | None
-    if isinstance(screen, ConsoleScreen):
-        dimmed = console_action_allowed(screen, action) is None
-        kind, _ = _console_target(screen)
-    else:  # a detail screen
-        dimmed = detail_action_allowed(screen, action) is None
-        kind = screen.kind
+
+def explain_detail_lacking(screen: DetailScreen, action: str) -> None:
+    """A dimmed `e`, `d` or `R` was pressed on a detail screen: say which permission it needs."""
+    _explain(screen, screen.kind, action, dimmed=detail_action_allowed(screen, action) is None)
+
+
+def _explain(screen: OfAnApp, kind: Kind | None, action: str, *, dimmed: bool) -> None:
     app = console_app(screen)
     missing = lacking_now(app, kind, action) if dimmed else None
     if missing and kind is not None:

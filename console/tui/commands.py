@@ -26,8 +26,8 @@ from console.tui.widgets.resource_list import ResourceList
 
 if TYPE_CHECKING:
     from console.client.client import AdminClient
-    from console.tui.app import TenantConsoleApp
     from console.tui.resources import Fetched, Labels, ResourceKind
+    from console.tui.shell import ConsoleShell
     from console.tui.shown import JsonObject, Shown
 
 log = logging.getLogger(__name__)
@@ -92,7 +92,7 @@ class ObjectProvider(Provider):
             yield Hit(
                 max(matcher.match(name), 0.5),
                 matcher.highlight(f"Open {kind.singular}: {name}"),
-                partial(_open_by_id, app, kind, row_id),
+                partial(app.open_detail_by_id, kind, row_id),
                 help=f"{row_id} · {caption}",
             )
         found = len(seen)
@@ -184,7 +184,7 @@ class ObjectProvider(Provider):
         results = await asyncio.gather(some(PROXIES), some(REACTOR_FORMULAS))
         return [hit for part in results for hit in part]
 
-    def _loaded(self, app: TenantConsoleApp) -> list[tuple[ResourceKind, Shown]]:
+    def _loaded(self, app: ConsoleShell) -> list[tuple[ResourceKind, Shown]]:
         """Applications and permissions the lists hold (no name filter on the server)."""
         screen = app.console_screen
         if screen is None:
@@ -197,13 +197,6 @@ class ObjectProvider(Provider):
             if isinstance(section, ResourceList):  # None until the section is mounted
                 found += [(kind, item) for item in section.items]
         return found
-
-
-def _open_by_id(app: TenantConsoleApp, kind: ResourceKind, item_id: str) -> None:
-    """The detail of an object the index knows by id: read afresh (it may be gone)."""
-    from console.tui.screens.detail import DetailScreen
-
-    app.push_screen(DetailScreen(kind, item_id=item_id))
 
 
 async def _application_page(client: AdminClient, page: int, size: int) -> Fetched:

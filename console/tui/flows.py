@@ -30,17 +30,17 @@ from console.tui.resources import APPLICATIONS, TENANT
 if TYPE_CHECKING:
     from console.client import AdminClient
     from console.models import Application
-    from console.tui.app import TenantConsoleApp
     from console.tui.forms.base import ResourceForm
     from console.tui.key_guard import KeyStakes
     from console.tui.modals import ConfirmModal, TypeToConfirmModal
     from console.tui.resources import Kind
+    from console.tui.shell import ConsoleShell
     from console.tui.shown import Model, Shown
 
 log = logging.getLogger(__name__)
 
 
-def _client(app: TenantConsoleApp, client: AdminClient | None) -> AdminClient:
+def _client(app: ConsoleShell, client: AdminClient | None) -> AdminClient:
     client = client if client is not None else app.connected_client()
     if client is None:
         raise RuntimeError("No connection to a service yet.")
@@ -48,7 +48,7 @@ def _client(app: TenantConsoleApp, client: AdminClient | None) -> AdminClient:
 
 
 def form_for(
-    app: TenantConsoleApp,
+    app: ConsoleShell,
     kind: Kind,
     obj: Shown | None = None,
     *,
@@ -60,7 +60,7 @@ def form_for(
 
 
 async def open_form(
-    app: TenantConsoleApp,
+    app: ConsoleShell,
     kind: Kind,
     obj: Shown | None = None,
     *,
@@ -86,7 +86,7 @@ RESTORE_NOTE = (
 
 
 async def delete_object(
-    app: TenantConsoleApp, kind: Kind, obj: Shown, *, client: AdminClient | None = None
+    app: ConsoleShell, kind: Kind, obj: Shown, *, client: AdminClient | None = None
 ) -> bool:
     """Asks, then deletes. True when the object is gone (also if someone deleted it first)."""
     from console.client import ApiError, NotFound
@@ -211,13 +211,13 @@ async def _proxies_losing(client: AdminClient, application_id: str) -> str:
 
 
 async def _is_session_application(
-    app: TenantConsoleApp, client: AdminClient, application: Shown
+    app: ConsoleShell, client: AdminClient, application: Shown
 ) -> bool:
     own = await session_application_id(app, client)
     return own is not None and own == str(_field(application, "id") or "")
 
 
-async def _key_stakes(app: TenantConsoleApp, client: AdminClient, application: Shown) -> KeyStakes:
+async def _key_stakes(app: ConsoleShell, client: AdminClient, application: Shown) -> KeyStakes:
     """Whether the console lives on this application's key (console.tui.key_guard)."""
     from console.tui.key_guard import key_stakes
 
@@ -231,7 +231,7 @@ def _field(obj: Shown, name: str) -> object:
 
 
 async def regenerate_key(
-    app: TenantConsoleApp, application: Application, *, client: AdminClient | None = None
+    app: ConsoleShell, application: Application, *, client: AdminClient | None = None
 ) -> Application | None:
     """Asks, regenerates (once: a POST is never retried), and shows the new key once.
 
@@ -287,7 +287,7 @@ async def regenerate_key(
 
 
 async def _regenerate_note(
-    app: TenantConsoleApp, client: AdminClient, application: Application
+    app: ConsoleShell, client: AdminClient, application: Application
 ) -> str | None:
     """Issue 26: on a service with regenerate only, that the old key stops at once with no
     rotation possible, and the proxies using the application (console.tui.key_offers)."""
@@ -309,7 +309,7 @@ def swap_client_key(client: AdminClient, key: str) -> None:
     client.set_api_key(key)
 
 
-async def adopt_session_key(app: TenantConsoleApp, client: AdminClient, key: str) -> None:
+async def adopt_session_key(app: ConsoleShell, client: AdminClient, key: str) -> None:
     """The session's key was regenerated: use the new one now, and store it for next time."""
     swap_client_key(client, key)
     connection = app.connection
@@ -356,12 +356,12 @@ async def adopt_session_key(app: TenantConsoleApp, client: AdminClient, key: str
     app.notify(f"The new key is stored for profile {profile}.", title="Key stored")
 
 
-def _store_key(app: TenantConsoleApp, profile: str, key: str) -> None:
+def _store_key(app: ConsoleShell, profile: str, key: str) -> None:
     """Blocking: in a thread. The app's profile source (the keyring, for saved profiles)."""
     app.profiles.store_key(profile, key)
 
 
-def refresh_after_change(app: TenantConsoleApp, kind: Kind, focus_id: str | None = None) -> None:
+def refresh_after_change(app: ConsoleShell, kind: Kind, focus_id: str | None = None) -> None:
     """Reloads what shows this kind of object: its section (a list or the tenant), and the
     header. A list keeps its cursor on `focus_id` (the object created or changed; after a
     delete, the deleted one's neighbour) and its scroll position."""
@@ -388,7 +388,7 @@ def refresh_after_change(app: TenantConsoleApp, kind: Kind, focus_id: str | None
 
 
 async def fresh_copy(
-    app: TenantConsoleApp, kind: Kind, obj: Shown, *, client: AdminClient | None = None
+    app: ConsoleShell, kind: Kind, obj: Shown, *, client: AdminClient | None = None
 ) -> Shown:
     """The object as the service holds it now, so a form opens on the latest version."""
     client = _client(app, client)
@@ -399,7 +399,7 @@ async def fresh_copy(
         return obj
 
 
-async def _refuse_if_lacking(app: TenantConsoleApp, kind: Kind, action: str) -> bool:
+async def _refuse_if_lacking(app: ConsoleShell, kind: Kind, action: str) -> bool:
     """True (and says which permission) when the key may not do this."""
     missing = await lacking_permission(app, kind, action)
     if missing:
@@ -408,7 +408,7 @@ async def _refuse_if_lacking(app: TenantConsoleApp, kind: Kind, action: str) -> 
     return False
 
 
-async def create_flow(app: TenantConsoleApp, kind: Kind) -> Model | None:
+async def create_flow(app: ConsoleShell, kind: Kind) -> Model | None:
     """`n` on a list: the form, then the list reloaded."""
     if await _refuse_if_lacking(app, kind, "new"):
         return None
@@ -418,7 +418,7 @@ async def create_flow(app: TenantConsoleApp, kind: Kind) -> Model | None:
     return saved
 
 
-async def edit_flow(app: TenantConsoleApp, kind: Kind, obj: Shown | None) -> Model | None:
+async def edit_flow(app: ConsoleShell, kind: Kind, obj: Shown | None) -> Model | None:
     """`e` on a row, a detail or the tenant: the form on the latest version, then reloads.
     An object no one may change opens its form read-only, whatever the mode or the key."""
     if obj is None:
@@ -434,7 +434,7 @@ async def edit_flow(app: TenantConsoleApp, kind: Kind, obj: Shown | None) -> Mod
     return saved
 
 
-async def delete_flow(app: TenantConsoleApp, kind: Kind, obj: Shown | None) -> bool:
+async def delete_flow(app: ConsoleShell, kind: Kind, obj: Shown | None) -> bool:
     """`d` on a row, a detail or the tenant: confirmation, delete, then reloads."""
     if obj is None:
         return False
@@ -446,7 +446,7 @@ async def delete_flow(app: TenantConsoleApp, kind: Kind, obj: Shown | None) -> b
     return deleted
 
 
-async def regenerate_flow(app: TenantConsoleApp, application: Shown | None) -> Application | None:
+async def regenerate_flow(app: ConsoleShell, application: Shown | None) -> Application | None:
     """`R` on an application: confirmation, the new key shown once, then reloads. An
     application shown as sent (it did not match the model) cannot be regenerated."""
     from console.models import Application
@@ -461,7 +461,7 @@ async def regenerate_flow(app: TenantConsoleApp, application: Shown | None) -> A
     return result
 
 
-def start_flow(app: TenantConsoleApp, flow: Coroutine[object, object, object]) -> None:
+def start_flow(app: ConsoleShell, flow: Coroutine[object, object, object]) -> None:
     """Runs a flow coroutine in an app worker: flows wait for dialogs, and a screen that
     closes meanwhile (a detail whose object was deleted) must not cancel them."""
     app.run_worker(flow, group="change", exit_on_error=False)

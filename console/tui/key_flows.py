@@ -25,13 +25,13 @@ if TYPE_CHECKING:
     from console.client import AdminClient
     from console.keys.rotation import Rotation
     from console.models import Application, ApplicationKey
-    from console.tui.app import TenantConsoleApp
+    from console.tui.shell import ConsoleShell
     from console.tui.widgets.keys_panel import KeysPanel
 
 log = logging.getLogger(__name__)
 
 
-def session_scope(app: TenantConsoleApp) -> str:
+def session_scope(app: ConsoleShell) -> str:
     """What a rotation and the session's key are remembered under: the profile, else the URL."""
     connection = app.connection
     if connection is None:
@@ -40,7 +40,7 @@ def session_scope(app: TenantConsoleApp) -> str:
 
 
 async def session_key_of(
-    app: TenantConsoleApp, client: AdminClient, application: Application
+    app: ConsoleShell, client: AdminClient, application: Application
 ) -> tuple[bool, str | None]:
     """(whether this session's key belongs to `application`, the id of that key if known)."""
     from console.keys.session import session_key_id
@@ -52,7 +52,7 @@ async def session_key_of(
     return True, session_key_id(session_scope(app), own_id, ids)
 
 
-async def _refuse(app: TenantConsoleApp, what: str) -> bool:
+async def _refuse(app: ConsoleShell, what: str) -> bool:
     """Read-only mode, or a key without application:update: say so, and refuse."""
     if refuse_if_read_only(app, what):
         return True
@@ -77,7 +77,7 @@ async def _current_keys(client: AdminClient, application: Application) -> list[A
     return await client.application_keys.list(application.id)
 
 
-async def _reveal(app: TenantConsoleApp, key: ApplicationKey, application: Application) -> None:
+async def _reveal(app: ConsoleShell, key: ApplicationKey, application: Application) -> None:
     from console.tui.modals import KeyRevealModal
 
     if key.key:
@@ -86,7 +86,7 @@ async def _reveal(app: TenantConsoleApp, key: ApplicationKey, application: Appli
         )
 
 
-def _not_done(app: TenantConsoleApp, title: str, error: Exception) -> None:
+def _not_done(app: ConsoleShell, title: str, error: Exception) -> None:
     from console.client import NotOffered
 
     if isinstance(error, NotOffered):
@@ -94,7 +94,7 @@ def _not_done(app: TenantConsoleApp, title: str, error: Exception) -> None:
     app.notify(str(error), title=title, severity="error")
 
 
-async def new_key_flow(app: TenantConsoleApp, application: Application) -> ApplicationKey | None:
+async def new_key_flow(app: ConsoleShell, application: Application) -> ApplicationKey | None:
     """`N`: a new key beside the others (they keep working), shown once."""
     from console.client import ApiError
     from console.tui.modals import ConfirmModal
@@ -140,7 +140,7 @@ def _key_line(key: ApplicationKey, marker: str = "") -> str:
 
 
 async def revoke_key_flow(
-    app: TenantConsoleApp, application: Application, key_id: str | None = None
+    app: ConsoleShell, application: Application, key_id: str | None = None
 ) -> bool:
     """`x`: revoke one key (chosen from a list). It stops at once. The session's own key (or,
     where the console cannot tell which it is, any key of its application) needs the name
@@ -218,7 +218,7 @@ async def revoke_key_flow(
 
 
 async def _swap_session_key(
-    app: TenantConsoleApp, client: AdminClient, application: Application
+    app: ConsoleShell, client: AdminClient, application: Application
 ) -> bool:
     """Makes a new key, shows it once, and moves the session and the profile to it; only
     once the new key answers is anything revoked. False (and says why) if it failed."""
@@ -244,7 +244,7 @@ async def _swap_session_key(
     return True
 
 
-async def rotate_flow(app: TenantConsoleApp, application: Application) -> None:
+async def rotate_flow(app: ConsoleShell, application: Application) -> None:
     """`o`: the guided rotation, begun or continued (a rotation remembered from before)."""
     from console.client import ApiError
     from console.keys.rotation import DEPLOYING, remember, rotation_for
@@ -302,7 +302,7 @@ async def rotate_flow(app: TenantConsoleApp, application: Application) -> None:
 
 
 async def continue_rotation(
-    app: TenantConsoleApp, client: AdminClient, application: Application, rotation: Rotation
+    app: ConsoleShell, client: AdminClient, application: Application, rotation: Rotation
 ) -> None:
     """The rotation's last step: revoke the old keys once deployed, cancel, or later."""
     from console.client import ApiError
@@ -341,7 +341,7 @@ async def continue_rotation(
 
 
 async def fill_keys_panel(
-    app: TenantConsoleApp, panel: KeysPanel, application: Application, labels: dict[str, str]
+    app: ConsoleShell, panel: KeysPanel, application: Application, labels: dict[str, str]
 ) -> None:
     """The application's keys on its detail: which one the session uses, the rotation in
     progress; where the service does not list keys, what it offers instead."""

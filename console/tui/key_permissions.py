@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from console.client.client import AdminClient
     from console.models import Application
-    from console.tui.app import TenantConsoleApp
     from console.tui.resources import Kind
+    from console.tui.shell import ConsoleShell
 
 log = logging.getLogger(__name__)
 
@@ -33,18 +33,18 @@ REGENERATE = "regenerate"
 """The feature name `mark_unavailable` records for a service without key regeneration."""
 
 
-def not_offered(app: TenantConsoleApp) -> set[str]:
-    """What the service in use was found not to offer (TenantConsoleApp.unavailable)."""
+def not_offered(app: ConsoleShell) -> set[str]:
+    """What the service in use was found not to offer (ConsoleShell.unavailable)."""
     return app.unavailable
 
 
-def in_read_only_mode(app: TenantConsoleApp) -> bool:
+def in_read_only_mode(app: ConsoleShell) -> bool:
     """Whether the console runs with --read-only (not whether an object is read-only: see
     Kind.is_read_only)."""
     return app.read_only
 
 
-def refuse_if_read_only(app: TenantConsoleApp, what: str) -> bool:
+def refuse_if_read_only(app: ConsoleShell, what: str) -> bool:
     """True (and says so) when the console runs read-only and `what` must not happen."""
     if in_read_only_mode(app):
         app.notify(f"Read-only mode: {what} is refused.", title="Read-only", severity="warning")
@@ -52,7 +52,7 @@ def refuse_if_read_only(app: TenantConsoleApp, what: str) -> bool:
     return False
 
 
-async def session_application_id(app: TenantConsoleApp, client: AdminClient) -> str | None:
+async def session_application_id(app: ConsoleShell, client: AdminClient) -> str | None:
     """The id of the application whose key the session uses (GET /applications/key, once)."""
     if client not in _session_applications:
         await key_application(client)
@@ -79,7 +79,7 @@ def needed_permission(kind: Kind | None, action: str) -> str | None:
     return kind.change_permission(action) if kind is not None else None
 
 
-def known_permissions(app: TenantConsoleApp) -> frozenset[str] | None:
+def known_permissions(app: ConsoleShell) -> frozenset[str] | None:
     """The key's permissions if known already, else None; asks the service once per
     connection, in the background, and refreshes every screen's keys when it answers.
 
@@ -96,7 +96,7 @@ def known_permissions(app: TenantConsoleApp) -> frozenset[str] | None:
     return None
 
 
-def _loaded_client(app: TenantConsoleApp) -> AdminClient | None:
+def _loaded_client(app: ConsoleShell) -> AdminClient | None:
     """The app's client if it has been made already, never making it: the console makes
     its client once the first rows are on screen (TenantConsoleApp.client is a property
     that would make it now; a plain `client` attribute, as in tests' hosts, is read)."""
@@ -105,7 +105,7 @@ def _loaded_client(app: TenantConsoleApp) -> AdminClient | None:
     return client if hasattr(client, "applications") else None
 
 
-async def _ask_permissions(app: TenantConsoleApp, client: AdminClient) -> None:
+async def _ask_permissions(app: ConsoleShell, client: AdminClient) -> None:
     try:
         await key_application(client)
     finally:
@@ -114,7 +114,7 @@ async def _ask_permissions(app: TenantConsoleApp, client: AdminClient) -> None:
         screen.refresh_bindings()
 
 
-async def lacking_permission(app: TenantConsoleApp, kind: Kind, action: str) -> str | None:
+async def lacking_permission(app: ConsoleShell, kind: Kind, action: str) -> str | None:
     """The permission the key lacks for this action (asking the service if not yet known),
     or None when it has it or the console cannot tell (the service then decides)."""
     needed = needed_permission(kind, action)
@@ -129,7 +129,7 @@ async def lacking_permission(app: TenantConsoleApp, kind: Kind, action: str) -> 
     return needed if permissions is not None and needed not in permissions else None
 
 
-def lacking_now(app: TenantConsoleApp, kind: Kind | None, action: str) -> str | None:
+def lacking_now(app: ConsoleShell, kind: Kind | None, action: str) -> str | None:
     """As `lacking_permission`, from what is known now (for the footer's keys)."""
     needed = needed_permission(kind, action)
     if needed is None or in_read_only_mode(app):
@@ -138,7 +138,7 @@ def lacking_now(app: TenantConsoleApp, kind: Kind | None, action: str) -> str | 
     return needed if permissions is not None and needed not in permissions else None
 
 
-def say_lacking(app: TenantConsoleApp, permission: str, what: str) -> None:
+def say_lacking(app: ConsoleShell, permission: str, what: str) -> None:
     app.notify(
         f"{what.capitalize()} needs {permission}, which this key lacks. Use a key that has it "
         "(another profile: p).",

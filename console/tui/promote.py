@@ -19,8 +19,8 @@ if TYPE_CHECKING:
     from console.client.client import AdminClient
     from console.estate.apply import ApplyResult
     from console.estate.plan import Plan
-    from console.tui.app import TenantConsoleApp
     from console.tui.resources import ResourceKind as Kind
+    from console.tui.shell import ConsoleShell
     from console.tui.shown import Shown
 
 log = logging.getLogger(__name__)
@@ -55,11 +55,11 @@ def start_promotion(screen: OfAnApp) -> None:
     app.run_worker(promote_flow(app, kind, item), group="promote", exit_on_error=False)
 
 
-def start_tenant_diff(app: TenantConsoleApp) -> None:
+def start_tenant_diff(app: ConsoleShell) -> None:
     app.run_worker(tenant_diff_flow(app), group="promote", exit_on_error=False)
 
 
-async def _other_profile(app: TenantConsoleApp, title: str) -> str | None:
+async def _other_profile(app: ConsoleShell, title: str) -> str | None:
     from console.tui.screens.estate import TargetProfilePicker
 
     try:
@@ -81,7 +81,7 @@ async def _other_profile(app: TenantConsoleApp, title: str) -> str | None:
     return result
 
 
-async def _client_for(app: TenantConsoleApp, name: str) -> AdminClient:
+async def _client_for(app: ConsoleShell, name: str) -> AdminClient:
     """A client for the profile `name` (its key resolved in a thread); ValueError with a
     sentence when there is none to use."""
     from console.tui.connection import ProfileUnavailable
@@ -102,7 +102,7 @@ async def _client_for(app: TenantConsoleApp, name: str) -> AdminClient:
             "there is nothing to copy or compare."
         )
     from console.models.contract import DEFAULT_KEY_HEADER
-    from console.tui.app import record_changes
+    from console.tui.recording import record_changes
 
     if connection.key_header != DEFAULT_KEY_HEADER:
         client = app.client_factory(
@@ -121,7 +121,7 @@ def _failure(exc: BaseException) -> str:
     return f"{problem.title}: {problem.message}"
 
 
-async def promote_flow(app: TenantConsoleApp, kind: Kind, item: Shown) -> None:
+async def promote_flow(app: ConsoleShell, kind: Kind, item: Shown) -> None:
     """Pick a profile, show the plan for this object there, apply it once confirmed."""
     from console.estate.apply import ApplyResult, apply_plan, check_applicable
     from console.estate.document import KINDS
@@ -198,7 +198,7 @@ def _code_warning(plan: Plan) -> str | None:
     )
 
 
-async def _report(app: TenantConsoleApp, result: ApplyResult, target: str) -> None:
+async def _report(app: ConsoleShell, result: ApplyResult, target: str) -> None:
     done = "; ".join(result.done) or "nothing"
     if result.complete:
         app.notify(f"Done in profile {target}: {done}.", title="Copy to profile")
@@ -215,7 +215,7 @@ async def _report(app: TenantConsoleApp, result: ApplyResult, target: str) -> No
     await _reveal_keys(app, result)
 
 
-async def _reveal_keys(app: TenantConsoleApp, result: ApplyResult) -> None:
+async def _reveal_keys(app: ConsoleShell, result: ApplyResult) -> None:
     """Each new application's key, shown once, as after a create."""
     from console.tui.modals.key_reveal import KeyRevealModal
 
@@ -223,7 +223,7 @@ async def _reveal_keys(app: TenantConsoleApp, result: ApplyResult) -> None:
         await app.push_screen_wait(KeyRevealModal(new.key, new.application))
 
 
-async def tenant_diff_flow(app: TenantConsoleApp) -> None:
+async def tenant_diff_flow(app: ConsoleShell) -> None:
     """Pick a profile; show what it takes to make its tenant like this one."""
     from console.estate.plan import compute_plan
     from console.estate.tenant import read_tenant

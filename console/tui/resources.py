@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 import json
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 from uuid import UUID
@@ -18,6 +18,7 @@ from uuid import UUID
 from rich.text import Text
 
 from console.tui import formatting as fmt
+from console.tui.columns import Column, Labels, Renderable
 from console.tui.shown import JsonObject, Query, Shown
 
 if TYPE_CHECKING:
@@ -38,53 +39,12 @@ if TYPE_CHECKING:
 if TYPE_CHECKING:
     from console.tui.row_filter import RowFilter
 
-Renderable = str | Text
 
 log = logging.getLogger("console.tui")
 
 PAGE_SIZE = 50
 """Rows a list asks for at a time."""
 
-
-Labels = dict[str, str]
-"""Names of objects a row refers to by id (a proxy's application), looked up per page."""
-
-
-@dataclass(frozen=True)
-class Column:
-    """A list column: its header and how a row's cell is drawn from the object as sent (a
-    dict), with the labels known."""
-
-    key: str
-    label: str
-    render: Callable[[JsonObject], Renderable] | Callable[[JsonObject, Labels], Renderable]
-    width: int | None = None
-    uses_labels: bool = False
-    min_width: int | None = None
-    """How far the column may shrink (ellipsis) on a narrow terminal; None: it stays whole."""
-    drop_order: int | None = None
-    """Columns with one are left out, lowest first, when the others do not fit."""
-    grow: bool = False
-    """It takes the width left over on a wide terminal (names, URLs)."""
-    charset: str | None = None
-    """Every character the cell's text can hold (dates, counts), when it is few: a filter
-    with another character is not looked for there, so a search of 10,000 rows formats no
-    dates for a name. None: any text."""
-
-    def cell(self, item: JsonObject, labels: Labels) -> Renderable:
-        """The cell; `?` where the object lacks what the column shows (or holds something
-        else), so one odd object never stops its page from showing."""
-        try:
-            render: Callable[..., Renderable] = self.render
-            value = render(item, labels) if self.uses_labels else render(item)
-        except (KeyError, TypeError, ValueError, AttributeError, IndexError):
-            return UNREADABLE_CELL
-        if value is None:
-            return Text("—", style="dim")
-        return value if isinstance(value, Text) else str(value)
-
-
-UNREADABLE_CELL = Text("?", style="dim")
 
 _MARKS = "?—"
 """What any cell may show instead of its value: unreadable, missing."""

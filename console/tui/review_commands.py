@@ -15,29 +15,14 @@ from typing import TYPE_CHECKING, ClassVar
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from console.tui.app_access import console_app
-from console.tui.command_list import Command, CommandListProvider, ScreenHit
+from console.tui.command_list import Command, ScreenHit
 from console.tui.resources import APPLICATIONS, PERMISSIONS
-from console.tui.screens.console import highlighted_permission
 from console.tui.widgets.resource_list import ResourceList
 
 if TYPE_CHECKING:
     from console.client.client import AdminClient
-    from console.tui.app import TenantConsoleApp
 
 log = logging.getLogger(__name__)
-
-
-def open_access_review(app: TenantConsoleApp, flag: str | None = None) -> None:
-    """The access review, above whatever is on screen (escape comes back)."""
-    from console.tui.screens.review import ReviewScreen
-
-    app.push_screen(ReviewScreen(flag))
-
-
-def open_who_holds(app: TenantConsoleApp, permission: str) -> None:
-    from console.tui.screens.holders import HoldersScreen
-
-    app.push_screen(HoldersScreen(permission))
 
 
 class ReviewCommands(Provider):
@@ -56,20 +41,20 @@ class ReviewCommands(Provider):
             return
         yield (
             "Access review",
-            partial(open_access_review, console_app(self)),
+            console_app(self).open_access_review,
             "Every application's grants, flagged against minimum scope",
         )
         for flag in FLAGS:
             yield (
                 f"Access review: {flag.label}",
-                partial(open_access_review, console_app(self), flag.key),
+                partial(console_app(self).open_access_review, flag.key),
                 flag.explanation,
             )
 
     def _who_holds(self, permission: str) -> Command:
         return (
             f"Who holds {permission}",
-            partial(open_who_holds, console_app(self), permission),
+            partial(console_app(self).open_who_holds, permission),
             "Applications holding it, directly or through an access rule",
         )
 
@@ -96,7 +81,7 @@ class ReviewCommands(Provider):
 
     async def discover(self) -> Hits:
         app = console_app(self)
-        permission = highlighted_permission(app)
+        permission = app.highlighted_permission()
         if permission is not None:
             text, callback, help_text = self._who_holds(permission)
             yield ScreenHit(text, callback, help=help_text)
@@ -126,21 +111,3 @@ class WhoHoldsCommands(ReviewCommands):
     """On the review itself: "Who holds PERMISSION" only ("Review: show …" filters there)."""
 
     opens_the_review = False
-
-
-class ReviewViewCommands(CommandListProvider):
-    """On the review itself: show one flag, every row, or export."""
-
-    def commands(self) -> Iterator[Command]:
-        from console.tui.screens.review import FILTERS, ReviewScreen, filter_label
-
-        screen = self.screen
-        if not isinstance(screen, ReviewScreen):
-            return
-        for key in FILTERS:
-            yield (
-                f"Review: show {filter_label(key)}",
-                partial(screen.set_filter, key),
-                "Filter the access review by flag (f / F step through them)",
-            )
-        yield ("Export the access review", screen.action_export, "CSV or JSON, by file name")

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 
 if TYPE_CHECKING:
-    from console.tui.resources import Column, Labels, Renderable, ResourceKind
+    from console.tui.columns import Column, Labels, Renderable, RowKind
     from console.tui.shown import Shown
 
 ID_COLUMN = "id"
@@ -81,7 +81,7 @@ class RowFilter:
             return self._pattern.search(text) is not None
         return self._needle in text.casefold()
 
-    def matches(self, kind: ResourceKind, item: Shown, labels: Labels) -> bool:
+    def matches(self, kind: RowKind, item: Shown, labels: Labels) -> bool:
         """Whether the row of `item` has the term in the column (any column, or its id)."""
         if self.empty:
             return True

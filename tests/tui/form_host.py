@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from pathlib import Path
-from typing import Any
+from pathlib import Path, PurePath
+from typing import TYPE_CHECKING, Any
 
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
@@ -18,8 +18,11 @@ import console.tui
 from console.client import AdminClient
 from console.tui.connection import SavedProfiles
 
+if TYPE_CHECKING:
+    from console.tui.shell import ConsoleShell
+
 SIZE = (120, 40)
-CONSOLE_CSS = [
+CONSOLE_CSS: list[str | PurePath] = [
     Path(console.tui.__file__).with_name(name) for name in ("console.tcss", "later.tcss")
 ]
 
@@ -28,8 +31,9 @@ class FormHost(App[None]):
     """Pushes `make_screen(client)` on mount and keeps what it dismissed with in `result`.
 
     A stand-in for the console's app (console.tui.app_access.console_app): it has what the
-    flows use of TenantConsoleApp (client, connection, profiles, read-only mode, what the
-    service lacks), without the console screen."""
+    flows use of the app (client, connection, profiles, read-only mode, what the service
+    lacks), without the console screen; the rest of the shell (console.tui.shell.ConsoleShell)
+    is there for the type checker and fails if a flow reaches it."""
 
     CSS_PATH = CONSOLE_CSS  # the console's stylesheet: forms and dialogs are laid out there
 
@@ -57,6 +61,9 @@ class FormHost(App[None]):
         self.result: Any = None
         self.dismissed = False
         self.notes: list[str] = []
+        self.key_rejected = False
+        self.usage_line = ""
+        self.client_factory: Any = AdminClient
 
     def compose(self) -> ComposeResult:
         yield Static("Host app behind the form.", id="host")
@@ -81,13 +88,83 @@ class FormHost(App[None]):
     def mark_unavailable(self, feature: str) -> None:
         self.unavailable.add(feature)
 
+    # ---- the rest of the shell: not reached by the forms and flows hosted here ------------
+
+    def switch_profile(self, name: str) -> None:
+        raise NotImplementedError("the form host has no profiles to switch")
+
+    async def connect(self, connection: Any, *, first_page: Any = None) -> None:
+        raise NotImplementedError("the form host has no console to connect")
+
+    async def check_new_key(self, connection: Any, key: str, *, session_only: bool = False) -> Any:
+        raise NotImplementedError("the form host checks no key")
+
+    async def start_demo_service(self) -> Any:
+        raise NotImplementedError("the form host starts no service")
+
+    def prompt_new_key(self, connection: Any = None, reason: str = "") -> None:
+        raise NotImplementedError("the form host asks for no key")
+
+    def report_problem(self, problem: Any) -> None:
+        self.notify(problem.message, title=problem.title, severity="error")
+
+    def after_first_rows(self) -> None:
+        """No rows here."""
+
+    def sync_header(self, header: Any) -> None:
+        """No header here."""
+
+    def set_usage(self, report: Any) -> None:
+        """No usage here."""
+
+    def usage_history_for(self, base_url: str) -> Any:
+        raise NotImplementedError("the form host keeps no usage history")
+
+    def record_usage(self, base_url: str, report: Any, *, reader: str, done: Any = None) -> None:
+        """No usage history here."""
+
+    def load_later_styles(self) -> None:
+        """The console's stylesheets are both loaded (CSS_PATH)."""
+
+    def copy_id(self, value: str) -> None:
+        self.copy_to_clipboard(value)
+
+    def open_detail(self, kind: Any, item: Any) -> None:
+        raise NotImplementedError("the form host opens no detail")
+
+    def open_detail_by_id(self, kind: Any, item_id: str) -> None:
+        from console.tui.screens.detail import DetailScreen
+
+        self.push_screen(DetailScreen(kind, item_id=item_id))
+
+    def highlighted_permission(self) -> str | None:
+        return None
+
+    def open_test_run(self, target: Any) -> None:
+        from console.tui.screens.test_run import TestRunScreen
+
+        self.push_screen(TestRunScreen(target))
+
+    def open_access_review(self, flag: str | None = None) -> None:
+        raise NotImplementedError("the form host opens no review")
+
+    def open_who_holds(self, permission: str) -> None:
+        raise NotImplementedError("the form host opens no review")
+
+    def open_history(self) -> None:
+        raise NotImplementedError("the form host opens no history")
+
     def _done(self, result: Any) -> None:
         self.result = result
         self.dismissed = True
 
-    def notify(self, message: str, **kwargs: Any) -> None:  # type: ignore[override]
+    def notify(self, message: str, **kwargs: Any) -> None:
         self.notes.append(message)
         super().notify(message, **kwargs)
+
+
+if TYPE_CHECKING:  # the form host is a console shell, as the flows it hosts expect
+    _shell: type[ConsoleShell] = FormHost
 
 
 async def wait_until(
@@ -105,4 +182,6 @@ async def wait_until(
 
 def screen_is(app: App[Any], kind: type) -> Callable[[], bool]:
     """The top screen is a `kind`, mounted and laid out."""
-    return lambda: isinstance(app.screen, kind) and app.screen.is_mounted and app.screen.size.area
+    return lambda: bool(
+        isinstance(app.screen, kind) and app.screen.is_mounted and app.screen.size.area
+    )

@@ -12,9 +12,9 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
+import console.service.store.application_keys as application_keys
 from console.service.keys import hash_key
 from console.service.schema import MOVED_KEY_PREFIX
-from console.service.store import application_keys
 from console.service.store.listing import PageRequest, in_clause, page_of
 from console.service.timestamps import shown
 

@@ -10,9 +10,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+import console.service.store.applications as applications
+import console.service.store.formulas as formulas
+import console.service.store.tenants as tenants
 from console.models.permissions import MANAGEMENT_PERMISSIONS
 from console.service.db import Database
-from console.service.store import applications, formulas, tenants
 from console.service.timestamps import now_stamp, stamp
 
 BOOTSTRAP_APPLICATION_NAME = "Bootstrap management"

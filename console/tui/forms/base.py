@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, ClassVar, Generic, Protocol, TypeVar
 
 from textual import events, on, work
 from textual.app import ComposeResult
@@ -33,8 +33,7 @@ from console.tui.widgets.key_bar import KeyBar
 if TYPE_CHECKING:
     from console.client.client import AdminClient
     from console.models.common import RequestModel
-    from console.tui.resources import Kind
-    from console.tui.shown import Editable
+    from console.tui.shown import Editable, Shown
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +44,16 @@ RequestT = TypeVar("RequestT", bound="RequestModel")
 FieldErrors = dict[str, list[str]]
 
 READ_ONLY_REFUSAL = "Read-only mode: saving is refused."
+
+
+class FormKind(Protocol):
+    """What a form reads of its kind (console.tui.resources.Kind): its noun, and which objects
+    are read-only. A protocol, so that this base does not import the kinds that name it."""
+
+    @property
+    def singular(self) -> str: ...
+
+    def is_read_only(self, obj: Shown | None) -> bool: ...
 
 
 def _top_key(path: str) -> str:
@@ -60,7 +69,7 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT, RequestT]):
     `.parse`), `send`, and for editing `fetch_current` and `payload_of` (object -> request dict).
     """
 
-    kind: ClassVar[Kind]
+    kind: ClassVar[FormKind]
     """What the form edits: its noun, and which objects are read-only (console.tui.resources)."""
     field_labels: ClassVar[dict[str, str]] = {"name": "Name"}
     code_fields: ClassVar[tuple[str, ...]] = ()

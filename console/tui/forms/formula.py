@@ -16,6 +16,7 @@ from console.models import ReactorFormula, ReactorFormulaCreate
 from console.models.as_request import formula_request
 from console.models.formulas import CODE_MAX
 from console.models.round_trip import keep_item_fields
+from console.tui.app_access import console_app
 from console.tui.forms.base import FieldErrors, ResourceForm
 from console.tui.forms.editors import ContractEditor, ListEditor
 from console.tui.forms.fields import FormField
@@ -334,7 +335,7 @@ class FormulaForm(ResourceForm[ReactorFormula, ReactorFormulaCreate]):
         """Runs the code as it is now on a sample (console.tui.screens.test_run)."""
         from types import SimpleNamespace
 
-        from console.tui.screens.test_run import TestRunScreen, formula_run_target
+        from console.tui.run_targets import formula_run_target
 
         editor = self.query_one("#code", CodeEditor)
 
@@ -348,7 +349,7 @@ class FormulaForm(ResourceForm[ReactorFormula, ReactorFormulaCreate]):
         target = formula_run_target(
             name, self.obj.id if self.obj else None, lambda: editor.text, contract, editor
         )
-        self.app.push_screen(TestRunScreen(target))
+        console_app(self).open_test_run(target)
 
     async def send(self, body: JsonObject) -> ReactorFormula:
         if self.obj is None:

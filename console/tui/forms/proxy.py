@@ -16,6 +16,7 @@ from textual.widgets import Input, Select, Static, Switch
 from console.models import Application, Proxy, ProxyCreate
 from console.models.as_request import proxy_request
 from console.models.as_request import transform_request as transform_payload
+from console.tui.app_access import console_app
 from console.tui.forms.base import FieldErrors, ResourceForm
 from console.tui.forms.editors import KeyValueEditor
 from console.tui.forms.fields import FormField
@@ -249,7 +250,7 @@ class ProxyForm(ResourceForm[Proxy, ProxyCreate]):
 
     def action_test_run(self) -> None:
         """Runs the focused transform (else the first with code) on a sample request."""
-        from console.tui.screens.test_run import TestRunScreen, transform_run_target
+        from console.tui.run_targets import transform_run_target
 
         editors = [
             (label.replace(" ", "_"), editor)
@@ -279,7 +280,7 @@ class ProxyForm(ResourceForm[Proxy, ProxyCreate]):
             with_bt,
             editor,
         )
-        self.app.push_screen(TestRunScreen(target))
+        console_app(self).open_test_run(target)
 
     async def send(self, body: JsonObject) -> Proxy:
         if self.obj is None:

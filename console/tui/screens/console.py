@@ -20,7 +20,7 @@ from console.tui.bindings_policy import (
     CHANGE_KEYS_GROUP,
     MUTATING_ACTIONS,
     console_action_allowed,
-    explain_lacking_permission,
+    explain_console_lacking,
     hide_mutating_bindings,
     run_console_action,
 )
@@ -38,8 +38,8 @@ if TYPE_CHECKING:
     from textual.await_complete import AwaitComplete
     from textual.command import Provider
 
-    from console.tui.app import TenantConsoleApp
     from console.tui.early_start import FirstPage
+    from console.tui.shell import ConsoleShell
     from console.tui.widgets.tenant_view import TenantView
     from console.tui.widgets.usage_view import UsageView
 
@@ -101,7 +101,7 @@ def review_commands() -> type[Provider]:
     return ReviewCommands
 
 
-def highlighted_permission(app: TenantConsoleApp) -> str | None:
+def highlighted_permission(app: ConsoleShell) -> str | None:
     """The permission under the cursor in the Permissions section, if that is on screen
     (here, not in review_commands: the `w` key's check runs before the first rows)."""
     screen = app.console_screen
@@ -271,23 +271,18 @@ class ConsoleScreen(Screen[None]):
 
     def action_access_review(self) -> None:
         """The access review (console.tui.screens.review), above this screen."""
-        from console.tui.review_commands import open_access_review
-
-        open_access_review(console_app(self))
+        console_app(self).open_access_review()
 
     def action_history(self) -> None:
         """The change journal of this profile (console.tui.screens.history), above."""
-        from console.tui.history_commands import open_history
-
-        open_history(console_app(self))
+        console_app(self).open_history()
 
     def action_who_holds(self) -> None:
         """Who holds the highlighted permission (console.tui.screens.holders)."""
-        permission = highlighted_permission(console_app(self))
+        app = console_app(self)
+        permission = app.highlighted_permission()
         if permission is not None:
-            from console.tui.review_commands import open_who_holds
-
-            open_who_holds(console_app(self), permission)
+            app.open_who_holds(permission)
 
     def action_new_key(self) -> None:
         console_app(self).prompt_new_key()
@@ -315,7 +310,7 @@ class ConsoleScreen(Screen[None]):
 
     def action_lacking_permission(self, action: str) -> None:
         """A dimmed n, e, d or R: says which permission the key lacks."""
-        explain_lacking_permission(self, action)
+        explain_console_lacking(self, action)
 
     def action_explain_key(self, action: str) -> None:
         """A section's key pressed where it does not apply: says where it does."""
@@ -331,7 +326,7 @@ class ConsoleScreen(Screen[None]):
         if action == "access_review":
             return self.current == APPLICATIONS.key
         if action == "who_holds":
-            return highlighted_permission(console_app(self)) is not None
+            return console_app(self).highlighted_permission() is not None
         if action == "new_key":
             return console_app(self).key_rejected
         if action in ("copy_id", "open"):

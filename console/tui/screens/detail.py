@@ -19,7 +19,7 @@ from console.tui.app_access import console_app
 from console.tui.bindings_policy import (
     MUTATING_ACTIONS,
     detail_action_allowed,
-    explain_lacking_permission,
+    explain_detail_lacking,
     hide_mutating_bindings,
     run_detail_action,
 )
@@ -299,17 +299,13 @@ class DetailScreen(Screen[None]):
 
     def action_lacking_permission(self, action: str) -> None:
         """A dimmed n, e, d or R: says which permission the key lacks."""
-        explain_lacking_permission(self, action)
+        explain_detail_lacking(self, action)
 
     def action_test_run(self) -> None:
         """A formula's code, or a proxy's first code transform, run on a sample (nothing is
         saved: the code is the object's as read)."""
         from console.models import Proxy, ReactorFormula
-        from console.tui.screens.test_run import (
-            TestRunScreen,
-            formula_run_target,
-            transform_run_target,
-        )
+        from console.tui.run_targets import formula_run_target, transform_run_target
 
         item = self.item
         name = self.kind.item_name(item) if item is not None else ""
@@ -343,7 +339,7 @@ class DetailScreen(Screen[None]):
             )
         else:  # not readable (a dict as sent), or not a kind with code
             return
-        self.app.push_screen(TestRunScreen(target))
+        console_app(self).open_test_run(target)
 
     def action_explain_key(self, action: str) -> None:
         """ctrl+r or c where it does not apply: says where it does."""

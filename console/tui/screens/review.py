@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
-from functools import lru_cache
+from collections.abc import AsyncIterator, Iterator
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -23,7 +23,8 @@ from textual.widgets import Static
 
 from console.client.review import FLAGS, FLAGS_BY_KEY, Catalogue, ReviewRow, review_pages
 from console.tui import formatting as fmt
-from console.tui.review_commands import ReviewViewCommands, WhoHoldsCommands
+from console.tui.command_list import Command, CommandListProvider
+from console.tui.review_commands import WhoHoldsCommands
 from console.tui.screens.tenant_walk import TenantWalkScreen
 from console.tui.widgets.row_table import Cell, RowTable, TableColumn
 
@@ -109,6 +110,22 @@ def review_cells(row: ReviewRow) -> tuple[Cell, ...]:
         _rules(row) if row.rules else NONE,
         _expiry(row) if row.expires_at is not None else NEVER,
     )
+
+
+class ReviewViewCommands(CommandListProvider):
+    """On the review itself: show one flag, every row, or export."""
+
+    def commands(self) -> Iterator[Command]:
+        screen = self.screen
+        if not isinstance(screen, ReviewScreen):
+            return
+        for key in FILTERS:
+            yield (
+                f"Review: show {filter_label(key)}",
+                partial(screen.set_filter, key),
+                "Filter the access review by flag (f / F step through them)",
+            )
+        yield ("Export the access review", screen.action_export, "CSV or JSON, by file name")
 
 
 class ReviewScreen(TenantWalkScreen["ReviewPage"]):

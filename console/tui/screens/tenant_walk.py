@@ -342,9 +342,7 @@ class TenantWalkScreen(Screen[None], Generic[PageT]):
         """The application's detail, above this screen (escape comes back here)."""
         if not application_id:
             return
-        from console.tui.screens.detail import DetailScreen
-
-        self.app.push_screen(DetailScreen(APPLICATIONS, item_id=application_id))
+        console_app(self).open_detail_by_id(APPLICATIONS, application_id)
 
     def add_rows(self, rows: Sequence[Sequence[Cell]]) -> None:
         """Rows for the table, added with the next progress redraw (see PROGRESS_EVERY): the

@@ -12,8 +12,6 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from rich.console import Group
@@ -26,17 +24,16 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static, TextArea
 
 from console.terminal_text import printable, printable_json
+from console.tui.run_targets import RunTarget, formula_run_target, transform_run_target
 from console.tui.widgets.key_bar import KeyBar
 
 if TYPE_CHECKING:
-    from uuid import UUID
-
     from console.code_files.problems import CodeProblem
     from console.runner import RunResult
-    from console.tui.shown import JsonObject
-    from console.tui.widgets.code_editor import CodeEditor
 
 log = logging.getLogger(__name__)
+
+__all__ = ["RunTarget", "TestRunScreen", "formula_run_target", "transform_run_target"]
 
 SHOW_TIMINGS = True
 """Off in snapshot tests only: a picture must not depend on how fast the machine is, nor on
@@ -47,32 +44,6 @@ NARROW = 120
 SHORT = 32
 """Lower than this (a narrow screen), the hint and the buttons go: the key bar has the keys,
 and the result keeps its room."""
-
-
-@dataclass
-class RunTarget:
-    """What to run and how: everything the screen needs from a form or a detail."""
-
-    kind: str
-    """"formula" or "transform"."""
-    title: str
-    code: Callable[[], str]
-    """The code as it is now (a form's editor may change between runs)."""
-    sample_key: str
-    """Whose sample this is, for console.runner.samples."""
-    default_sample: Callable[[], JsonObject]
-    """The prefilled sample from the object's declared contract, as it is now."""
-    contract: Callable[[], object] = lambda: None
-    """The formula's request_parameters and configuration, as they are now (a model, or
-    anything with those attributes: see console.runner.run_code)."""
-    with_bt: Callable[[], bool] = lambda: False
-    editor: CodeEditor | None = None
-    """The editor to mark a thrown error in (none from a detail)."""
-    extra_notes: list[str] = field(default_factory=list)
-    from_service: Callable[[], bool] = lambda: True
-    """Whether the code came from the service (an existing object's) rather than being
-    typed in this session: where no OS sandbox can be had, such code runs only once the
-    user has agreed."""
 
 
 def _json(value: object) -> str:
@@ -493,61 +464,3 @@ class TestRunScreen(ModalScreen[None]):
 
     def _status(self, sentence: str) -> None:
         self.query_one("#run-status", Static).update(printable(sentence))
-
-
-def formula_run_target(
-    name: str,
-    object_id: UUID | None,
-    code: Callable[[], str],
-    contract: Callable[[], object],
-    editor: CodeEditor | None = None,
-) -> RunTarget:
-    """A formula's run: its sample prefilled from its request parameters and configuration."""
-
-    def default_sample() -> JsonObject:
-        from console.runner.contract import formula_sample
-
-        return formula_sample(contract())
-
-    return RunTarget(
-        kind="formula",
-        title=f'Test-run of the formula "{name}"' if name else "Test-run of the new formula",
-        code=code,
-        sample_key=f"formula-{object_id or 'new'}",
-        default_sample=default_sample,
-        contract=contract,
-        editor=editor,
-        from_service=lambda: object_id is not None,
-    )
-
-
-def transform_run_target(
-    name: str,
-    object_id: UUID | None,
-    field_name: str,
-    code: Callable[[], str],
-    configuration: Callable[[], dict[str, str] | None],
-    with_bt: Callable[[], bool],
-    editor: CodeEditor | None = None,
-) -> RunTarget:
-    """A proxy transform's run: body, headers and the proxy's configuration; `bt` when the
-    proxy has an application."""
-
-    def default_sample() -> JsonObject:
-        from console.runner.contract import transform_sample
-
-        return transform_sample(configuration())
-
-    what = field_name.replace("_", " ")
-    return RunTarget(
-        kind="transform",
-        title=f'Test-run of the {what} of the proxy "{name}"'
-        if name
-        else f"Test-run of the {what} of the new proxy",
-        code=code,
-        sample_key=f"proxy-{object_id or 'new'}-{field_name}",
-        default_sample=default_sample,
-        with_bt=with_bt,
-        editor=editor,
-        from_service=lambda: object_id is not None,
-    )

@@ -1,0 +1,226 @@
+"""The console's shell: what screens, widgets, flows, policies and palette providers may use of
+the app (console.tui.app.TenantConsoleApp), as a protocol.
+
+They reach the app through console.tui.app_access.console_app, typed as this protocol, so none
+of them imports the app module (not even under TYPE_CHECKING): the app imports the screens,
+never the other way round. The app satisfies it (checked in console/tui/app.py), and so does
+the tests' form host (tests/tui/form_host.py). It imports no module of console.tui that
+imports a screen, a widget or the app: only Textual, the client, the models and the small
+types below the TUI.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, overload
+
+if TYPE_CHECKING:
+    from textual.await_complete import AwaitComplete
+    from textual.notifications import SeverityLevel
+    from textual.screen import Screen, ScreenResultCallbackType
+    from textual.widget import AwaitMount
+    from textual.worker import Worker, WorkType
+
+    from console.client.client import AdminClient
+    from console.models import UsageReport
+    from console.tui.connection import Connection, ProfileSource
+    from console.tui.early_start import FirstPage
+    from console.tui.problems import ConsoleProblem
+    from console.tui.resources import ResourceKind
+    from console.tui.run_targets import RunTarget
+    from console.tui.shown import Shown
+    from console.tui.widgets.console_header import ConsoleHeader
+    from console.tui.widgets.section_loader import SectionLoader
+    from console.usage_history.forecast import Forecast
+    from console.usage_history.store import HistoryStore
+
+ResultT = TypeVar("ResultT")
+ScreenResultT = TypeVar("ScreenResultT")
+
+__all__ = ["ConsoleShell", "ConsoleView", "ListView"]
+
+
+class ListView(Protocol):
+    """A list section as others read it (console.tui.widgets.resource_list.ResourceList)."""
+
+    @property
+    def current_row(self) -> Shown | None: ...
+
+
+class ConsoleView(Protocol):
+    """The console screen as others read it (console.tui.screens.console.ConsoleScreen): which
+    section shows, and its widgets, to refresh after a change."""
+
+    @property
+    def current(self) -> str: ...
+
+    @property
+    def current_list(self) -> ListView | None: ...
+
+    def find_section(self, key: str) -> SectionLoader | None: ...
+
+    def section_widget(self, key: str | None = None) -> SectionLoader: ...
+
+    def call_after_refresh(self, callback: Any, *args: Any, **kwargs: Any) -> bool: ...
+
+    def action_refresh(self) -> None: ...
+
+
+class ConsoleShell(Protocol):
+    """The members of the console's app that other modules may use."""
+
+    # ---- the connection -----------------------------------------------------------------
+
+    connection: Connection | None
+    profiles: ProfileSource
+    read_only: bool
+    """Read-only mode: nothing that changes data is offered or done."""
+    unavailable: set[str]
+    """What the service in use does not offer (see mark_unavailable)."""
+    key_rejected: bool
+    client_factory: Callable[..., AdminClient]
+    """Makes a client for a connection (another profile's, for promotion)."""
+
+    @property
+    def client(self) -> AdminClient:
+        """The connection's client (raises without a connection with a key)."""
+        ...
+
+    def connected_client(self) -> AdminClient | None:
+        """As `client`, but None when there is no connection with a key."""
+        ...
+
+    def switch_profile(self, name: str) -> None: ...
+
+    async def connect(self, connection: Connection, *, first_page: FirstPage | None = None) -> None:
+        """Connects to `connection` (a new console screen for it)."""
+        ...
+
+    async def check_new_key(
+        self, connection: Connection, key: str, *, session_only: bool = False
+    ) -> Connection | str: ...
+
+    async def start_demo_service(self) -> Connection: ...
+
+    def prompt_new_key(self, connection: Connection | None = None, reason: str = "") -> None: ...
+
+    def mark_unavailable(self, feature: str) -> None: ...
+
+    # ---- the header and usage -----------------------------------------------------------
+
+    usage_line: str
+
+    def refresh_header_info(self) -> None: ...
+
+    def after_first_rows(self) -> None: ...
+
+    def sync_header(self, header: ConsoleHeader) -> None: ...
+
+    def set_usage(self, report: UsageReport) -> None: ...
+
+    def usage_history_for(self, base_url: str) -> HistoryStore: ...
+
+    def record_usage(
+        self,
+        base_url: str,
+        report: UsageReport | None,
+        *,
+        reader: str,
+        done: Callable[[list[Any], Forecast], None] | None = None,
+    ) -> None: ...
+
+    def load_later_styles(self) -> None: ...
+
+    def copy_id(self, value: str) -> None: ...
+
+    # ---- reporting ----------------------------------------------------------------------
+
+    def report_problem(self, problem: ConsoleProblem) -> None: ...
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None: ...
+
+    # ---- screens: the app opens them ----------------------------------------------------
+
+    @property
+    def console_screen(self) -> ConsoleView | None: ...
+
+    @property
+    def screen(self) -> Screen[object]: ...
+
+    @property
+    def screen_stack(self) -> list[Screen[Any]]: ...
+
+    def open_detail(self, kind: ResourceKind, item: Shown) -> None:
+        """The detail of `item` (a model, or a list's row), over the console screen."""
+        ...
+
+    def open_detail_by_id(self, kind: ResourceKind, item_id: str) -> None:
+        """The detail of an object known by id only, above whatever is on screen."""
+        ...
+
+    def highlighted_permission(self) -> str | None:
+        """The permission under the cursor in the Permissions section, if on screen."""
+        ...
+
+    def open_test_run(self, target: RunTarget) -> None:
+        """The test-run screen for `target` (a form's or a detail's code), above."""
+        ...
+
+    def open_access_review(self, flag: str | None = None) -> None: ...
+
+    def open_who_holds(self, permission: str) -> None: ...
+
+    def open_history(self) -> None: ...
+
+    @overload
+    def push_screen(
+        self,
+        screen: Screen[ScreenResultT] | str,
+        callback: ScreenResultCallbackType[ScreenResultT] | None = None,
+        wait_for_dismiss: Literal[False] = False,
+        *,
+        mode: str | None = None,
+    ) -> AwaitMount: ...
+
+    @overload
+    def push_screen(
+        self,
+        screen: Screen[ScreenResultT] | str,
+        callback: ScreenResultCallbackType[ScreenResultT] | None = None,
+        wait_for_dismiss: Literal[True] = True,
+        *,
+        mode: str | None = None,
+    ) -> asyncio.Future[ScreenResultT]: ...
+
+    @overload
+    async def push_screen_wait(
+        self, screen: Screen[ScreenResultT], *, mode: str | None = None
+    ) -> ScreenResultT: ...
+
+    @overload
+    async def push_screen_wait(self, screen: str, *, mode: str | None = None) -> Any: ...
+
+    def pop_screen(self) -> AwaitComplete: ...
+
+    # ---- work ---------------------------------------------------------------------------
+
+    def run_worker(
+        self,
+        work: WorkType[ResultT],
+        name: str | None = "",
+        group: str = "default",
+        description: str = "",
+        exit_on_error: bool = True,
+        start: bool = True,
+        exclusive: bool = False,
+        thread: bool = False,
+    ) -> Worker[ResultT]: ...

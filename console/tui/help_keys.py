@@ -130,6 +130,7 @@ KEY_GROUPS: tuple[KeyGroup, ...] = (
             ("tab / shift+tab", "Next / previous field; never changes a field"),
             ("space", "Tick or untick the highlighted permission or box"),
             ("ctrl+r", "Test-run the code as edited (formula, proxy)"),
+            ("F5 / F6 / F7", "Formula: its code, configuration contract, request parameters"),
         ),
         changes=True,
     ),

@@ -624,6 +624,24 @@ async def test_formula_code_contract_and_parameters_are_each_a_key_away(
             ), f"{key} left the focus on {app.focused}"
 
 
+async def test_the_tab_keys_work_from_a_text_field_and_type_nothing_into_it(
+    service, tenant, client
+):
+    formula = await client.reactor_formulas.create(
+        {"name": "Typed", "type": "private", "code": "module.exports = () => ({});"}
+    )
+    app = host(service, tenant, lambda c: FormulaForm(c, formula))
+    async with app.run_test(size=(80, 24)) as pilot:
+        form = app.form
+        await pilot.pause()
+        name = form.query_one("#name", Input)
+        name.focus()
+        await pilot.press("alt+2")
+        tabs = form.query_one("#formula-parts")
+        await wait_until(pilot, lambda: tabs.active == "part-configuration")
+        assert name.value == "Typed"
+
+
 async def test_a_problem_in_a_formula_tab_out_of_sight_opens_it(service, tenant):
     app = host(service, tenant, lambda c: FormulaForm(c))
     async with app.run_test(size=(80, 24)) as pilot:

@@ -66,9 +66,23 @@ class FormulaForm(ResourceForm[ReactorFormula, ReactorFormulaCreate]):
 
     BINDINGS = [
         Binding("ctrl+r", "test_run", "Test-run"),
-        Binding("alt+1", "show_part('part-code')", "Code", key_display="M-1"),
-        Binding("alt+2", "show_part('part-configuration')", "Configuration", key_display="M-2"),
-        Binding("alt+3", "show_part('part-parameters')", "Request parameters", key_display="M-3"),
+        # F5-F7 in every terminal; alt+1..3 where the terminal sends them (priority: never
+        # typed into the field that has the focus).
+        Binding("f5,alt+1", "show_part('part-code')", "Code", key_display="F5", priority=True),
+        Binding(
+            "f6,alt+2",
+            "show_part('part-configuration')",
+            "Configuration",
+            key_display="F6",
+            priority=True,
+        ),
+        Binding(
+            "f7,alt+3",
+            "show_part('part-parameters')",
+            "Request parameters",
+            key_display="F7",
+            priority=True,
+        ),
     ]
 
     def __init__(
@@ -268,7 +282,7 @@ class FormulaForm(ResourceForm[ReactorFormula, ReactorFormulaCreate]):
         super()._reveal_field(field)
 
     def action_show_part(self, pane: str) -> None:
-        """alt+1, alt+2, alt+3: the code, the configuration contract, the request
+        """F5, F6, F7 (or alt+1..3): the code, the configuration contract, the request
         parameters, whichever has the focus."""
         self.query_one("#formula-parts", TabbedContent).active = pane
         self.call_after_refresh(self._focus_part, pane)

@@ -8,9 +8,11 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import socket
 import sys
 import uuid
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from runner_support import NODE_MISSING
@@ -101,6 +103,51 @@ def test_escaped_node_code_reaches_no_process_listener_file_or_key(
     assert seen["write"] in ("EROFS", "EACCES", "EPERM")
     assert set(seen["root"]) <= ALLOWED_ROOT
     targets.assert_untouched(output)
+
+
+UNIX_ESCAPED = """
+const net = require('net'); const out = {}; let n = 0;
+for (const [k, p] of [['file', SOCKET_PATH], ['abstract', '\\0ABSTRACT_NAME']]) {
+  const s = net.connect(p, () => { s.write('escaped'); out[k] = 'connected'; s.end(); done(); });
+  s.on('error', (e) => { out[k] = e.code; done(); });
+}
+function done() { if (++n === 2) console.log(JSON.stringify(out)); }
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason=NODE_MISSING)
+@pytest.mark.parametrize("mechanism", MECHANISMS)
+def test_escaped_code_reaches_no_local_socket_of_the_host(
+    mechanism: str, tmp_path: Path, mechanism_is: Callable[[str], None]
+) -> None:
+    """The seccomp filter lets AF_UNIX sockets through (the engines use them): the host's
+    sockets must still be out of reach, a file socket (the keyring's or D-Bus's kind) hidden
+    by the mount namespace, an abstract one by the network namespace."""
+    mechanism_is(mechanism)
+    node = shutil.which("node")
+    assert node is not None
+    path = tmp_path / "host.sock"
+    name = f"tenant-console-victim-{uuid.uuid4().hex}"
+    listeners = [socket.socket(socket.AF_UNIX), socket.socket(socket.AF_UNIX)]
+    listeners[0].bind(str(path))
+    listeners[1].bind("\0" + name)
+    try:
+        for listener in listeners:
+            listener.listen(1)
+            listener.setblocking(False)
+        script = UNIX_ESCAPED.replace("SOCKET_PATH", json.dumps(str(path)))
+        script = script.replace("ABSTRACT_NAME", name)
+        finished = _confined([node, "-e", script], sandbox.engine_paths(node), mechanism)
+        output = (finished.stdout + finished.stderr).decode()
+        assert finished.returncode == 0, output
+        seen = json.loads(finished.stdout)
+        assert seen["file"] != "connected" and seen["abstract"] != "connected", seen
+        for listener in listeners:  # nothing is waiting to be accepted: nobody came
+            with pytest.raises(BlockingIOError):
+                listener.accept()
+    finally:
+        for listener in listeners:
+            listener.close()
 
 
 @pytest.mark.parametrize("mechanism", MECHANISMS)

@@ -4,31 +4,18 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from estate_helpers import Tenant
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "profiles"))
-from private_profiles import config_dir, memory_keyring  # noqa: F401  (autouse fixtures)
-
-
-@pytest.fixture
-def add_profile() -> Callable[[str, str, str], None]:
-    """Saves a profile and its key (in the test keyring) without asking the service."""
-    from console.profiles.config import Profile, ProfilesFile
-    from console.profiles.keys import set_key
-
-    def add(name: str, base_url: str, key: str) -> None:
-        profiles = ProfilesFile.load()
-        profiles.add(Profile(name, base_url))
-        if profiles.active is None:
-            profiles.use(name)
-        profiles.save()
-        set_key(name, key)
-
-    return add
+from private_profiles import (  # noqa: F401  (autouse fixtures, and add_profile)
+    add_profile_fixture,
+    config_dir,
+    memory_keyring,
+)
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ in-memory keyring, and tenants of the shared service seeded over HTTP."""
 from __future__ import annotations
 
 import sys
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +13,11 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "profiles"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "estate"))
 from estate_helpers import Tenant
-from private_profiles import config_dir, memory_keyring  # noqa: F401  (autouse fixtures)
+from private_profiles import (  # noqa: F401  (autouse fixtures, and add_profile)
+    add_profile_fixture,
+    config_dir,
+    memory_keyring,
+)
 
 from console.client import AdminClient
 from console.journal.store import ChangeJournal, open_journal
@@ -24,22 +28,6 @@ def journal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> ChangeJournal:
     """The user's journal, in a data directory of this test's own."""
     monkeypatch.setenv("TENANT_CONSOLE_DATA_DIR", str(tmp_path / "data"))
     return open_journal()
-
-
-@pytest.fixture
-def add_profile() -> Callable[[str, str, str], None]:
-    from console.profiles.config import Profile, ProfilesFile
-    from console.profiles.keys import set_key
-
-    def add(name: str, base_url: str, key: str) -> None:
-        profiles = ProfilesFile.load()
-        profiles.add(Profile(name, base_url))
-        if profiles.active is None:
-            profiles.use(name)
-        profiles.save()
-        set_key(name, key)
-
-    return add
 
 
 @pytest.fixture

@@ -4,6 +4,7 @@ suites' conftests import them (autouse there)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import keyring.core
@@ -36,3 +37,20 @@ def memory_keyring(monkeypatch: pytest.MonkeyPatch) -> MemoryKeyring:
     backend = MemoryKeyring()
     monkeypatch.setattr(keyring.core, "_keyring_backend", backend)
     return backend
+
+
+@pytest.fixture(name="add_profile")
+def add_profile_fixture() -> Callable[[str, str, str], None]:
+    """Saves a profile and its key (in the test keyring) without asking the service."""
+    from console.profiles.config import Profile, ProfilesFile
+    from console.profiles.keys import set_key
+
+    def add(name: str, base_url: str, key: str) -> None:
+        profiles = ProfilesFile.load()
+        profiles.add(Profile(name, base_url))
+        if profiles.active is None:
+            profiles.use(name)
+        profiles.save()
+        set_key(name, key)
+
+    return add

@@ -55,7 +55,9 @@ def form_for(
     client: AdminClient | None = None,
 ) -> ResourceForm[Any, Any]:
     """The form screen for a new (obj None) or existing object; read-only where it must be."""
-    form_class = kind.form_class()
+    from console.tui.form_registry import form_class as form_of
+
+    form_class = form_of(kind)
     return form_class(_client(app, client), obj, read_only=in_read_only_mode(app))
 
 

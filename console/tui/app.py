@@ -17,7 +17,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -41,14 +41,17 @@ from console.tui.widgets.resource_list import ResourceList
 if TYPE_CHECKING:
     from textual.command import Provider
     from textual.notifications import Notify
+    from textual.screen import ScreenResultCallbackType
     from textual.theme import Theme
+    from textual.widget import AwaitMount
 
     from console.client.client import AdminClient
+    from console.keys.rotation import Rotation
     from console.models import UsageReport
     from console.profiles.preferences import Preferences
     from console.tui.connection import ProfileSummary
     from console.tui.run_targets import RunTarget
-    from console.tui.shell import ConsoleShell
+    from console.tui.shell import ConsoleShell, DiffView, PlanView
     from console.tui.shown import Shown
     from console.usage_history.forecast import Forecast
     from console.usage_history.store import HistoryStore
@@ -58,6 +61,8 @@ ClientFactory = Callable[..., "AdminClient"]
 
 
 log = logging.getLogger(__name__)
+
+ScreenResultT = TypeVar("ScreenResultT")
 
 TIME_TICK_SECONDS = 30.0
 """How often relative times ("3 minutes ago") on screen are brought up to date."""
@@ -809,32 +814,52 @@ class TenantConsoleApp(App[int]):
         """The detail screen of `item`: a model, or an object as sent (a list's row)."""
         self.run_worker(self._open_detail(kind, item), exit_on_error=False)
 
-    async def _open_detail(self, kind: ResourceKind, item: Shown) -> None:
+    def open_detail_by_id(
+        self, kind: ResourceKind, item_id: str, *, over: object | None = None
+    ) -> None:
+        """The detail of an object known by id only (a palette hit, a review's row), read
+        afresh as it may be gone. Opened as open_detail opens one (over the console screen,
+        with its list's labels), or over `over` when that is still open (a review's row:
+        escape comes back to the review)."""
+        self.run_worker(self._open_detail(kind, item_id=item_id, over=over), exit_on_error=False)
+
+    async def _open_detail(
+        self,
+        kind: ResourceKind,
+        item: Shown | None = None,
+        *,
+        item_id: str | None = None,
+        over: object | None = None,
+    ) -> None:
+        """The one way to a detail screen: with a console screen only (a detail needs its
+        lists' labels and sections to refresh), over it or over `over`, never stacked on
+        another detail or a form."""
         from console.tui.screens.detail import DetailScreen
 
         screen = self.console_screen
         if screen is None:
             return
-        while self.screen is not screen and len(self.screen_stack) > 1:
+        below: object = screen
+        if isinstance(over, Screen) and over in self.screen_stack:
+            below = over
+        while self.screen is not below and len(self.screen_stack) > 1:
             await self.pop_screen()
-        try:
-            item = kind.model_of(item)
-        except Exception as exc:  # an object that does not match the API: shown as sent
-            log.warning("A %s does not match its model", kind.singular, exc_info=True)
-            self.notify(
-                str(exc), title=f"This {kind.singular} is shown as sent", severity="warning"
-            )
+        if item is not None:
+            try:
+                item = kind.model_of(item)
+            except Exception as exc:  # an object that does not match the API: shown as sent
+                log.warning("A %s does not match its model", kind.singular, exc_info=True)
+                self.notify(
+                    str(exc), title=f"This {kind.singular} is shown as sent", severity="warning"
+                )
         section = screen.find_section(kind.key)
         labels = section.labels if isinstance(section, ResourceList) else {}
         loaded_at = section.loaded_at if isinstance(section, ResourceList) else None
-        await self.push_screen(DetailScreen(kind, item, labels=labels, loaded_at=loaded_at))
-
-    def open_detail_by_id(self, kind: ResourceKind, item_id: str) -> None:
-        """The detail of an object known by id only (a palette hit, a review's row), read
-        afresh as it may be gone, above whatever is on screen (escape comes back)."""
-        from console.tui.screens.detail import DetailScreen
-
-        self.push_screen(DetailScreen(kind, item_id=item_id))
+        if item is None:  # read afresh: the list's time says nothing of it
+            loaded_at = None
+        await self.push_screen(
+            DetailScreen(kind, item, item_id=item_id, labels=labels, loaded_at=loaded_at)
+        )
 
     def open_test_run(self, target: RunTarget) -> None:
         """The test-run screen for a form's or a detail's code, above (escape comes back)."""
@@ -859,6 +884,43 @@ class TenantConsoleApp(App[int]):
         from console.tui.screens.history import HistoryScreen
 
         self.push_screen(HistoryScreen())
+
+    def open_rotation(
+        self, rotation: Rotation, *, consequences: str = ""
+    ) -> asyncio.Future[str | None]:
+        """The rotation's last step above; the future is the choice (revoke, cancel, later)."""
+        from console.tui.screens.rotation import RotationScreen
+
+        return self.push_screen(
+            RotationScreen(rotation, consequences=consequences), wait_for_dismiss=True
+        )
+
+    def open_promotion(self, title: str) -> tuple[PlanView, asyncio.Future[bool]]:
+        """The promotion's plan dialog, at once (loading); the future is the answer."""
+        from console.tui.screens.estate import PlanScreen
+
+        screen = PlanScreen(title)
+        return screen, self.push_screen(screen, wait_for_dismiss=True)
+
+    async def open_estate_diff(self, target: str) -> DiffView:
+        """The whole-tenant diff with profile `target`, above whatever is on screen."""
+        from console.tui.screens.estate import TenantDiffScreen
+
+        screen = TenantDiffScreen(target)
+        await self.push_screen(screen)
+        return screen
+
+    def ask(self, dialog: Screen[ScreenResultT]) -> asyncio.Future[ScreenResultT]:
+        """Opens a dialog (or a form) now; the future is what it dismisses with."""
+        return self.push_screen(dialog, wait_for_dismiss=True)
+
+    def show(
+        self,
+        dialog: Screen[ScreenResultT],
+        callback: ScreenResultCallbackType[ScreenResultT] | None = None,
+    ) -> AwaitMount:
+        """Opens a dialog; `callback` gets what it dismisses with."""
+        return self.push_screen(dialog, callback)
 
     def highlighted_permission(self) -> str | None:
         """The permission under the cursor in the Permissions section, if that is on screen."""

@@ -55,7 +55,9 @@ def form_for(
     client: AdminClient | None = None,
 ) -> ResourceForm[Any, Any]:
     """The form screen for a new (obj None) or existing object; read-only where it must be."""
-    form_class = kind.form_class()
+    from console.tui.form_registry import form_class as form_of
+
+    form_class = form_of(kind)
     return form_class(_client(app, client), obj, read_only=in_read_only_mode(app))
 
 
@@ -76,7 +78,7 @@ async def open_form(
     ):
         return None
     form = form_for(app, kind, obj, client=client)
-    return await app.push_screen(form, wait_for_dismiss=True)
+    return await app.ask(form)
 
 
 RESTORE_NOTE = (
@@ -119,7 +121,7 @@ async def delete_object(
         modal = TypeToConfirmModal(f'Delete {noun} "{label}"?', body, label)
     else:
         modal = ConfirmModal(f'Delete {noun} "{label}"?', body, confirm_label="Delete")
-    if not await app.push_screen(modal, wait_for_dismiss=True):
+    if not await app.ask(modal):
         return False
     try:
         await kind.delete(client, obj)
@@ -266,7 +268,7 @@ async def regenerate_key(
         )
     else:
         modal = RegenerateConfirm(application.name, grant_note=note)
-    if not await app.push_screen(modal, wait_for_dismiss=True):
+    if not await app.ask(modal):
         return None
     try:
         result = await client.applications.regenerate(application.id)
@@ -280,9 +282,7 @@ async def regenerate_key(
     if own and result.key:
         await adopt_session_key(app, client, result.key)
     if result.key:
-        await app.push_screen(
-            KeyRevealModal(result.key, result.name, regenerated=True), wait_for_dismiss=True
-        )
+        await app.ask(KeyRevealModal(result.key, result.name, regenerated=True))
     return result
 
 

@@ -81,9 +81,7 @@ async def _reveal(app: ConsoleShell, key: ApplicationKey, application: Applicati
     from console.tui.modals import KeyRevealModal
 
     if key.key:
-        await app.push_screen(
-            KeyRevealModal(key.key, application.name, regenerated=True), wait_for_dismiss=True
-        )
+        await app.ask(KeyRevealModal(key.key, application.name, regenerated=True))
 
 
 def _not_done(app: ConsoleShell, title: str, error: Exception) -> None:
@@ -109,7 +107,7 @@ async def new_key_flow(app: ConsoleShell, application: Application) -> Applicati
         confirm_label="Make key",
         danger=False,
     )
-    if not await app.push_screen(asked, wait_for_dismiss=True):
+    if not await app.ask(asked):
         return None
     try:
         made = await client.application_keys.create(application.id)
@@ -170,9 +168,8 @@ async def revoke_key_flow(
             )
             for k in keys
         ]
-        key_id = await app.push_screen(
-            KeyChoiceModal(f'Revoke which key of "{application.name}"?', choices),
-            wait_for_dismiss=True,
+        key_id = await app.ask(
+            KeyChoiceModal(f'Revoke which key of "{application.name}"?', choices)
         )
         if key_id is None:
             return False
@@ -200,7 +197,7 @@ async def revoke_key_flow(
         )
     else:
         modal = ConfirmModal(title, body, confirm_label="Revoke key")
-    if not await app.push_screen(modal, wait_for_dismiss=True):
+    if not await app.ask(modal):
         return False
     if sessions and not await _swap_session_key(app, client, application):
         return False
@@ -271,7 +268,7 @@ async def rotate_flow(app: ConsoleShell, application: Application) -> None:
             confirm_label="Make new key",
             danger=False,
         )
-        if not await app.push_screen(asked, wait_for_dismiss=True):
+        if not await app.ask(asked):
             return
         from console.keys.operations import start_rotation
 
@@ -308,12 +305,9 @@ async def continue_rotation(
     from console.client import ApiError
     from console.keys.operations import cancel_rotation, revoke_old_keys
     from console.tui.modals import ConfirmModal
-    from console.tui.screens.rotation import RotationScreen
 
     consequences = await _proxies_sentence(client, str(application.id))
-    choice = await app.push_screen(
-        RotationScreen(rotation, consequences=consequences), wait_for_dismiss=True
-    )
+    choice = await app.open_rotation(rotation, consequences=consequences)
     if choice == "revoke":
         try:
             revoked = await revoke_old_keys(client, rotation)
@@ -333,7 +327,7 @@ async def continue_rotation(
             cancel_label="Keep it",
             danger=False,
         )
-        if not await app.push_screen(sure, wait_for_dismiss=True):
+        if not await app.ask(sure):
             return
         cancel_rotation(rotation)
         app.notify("The rotation was cancelled: every key stays valid.", title="Rotation")

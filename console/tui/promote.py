@@ -77,7 +77,7 @@ async def _other_profile(app: ConsoleShell, title: str) -> str | None:
             severity="warning",
         )
         return None
-    result: str | None = await app.push_screen_wait(TargetProfilePicker(title, others))
+    result: str | None = await app.ask(TargetProfilePicker(title, others))
     return result
 
 
@@ -127,7 +127,6 @@ async def promote_flow(app: ConsoleShell, kind: Kind, item: Shown) -> None:
     from console.estate.document import KINDS
     from console.estate.plan import compute_plan
     from console.estate.tenant import read_objects
-    from console.tui.screens.estate import PlanScreen
 
     if refuse_if_read_only(app, "copying to another profile"):
         return
@@ -136,8 +135,7 @@ async def promote_flow(app: ConsoleShell, kind: Kind, item: Shown) -> None:
     if target is None:
         return
     source_label = f"profile {app.connection.label}" if app.connection else "this tenant"
-    screen = PlanScreen(f'Copy {kind.singular} "{name}" to profile {target}')
-    answer = app.push_screen(screen, wait_for_dismiss=True)
+    screen, answer = app.open_promotion(f'Copy {kind.singular} "{name}" to profile {target}')
     target_client = None
     try:
         target_client = await _client_for(app, target)
@@ -220,20 +218,18 @@ async def _reveal_keys(app: ConsoleShell, result: ApplyResult) -> None:
     from console.tui.modals.key_reveal import KeyRevealModal
 
     for new in result.new_keys:
-        await app.push_screen_wait(KeyRevealModal(new.key, new.application))
+        await app.ask(KeyRevealModal(new.key, new.application))
 
 
 async def tenant_diff_flow(app: ConsoleShell) -> None:
     """Pick a profile; show what it takes to make its tenant like this one."""
     from console.estate.plan import compute_plan
     from console.estate.tenant import read_tenant
-    from console.tui.screens.estate import TenantDiffScreen
 
     target = await _other_profile(app, "Compare this tenant with profile")
     if target is None:
         return
-    screen = TenantDiffScreen(target)
-    await app.push_screen(screen)
+    screen = await app.open_estate_diff(target)
     target_client = None
     try:
         target_client = await _client_for(app, target)

@@ -33,7 +33,6 @@ if TYPE_CHECKING:
         TransformView,
     )
     from console.models.formulas import ContractItemView
-    from console.tui.forms.base import ResourceForm
     from console.tui.shown import Model
 
 if TYPE_CHECKING:
@@ -164,8 +163,9 @@ _PERMISSION_VERBS = {"new": "create", "edit": "update", "delete": "delete", "reg
 
 
 class Kind:
-    """What a kind of object is, in one place: its names, its client group, its form, what
-    deleting one breaks, which objects are read-only. The console passes kinds, not names."""
+    """What a kind of object is, in one place: its names, its client group, what deleting
+    one breaks, which objects are read-only (its form: console.tui.form_registry). The
+    console passes kinds, not names."""
 
     key: str = ""
     """The section and the client's resource group (`client.applications`)."""
@@ -180,8 +180,6 @@ class Kind:
     """Whether `n` makes a new one (there is one tenant: it is edited, never created)."""
     regenerable: bool = False
     """Whether its objects have an API key that `R` regenerates."""
-    form_path: str = ""
-    """The form class, "module:Class", imported when a form is first opened."""
     delete_consequences: str = ""
     """What deleting one breaks, for the confirmation."""
 
@@ -194,11 +192,6 @@ class Kind:
     def action_object(self) -> str:
         """What an action names when it acts on the object: "a proxy", "the tenant"."""
         return self.a_noun
-
-    def form_class(self) -> type[ResourceForm[Any, Any]]:
-        """The form screen class; imported now, as forms are not loaded at start."""
-        module, _, name = self.form_path.partition(":")
-        return getattr(importlib.import_module(module), name)
 
     def is_read_only(self, obj: Shown | None) -> bool:
         """Whether this object may never be changed, whatever the key (an official formula)."""
@@ -363,7 +356,6 @@ class ApplicationsKind(ResourceKind):
     singular = "application"
     permission = "application:read"
     regenerable = True
-    form_path = "console.tui.forms.application:ApplicationForm"
     delete_consequences = "Its API key stops working at once."
     path = "/applications"
     model_name = "Application"
@@ -441,7 +433,6 @@ class ProxiesKind(ResourceKind):
     title = "Proxies"
     singular = "proxy"
     permission = "proxy:read"
-    form_path = "console.tui.forms.proxy:ProxyForm"
     delete_consequences = "Calls to the proxy fail at once, and its key stops working."
     path = "/proxies"
     model_name = "Proxy"
@@ -557,7 +548,6 @@ class ReactorFormulasKind(ResourceKind):
     title = "Reactor formulas"
     singular = "reactor formula"
     permission = "reactor:read"
-    form_path = "console.tui.forms.formula:FormulaForm"
     delete_consequences = "Reactors can no longer be made from it."
     path = "/reactor-formulas"
     model_name = "ReactorFormula"
@@ -695,7 +685,6 @@ class TenantKind(Kind):
     singular = "tenant"
     permission = "tenant:read"
     creatable = False
-    form_path = "console.tui.forms.tenant:TenantForm"
     delete_consequences = (
         "Every application, proxy and formula in it is deleted, and every key of the tenant "
         "stops working at once, including the one this console uses. This cannot be undone."

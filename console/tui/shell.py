@@ -13,16 +13,19 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+from console.tui.dialog_host import DialogHost
 
 if TYPE_CHECKING:
     from textual.await_complete import AwaitComplete
     from textual.notifications import SeverityLevel
-    from textual.screen import Screen, ScreenResultCallbackType
-    from textual.widget import AwaitMount
+    from textual.screen import Screen
     from textual.worker import Worker, WorkType
 
     from console.client.client import AdminClient
+    from console.estate.plan import Plan
+    from console.keys.rotation import Rotation
     from console.models import UsageReport
     from console.tui.connection import Connection, ProfileSource
     from console.tui.early_start import FirstPage
@@ -36,9 +39,8 @@ if TYPE_CHECKING:
     from console.usage_history.store import HistoryStore
 
 ResultT = TypeVar("ResultT")
-ScreenResultT = TypeVar("ScreenResultT")
 
-__all__ = ["ConsoleShell", "ConsoleView", "ListView"]
+__all__ = ["ConsoleShell", "ConsoleView", "DiffView", "ListView", "PlanView"]
 
 
 class ListView(Protocol):
@@ -67,8 +69,35 @@ class ConsoleView(Protocol):
     def action_refresh(self) -> None: ...
 
 
-class ConsoleShell(Protocol):
-    """The members of the console's app that other modules may use."""
+class PlanView(Protocol):
+    """A promotion's plan on screen (console.tui.screens.estate.PlanScreen), as the flow that
+    computes the plan fills it in."""
+
+    @property
+    def is_mounted(self) -> bool: ...
+
+    def show_plan(
+        self, plan: Plan, *, refusal: str | None = None, warning: str | None = None
+    ) -> None: ...
+
+    def show_problem(self, message: str) -> None: ...
+
+
+class DiffView(Protocol):
+    """The whole-tenant diff on screen (console.tui.screens.estate.TenantDiffScreen), as the
+    flow that reads both tenants fills it in."""
+
+    @property
+    def is_mounted(self) -> bool: ...
+
+    def show_plan(self, plan: Plan) -> None: ...
+
+    def show_problem(self, message: str) -> None: ...
+
+
+class ConsoleShell(DialogHost, Protocol):
+    """The members of the console's app that other modules may use (dialogs are opened
+    with DialogHost's ask and show)."""
 
     # ---- the connection -----------------------------------------------------------------
 
@@ -163,8 +192,11 @@ class ConsoleShell(Protocol):
         """The detail of `item` (a model, or a list's row), over the console screen."""
         ...
 
-    def open_detail_by_id(self, kind: ResourceKind, item_id: str) -> None:
-        """The detail of an object known by id only, above whatever is on screen."""
+    def open_detail_by_id(
+        self, kind: ResourceKind, item_id: str, *, over: object | None = None
+    ) -> None:
+        """The detail of an object known by id only (read afresh), as open_detail opens one:
+        over the console screen, or over `over` (a review's screen: escape comes back)."""
         ...
 
     def highlighted_permission(self) -> str | None:
@@ -181,33 +213,22 @@ class ConsoleShell(Protocol):
 
     def open_history(self) -> None: ...
 
-    @overload
-    def push_screen(
-        self,
-        screen: Screen[ScreenResultT] | str,
-        callback: ScreenResultCallbackType[ScreenResultT] | None = None,
-        wait_for_dismiss: Literal[False] = False,
-        *,
-        mode: str | None = None,
-    ) -> AwaitMount: ...
+    def open_rotation(
+        self, rotation: Rotation, *, consequences: str = ""
+    ) -> asyncio.Future[str | None]:
+        """The rotation's last step (console.tui.screens.rotation), above; the future is the
+        choice: "revoke", "cancel", or None (later). Awaited in a worker."""
+        ...
 
-    @overload
-    def push_screen(
-        self,
-        screen: Screen[ScreenResultT] | str,
-        callback: ScreenResultCallbackType[ScreenResultT] | None = None,
-        wait_for_dismiss: Literal[True] = True,
-        *,
-        mode: str | None = None,
-    ) -> asyncio.Future[ScreenResultT]: ...
+    def open_promotion(self, title: str) -> tuple[PlanView, asyncio.Future[bool]]:
+        """The promotion's plan dialog, open at once with a loading line; the flow fills the
+        view in, and the future is the answer (True: apply). Awaited in a worker."""
+        ...
 
-    @overload
-    async def push_screen_wait(
-        self, screen: Screen[ScreenResultT], *, mode: str | None = None
-    ) -> ScreenResultT: ...
-
-    @overload
-    async def push_screen_wait(self, screen: str, *, mode: str | None = None) -> Any: ...
+    async def open_estate_diff(self, target: str) -> DiffView:
+        """The whole-tenant diff with profile `target`, above, once mounted; the flow fills
+        it in."""
+        ...
 
     def pop_screen(self) -> AwaitComplete: ...
 

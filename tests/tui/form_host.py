@@ -4,10 +4,11 @@ works under Pilot and under snap_compare's own event loop."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from pathlib import Path, PurePath
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
@@ -19,7 +20,12 @@ from console.client import AdminClient
 from console.tui.connection import SavedProfiles
 
 if TYPE_CHECKING:
+    from textual.screen import ScreenResultCallbackType
+    from textual.widget import AwaitMount
+
     from console.tui.shell import ConsoleShell
+
+ResultT = TypeVar("ResultT")
 
 SIZE = (120, 40)
 CONSOLE_CSS: list[str | PurePath] = [
@@ -132,7 +138,7 @@ class FormHost(App[None]):
     def open_detail(self, kind: Any, item: Any) -> None:
         raise NotImplementedError("the form host opens no detail")
 
-    def open_detail_by_id(self, kind: Any, item_id: str) -> None:
+    def open_detail_by_id(self, kind: Any, item_id: str, *, over: object | None = None) -> None:
         from console.tui.screens.detail import DetailScreen
 
         self.push_screen(DetailScreen(kind, item_id=item_id))
@@ -153,6 +159,36 @@ class FormHost(App[None]):
 
     def open_history(self) -> None:
         raise NotImplementedError("the form host opens no history")
+
+    # ---- dialogs and the screens the flows open: above the hosted one -------------------
+
+    def ask(self, dialog: Screen[ResultT]) -> asyncio.Future[ResultT]:
+        return self.push_screen(dialog, wait_for_dismiss=True)
+
+    def show(
+        self, dialog: Screen[ResultT], callback: ScreenResultCallbackType[ResultT] | None = None
+    ) -> AwaitMount:
+        return self.push_screen(dialog, callback)
+
+    def open_rotation(self, rotation: Any, *, consequences: str = "") -> asyncio.Future[Any]:
+        from console.tui.screens.rotation import RotationScreen
+
+        return self.push_screen(
+            RotationScreen(rotation, consequences=consequences), wait_for_dismiss=True
+        )
+
+    def open_promotion(self, title: str) -> tuple[Any, asyncio.Future[bool]]:
+        from console.tui.screens.estate import PlanScreen
+
+        screen = PlanScreen(title)
+        return screen, self.push_screen(screen, wait_for_dismiss=True)
+
+    async def open_estate_diff(self, target: str) -> Any:
+        from console.tui.screens.estate import TenantDiffScreen
+
+        screen = TenantDiffScreen(target)
+        await self.push_screen(screen)
+        return screen
 
     def _done(self, result: Any) -> None:
         self.result = result

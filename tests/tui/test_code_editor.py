@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import stat
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.app import App, ComposeResult
+from textual.screen import Screen
+from textual.widget import AwaitMount
 from textual.widgets import Input, TextArea
 from textual.widgets.text_area import SyntaxAwareDocument
 
@@ -66,6 +70,13 @@ class Host(App[None]):
     def notify(self, message: str, *, severity: str = "information", **kwargs: object) -> None:  # type: ignore[override]
         self.notices.append((message, severity))
         super().notify(message, severity=severity, **kwargs)  # type: ignore[arg-type]
+
+    def show(self, dialog: Screen[Any], callback: Any = None) -> AwaitMount:
+        """As the console's app (console.tui.dialog_host): the editor asks it for dialogs."""
+        return self.push_screen(dialog, callback)
+
+    def ask(self, dialog: Screen[Any]) -> asyncio.Future[Any]:
+        return self.push_screen(dialog, wait_for_dismiss=True)
 
     @property
     def editor(self) -> CodeEditor:

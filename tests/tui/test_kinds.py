@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from console.tui.form_registry import form_class
 from console.tui.resources import (
     APPLICATIONS,
     KINDS_BY_KEY,
@@ -50,10 +51,14 @@ def test_only_private_formulas_can_be_changed() -> None:
 
 
 def test_forms_follow_their_kind() -> None:
-    form = REACTOR_FORMULAS.form_class()
+    form = form_class(REACTOR_FORMULAS)
     assert form.kind is REACTOR_FORMULAS and form.__name__ == "FormulaForm"
     assert form.forced_read_only(type("Formula", (), {"type": "official"})())
-    assert TENANT.form_class().kind is TENANT
+    assert form_class(TENANT).kind is TENANT
+    # every changeable kind has its form, and each form edits the kind it is registered for
+    for kind in (*KINDS_BY_KEY.values(), TENANT):
+        if kind.changeable:
+            assert form_class(kind).kind is kind
 
 
 def test_which_kinds_are_created_regenerated_or_left_alone() -> None:

@@ -21,6 +21,7 @@ from console.models import (
     permissions_for,
 )
 from console.models.round_trip import keep_item_fields
+from console.tui.dialog_host import dialog_host
 from console.tui.formatting import local_time, parse_local_time
 from console.tui.forms.base import FieldErrors, ResourceForm
 from console.tui.forms.fields import FormField
@@ -300,7 +301,7 @@ class ApplicationForm(ResourceForm[Application, ApplicationCreate | ApplicationU
         )
         if note is None:
             return True
-        confirmed = await self.app.push_screen(
+        confirmed = await dialog_host(self).ask(
             ConfirmModal(
                 "Grant more than this console's key holds?",
                 f'Saving gives "{name}" permissions that the key this console uses lacks. '
@@ -308,8 +309,7 @@ class ApplicationForm(ResourceForm[Application, ApplicationCreate | ApplicationU
                 confirm_label="Save anyway",
                 cancel_label="Keep editing",
                 warning=note,
-            ),
-            wait_for_dismiss=True,
+            )
         )
         if not confirmed:
             self.notify("Not saved: untick the permissions your key lacks, or save anyway.")
@@ -317,6 +317,4 @@ class ApplicationForm(ResourceForm[Application, ApplicationCreate | ApplicationU
 
     async def after_saved(self, result: Application) -> None:
         if self.obj is None and result.key:
-            await self.app.push_screen(
-                KeyRevealModal(result.key, result.name), wait_for_dismiss=True
-            )
+            await dialog_host(self).ask(KeyRevealModal(result.key, result.name))

@@ -21,6 +21,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, Select, SelectionList, Static, Switch, TextArea
 
 from console.models import PayloadInvalid
+from console.tui.dialog_host import dialog_host
 from console.tui.formatting import local_time
 from console.tui.forms.code import code_problem_sentences
 from console.tui.forms.diff import code_changes, describe_changes
@@ -449,8 +450,8 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT, RequestT]):
         from console.client import ApiError, NotFound, ValidationFailed
 
         try:
-            if warnings and not await self.app.push_screen(
-                CodeWarningModal(warnings, self._code_changes(payload)), wait_for_dismiss=True
+            if warnings and not await dialog_host(self).ask(
+                CodeWarningModal(warnings, self._code_changes(payload))
             ):
                 self.notify("Not saved: fix the code, or save anyway.")
                 return
@@ -512,9 +513,7 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT, RequestT]):
         )
         when = f"modified {local_time(now_at)}" if now_at else None
         what = f'The {self.noun} "{self.object_name()}"'
-        overwrite = await self.app.push_screen(
-            LostUpdateModal(what, changes, changed_when=when), wait_for_dismiss=True
-        )
+        overwrite = await dialog_host(self).ask(LostUpdateModal(what, changes, changed_when=when))
         if not overwrite:
             self.show_banner(
                 f"Not saved: the {self.noun} was changed by someone else. Close this form and "
@@ -537,7 +536,7 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT, RequestT]):
             self.notify("Saving: wait for the answer before closing.")
             return
         if self.dirty:
-            self.app.push_screen(DiscardChangesModal(f"this {self.noun}"), self._discard_answered)
+            dialog_host(self).show(DiscardChangesModal(f"this {self.noun}"), self._discard_answered)
         else:
             self.dismiss(None)
 

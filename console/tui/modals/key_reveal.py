@@ -10,6 +10,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Checkbox, Static
 
+from console.tui.dialog_host import dialog_host
 from console.tui.logs import hide_secret
 from console.tui.modals.base import Dialog
 from console.tui.widgets.toggles import TextCheckbox
@@ -124,7 +125,7 @@ class KeyRevealModal(Dialog[None]):
             mode="save",
             action_label="Write",
         )
-        self.app.push_screen(prompt, self._write_to)
+        dialog_host(self).show(prompt, self._write_to)
 
     def _write_to(self, path: Path | None) -> None:
         if path is None or not self._key:

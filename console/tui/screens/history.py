@@ -300,7 +300,7 @@ class HistoryScreen(Screen[None]):
         except ApiError as error:
             app.notify(visible(str(error)), title="Not undone", severity="error", markup=False)
             return
-        if not await app.push_screen(UndoDialog(plan), wait_for_dismiss=True):
+        if not await app.ask(UndoDialog(plan)):
             return
         relink = False
         if plan.relink:
@@ -313,7 +313,7 @@ class HistoryScreen(Screen[None]):
                 "application created again?",
                 confirm_label="Link",
             )
-            answer = await app.push_screen(question, wait_for_dismiss=True)
+            answer = await app.ask(question)
             relink = answer is True
         try:
             result = await run_undo(client, plan, relink=relink)
@@ -324,9 +324,7 @@ class HistoryScreen(Screen[None]):
         if result.new_key:
             from console.tui.modals.key_reveal import KeyRevealModal
 
-            await app.push_screen(
-                KeyRevealModal(result.new_key, plan.change.name or ""), wait_for_dismiss=True
-            )
+            await app.ask(KeyRevealModal(result.new_key, plan.change.name or ""))
         done = visible(" ".join(result.lines))
         app.notify(done, title=f"Undid change {change.id}", markup=False)
         self.load()

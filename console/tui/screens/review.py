@@ -23,6 +23,7 @@ from textual.widgets import Static
 
 from console.client.review import FLAGS, FLAGS_BY_KEY, Catalogue, ReviewRow, review_pages
 from console.tui import formatting as fmt
+from console.tui.app_access import console_app
 from console.tui.command_list import Command, CommandListProvider
 from console.tui.review_commands import WhoHoldsCommands
 from console.tui.screens.tenant_walk import TenantWalkScreen
@@ -305,7 +306,7 @@ class ReviewScreen(TenantWalkScreen["ReviewPage"]):
             initial="access-review.csv",
             action_label="Export",
         )
-        self.app.push_screen(prompt, self._export_to)
+        console_app(self).show(prompt, self._export_to)
 
     def _export_to(self, path: Path | None) -> None:
         if path is not None:

@@ -342,7 +342,7 @@ class TenantWalkScreen(Screen[None], Generic[PageT]):
         """The application's detail, above this screen (escape comes back here)."""
         if not application_id:
             return
-        console_app(self).open_detail_by_id(APPLICATIONS, application_id)
+        console_app(self).open_detail_by_id(APPLICATIONS, application_id, over=self)
 
     def add_rows(self, rows: Sequence[Sequence[Cell]]) -> None:
         """Rows for the table, added with the next progress redraw (see PROGRESS_EVERY): the

@@ -29,6 +29,7 @@ from textual.widgets import Static, TextArea
 
 from console.code_files.problems import CodeProblem, JavaScriptChecker, check_javascript
 from console.files import read_text_file
+from console.tui.dialog_host import dialog_host
 from console.tui.widgets.external_editor import EditorNotFound, edit_text, editor_command
 from console.tui.widgets.javascript_text_area import JavaScriptTextArea
 
@@ -382,7 +383,7 @@ class CodeEditor(Widget):
                 return
             self.notify(f"Loaded {path.name} ({self.text_area.document.line_count} lines).")
 
-        self.app.push_screen(
+        dialog_host(self).show(
             PathPrompt(
                 f"Load the {self._what} from a file",
                 mode="open",
@@ -404,7 +405,7 @@ class CodeEditor(Widget):
                 return
             self.notify(f"Saved to {path}.")
 
-        self.app.push_screen(
+        dialog_host(self).show(
             PathPrompt(
                 f"Save the {self._what} to a file",
                 mode="save",
@@ -436,7 +437,7 @@ class CodeEditor(Widget):
             if path is not None:
                 self.link_to(path)
 
-        self.app.push_screen(
+        dialog_host(self).show(
             PathPrompt(
                 f"Link the {self._what} to a local file (an existing file is loaded, "
                 "a new one is written with this code)",
@@ -550,7 +551,7 @@ class CodeEditor(Widget):
                     timeout=5,
                 )
 
-        self.app.push_screen(FileChangedModal(watch.path.name, self.text, text), answered)
+        dialog_host(self).show(FileChangedModal(watch.path.name, self.text, text), answered)
 
     def _show_link(self, status: str, *, problem: bool = False) -> None:
         if self.link is None:

@@ -298,7 +298,7 @@ class HostedService:
     @property
     def base_url(self) -> str:
         assert self._server is not None
-        host, port = self._server.server_address[:2]
+        host, port = self._server.socket.getsockname()[:2]  # what server_address holds, typed
         return f"http://{host}:{port}"
 
     def start(self) -> None:

@@ -14,7 +14,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, TextIO, cast
 
 if TYPE_CHECKING:
     from console.client import AdminClient
@@ -51,8 +51,10 @@ def run_push(
     from console.code_files.push import PushRefused
     from console.code_files.watch import CodeFileProblem, read_code_text
 
-    out = out or sys.stdout
-    err = err or sys.stderr
+    # typeshed types sys.std* as TextIO | Any (None without a console): cast, or pyright
+    # widens the parameter back to TextIO | None.
+    out = out or cast("TextIO", sys.stdout)
+    err = err or cast("TextIO", sys.stderr)
     kind: PushKind = args.kind
     if kind == "transform" and args.field is None:
         print(
@@ -91,13 +93,12 @@ def run_push(
     async def main() -> int:
         # Reads may be repeated on a busy service; an update never is.
         retry = RetryPolicy(methods=frozenset({"GET"}))
-        profile_budget = getattr(connection, "budget", None)  # the profile's requests a minute
         async with AdminClient(
             connection.base_url,
             connection.key or "",
             key_header=connection.key_header,
             retry=retry,
-            budget=profile_budget() if callable(profile_budget) else None,
+            budget=connection.budget(),  # the profile's requests a minute
         ) as client:
             from console.journal.store import open_journal
 

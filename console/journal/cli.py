@@ -10,7 +10,7 @@ import argparse
 import asyncio
 import json
 import sys
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, TextIO, cast
 
 from console.journal.diff import diff_lines, field_diffs
 
@@ -137,7 +137,9 @@ def rotation_json(rotation: Rotation) -> dict[str, object]:
 def history(args: argparse.Namespace, out: TextIO | None = None) -> int:
     from console.journal.store import open_journal
 
-    out = out or sys.stdout
+    # typeshed types sys.std* as TextIO | Any (None without a console): cast, or pyright
+    # widens the parameter back to TextIO | None.
+    out = out or cast("TextIO", sys.stdout)
     if args.limit < 1:
         _error("--limit must be 1 or more.", sys.stderr)
         return USAGE
@@ -191,7 +193,11 @@ def undo(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | No
     from console.journal.store import open_journal
     from console.journal.undo import CannotUndo, plan_undo
 
-    out, stdin, err = out or sys.stdout, stdin or sys.stdin, sys.stderr
+    # typeshed types sys.std* as TextIO | Any (None without a console): cast, or pyright
+    # widens the parameter back to TextIO | None.
+    out = out or cast("TextIO", sys.stdout)
+    stdin = stdin or cast("TextIO", sys.stdin)
+    err = sys.stderr
     if getattr(args, "read_only", False):
         _error("Read-only mode: undo is refused. Nothing was changed.", err)
         return FAILED

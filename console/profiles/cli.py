@@ -9,7 +9,7 @@ import argparse
 import os
 import sys
 from dataclasses import replace
-from typing import TextIO
+from typing import TextIO, cast
 
 from console.profiles.config import Profile, ProfileError, ProfilesFile, validate_name
 from console.profiles.keys import (
@@ -127,7 +127,9 @@ def _restore_key(name: str, previous_key: str | None) -> None:
 
 def _read_key(name: str, *, from_stdin: bool, stdin: TextIO | None = None) -> str:
     """The key from one line of stdin, or from a hidden prompt when stdin is a terminal."""
-    stdin = stdin or sys.stdin
+    # typeshed types sys.std* as TextIO | Any (None without a console): cast, or pyright
+    # widens the parameter back to TextIO | None.
+    stdin = stdin or cast("TextIO", sys.stdin)
     if from_stdin or not _is_tty(stdin):
         line = stdin.readline()
         key = line.strip()

@@ -10,16 +10,19 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 if TYPE_CHECKING:
-    from textual.app import App
-
     from console.tui.shell import ConsoleShell
 
 
 class OfAnApp(Protocol):
-    """A screen, a widget or a palette provider: anything that knows its app."""
+    """A screen, a widget or a palette provider: anything that knows its app.
+
+    `app` is `Any` here, not `App[Any]`: screens and widgets get it from a descriptor
+    (`textual.getters.app`), which pyright, by design, does not match to a protocol's
+    property of any other type (microsoft/pyright#3287); `console_app` casts it to the
+    shell anyway."""
 
     @property
-    def app(self) -> App[Any]: ...
+    def app(self) -> Any: ...
 
 
 def console_app(node: OfAnApp) -> ConsoleShell:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, cast
 
 from console.tui.app_access import OfAnApp, console_app
 from console.tui.key_permissions import in_read_only_mode, refuse_if_read_only
@@ -28,6 +28,16 @@ log = logging.getLogger(__name__)
 PROMOTABLE_KINDS = ("applications", "proxies", "reactor_formulas")
 
 
+class _ShowsOne(OfAnApp, Protocol):
+    """A detail screen (console.tui.screens.detail): the object it shows and its kind."""
+
+    @property
+    def kind(self) -> Kind: ...
+
+    @property
+    def item(self) -> Shown | None: ...
+
+
 def promotable(kind: Kind | None, item: Shown | None) -> bool:
     """An application, a proxy or a private formula (an official one is the operator's)."""
     if kind is None or item is None or kind.key not in PROMOTABLE_KINDS:
@@ -38,7 +48,8 @@ def promotable(kind: Kind | None, item: Shown | None) -> bool:
 def screen_target(screen: OfAnApp) -> tuple[Kind | None, Shown | None]:
     """The object a screen stands on: a detail's, or the highlighted row of the console's list."""
     if hasattr(screen, "item") and hasattr(screen, "kind"):  # a detail screen
-        return screen.kind, screen.item
+        detail = cast("_ShowsOne", screen)
+        return detail.kind, detail.item
     current = getattr(screen, "current_list", None)
     if current is not None:
         return current.kind, current.current_row

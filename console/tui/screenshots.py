@@ -261,7 +261,7 @@ async def _shoot(scene: Scene, service: DemoService, out: Path) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("--out", default="screenshots", help="directory for the SVG files")
     parser.add_argument(
         "scenes", nargs="*", metavar="SCENE", help="only these scenes (default: every one)"

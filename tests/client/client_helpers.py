@@ -6,7 +6,7 @@ import dataclasses
 import socket
 import uuid
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
@@ -63,6 +63,10 @@ class RecordedSleeps:
     @property
     def total(self) -> float:
         return sum(self.waits)
+
+
+if TYPE_CHECKING:  # what RetryPolicy.sleep takes
+    _recorded = RetryPolicy(sleep=RecordedSleeps())
 
 
 FAST_RETRY = RetryPolicy(max_attempts=3, base_delay=0.01, max_delay=0.05, max_total_wait=1.0)

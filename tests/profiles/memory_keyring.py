@@ -23,8 +23,15 @@ TEST_KEYRING_FILE_ENV = "TENANT_CONSOLE_TEST_KEYRING_FILE"
 class MemoryKeyring(KeyringBackend):
     """Keys in a dict of (service, user) -> key."""
 
-    priority = 1
-    name = "in-memory test keyring"
+    # Class properties, as keyring declares them (a plain class attribute is the same at run
+    # time, but not to pyright).
+    @properties.classproperty
+    def priority(cls) -> float:
+        return 1
+
+    @properties.classproperty
+    def name(cls) -> str:
+        return "in-memory test keyring"
 
     def __init__(self) -> None:
         super().__init__()
@@ -46,7 +53,9 @@ class MemoryKeyring(KeyringBackend):
 class JsonFileTestKeyring(KeyringBackend):
     """Keys in a JSON file of {service: {user: key}}, for subprocess tests only."""
 
-    name = "JSON-file test keyring"
+    @properties.classproperty
+    def name(cls) -> str:
+        return "JSON-file test keyring"
 
     @classmethod
     def _path(cls) -> Path:

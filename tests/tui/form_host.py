@@ -17,7 +17,7 @@ from textual.widgets import Static
 
 import console.tui
 from console.client import AdminClient
-from console.tui.connection import SavedProfiles
+from console.tui.connection import ProfileSource, SavedProfiles
 
 if TYPE_CHECKING:
     from textual.screen import ScreenResultCallbackType
@@ -51,7 +51,7 @@ class FormHost(App[None]):
         key: str | None = None,
         read_only: bool = False,
         connection: Any = None,
-        profiles: Any = None,
+        profiles: ProfileSource | None = None,
     ) -> None:
         super().__init__()
         self.make_screen = make_screen
@@ -59,7 +59,7 @@ class FormHost(App[None]):
         self.key = key
         self.read_only = read_only
         self.connection = connection
-        self.profiles = profiles if profiles is not None else SavedProfiles()
+        self.profiles: ProfileSource = profiles if profiles is not None else SavedProfiles()
         self.unavailable: set[str] = set()
         self.console_screen = None
         self.client: Any = None

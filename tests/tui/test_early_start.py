@@ -3,7 +3,7 @@ app using both instead of asking again."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from console_support import SIZE, resource_list, settle
@@ -23,6 +23,12 @@ class CountingProfiles(MemoryProfiles):
     def resolve(self, name: str | None) -> Connection:
         self.resolved.append(name)
         return super().resolve(name)
+
+
+if TYPE_CHECKING:  # the profiles the early start and the app read
+    from console.tui.connection import ProfileSource
+
+    _profiles: type[ProfileSource] = CountingProfiles
 
 
 def test_it_resolves_the_profile_and_reads_its_first_page(service: Any) -> None:

@@ -6,7 +6,7 @@ The local service is stopped mid-test, as an outage."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from console_support import Seeder, console, make_app, open_first_detail, resource_list, settle
@@ -15,6 +15,7 @@ from console.client import AdminClient
 from console.client._http import NO_RETRY
 from console.clock import FROZEN_NOW_ENV
 from console.tui.screens.detail import DetailScreen
+from console.tui.widgets.fields_view import FieldsView
 from console.tui.widgets.section_loader import StaleBanner
 from console.tui.widgets.state_panel import StatePanel
 from console.tui.widgets.tenant_view import TenantView
@@ -26,6 +27,12 @@ SIZE = (120, 40)
 def quick_client(base_url: str, key: str) -> AdminClient:
     """Gives up at once: an outage shows without the retries' waits."""
     return AdminClient(base_url, key, retry=NO_RETRY)
+
+
+if TYPE_CHECKING:  # a client factory, as the app takes one (make_app passes it on untyped)
+    from console.tui.app import ClientFactory
+
+    _factory: ClientFactory = quick_client
 
 
 class Outage:
@@ -146,7 +153,7 @@ async def test_the_tenant_section_keeps_the_tenant_through_failed_retries(
         view = console(app).query_one(TenantView)
         tenant, loaded = view.tenant, view.loaded_at
         assert tenant is not None
-        fields = view.query_one("FieldsView")
+        fields = view.query_one(FieldsView)
         usage = dict(fields.fields).get("Usage")
         assert usage
 

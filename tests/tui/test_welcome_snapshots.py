@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from form_host import CONSOLE_CSS, FormHost, wait_until
@@ -35,6 +35,14 @@ class NoKeyringProfiles(MemoryProfiles):
 
     def keyring_problem(self) -> str | None:
         return NO_KEYRING
+
+
+if TYPE_CHECKING:  # stand-ins for the app's shell and its profiles
+    from console.tui.connection import ProfileSource
+    from console.tui.shell import ConsoleShell
+
+    _shell: type[ConsoleShell] = StyledHost
+    _profiles: type[ProfileSource] = NoKeyringProfiles
 
 
 async def settled(pilot: Any) -> None:

@@ -149,7 +149,7 @@ class ListEditor(Vertical, Generic[RowT]):
     @on(Button.Pressed, ".row-remove")
     async def _remove_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        row = next(a for a in event.button.ancestors if a in self.rows)
+        row = next(a for a in event.button.ancestors if isinstance(a, Vertical) and a in self.rows)
         await row.remove()
         for index, other in enumerate(self.rows):
             self.renumber(other, index)

@@ -12,7 +12,6 @@ import asyncio
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 if TYPE_CHECKING:
-    from textual.app import App
     from textual.screen import Screen, ScreenResultCallbackType
     from textual.widget import AwaitMount
 
@@ -40,8 +39,11 @@ class DialogHost(Protocol):
 
 
 class _OfAnApp(Protocol):
+    """Anything that knows its app; `app` is `Any` for the reason in console.tui.app_access.OfAnApp
+    (pyright does not match Textual's `app` descriptor to a protocol's property)."""
+
     @property
-    def app(self) -> App[Any]: ...
+    def app(self) -> Any: ...
 
 
 def dialog_host(node: _OfAnApp) -> DialogHost:

@@ -63,12 +63,12 @@ def _syntax(code: str, language: str, app: App[object]) -> Syntax:
 
 def raw_json(item: Shown) -> str:
     """The object as the service sent it (a model keeps that), secrets masked."""
-    if hasattr(item, "as_sent"):
-        data = item.as_sent
-    elif hasattr(item, "model_dump"):
-        data = item.model_dump(mode="json", exclude_unset=True)
-    else:
+    if isinstance(item, dict):
         data = item
+    elif hasattr(item, "as_sent"):
+        data = item.as_sent
+    else:
+        data = item.model_dump(mode="json", exclude_unset=True)
     return json.dumps(mask_secrets(data), indent=2, ensure_ascii=False)
 
 

@@ -549,6 +549,7 @@ async def check_profile(
                     client_factory,
                     recorder=recorder,
                     budget=_budget_of(target),
+                    index_profile=None if target.name == ENVIRONMENT_TARGET else target.name,
                 ),
                 timeout,
             )
@@ -600,10 +601,12 @@ async def _read_service(
     *,
     recorder: UsageRecorder | None = None,
     budget: Any = None,
+    index_profile: str | None = None,
 ) -> ProfileStatus:
     """The tenant first (it tells a rejected key or a service that does not answer), then
     the usage and the three counts at once; the usage report kept by `recorder`. `budget`:
-    the profile's request budget, on the client (its 429s slow the count walks too)."""
+    the profile's request budget, on the client (its 429s slow the count walks too).
+    `index_profile`: the profile whose local index records the pages the counts read."""
     from console.client import ApiError, ServiceUnreachable, Unauthorized
 
     deadline = asyncio.get_running_loop().time() + timeout * COUNT_SHARE
@@ -611,6 +614,7 @@ async def _read_service(
     if budget is not None and hasattr(client, "budget"):
         client.budget = budget
     budget = getattr(client, "budget", None)
+    index = None
     try:
         tenant_name: str | None = None
         tenant_id: Any = None
@@ -626,6 +630,9 @@ async def _read_service(
         else:
             tenant_figure = Count(value=1)
             tenant_name, tenant_id = tenant.name, tenant.id
+        index = await _local_index(index_profile, base_url)
+        if index is not None and hasattr(client, "index"):
+            client.index = index
         usage, applications, proxies, formulas = await asyncio.gather(
             _figure(_usage(client, reports), Usage),
             _figure(count_walk(client.applications.page_json, budget, deadline), Count),
@@ -638,6 +645,8 @@ async def _read_service(
     finally:
         with suppress(Exception):
             await client.aclose()
+        if index is not None:
+            index.close()
     figures: list[Count | Usage] = [tenant_figure, usage, applications, proxies, formulas]
     result = _with(
         base,
@@ -656,6 +665,16 @@ async def _read_service(
         except Exception:
             log.warning("The usage of %s was not kept in the history", base.name, exc_info=True)
     return _with(result, **_overall(figures))
+
+
+async def _local_index(profile: str | None, base_url: str) -> Any:
+    """The profile's local index (console.client.index), opened in a thread, or None: the
+    pages the counts read are recorded in it, as every page and walk of the console are."""
+    if profile is None:
+        return None
+    from console.client.index import LocalIndex
+
+    return await asyncio.to_thread(LocalIndex.open_quietly, profile, base_url)
 
 
 def _overall(figures: Sequence[Count | Usage]) -> dict[str, Any]:

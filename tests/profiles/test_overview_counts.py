@@ -15,6 +15,7 @@ import pytest
 from paged_tenant import KEY, PagedTenant
 
 from console.client.budget import RequestBudget
+from console.client.index import LocalIndex
 from console.client.walk import IN_FLIGHT, MOST_IN_FLIGHT
 from console.estate.overview import (
     COUNT_PAGE_SIZE,
@@ -138,3 +139,20 @@ async def test_stopping_the_overview_stops_every_count_request_in_flight(
     await tenant.wait_for(lambda: tenant.in_flight == 0)
     closed = sorted(tenant.closed_unanswered)
     assert closed == [(path, page) for path in (APPS, FORMULAS) for page in (2, 3, 4, 5)]
+
+
+async def test_the_pages_a_count_reads_go_into_the_profiles_local_index(
+    tenant: PagedTenant,
+) -> None:
+    """As every page and walk of the console: kind, id and name of each object the counts
+    saw, in the profile's index (the private cache directory of the tests)."""
+    status = await check_profile(target(tenant), timeout=30)
+    assert status.applications == Count(value=1_050)
+    index = LocalIndex.for_profile("paged", tenant.base_url)
+    try:
+        assert index.count("applications") == 1_050
+        assert index.count("proxies") == 3
+        assert index.count("formulas") == 250
+        assert [row.id for row in index.search("applications 01050")] == ["applications-01050"]
+    finally:
+        index.close()

@@ -29,6 +29,8 @@ from console.models.contract import DEFAULT_KEY_HEADER
 
 if TYPE_CHECKING:
     from console.client import AdminClient
+    from console.client.budget import RequestBudget
+    from console.client.index import LocalIndex
 
 log = logging.getLogger(__name__)
 
@@ -121,7 +123,7 @@ class ProfileTarget:
     active: bool = False
     rate_limit: int | None = None
     """The profile's requests a minute (None: the hosted service's 200)."""
-    budget: Any = field(default=None, repr=False, compare=False)
+    budget: RequestBudget | None = field(default=None, repr=False, compare=False)
     """A RequestBudget to share (the console's own, for the profile it is on), so the
     overview's requests count with the console's; None: one of `rate_limit` a minute."""
 
@@ -576,7 +578,7 @@ def _base_status(target: ProfileTarget) -> ProfileStatus:
     )
 
 
-def _budget_of(target: ProfileTarget) -> Any:
+def _budget_of(target: ProfileTarget) -> RequestBudget:
     """The request budget of the target's requests: the one it shares, else its own."""
     if target.budget is not None:
         return target.budget
@@ -600,7 +602,7 @@ async def _read_service(
     client_factory: ClientFactory,
     *,
     recorder: UsageRecorder | None = None,
-    budget: Any = None,
+    budget: RequestBudget | None = None,
     index_profile: str | None = None,
 ) -> ProfileStatus:
     """The tenant first (it tells a rejected key or a service that does not answer), then
@@ -614,7 +616,7 @@ async def _read_service(
     if budget is not None and hasattr(client, "budget"):
         client.budget = budget
     budget = getattr(client, "budget", None)
-    index = None
+    index: LocalIndex | None = None
     try:
         tenant_name: str | None = None
         tenant_id: Any = None
@@ -667,7 +669,7 @@ async def _read_service(
     return _with(result, **_overall(figures))
 
 
-async def _local_index(profile: str | None, base_url: str) -> Any:
+async def _local_index(profile: str | None, base_url: str) -> LocalIndex | None:
     """The profile's local index (console.client.index), opened in a thread, or None: the
     pages the counts read are recorded in it, as every page and walk of the console are."""
     if profile is None:
@@ -747,7 +749,7 @@ def _private(item: Any) -> bool:
 
 async def count_walk(
     page_json: Callable[[int, int], Awaitable[dict[str, Any]]],
-    budget: Any = None,
+    budget: RequestBudget | None = None,
     deadline: float | None = None,
     keep: Callable[[Any], bool] | None = None,
 ) -> Count:
@@ -763,7 +765,7 @@ async def count_walk(
     from contextlib import aclosing
 
     from console.client.envelope import page_numbers
-    from console.client.walk import envelope_end, walk_pages
+    from console.client.walk import PageEnd, envelope_end, walk_pages
 
     size = COUNT_PAGE_SIZE
     first = await page_json(1, size)
@@ -783,7 +785,7 @@ async def count_walk(
     async def page(number: int) -> dict[str, Any]:
         return first if number == 1 else await page_json(number, size)
 
-    def end_of(envelope: dict[str, Any], number: int) -> Any:
+    def end_of(envelope: dict[str, Any], number: int) -> PageEnd:
         return envelope_end(envelope, number, size)
 
     async def walk() -> None:

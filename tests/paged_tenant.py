@@ -5,9 +5,9 @@ overview's counts).
 `GET /tenants/self` and its usage report are answered at once; `GET /applications`,
 `/proxies` and `/reactor-formulas` (`page=N&size=S`) from `sizes` objects each (formulas
 alternate private and official), with or without `pagination` (`totals`), each page after
-a gate the test controls (`hold(path, page)`). It counts the list requests in flight as each
-arrives and notes those whose connection closed unanswered (a cancelled request). Loopback
-only, in the test's own event loop.
+a gate the test controls (`hold(path, page)`) or a fault it scripts (`faults`). It counts
+the list requests in flight as each arrives and notes those whose connection closed
+unanswered (a cancelled request). Loopback only, in the test's own event loop.
 """
 
 from __future__ import annotations
@@ -29,6 +29,8 @@ class PagedTenant:
     sizes: dict[str, int] = field(default_factory=lambda: dict.fromkeys(LISTS, 0))
     totals: bool = False
     hold: Callable[[str, int], asyncio.Event | None] = lambda path, page: None
+    faults: dict[tuple[str, int], list[int]] = field(default_factory=dict)
+    """(path, page) -> statuses to answer first (429 and 503 with `Retry-After: 1`)."""
     asked: list[tuple[str, int, int]] = field(default_factory=list)
     """(path, page, size) of every list request, in the order they arrived."""
     closed_unanswered: list[tuple[str, int]] = field(default_factory=list)
@@ -112,7 +114,9 @@ class PagedTenant:
                     self.closed_unanswered.append((path, page))
                     return False
                 closed.cancel()
-            writer.write(_json(self._page(path, page, size)))
+            statuses = self.faults.get((path, page))
+            answer = (statuses.pop(0), None) if statuses else self._page(path, page, size)
+            writer.write(_json(answer))
             await writer.drain()
             return True
         finally:
@@ -153,8 +157,9 @@ def _item(path: str, number: int) -> dict[str, Any]:
 
 def _json(answer: tuple[int, Any]) -> bytes:
     status, body = answer
-    if body is None:
-        return f"HTTP/1.1 {status} Not Found\r\nContent-Length: 0\r\n\r\n".encode()
+    if body is None:  # a fault: an empty problem, with Retry-After where the service sends one
+        extra = "Retry-After: 1\r\n" if status in (429, 503) else ""
+        return f"HTTP/1.1 {status} Fault\r\n{extra}Content-Length: 0\r\n\r\n".encode()
     data = json.dumps(body).encode()
     return (
         f"HTTP/1.1 {status} OK\r\nContent-Type: application/json\r\n"

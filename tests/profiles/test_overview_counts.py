@@ -156,3 +156,23 @@ async def test_the_pages_a_count_reads_go_into_the_profiles_local_index(
         assert [row.id for row in index.search("applications 01050")] == ["applications-01050"]
     finally:
         index.close()
+
+
+async def test_a_429_in_the_count_walk_is_waited_out_and_the_count_completes(
+    tenant: PagedTenant,
+) -> None:
+    """The service pushes back on page 3: its Retry-After is waited out through the
+    profile's budget (no real time here), page 3 is asked again, and the count is exact."""
+    tenant.faults = {(APPS, 3): [429]}
+    slept: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+
+    budget = RequestBudget(None, sleep=sleep)
+    status = await check_profile(target(tenant, budget=budget), timeout=30)
+    assert status.status == "ok", status.message
+    assert status.applications == Count(value=1_050)
+    assert tenant.pages_of(APPS).count(3) == 2
+    assert budget.pushbacks == 1
+    assert any(0 < seconds <= 1 for seconds in slept), slept

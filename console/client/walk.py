@@ -14,7 +14,8 @@ every request still in flight.
 Used by the tenant search and the palette (console.tui.search), load all (the lists), the
 access review and who holds (console.client.review), `export`, `diff` and `apply`
 (console.estate.tenant), `tenant-console search` (console.client.find), the client's
-`iterate()` and the proxies-using scan. Neither Textual nor pydantic here.
+`iterate()`, the proxies-using scan and the overview's counts of a service that sends no
+totals (console.estate.overview). Neither Textual nor pydantic here.
 """
 
 from __future__ import annotations

@@ -6,6 +6,11 @@ one, as each check ends (`check_profiles` is an async iterator). A profile's key
 (from the keyring, in a thread of its own) only when its check starts, and keyring reads
 go one at a time: a keyring that asks for a password asks once, not four times at once.
 
+The counts take the service's `total_items` from one page when it sends totals; without
+them (and for the private formulas, which the service cannot filter) they walk the pages
+through the console's page walker (console.client.walk): a few requests in flight, the
+profile's request budget and the service's 429s respected, stopped with the check.
+
 A key is never kept in a result, never logged and never printed.
 """
 
@@ -15,7 +20,7 @@ import asyncio
 import logging
 import os
 import threading
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
@@ -24,6 +29,8 @@ from console.models.contract import DEFAULT_KEY_HEADER
 
 if TYPE_CHECKING:
     from console.client import AdminClient
+    from console.client.budget import RequestBudget
+    from console.client.index import LocalIndex
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +42,13 @@ prompt or a shared service."""
 DEFAULT_TIMEOUT = 10.0
 """Seconds one profile's requests may take, all of them together (and its key read too)."""
 COUNT_PAGE_SIZE = 100
-"""The page read to count when a service sends no totals, and to count private formulas."""
+"""The page size of a count: page 1 says the total, else every page is walked and counted."""
+COUNT_MAX_PAGES = 100
+"""Pages a count walks at most (10,000 objects): beyond, the figure is "at least" that many,
+so one overview never spends a profile's whole minute of requests."""
+COUNT_SHARE = 0.8
+"""The share of a check's timeout its counting walks may take: past it they stop, and say
+"at least" what they counted, rather than time the whole row out."""
 
 KeyStatus = Literal[
     "ok",
@@ -108,6 +121,11 @@ class ProfileTarget:
     display_url: str | None = None
     """What to show instead of base_url (screenshots: one URL whatever the port)."""
     active: bool = False
+    rate_limit: int | None = None
+    """The profile's requests a minute (None: the hosted service's 200)."""
+    budget: RequestBudget | None = field(default=None, repr=False, compare=False)
+    """A RequestBudget to share (the console's own, for the profile it is on), so the
+    overview's requests count with the console's; None: one of `rate_limit` a minute."""
 
 
 # ---- what comes out -------------------------------------------------------------------
@@ -313,6 +331,7 @@ def saved_targets(
                 key_header=header,
                 tenant_name=profile.tenant_name,
                 active=profile.name == profiles.active,
+                rate_limit=profile.rate_limit,
             )
         )
     if env_url and env_key and not names and not any(t.name == session for t in targets):
@@ -471,7 +490,7 @@ async def check_profiles(
     timeout: float = DEFAULT_TIMEOUT,
     client_factory: ClientFactory = default_client,
     recorder: UsageRecorder | None = None,
-) -> AsyncIterator[ProfileStatus]:
+) -> AsyncGenerator[ProfileStatus, None]:
     """Each profile's status, as each check ends (not in the targets' order).
 
     At most `concurrency` checks run at once; a check reads its profile's key only once it
@@ -524,7 +543,15 @@ async def check_profile(
         try:
             return await asyncio.wait_for(
                 _read_service(
-                    base, url, lookup.key, header, timeout, client_factory, recorder=recorder
+                    base,
+                    url,
+                    lookup.key,
+                    header,
+                    timeout,
+                    client_factory,
+                    recorder=recorder,
+                    budget=_budget_of(target),
+                    index_profile=None if target.name == ENVIRONMENT_TARGET else target.name,
                 ),
                 timeout,
             )
@@ -551,6 +578,15 @@ def _base_status(target: ProfileTarget) -> ProfileStatus:
     )
 
 
+def _budget_of(target: ProfileTarget) -> RequestBudget:
+    """The request budget of the target's requests: the one it shares, else its own."""
+    if target.budget is not None:
+        return target.budget
+    from console.client.budget import DEFAULT_PER_MINUTE, RequestBudget
+
+    return RequestBudget(target.rate_limit or DEFAULT_PER_MINUTE)
+
+
 def _with(row: ProfileStatus, /, **changes: Any) -> ProfileStatus:
     from dataclasses import replace
 
@@ -566,12 +602,21 @@ async def _read_service(
     client_factory: ClientFactory,
     *,
     recorder: UsageRecorder | None = None,
+    budget: RequestBudget | None = None,
+    index_profile: str | None = None,
 ) -> ProfileStatus:
     """The tenant first (it tells a rejected key or a service that does not answer), then
-    the usage and the three counts at once; the usage report kept by `recorder`."""
+    the usage and the three counts at once; the usage report kept by `recorder`. `budget`:
+    the profile's request budget, on the client (its 429s slow the count walks too).
+    `index_profile`: the profile whose local index records the pages the counts read."""
     from console.client import ApiError, ServiceUnreachable, Unauthorized
 
+    deadline = asyncio.get_running_loop().time() + timeout * COUNT_SHARE
     client = client_factory(base_url, key, key_header=key_header, timeout=timeout)
+    if budget is not None and hasattr(client, "budget"):
+        client.budget = budget
+    budget = getattr(client, "budget", None)
+    index: LocalIndex | None = None
     try:
         tenant_name: str | None = None
         tenant_id: Any = None
@@ -587,15 +632,23 @@ async def _read_service(
         else:
             tenant_figure = Count(value=1)
             tenant_name, tenant_id = tenant.name, tenant.id
+        index = await _local_index(index_profile, base_url)
+        if index is not None and hasattr(client, "index"):
+            client.index = index
         usage, applications, proxies, formulas = await asyncio.gather(
             _figure(_usage(client, reports), Usage),
-            _figure(_count(client.applications.page_json), Count),
-            _figure(_count(client.proxies.page_json), Count),
-            _figure(_private_formulas(client), Count),
+            _figure(count_walk(client.applications.page_json, budget, deadline), Count),
+            _figure(count_walk(client.proxies.page_json, budget, deadline), Count),
+            _figure(
+                count_walk(client.reactor_formulas.page_json, budget, deadline, _private),
+                Count,
+            ),
         )
     finally:
         with suppress(Exception):
             await client.aclose()
+        if index is not None:
+            index.close()
     figures: list[Count | Usage] = [tenant_figure, usage, applications, proxies, formulas]
     result = _with(
         base,
@@ -614,6 +667,16 @@ async def _read_service(
         except Exception:
             log.warning("The usage of %s was not kept in the history", base.name, exc_info=True)
     return _with(result, **_overall(figures))
+
+
+async def _local_index(profile: str | None, base_url: str) -> LocalIndex | None:
+    """The profile's local index (console.client.index), opened in a thread, or None: the
+    pages the counts read are recorded in it, as every page and walk of the console are."""
+    if profile is None:
+        return None
+    from console.client.index import LocalIndex
+
+    return await asyncio.to_thread(LocalIndex.open_quietly, profile, base_url)
 
 
 def _overall(figures: Sequence[Count | Usage]) -> dict[str, Any]:
@@ -679,32 +742,71 @@ async def _usage(client: Any, reports: list[Any]) -> Usage:
     )
 
 
-async def _count(page_json: Callable[..., Awaitable[dict[str, Any]]]) -> Count:
-    """`total_items` of a one-item page; without totals, one page of COUNT_PAGE_SIZE:
-    its length, exact when it is not full, else "at least" that many. Never a walk."""
-    from console.client.envelope import page_numbers
+def _private(item: Any) -> bool:
+    """A tenant's own formula (the list holds the official ones every tenant sees too)."""
+    return isinstance(item, dict) and item.get("type") == "private"
 
-    envelope = await page_json(1, 1)
-    total, _ = page_numbers(envelope, 1, 1)
-    if total is not None:
+
+async def count_walk(
+    page_json: Callable[[int, int], Awaitable[dict[str, Any]]],
+    budget: RequestBudget | None = None,
+    deadline: float | None = None,
+    keep: Callable[[Any], bool] | None = None,
+) -> Count:
+    """How many objects a list holds (those `keep` accepts, if given).
+
+    Page 1 (COUNT_PAGE_SIZE a page) first: without `keep`, its `total_items` is the answer
+    and nothing is walked; a short page is all there is. Otherwise the other pages are
+    walked by the page walker (console.client.walk): a few in flight, fewer after a 429 or
+    5xx seen by `budget`, which also waits out Retry-After and the profile's requests a
+    minute; their order does not matter here. The walk stops at COUNT_MAX_PAGES or at
+    `deadline` (the loop's clock), and the figure is then "at least" what it counted; it
+    stops with the check (cancelled: every request in flight with it)."""
+    from contextlib import aclosing
+
+    from console.client.envelope import page_numbers
+    from console.client.walk import PageEnd, envelope_end, walk_pages
+
+    size = COUNT_PAGE_SIZE
+    first = await page_json(1, size)
+    total, more = page_numbers(first, 1, size)
+    if keep is None and total is not None:
         return Count(value=total)
-    envelope = await page_json(1, COUNT_PAGE_SIZE)
-    _, more = page_numbers(envelope, 1, COUNT_PAGE_SIZE)
-    return Count(value=len(envelope["data"]), exact=not more)
 
+    def tally(envelope: dict[str, Any]) -> int:
+        items = envelope["data"]
+        return len(items) if keep is None else sum(1 for item in items if keep(item))
 
-async def _private_formulas(client: Any) -> Count:
-    """Private formulas among the first COUNT_PAGE_SIZE formulas (the list holds the
-    official ones too, and the service filters by name only): exact when that is all of
-    them, else "at least"."""
-    from console.client.envelope import page_numbers
+    counted = tally(first)
+    if not more or not first["data"]:
+        return Count(value=counted)
+    complete = False
 
-    envelope = await client.reactor_formulas.page_json(1, COUNT_PAGE_SIZE)
-    _, more = page_numbers(envelope, 1, COUNT_PAGE_SIZE)
-    private = sum(
-        1 for item in envelope["data"] if isinstance(item, dict) and item.get("type") == "private"
-    )
-    return Count(value=private, exact=not more)
+    async def page(number: int) -> dict[str, Any]:
+        return first if number == 1 else await page_json(number, size)
+
+    def end_of(envelope: dict[str, Any], number: int) -> PageEnd:
+        return envelope_end(envelope, number, size)
+
+    async def walk() -> None:
+        nonlocal counted, complete
+        pages = walk_pages(page, end_of, budget=budget, max_pages=COUNT_MAX_PAGES)
+        async with aclosing(pages) as walking:
+            async for number, envelope in walking:
+                if number > 1:
+                    counted += tally(envelope)
+                complete = not end_of(envelope, number).has_more
+
+    loop = asyncio.get_running_loop()
+    try:
+        if deadline is None:
+            await walk()
+        else:
+            await asyncio.wait_for(walk(), max(0.0, deadline - loop.time()))
+    except TimeoutError:
+        log.info("An overview count stopped at its deadline, at %d", counted)
+        return Count(value=counted, exact=False)
+    return Count(value=counted, exact=complete)
 
 
 def sort_like(
@@ -727,6 +829,7 @@ __all__ = [
     "Usage",
     "check_profile",
     "check_profiles",
+    "count_walk",
     "in_daemon_thread",
     "read_keyring_key",
     "saved_targets",

@@ -40,6 +40,26 @@ def read_first_page(connection: Connection) -> JsonObject | None:
     )
 
 
+def record_in_index(connection: Connection, path: str, page: JsonObject) -> None:
+    """The early page's objects into the profile's local index (console.client.index), as
+    the client records every page it reads: the early page came before the client did.
+    Blocking (a SQLite file): call it in a thread, after the first rows are on screen.
+    Never raises: the index only ever speeds things up."""
+    if connection.profile is None or not isinstance(page.get("data"), list):
+        return
+    from console.client.index import LocalIndex
+
+    index = LocalIndex.open_quietly(connection.profile, connection.base_url)
+    if index is None:
+        return
+    try:
+        index.record_page(path, page["data"])
+    except Exception:
+        log.exception("Recording the early page of %s in the local index failed", path)
+    finally:
+        index.close()
+
+
 def request_first_page(connection: Connection) -> FirstPage:
     """read_first_page in a thread, started at once."""
     return plain_get.in_thread(lambda: read_first_page(connection))

@@ -5,6 +5,7 @@ answers is the slow tenant."""
 
 from __future__ import annotations
 
+import asyncio
 import socket
 from collections.abc import Iterator
 from typing import Any
@@ -13,8 +14,11 @@ import keyring.core
 import pytest
 from console_support import SIZE, MemoryKeyring, console, settle
 from form_host import screen_is, wait_until
+from paged_tenant import KEY as PAGED_KEY
+from paged_tenant import PagedTenant
 from textual.widgets import DataTable
 
+from console.client.walk import IN_FLIGHT, MOST_IN_FLIGHT
 from console.profiles.config import Profile, ProfilesFile
 from console.profiles.keys import SERVICE
 from console.tui.app import TenantConsoleApp
@@ -118,6 +122,37 @@ async def test_r_checks_again_escape_goes_back_and_the_palette_offers_it(
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is console(app)
+
+
+async def test_leaving_the_overview_stops_its_count_walks_in_flight(
+    service: Any, saved_profiles: MemoryKeyring
+) -> None:
+    """A tenant whose pages carry no totals is counted by walking its pages, several in
+    flight; escape leaves the overview and every request still in flight is dropped."""
+    one = service.new_tenant("Home Corp")
+    save("one", service.base_url, one.key, saved_profiles, active=True)
+    paged = await PagedTenant(sizes={"/applications": 1_050}).start()
+    never = asyncio.Event()
+    paged.hold = lambda path, page: never if page > 1 else None
+    save("paged", paged.base_url, PAGED_KEY, saved_profiles)
+    app = TenantConsoleApp()
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            await pilot.press("P")
+            await wait_until(pilot, screen_is(app, OverviewScreen), what="the overview")
+            walking = "/applications"
+            await wait_until(
+                pilot, lambda: paged.in_flight_of[walking] == IN_FLIGHT, what="the count walk"
+            )
+            assert sorted(paged.pages_of(walking)) == [1, 2, 3, 4, 5]
+            assert 1 < paged.most_in_flight_of[walking] <= MOST_IN_FLIGHT
+            await pilot.press("escape")
+            await wait_until(pilot, lambda: paged.in_flight == 0, what="the requests dropped")
+            assert app.screen is console(app)
+            assert sorted(paged.closed_unanswered) == [(walking, n) for n in (2, 3, 4, 5)]
+    finally:
+        await paged.stop()
 
 
 def test_columns_give_way_on_a_narrow_screen() -> None:

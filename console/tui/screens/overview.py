@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from contextlib import aclosing
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -365,15 +366,29 @@ class OverviewScreen(Screen[None]):
             from console.usage_history.recorder import history_recorder
 
             recorder = history_recorder("overview", app.usage_history_for)  # issue 28
-            async for status in check_profiles(
-                self.targets, timeout=self.timeout, recorder=recorder
-            ):
-                self.statuses[status.name] = status
-                self._redraw()
+            checks = check_profiles(
+                self._sharing_budget(self.targets), timeout=self.timeout, recorder=recorder
+            )
+            # Leaving the screen cancels this worker: every request in flight stops with it.
+            async with aclosing(checks) as checking:
+                async for status in checking:
+                    self.statuses[status.name] = status
+                    self._redraw()
         finally:
             self.checking = False
             self._redraw()
         self._remember_tenants()
+
+    def _sharing_budget(self, targets: list[ProfileTarget]) -> list[ProfileTarget]:
+        """The targets, the console's own profile sharing the console's request budget: the
+        overview's requests (its count walks) count with the console's, and its waits are
+        said as the console's are."""
+        current = self.current
+        client = console_app(self).connected_client() if current is not None else None
+        budget = getattr(client, "budget", None)
+        if budget is None:
+            return targets
+        return [replace(t, budget=budget) if t.name == current else t for t in targets]
 
     def _remember_tenants(self) -> None:
         """The tenants' names kept with their profiles, for the picker (as a connection

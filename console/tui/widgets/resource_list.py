@@ -431,6 +431,7 @@ class ResourceList(Vertical, SectionLoader):
         envelope = requested.result() if requested is not None and _answered(requested) else None
         if envelope is not None:  # the early page is here already: into the first frame
             self._show_page(page, list_page(envelope, page, self.page_size))
+            self.call_after_refresh(self._index_early_page, envelope)
             return
         self.load(
             lambda: self._load_page(page, requested),
@@ -452,9 +453,24 @@ class ResourceList(Vertical, SectionLoader):
             except Exception:  # the early reader failed: the client asks and explains
                 log.exception("The early first-page read failed")
         if envelope is not None:
+            self.call_after_refresh(self._index_early_page, envelope)  # once it is shown
             return list_page(envelope, page, self.page_size)
         client = console_app(self).client
         return await self.kind.fetch(client, page, self.page_size, self.query_params)
+
+    def _index_early_page(self, envelope: JsonObject) -> None:
+        """The early page (read before the client existed, so not recorded by it) into the
+        profile's local index, in a thread, once its rows are on screen."""
+        connection = console_app(self).connection
+        if connection is None or connection.profile is None:
+            return
+        from console.tui.early_start import record_in_index
+
+        self.run_worker(
+            asyncio.to_thread(record_in_index, connection, self.kind.path, envelope),
+            group="local-index",
+            exit_on_error=False,
+        )
 
     def _place(self, focus_id: str | None) -> Place:
         """Where the cursor is: the ids to put it back on, best first, and its row."""

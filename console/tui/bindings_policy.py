@@ -1,6 +1,6 @@
 """The keys of the actions that change data on the console and detail screens (n, e, d, R,
 c; N, x, o): what each acts on there, and, from the action's declaration
-(console.tui.actions), when its key applies, when it is dimmed for a permission the key
+(console.tui.change_actions), when its key applies, when it is dimmed for a permission the key
 lacks, hidden in read-only mode, and the flow it starts.
 """
 
@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Protocol
 from textual.binding import Binding
 from textual.screen import Screen
 
-from console.tui.actions import (
+from console.tui.app_access import OfAnApp, console_app
+from console.tui.change_actions import (
     CONSOLE_ACTIONS,
     DELETE,
     DETAIL_ACTIONS,
@@ -29,8 +30,7 @@ from console.tui.actions import (
     offered,
     run,
 )
-from console.tui.actions import start as start_action
-from console.tui.app_access import OfAnApp, console_app
+from console.tui.change_actions import start as start_action
 from console.tui.flows import start_flow
 from console.tui.key_permissions import in_read_only_mode
 from console.tui.resources import TENANT
@@ -74,7 +74,7 @@ class DetailScreen(OfAnApp, Protocol):
 
 
 MUTATING_ACTIONS = tuple(CONSOLE_ACTIONS)
-"""The console screen's actions that change data (as declared in console.tui.actions)."""
+"""The console screen's actions that change data (as declared in console.tui.change_actions)."""
 
 
 CHANGE_KEYS_GROUP = Binding.Group("New/Edit/Del")

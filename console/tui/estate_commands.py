@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import partial
 
-from console.tui.actions import COPY_TO_PROFILE, Target, start, visible
 from console.tui.app_access import console_app
+from console.tui.change_actions import COPY_TO_PROFILE, Target, start, visible
 from console.tui.command_list import Command, CommandListProvider
 from console.tui.promote import screen_target, start_tenant_diff
 
@@ -22,7 +22,7 @@ class EstateCommands(CommandListProvider):
             return
         kind, item = screen_target(self.screen)
         target = Target(kind, item)
-        if visible(COPY_TO_PROFILE, app, target):  # as its key c: console.tui.actions
+        if visible(COPY_TO_PROFILE, app, target):  # as its key c: console.tui.change_actions
             assert kind is not None and item is not None  # it applies: there are
             yield (
                 f"Copy {kind.singular} {kind.item_name(item)} to profile…",

@@ -4,7 +4,8 @@ first), and the guided rotation, remembered across restarts (console.keys.rotati
 
 Each flow is a coroutine that waits for dialogs. Read-only mode, the permission they need
 (application:update) and whether the service offers Application Keys are checked before
-they start, once, by their declarations (console.tui.actions: NEW_KEY, REVOKE_KEY, ROTATE_KEY).
+they start, once, by their declarations (console.tui.change_actions: NEW_KEY, REVOKE_KEY,
+ROTATE_KEY).
 """
 
 from __future__ import annotations

@@ -113,7 +113,7 @@ def _failure(exc: BaseException) -> str:
 
 async def promote_flow(app: ConsoleShell, kind: Kind, item: Shown) -> None:
     """Pick a profile, show the plan for this object there, apply it once confirmed.
-    `c` or the palette runs it (console.tui.actions.COPY_TO_PROFILE: refused read-only)."""
+    `c` or the palette runs it (console.tui.change_actions.COPY_TO_PROFILE: refused read-only)."""
     from console.estate.apply import ApplyResult, apply_plan, check_applicable
     from console.estate.document import KINDS
     from console.estate.plan import compute_plan

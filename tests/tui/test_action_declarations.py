@@ -1,4 +1,4 @@
-"""Each action that changes data is declared once (console.tui.actions): the same declaration
+"""Each action that changes data is declared once (console.tui.change_actions): the same declaration
 decides its key in the footer (check_action) and guards its flow, once, before it starts.
 Against the real local service."""
 
@@ -13,8 +13,8 @@ from form_host import SIZE, FormHost, screen_is, wait_until
 from textual.widgets import Input
 
 from console.client import AdminClient
-from console.tui import actions
-from console.tui.actions import (
+from console.tui import change_actions as actions
+from console.tui.change_actions import (
     CONSOLE_ACTIONS,
     COPY_TO_PROFILE,
     DELETE,
@@ -276,7 +276,7 @@ READS = {
     "lacking_permission",
 }
 """Actions of the console's bindings that change no data. A new binding must be added here
-(saying why it changes nothing) or declared in console.tui.actions."""
+(saying why it changes nothing) or declared in console.tui.change_actions."""
 
 CONSOLE_ONLY = {
     # `K` after a 401: the profile's own API key typed anew (the app checks it); nothing
@@ -301,7 +301,7 @@ def test_every_binding_that_changes_data_is_a_declared_action(screen, declared, 
     actions_bound = binding_actions(screen.BINDINGS)
     undeclared = actions_bound - set(declared) - READS - other
     assert not undeclared, (
-        f"declare these in console.tui.actions, or list them as reads: {undeclared}"
+        f"declare these in console.tui.change_actions, or list them as reads: {undeclared}"
     )
     for name, action in declared.items():
         keys = [b.key for b in screen.BINDINGS if b.action.split("(")[0] == name]

@@ -17,7 +17,7 @@ from keyring.backends import fail
 from textual.widgets import Input, Static
 
 from console.client import AdminClient, NotFound, Unauthorized
-from console.tui.actions import DELETE, EDIT, NEW, REGENERATE_KEY, Target, run
+from console.tui.change_actions import DELETE, EDIT, NEW, REGENERATE_KEY, Target, run
 from console.tui.connection import Connection
 from console.tui.flows import delete_object, open_form, regenerate_key
 from console.tui.forms import ApplicationForm, ProxyForm, TenantForm

@@ -15,7 +15,6 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Static
 
-from console.tui.actions import CONSOLE_ACTIONS
 from console.tui.app_access import console_app
 from console.tui.bindings_policy import (
     CHANGE_KEYS_GROUP,
@@ -24,6 +23,7 @@ from console.tui.bindings_policy import (
     hide_mutating_bindings,
     run_console_action,
 )
+from console.tui.change_actions import CONSOLE_ACTIONS
 from console.tui.key_hints import explain_key, explaining_bindings
 from console.tui.resources import APPLICATIONS, KINDS_BY_KEY, PERMISSIONS
 from console.tui.sections import SECTIONS
@@ -286,7 +286,7 @@ class ConsoleScreen(Screen[None]):
     def action_new_key(self) -> None:
         console_app(self).prompt_new_key()
 
-    # n, e, d, R, c: declared in console.tui.actions (what they need, their flows)
+    # n, e, d, R, c: declared in console.tui.change_actions (what they need, their flows)
 
     def action_new(self) -> None:
         run_console_action(self, "new")

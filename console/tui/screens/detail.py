@@ -15,7 +15,6 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from console.clock import now
-from console.tui.actions import DETAIL_ACTIONS
 from console.tui.app_access import console_app
 from console.tui.bindings_policy import (
     detail_action_allowed,
@@ -23,6 +22,7 @@ from console.tui.bindings_policy import (
     hide_mutating_bindings,
     run_detail_action,
 )
+from console.tui.change_actions import DETAIL_ACTIONS
 from console.tui.formatting import clock_time, mask_secrets
 from console.tui.key_hints import explain_key, explaining_bindings
 from console.tui.problems import describe
@@ -204,7 +204,7 @@ class DetailScreen(Screen[None]):
             work = fill_keys_panel(console_app(self), panel, item, self.labels)
             self.run_worker(work, group="keys", exclusive=True, exit_on_error=False)
 
-    # N, x, o: a new key, revoke one, rotate (console.tui.actions; console.tui.key_flows)
+    # N, x, o: a new key, revoke one, rotate (console.tui.change_actions; console.tui.key_flows)
 
     def action_new_key(self) -> None:
         run_detail_action(self, "new_key")
@@ -257,7 +257,7 @@ class DetailScreen(Screen[None]):
         if self.item_id:
             console_app(self).copy_id(self.item_id)
 
-    # e, d, R, c: declared in console.tui.actions (what they need, their flows)
+    # e, d, R, c: declared in console.tui.change_actions (what they need, their flows)
 
     def action_edit(self) -> None:
         run_detail_action(self, "edit")

@@ -4,8 +4,8 @@ console.tui.bindings_policy).
 
 Every flow is a coroutine that shows dialogs and waits for them, so it must run in a worker:
 `app.run_worker(delete_object(app, PROXIES, proxy))`. None checks read-only mode, the key's
-permissions or what the service offers: console.tui.change_actions declares what each action needs
-and runs its guard, once, before the flow (`actions.run`).
+permissions or what the service offers: console.tui.change_actions declares what each
+action needs and runs its guard, once, before the flow (`change_actions.run`).
 """
 
 from __future__ import annotations

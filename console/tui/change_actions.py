@@ -96,6 +96,9 @@ class Action:
     """Said when the service was found not to offer `feature`."""
     not_offered_title: str = ""
     read_only_object: ReadOnlyObject = "refuse"
+    """On an object no one may change (see ReadOnlyObject)."""
+    refused_object_title: str = "Not changed"
+    """The title of the refusal on such an object (`refuse`)."""
     refused_in_read_only: bool = True
     """Read-only mode refuses it (its key stays bound, to say why, but leaves the footer)."""
 
@@ -136,11 +139,6 @@ class Action:
         if self.read_only_object != "view" or obj is None or target.kind is None:
             return True
         return not target.kind.is_read_only(obj)
-
-    def needed_permission(self, target: Target) -> str | None:
-        if self.permission is None or target.kind is None:
-            return None
-        return target.kind.change_permission(self.permission)
 
     def lacking_phrase(self, target: Target) -> str:
         return (self.lacking_as or self.refused_as)(target)
@@ -185,7 +183,7 @@ async def guard(action: Action, app: ConsoleShell, target: Target) -> Refusal | 
     if fits is not True:
         return Refusal(str(fits))
     kind = target.kind
-    assert kind is not None  # applies says so
+    assert kind is not None  # it fits: there is one
     changes = action.changes(target)
     if changes and action.refused_in_read_only:
         what = action.refused_as(target)
@@ -202,7 +200,7 @@ async def guard(action: Action, app: ConsoleShell, target: Target) -> Refusal | 
     obj = target.obj
     if action.read_only_object == "refuse" and obj is not None and kind.is_read_only(obj):
         reason = kind.read_only_reason(obj)
-        app.notify(reason, title="Not deleted", severity="warning")
+        app.notify(reason, title=action.refused_object_title, severity="warning")
         return Refusal(reason, said=True)
     return None
 
@@ -348,6 +346,7 @@ DELETE = Action(
     refused_as=_a_noun("deleting"),
     lacking_as=_the_object("deleting"),
     permission="delete",
+    refused_object_title="Not deleted",
 )
 REGENERATE_KEY = Action(
     name="regenerate",

@@ -7,9 +7,9 @@ from collections.abc import Iterator
 from functools import partial
 
 from console.tui.app_access import console_app
+from console.tui.change_actions import COPY_TO_PROFILE, Target, start, visible
 from console.tui.command_list import Command, CommandListProvider
-from console.tui.key_permissions import in_read_only_mode
-from console.tui.promote import promotable, screen_target, start_promotion, start_tenant_diff
+from console.tui.promote import screen_target, start_tenant_diff
 
 
 class EstateCommands(CommandListProvider):
@@ -21,11 +21,12 @@ class EstateCommands(CommandListProvider):
         if app.connected_client() is None:
             return
         kind, item = screen_target(self.screen)
-        if promotable(kind, item) and not in_read_only_mode(app):
-            assert kind is not None and item is not None  # promotable says so
+        target = Target(kind, item)
+        if visible(COPY_TO_PROFILE, app, target):  # as its key c: console.tui.change_actions
+            assert kind is not None and item is not None  # it applies: there are
             yield (
                 f"Copy {kind.singular} {kind.item_name(item)} to profile…",
-                partial(start_promotion, self.screen),
+                partial(start, COPY_TO_PROFILE, app, target),
                 "Shows the plan in the other tenant before changing anything (key c)",
             )
         yield (

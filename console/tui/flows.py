@@ -3,7 +3,9 @@ confirmations before and the key reveal after. Used by the shell's screens (thro
 console.tui.bindings_policy).
 
 Every flow is a coroutine that shows dialogs and waits for them, so it must run in a worker:
-`app.run_worker(delete_object(app, PROXIES, proxy))`. Each refuses in read-only mode.
+`app.run_worker(delete_object(app, PROXIES, proxy))`. None checks read-only mode, the key's
+permissions or what the service offers: console.tui.change_actions declares what each
+action needs and runs its guard, once, before the flow (`change_actions.run`).
 """
 
 from __future__ import annotations
@@ -15,16 +17,7 @@ from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 from console.tui.connection import Connection as ConsoleConnection
-from console.tui.key_permissions import (
-    REGENERATE,
-    doing,
-    in_read_only_mode,
-    lacking_permission,
-    not_offered,
-    refuse_if_read_only,
-    say_lacking,
-    session_application_id,
-)
+from console.tui.key_permissions import REGENERATE, in_read_only_mode, session_application_id
 from console.tui.resources import APPLICATIONS, TENANT
 
 if TYPE_CHECKING:
@@ -72,11 +65,6 @@ async def open_form(
 
     A new application's key is revealed by the form itself before it closes.
     """
-    readable = kind.is_read_only(obj)  # its form only shows it: nothing to refuse
-    if not readable and refuse_if_read_only(
-        app, f"{'editing' if obj is not None else 'creating'} {kind.a_noun}"
-    ):
-        return None
     form = form_for(app, kind, obj, client=client)
     return await app.ask(form)
 
@@ -95,11 +83,6 @@ async def delete_object(
     from console.tui.modals import ConfirmModal, TypeToConfirmModal
 
     noun = kind.singular
-    if refuse_if_read_only(app, f"deleting {kind.a_noun}"):
-        return False
-    if kind.is_read_only(obj):
-        app.notify(kind.read_only_reason(obj), title="Not deleted", severity="warning")
-        return False
     client = _client(app, client)
     label = str(_field(obj, "name") or _field(obj, "id") or "")
     body = kind.delete_consequences
@@ -241,15 +224,9 @@ async def regenerate_key(
     profile's stored key is replaced, so the console keeps working.
     """
     from console.client import ApiError, NotOffered
+    from console.tui.grants import grant_note
     from console.tui.modals import KeyRevealModal, RegenerateConfirm, TypeToConfirmModal
     from console.tui.modals.confirm import REGENERATE_CONSEQUENCES
-
-    if refuse_if_read_only(app, "regenerating a key"):
-        return None
-    if REGENERATE in not_offered(app):
-        app.notify("This service does not offer regenerating keys.", severity="warning")
-        return None
-    from console.tui.grants import grant_note
 
     client = _client(app, client)
     stakes = await _key_stakes(app, client, application)
@@ -399,19 +376,8 @@ async def fresh_copy(
         return obj
 
 
-async def _refuse_if_lacking(app: ConsoleShell, kind: Kind, action: str) -> bool:
-    """True (and says which permission) when the key may not do this."""
-    missing = await lacking_permission(app, kind, action)
-    if missing:
-        say_lacking(app, missing, doing(kind, action))
-        return True
-    return False
-
-
 async def create_flow(app: ConsoleShell, kind: Kind) -> Model | None:
     """`n` on a list: the form, then the list reloaded."""
-    if await _refuse_if_lacking(app, kind, "new"):
-        return None
     saved = await open_form(app, kind)
     if saved is not None:
         refresh_after_change(app, kind, kind.item_id(saved))
@@ -423,11 +389,6 @@ async def edit_flow(app: ConsoleShell, kind: Kind, obj: Shown | None) -> Model |
     An object no one may change opens its form read-only, whatever the mode or the key."""
     if obj is None:
         return None
-    readable = kind.is_read_only(obj)
-    if not readable and refuse_if_read_only(app, f"editing {kind.a_noun}"):
-        return None
-    if not readable and await _refuse_if_lacking(app, kind, "edit"):
-        return None
     saved = await open_form(app, kind, await fresh_copy(app, kind, obj))
     if saved is not None:
         refresh_after_change(app, kind, kind.item_id(saved))
@@ -437,8 +398,6 @@ async def edit_flow(app: ConsoleShell, kind: Kind, obj: Shown | None) -> Model |
 async def delete_flow(app: ConsoleShell, kind: Kind, obj: Shown | None) -> bool:
     """`d` on a row, a detail or the tenant: confirmation, delete, then reloads."""
     if obj is None:
-        return False
-    if not in_read_only_mode(app) and await _refuse_if_lacking(app, kind, "delete"):
         return False
     deleted = await delete_object(app, kind, obj)
     if deleted:  # its id is gone: the cursor goes to its neighbour
@@ -452,8 +411,6 @@ async def regenerate_flow(app: ConsoleShell, application: Shown | None) -> Appli
     from console.models import Application
 
     if not isinstance(application, Application):
-        return None
-    if not in_read_only_mode(app) and await _refuse_if_lacking(app, APPLICATIONS, "regenerate"):
         return None
     result = await regenerate_key(app, application)
     if result is not None:

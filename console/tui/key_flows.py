@@ -2,8 +2,10 @@
 key needs the application's name typed, and is replaced in the session and the keyring
 first), and the guided rotation, remembered across restarts (console.keys.rotation).
 
-Each flow is a coroutine that waits for dialogs: start it with flows.start_flow. Each refuses
-in read-only mode and says which permission the key lacks.
+Each flow is a coroutine that waits for dialogs. Read-only mode, the permission they need
+(application:update) and whether the service offers Application Keys are checked before
+they start, once, by their declarations (console.tui.change_actions: NEW_KEY, REVOKE_KEY,
+ROTATE_KEY).
 """
 
 from __future__ import annotations
@@ -13,12 +15,7 @@ from typing import TYPE_CHECKING
 
 from console.tui.flows import adopt_session_key, proxies_using, refresh_after_change
 from console.tui.key_offers import KEYS, proxies_sentence
-from console.tui.key_permissions import (
-    lacking_permission,
-    refuse_if_read_only,
-    say_lacking,
-    session_application_id,
-)
+from console.tui.key_permissions import session_application_id
 from console.tui.resources import APPLICATIONS
 
 if TYPE_CHECKING:
@@ -52,25 +49,6 @@ async def session_key_of(
     return True, session_key_id(session_scope(app), own_id, ids)
 
 
-async def _refuse(app: ConsoleShell, what: str) -> bool:
-    """Read-only mode, or a key without application:update: say so, and refuse."""
-    if refuse_if_read_only(app, what):
-        return True
-    missing = await lacking_permission(app, APPLICATIONS, "edit")
-    if missing:
-        say_lacking(app, missing, what)
-        return True
-    if KEYS in app.unavailable:
-        app.notify(
-            "This service does not offer Application Keys: R regenerates the key instead (the "
-            "old key stops at once).",
-            title="No Application Keys",
-            severity="warning",
-        )
-        return True
-    return False
-
-
 async def _current_keys(client: AdminClient, application: Application) -> list[ApplicationKey]:
     if application.keys is not None:
         return list(application.keys)
@@ -97,8 +75,6 @@ async def new_key_flow(app: ConsoleShell, application: Application) -> Applicati
     from console.client import ApiError
     from console.tui.modals import ConfirmModal
 
-    if await _refuse(app, f'making a new key for "{application.name}"'):
-        return None
     client = app.client
     asked = ConfirmModal(
         f'New key for "{application.name}"?',
@@ -148,8 +124,6 @@ async def revoke_key_flow(
     from console.tui.modals.key_choice import KeyChoiceModal
     from console.tui.widgets.keys_panel import short_id
 
-    if await _refuse(app, f'revoking a key of "{application.name}"'):
-        return False
     client = app.client
     try:
         keys = await _current_keys(client, application)
@@ -247,8 +221,6 @@ async def rotate_flow(app: ConsoleShell, application: Application) -> None:
     from console.keys.rotation import DEPLOYING, remember, rotation_for
     from console.tui.modals import ConfirmModal
 
-    if await _refuse(app, f'rotating the key of "{application.name}"'):
-        return
     client = app.client
     scope = session_scope(app)
     rotation = rotation_for(scope, str(application.id))

@@ -12,8 +12,8 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Protocol, cast
 
-from console.tui.app_access import OfAnApp, console_app
-from console.tui.key_permissions import in_read_only_mode, refuse_if_read_only
+from console.tui.app_access import OfAnApp
+from console.tui.key_permissions import in_read_only_mode
 
 if TYPE_CHECKING:
     from console.client.client import AdminClient
@@ -54,16 +54,6 @@ def screen_target(screen: OfAnApp) -> tuple[Kind | None, Shown | None]:
     if current is not None:
         return current.kind, current.current_row
     return None, None
-
-
-def start_promotion(screen: OfAnApp) -> None:
-    """`c` or the palette: copy what the screen stands on to another profile."""
-    kind, item = screen_target(screen)
-    if not promotable(kind, item):
-        return
-    assert kind is not None and item is not None  # promotable says so
-    app = console_app(screen)
-    app.run_worker(promote_flow(app, kind, item), group="promote", exit_on_error=False)
 
 
 def start_tenant_diff(app: ConsoleShell) -> None:
@@ -133,14 +123,13 @@ def _failure(exc: BaseException) -> str:
 
 
 async def promote_flow(app: ConsoleShell, kind: Kind, item: Shown) -> None:
-    """Pick a profile, show the plan for this object there, apply it once confirmed."""
+    """Pick a profile, show the plan for this object there, apply it once confirmed.
+    `c` or the palette runs it (console.tui.change_actions.COPY_TO_PROFILE: refused read-only)."""
     from console.estate.apply import ApplyResult, apply_plan, check_applicable
     from console.estate.document import KINDS
     from console.estate.plan import compute_plan
     from console.estate.tenant import read_objects
 
-    if refuse_if_read_only(app, "copying to another profile"):
-        return
     name = kind.item_name(item)
     target = await _other_profile(app, f'Copy {kind.singular} "{name}" to profile')
     if target is None:

@@ -17,6 +17,7 @@ from keyring.backends import fail
 from textual.widgets import Input, Static
 
 from console.client import AdminClient, NotFound, Unauthorized
+from console.tui.change_actions import DELETE, EDIT, NEW, REGENERATE_KEY, Target, run
 from console.tui.connection import Connection
 from console.tui.flows import delete_object, open_form, regenerate_key
 from console.tui.forms import ApplicationForm, ProxyForm, TenantForm
@@ -244,12 +245,13 @@ async def test_read_only_mode_refuses_every_change(service, tenant, client):
     application = await client.applications.current()
     app = host(service, tenant, read_only=True)
     async with app.run_test(size=SIZE) as pilot:
-        assert await app.run_worker(delete_object(app, PROXIES, proxy)).wait() is False
-        assert await app.run_worker(regenerate_key(app, application)).wait() is None
-        assert await app.run_worker(open_form(app, PROXIES)).wait() is None
-        assert await app.run_worker(open_form(app, PROXIES, proxy)).wait() is None
+        assert await app.run_worker(run(DELETE, app, Target(PROXIES, proxy))).wait() is None
+        regenerate = run(REGENERATE_KEY, app, Target(APPLICATIONS, application))
+        assert await app.run_worker(regenerate).wait() is None
+        assert await app.run_worker(run(NEW, app, Target(PROXIES))).wait() is None
+        assert await app.run_worker(run(EDIT, app, Target(PROXIES, proxy))).wait() is None
         current = await app.client.tenant.get()
-        assert await app.run_worker(delete_object(app, TENANT, current)).wait() is False
+        assert await app.run_worker(run(DELETE, app, Target(TENANT, current))).wait() is None
         await pilot.pause()
         assert app.screen_stack[-1].query("#host")  # no dialog was ever shown
         refusals = [n for n in app.notes if n.startswith("Read-only mode:")]
@@ -278,7 +280,8 @@ async def test_official_formulas_cannot_be_deleted(service, tenant, client):
     official = next(f for f in page.data if f.type == "official")
     app = host(service, tenant)
     async with app.run_test(size=SIZE):
-        assert await app.run_worker(delete_object(app, REACTOR_FORMULAS, official)).wait() is False
+        deleting = run(DELETE, app, Target(REACTOR_FORMULAS, official))
+        assert await app.run_worker(deleting).wait() is None
         assert any("Official formulas" in n for n in app.notes)
     assert (await client.reactor_formulas.get(official.id)).type == "official"
 
@@ -476,8 +479,8 @@ async def test_regenerating_the_consoles_own_key_in_the_shell_keeps_it_working(s
 async def test_read_only_refusals_use_the_right_article(service, tenant):
     app = host(service, tenant, read_only=True)
     async with app.run_test(size=SIZE):
-        assert await app.run_worker(open_form(app, APPLICATIONS)).wait() is None
-        assert await app.run_worker(open_form(app, PROXIES)).wait() is None
+        assert await app.run_worker(run(NEW, app, Target(APPLICATIONS))).wait() is None
+        assert await app.run_worker(run(NEW, app, Target(PROXIES))).wait() is None
     assert "Read-only mode: creating an application is refused." in app.notes
     assert "Read-only mode: creating a proxy is refused." in app.notes
 

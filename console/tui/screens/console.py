@@ -18,14 +18,13 @@ from textual.widgets import ContentSwitcher, Static
 from console.tui.app_access import console_app
 from console.tui.bindings_policy import (
     CHANGE_KEYS_GROUP,
-    MUTATING_ACTIONS,
     console_action_allowed,
     explain_console_lacking,
     hide_mutating_bindings,
     run_console_action,
 )
+from console.tui.change_actions import CONSOLE_ACTIONS
 from console.tui.key_hints import explain_key, explaining_bindings
-from console.tui.key_permissions import refuse_if_read_only
 from console.tui.resources import APPLICATIONS, KINDS_BY_KEY, PERMISSIONS
 from console.tui.sections import SECTIONS
 from console.tui.widgets.console_header import ConsoleHeader
@@ -161,7 +160,7 @@ class ConsoleScreen(Screen[None]):
         yield FooterBar()
 
     def on_mount(self) -> None:
-        hide_mutating_bindings(self)
+        hide_mutating_bindings(self, CONSOLE_ACTIONS)
         console_app(self).sync_header(self.header)
         self.show_section(self.current)
 
@@ -287,7 +286,7 @@ class ConsoleScreen(Screen[None]):
     def action_new_key(self) -> None:
         console_app(self).prompt_new_key()
 
-    # n, e, d, R: the flows (forms, confirmations, key reveal) live in console.tui.flows
+    # n, e, d, R, c: declared in console.tui.change_actions (what they need, their flows)
 
     def action_new(self) -> None:
         run_console_action(self, "new")
@@ -303,10 +302,7 @@ class ConsoleScreen(Screen[None]):
 
     def action_copy_to_profile(self) -> None:
         """The highlighted application, proxy or formula to another profile (see promote)."""
-        from console.tui.promote import start_promotion
-
-        if not refuse_if_read_only(console_app(self), "copying to another profile"):
-            start_promotion(self)
+        run_console_action(self, "copy_to_profile")
 
     def action_lacking_permission(self, action: str) -> None:
         """A dimmed n, e, d or R: says which permission the key lacks."""
@@ -317,12 +313,8 @@ class ConsoleScreen(Screen[None]):
         explain_key(self.app, action)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in MUTATING_ACTIONS:
+        if action in CONSOLE_ACTIONS:
             return console_action_allowed(self, action)
-        if action == "copy_to_profile":
-            from console.tui.promote import promotable, screen_target
-
-            return promotable(*screen_target(self))
         if action == "access_review":
             return self.current == APPLICATIONS.key
         if action == "who_holds":

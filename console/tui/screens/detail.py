@@ -17,12 +17,12 @@ from textual.widgets import Static
 from console.clock import now
 from console.tui.app_access import console_app
 from console.tui.bindings_policy import (
-    MUTATING_ACTIONS,
     detail_action_allowed,
     explain_detail_lacking,
     hide_mutating_bindings,
     run_detail_action,
 )
+from console.tui.change_actions import DETAIL_ACTIONS
 from console.tui.formatting import clock_time, mask_secrets
 from console.tui.key_hints import explain_key, explaining_bindings
 from console.tui.problems import describe
@@ -156,7 +156,7 @@ class DetailScreen(Screen[None]):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        hide_mutating_bindings(self)
+        hide_mutating_bindings(self, DETAIL_ACTIONS)
         header = self.query_one(ConsoleHeader)
         console_app(self).sync_header(header)
         header.section = self.kind.key
@@ -204,37 +204,16 @@ class DetailScreen(Screen[None]):
             work = fill_keys_panel(console_app(self), panel, item, self.labels)
             self.run_worker(work, group="keys", exclusive=True, exit_on_error=False)
 
-    def _key_action(self, action: str) -> None:
-        """N, x, o: a new key, revoke one, rotate (console.tui.key_flows)."""
-        from console.models import Application
-        from console.tui.flows import start_flow
-        from console.tui.key_flows import new_key_flow, revoke_key_flow, rotate_flow
-
-        item = self.item
-        if not isinstance(item, Application):
-            return
-        app = console_app(self)
-        if action == "new_key":
-            flow: Any = new_key_flow(app, item)
-        elif action == "revoke_key":
-            flow = revoke_key_flow(app, item)
-        else:
-            flow = rotate_flow(app, item)
-        start_flow(app, self._after_key_flow(flow))
-
-    async def _after_key_flow(self, flow: Any) -> None:
-        await flow
-        if self.is_attached:
-            self.action_refresh()
+    # N, x, o: a new key, revoke one, rotate (console.tui.change_actions; console.tui.key_flows)
 
     def action_new_key(self) -> None:
-        self._key_action("new_key")
+        run_detail_action(self, "new_key")
 
     def action_revoke_key(self) -> None:
-        self._key_action("revoke_key")
+        run_detail_action(self, "revoke_key")
 
     def action_rotate_key(self) -> None:
-        self._key_action("rotate_key")
+        run_detail_action(self, "rotate_key")
 
     async def _name_ids(self, item: Shown) -> None:
         """Names beside the ids of applications (creator, last editor, a proxy's application),
@@ -278,7 +257,7 @@ class DetailScreen(Screen[None]):
         if self.item_id:
             console_app(self).copy_id(self.item_id)
 
-    # e, d, R: the flows (forms, confirmations, key reveal) live in console.tui.flows
+    # e, d, R, c: declared in console.tui.change_actions (what they need, their flows)
 
     def action_edit(self) -> None:
         run_detail_action(self, "edit")
@@ -291,11 +270,7 @@ class DetailScreen(Screen[None]):
 
     def action_copy_to_profile(self) -> None:
         """This application, proxy or formula to another profile (console.tui.promote)."""
-        from console.tui.key_permissions import refuse_if_read_only
-        from console.tui.promote import start_promotion
-
-        if not refuse_if_read_only(console_app(self), "copying to another profile"):
-            start_promotion(self)
+        run_detail_action(self, "copy_to_profile")
 
     def action_lacking_permission(self, action: str) -> None:
         """A dimmed n, e, d or R: says which permission the key lacks."""
@@ -346,30 +321,12 @@ class DetailScreen(Screen[None]):
         explain_key(self.app, action)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("new_key", "revoke_key", "rotate_key"):
-            from console.tui.key_offers import KEYS
-            from console.tui.key_permissions import in_read_only_mode
-
-            app = console_app(self)
-            return (
-                self.kind.key == "applications"
-                and self.item is not None
-                and not isinstance(self.item, dict)
-                and not in_read_only_mode(app)
-                and KEYS not in app.unavailable
-            )
-        if action == "copy_to_profile":
-            from console.tui.promote import promotable
-
-            return promotable(self.kind, self.item)
+        if action in DETAIL_ACTIONS:
+            return detail_action_allowed(self, action)
         if action == "test_run":
             return self.kind.key in ("reactor_formulas", "proxies") and not isinstance(
                 self.item, dict
             )
-        if action in MUTATING_ACTIONS:
-            if isinstance(self.item, dict):  # not readable: nothing to edit it with
-                return False
-            return detail_action_allowed(self, action)
         return True
 
     def action_refresh(self) -> None:

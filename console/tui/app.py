@@ -389,10 +389,8 @@ class TenantConsoleApp(App[int]):
 
     def _new_session(self, connection: Connection) -> Session:
         """Makes a fresh session for `connection` the current one; the header follows."""
-        old, self._session = (
-            self._session,
-            Session(connection, read_only=self._read_only, changed=self.session_signal),
-        )
+        old = self._session
+        self._session = Session(connection, read_only=self._read_only, changed=self.session_signal)
         self.session_signal.publish(self._session)
         return old
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
+from textual.signal import Signal
 
 from console.models.contract import DEFAULT_KEY_HEADER
 from console.tui.commands import ObjectProvider
@@ -35,10 +36,12 @@ from console.tui.recording import record_changes
 from console.tui.resources import ResourceKind
 from console.tui.screens.console import ConsoleScreen, highlighted_permission
 from console.tui.sections import SECTIONS
-from console.tui.widgets.console_header import ConsoleHeader
+from console.tui.session import Session
 from console.tui.widgets.resource_list import ResourceList
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from textual.command import Provider
     from textual.notifications import Notify
     from textual.screen import ScreenResultCallbackType
@@ -208,26 +211,20 @@ class TenantConsoleApp(App[int]):
         self.profiles: ProfileSource = profiles
         self.initial_connection = connection
         self.profile_name = profile_name
-        self.read_only = read_only
+        self._read_only = read_only
         self.client_factory = client_factory
         self._start_demo = start_demo
         self._early_start = early_start
         self._exit_signals = exit_signals
-        self._client: AdminClient | None = None
         self._rate_limit_said_until = 0.0
-        self.connection: Connection | None = None
-        self.unavailable: set[str] = set()
-        """What the service in use does not offer (see mark_unavailable)."""
-        self.tenant_name = ""
-        self.tenant_id: object | None = None
-        """The connected tenant's id, once read: the usage history keys its reports by it."""
-        self.usage_line = ""
-        self.usage_warning = ""
-        """The header's forecast warning: the plan will be passed within seven days (issue 28)."""
+        self.session_signal: Signal[Session] = Signal(self, "session")
+        """Publishes the session when it is replaced, or when what the header shows of it
+        changes (the header subscribes)."""
+        self.clock_signal: Signal[datetime] = Signal(self, "clock")
+        """Publishes the time every TIME_TICK_SECONDS: what shows relative times ("3 minutes
+        ago") subscribes (console.tui.clock_ticks.follow_clock)."""
+        self._session = Session(read_only=read_only, changed=self.session_signal)
         self._usage_history: HistoryStore | None = None
-        self.header_notice = ""
-        """Why the header's tenant and usage may be out of date (shown instead of the usage)."""
-        self.key_rejected = False
         self.profile_names: list[str] = []
         self.demo_services: list[LocalService] = []
         """Local services this app started (from the welcome screen): stopped on exit."""
@@ -310,7 +307,7 @@ class TenantConsoleApp(App[int]):
                 log.warning("Could not stop a local service", exc_info=True)
 
     async def _close_client(self) -> None:
-        client, self._client = self._client, None
+        client, self.session.client = self.session.client, None
         await _close(client)
 
     def _load_preferences(self) -> None:
@@ -350,16 +347,11 @@ class TenantConsoleApp(App[int]):
             self.notify(f"Preferences not saved: {exc}", severity="warning")
 
     def refresh_times(self) -> None:
-        """Relative times ("just now", "3 minutes ago") as of now, on every open screen:
-        each screen or widget that shows some has a `refresh_times` method."""
-        for screen in self.screen_stack:
-            for node in (screen, *screen.walk_children()):
-                refresh = getattr(node, "refresh_times", None)
-                if callable(refresh) and getattr(node, "is_mounted", True):
-                    try:
-                        refresh()
-                    except Exception:
-                        log.warning("Could not refresh the times of %r", node, exc_info=True)
+        """Relative times ("just now", "3 minutes ago") as of now, wherever they show: the
+        clock signal reaches every screen and widget that follows it (follow_clock)."""
+        from console.clock import now
+
+        self.clock_signal.publish(now())
 
     def watch_services(self) -> None:
         """Notices when a local service this console runs on (the demo's) has stopped."""
@@ -393,6 +385,47 @@ class TenantConsoleApp(App[int]):
         except Exception:
             log.exception("Could not show the unexpected error")
 
+    # ---- the session -------------------------------------------------------------------
+
+    @property
+    def session(self) -> Session:
+        """The current connection's session (a new one on every connect)."""
+        return self._session
+
+    def _new_session(self, connection: Connection) -> Session:
+        """Makes a fresh session for `connection` the current one; the header follows."""
+        old = self._session
+        self._session = Session(connection, read_only=self._read_only, changed=self.session_signal)
+        self.session_signal.publish(self._session)
+        return old
+
+    @property
+    def connection(self) -> Connection | None:
+        return self._session.connection
+
+    @connection.setter
+    def connection(self, connection: Connection | None) -> None:
+        """The same tenant with another key (regenerated): the session stays."""
+        self._session.connection = connection
+
+    @property
+    def read_only(self) -> bool:
+        """Read-only mode: nothing that changes data is offered or done."""
+        return self._session.read_only
+
+    @property
+    def unavailable(self) -> set[str]:
+        """What the service in use does not offer (see mark_unavailable)."""
+        return self._session.unavailable
+
+    @property
+    def key_rejected(self) -> bool:
+        return self._session.key_rejected
+
+    @property
+    def usage_line(self) -> str:
+        return self._session.usage_line
+
     # ---- connection --------------------------------------------------------------------
 
     @property
@@ -414,16 +447,17 @@ class TenantConsoleApp(App[int]):
 
     def connected_client(self) -> AdminClient | None:
         """As `client`, but None when there is no connection with a key."""
-        connection = self.connection
-        if self._client is None and connection is not None and connection.key:
+        session = self._session
+        connection = session.connection
+        if session.client is None and connection is not None and connection.key:
             # A factory is asked for another header only when the profile names one.
             header = connection.key_header
             options = {} if header == DEFAULT_KEY_HEADER else {"key_header": header}
             hide_secret(connection.key)
-            self._client = self.client_factory(connection.base_url, connection.key, **options)
-            self._fit_client(self._client, connection)
-            record_changes(self._client, connection.profile, "console")
-        return self._client
+            session.client = self.client_factory(connection.base_url, connection.key, **options)
+            self._fit_client(session.client, connection)
+            record_changes(session.client, connection.profile, "console")
+        return session.client
 
     def _fit_client(self, client: AdminClient, connection: Connection) -> None:
         """The profile's request budget on a new client (unless it came with one), its
@@ -449,7 +483,7 @@ class TenantConsoleApp(App[int]):
         index = await asyncio.to_thread(
             LocalIndex.open_quietly, connection.profile, connection.base_url
         )
-        if index is not None and self._client is client:
+        if index is not None and self._session.client is client:
             client.index = index
         elif index is not None:
             index.close()
@@ -482,13 +516,9 @@ class TenantConsoleApp(App[int]):
             reason = connection.problem or f"No key is stored for profile {connection.label}."
             self.prompt_new_key(connection, reason)
             return
-        old_client, self._client = self._client, None
-        self.connection = connection  # before any await: `client` is for this one from now
-        await _close(old_client)
-        self.tenant_name, self.usage_line, self.key_rejected = "", "", False
-        self.tenant_id, self.usage_warning = None, ""
-        self.unavailable.clear()
-        self.header_notice = ""  # about the previous connection
+        # Before any await: `client` and everything learnt are this connection's from now.
+        old = self._new_session(connection)
+        await _close(old.client)
         screen = self.console_screen
         if screen is None:  # the header and profile names wait for the first rows
             screen = ConsoleScreen(first_page=first_page or request_first_page(connection))
@@ -515,7 +545,8 @@ class TenantConsoleApp(App[int]):
         they happen, by the sections; here the header only stops claiming what it cannot
         confirm: no usage kept from before, a notice when the service does not answer."""
         await load_client_modules()
-        client, connection = self.connected_client(), self.connection
+        client, session = self.connected_client(), self._session
+        connection = session.connection
         if client is None:
             return
         try:
@@ -524,28 +555,29 @@ class TenantConsoleApp(App[int]):
             log.warning("The tenant could not be read for the header", exc_info=True)
             problem = describe_problem(exc)
             if problem.outage:  # not a refusal (401, 403): the service did not answer
-                self.usage_line = ""
-                self.tenant_name = self.tenant_name or "—"
-                self.service_failed(problem)
+                session.usage_line = ""
+                session.tenant_name = session.tenant_name or "—"
+                if session is self._session:
+                    self.service_failed(problem)
                 return
-            self.tenant_name = "—"
+            session.tenant_name = "—"
         else:
-            self.tenant_name, self.tenant_id = tenant.name, tenant.id
-            self.header_notice = ""
+            session.tenant_name, session.tenant_id = tenant.name, tenant.id
+            session.header_notice = ""
             if connection is not None and connection.profile:
                 self.run_worker(
                     self._remember_tenant(connection.profile, tenant.name), exit_on_error=False
                 )
-        self.update_headers()
         try:
             report = await client.tenant.usage()
         except Exception:
             log.warning("The usage could not be read for the header", exc_info=True)
-            self.usage_line = ""  # never the last tenant's, or an old one, as if current
-            self.update_headers()
+            session.usage_line = ""  # never the last tenant's, or an old one, as if current
             return
+        if session is not self._session:
+            return  # another tenant now: its own header info is on its way
         self.set_usage(report)
-        if connection is not None and connection is self.connection:
+        if connection is not None:
             self.record_usage(connection.base_url, report, reader="header")
 
     # ---- usage history (issue 28) --------------------------------------------------------
@@ -588,7 +620,8 @@ class TenantConsoleApp(App[int]):
     ) -> None:
         from console.usage_history.recorder import record_and_forecast
 
-        connection, tenant_id = self.connection, self.tenant_id
+        session = self._session
+        connection, tenant_id = session.connection, session.tenant_id
         if tenant_id is None and self.connected_client() is not None:
             try:  # the dashboard may read the usage before the header read the tenant
                 tenant_id = (await self.client.tenant.get()).id
@@ -606,10 +639,7 @@ class TenantConsoleApp(App[int]):
         )
         if connection is not self.connection:
             return
-        warning = forecast.header_warning()
-        if warning != self.usage_warning:
-            self.usage_warning = warning
-            self.update_headers()
+        session.usage_warning = forecast.header_warning()
         if done is not None:
             done(snapshots, forecast)
 
@@ -626,8 +656,7 @@ class TenantConsoleApp(App[int]):
         from console.clock import now
 
         at = clock_time(now())
-        self.header_notice = f"{problem.title.rstrip('.')} ({at})"
-        self.update_headers()
+        self._session.header_notice = f"{problem.title.rstrip('.')} ({at})"
         screen = self.console_screen
         if screen is None:
             return
@@ -639,51 +668,28 @@ class TenantConsoleApp(App[int]):
         from console.tui.widgets.usage_math import usage_summary  # not the dashboard: -1.5 MiB
 
         try:
-            self.usage_line = usage_summary(report)
+            self._session.usage_line = usage_summary(report)
         except Exception:
             log.warning("The usage summary could not be made", exc_info=True)
-            self.usage_line = ""
-        self.update_headers()
+            self._session.usage_line = ""
         screen = self.console_screen
         tenant = screen.tenant_view() if screen is not None else None
         if tenant is not None:
             tenant.refresh_fields()
 
-    def sync_header(self, header: ConsoleHeader) -> None:
-        connection = self.connection
-        header.profile = connection.label if connection else ""
-        header.base_url = (connection.display_url or connection.base_url) if connection else ""
-        header.tenant = self.tenant_name
-        header.summary = (
-            f"{self.usage_line}  {self.usage_warning}"
-            if self.usage_line and self.usage_warning
-            else self.usage_line
-        )
-        header.read_only = self.read_only
-        header.unavailable = frozenset(self.unavailable)
-        header.badge = (connection.badge or "") if connection else ""
-        header.badge_color = (connection.color or "") if connection else ""
-        header.notice = self.header_notice
-
     def mark_unavailable(self, feature: str) -> None:
         """The service in use lacks `feature` (a section key, or "regenerate"): say so in the
         header and refuse it until the profile changes, instead of asking again."""
-        self.unavailable.add(feature)
-        self.update_headers()
+        self._session.mark_unavailable(feature)
         self.refresh_bindings()
-
-    def update_headers(self) -> None:
-        for screen in self.screen_stack:
-            for header in screen.query(ConsoleHeader):
-                self.sync_header(header)
 
     # ---- problems ----------------------------------------------------------------------
 
     def report_problem(self, problem: ConsoleProblem) -> None:
         """A notification for a failure that a section also shows in place."""
         self.notify(problem.message, title=problem.title, severity="error")
-        if problem.unauthorized and not self.key_rejected:
-            self.key_rejected = True
+        if problem.unauthorized and not self._session.key_rejected:
+            self._session.key_rejected = True
             self.screen.refresh_bindings()
         if problem.outage:
             self.service_failed(problem)

@@ -1,13 +1,14 @@
-"""What this session may do: the key's permissions (asked once per connection, kept per
-client), read-only mode, and what the service was found not to offer. The flows and the
-footer's keys ask here before offering or starting a change.
+"""What this session may do: the key's permissions (asked once per connection, kept in its
+session: console.tui.session), read-only mode, and what the service was found not to offer.
+The flows and the footer's keys ask here before offering or starting a change.
 """
 
 from __future__ import annotations
 
 import logging
-import weakref
 from typing import TYPE_CHECKING
+
+from console.tui.session import Session
 
 if TYPE_CHECKING:
     from console.client.client import AdminClient
@@ -16,17 +17,6 @@ if TYPE_CHECKING:
     from console.tui.shell import ConsoleShell
 
 log = logging.getLogger(__name__)
-
-_session_applications: weakref.WeakKeyDictionary[AdminClient, str | None] = (
-    weakref.WeakKeyDictionary()
-)
-"""Per client (so per connection): the id of the application whose key it sends."""
-_key_permissions: weakref.WeakKeyDictionary[AdminClient, frozenset[str] | None] = (
-    weakref.WeakKeyDictionary()
-)
-"""Per client (so per connection): the permissions of the key it sends, None if unknown."""
-_asking: weakref.WeakSet[AdminClient] = weakref.WeakSet()
-"""Clients whose key's permissions are being asked for now."""
 
 
 REGENERATE = "regenerate"
@@ -52,26 +42,40 @@ def refuse_if_read_only(app: ConsoleShell, what: str) -> bool:
     return False
 
 
+def _session_of(app: ConsoleShell, client: AdminClient) -> Session:
+    """The session `client` belongs to: the app's current one, or (a flow still running for
+    a connection since replaced) a detached one, so that what its key may do is asked again
+    and never kept for the current connection."""
+    session = app.session
+    return session if session.client is client else Session(read_only=session.read_only)
+
+
+async def _learn_key(session: Session, client: AdminClient) -> None:
+    """GET /applications/key for `session`, kept in it (Nones when the service will not say)."""
+    application = await key_application(client)
+    if application is None:
+        session.know_key(None, None)
+    else:
+        session.know_key(str(application.id), frozenset(application.permissions))
+
+
 async def session_application_id(app: ConsoleShell, client: AdminClient) -> str | None:
     """The id of the application whose key the session uses (GET /applications/key, once)."""
-    if client not in _session_applications:
-        await key_application(client)
-    return _session_applications.get(client)
+    session = _session_of(app, client)
+    if not session.key_known:
+        await _learn_key(session, client)
+    return session.key_application_id
 
 
 async def key_application(client: AdminClient) -> Application | None:
-    """GET /applications/key, once per client (one client per connection): the session's
-    application id and its permissions are kept; None when the service will not say."""
+    """GET /applications/key: the application whose key `client` sends, with its
+    permissions; None when the service will not say. The callers keep what it says in the
+    session (once per connection)."""
     try:
-        application = await client.applications.current()
+        return await client.applications.current()
     except Exception:  # without application:read the console cannot tell; no harm
         log.info("GET /applications/key failed; the key's permissions stay unknown", exc_info=True)
-        _session_applications[client] = None
-        _key_permissions[client] = None
         return None
-    _session_applications[client] = str(application.id)
-    _key_permissions[client] = frozenset(application.permissions)
-    return application
 
 
 def needed_permission(kind: Kind | None, action: str) -> str | None:
@@ -85,31 +89,25 @@ def known_permissions(app: ConsoleShell) -> frozenset[str] | None:
 
     Never makes the client itself: before the first rows its modules are not loaded, and
     the footer is drawn long before that (see console.tui.early_start)."""
-    client = _loaded_client(app)
-    if client is None:
+    session = app.session
+    client = session.client  # made already or not: never made here
+    if client is None or not hasattr(client, "applications"):
         return None
-    if client in _key_permissions:
-        return _key_permissions[client]
-    if client not in _asking:
-        _asking.add(client)
-        app.run_worker(_ask_permissions(app, client), group="key-permissions", exit_on_error=False)
+    if session.key_known:
+        return session.key_permissions
+    if not session.key_asking:
+        session.key_asking = True
+        app.run_worker(
+            _ask_permissions(app, session, client), group="key-permissions", exit_on_error=False
+        )
     return None
 
 
-def _loaded_client(app: ConsoleShell) -> AdminClient | None:
-    """The app's client if it has been made already, never making it: the console makes
-    its client once the first rows are on screen (TenantConsoleApp.client is a property
-    that would make it now; a plain `client` attribute, as in tests' hosts, is read)."""
-    attributes = vars(app)
-    client = attributes.get("_client") or attributes.get("client")
-    return client if hasattr(client, "applications") else None
-
-
-async def _ask_permissions(app: ConsoleShell, client: AdminClient) -> None:
+async def _ask_permissions(app: ConsoleShell, session: Session, client: AdminClient) -> None:
     try:
-        await key_application(client)
+        await _learn_key(session, client)
     finally:
-        _asking.discard(client)
+        session.key_asking = False
     for screen in app.screen_stack:
         screen.refresh_bindings()
 
@@ -123,9 +121,10 @@ async def lacking_permission(app: ConsoleShell, kind: Kind, action: str) -> str 
     client = app.connected_client()
     if client is None:
         return None
-    if client not in _key_permissions:
-        await key_application(client)
-    permissions = _key_permissions.get(client)
+    session = _session_of(app, client)
+    if not session.key_known:
+        await _learn_key(session, client)
+    permissions = session.key_permissions
     return needed if permissions is not None and needed not in permissions else None
 
 

@@ -18,9 +18,12 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from console.tui.dialog_host import DialogHost
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from textual.await_complete import AwaitComplete
     from textual.notifications import SeverityLevel
     from textual.screen import Screen
+    from textual.signal import Signal
     from textual.worker import Worker, WorkType
 
     from console.client.client import AdminClient
@@ -32,8 +35,8 @@ if TYPE_CHECKING:
     from console.tui.problems import ConsoleProblem
     from console.tui.resources import ResourceKind
     from console.tui.run_targets import RunTarget
+    from console.tui.session import Session
     from console.tui.shown import Shown
-    from console.tui.widgets.console_header import ConsoleHeader
     from console.tui.widgets.section_loader import SectionLoader
     from console.usage_history.forecast import Forecast
     from console.usage_history.store import HistoryStore
@@ -101,13 +104,43 @@ class ConsoleShell(DialogHost, Protocol):
 
     # ---- the connection -----------------------------------------------------------------
 
-    connection: Connection | None
+    @property
+    def session(self) -> Session:
+        """The current connection's session (console.tui.session): a new one on every
+        connect, so nothing learnt over one connection is used for the next."""
+        ...
+
+    session_signal: Signal[Session]
+    """Publishes the session when it is replaced or what the header shows of it changes."""
+    clock_signal: Signal[datetime]
+    """Publishes the time on every tick of the clock (console.tui.clock_ticks)."""
+
+    @property
+    def connection(self) -> Connection | None:
+        """The session's connection."""
+        ...
+
+    @connection.setter
+    def connection(self, connection: Connection | None) -> None:
+        """The same tenant with another key (regenerated): the session stays."""
+        ...
     profiles: ProfileSource
-    read_only: bool
-    """Read-only mode: nothing that changes data is offered or done."""
-    unavailable: set[str]
-    """What the service in use does not offer (see mark_unavailable)."""
-    key_rejected: bool
+
+    @property
+    def read_only(self) -> bool:
+        """Read-only mode: nothing that changes data is offered or done (the session's)."""
+        ...
+
+    @property
+    def unavailable(self) -> set[str]:
+        """What the service in use does not offer (the session's; see mark_unavailable)."""
+        ...
+
+    @property
+    def key_rejected(self) -> bool:
+        """The service rejected the session's key (401)."""
+        ...
+
     client_factory: Callable[..., AdminClient]
     """Makes a client for a connection (another profile's, for promotion)."""
 
@@ -138,13 +171,14 @@ class ConsoleShell(DialogHost, Protocol):
 
     # ---- the header and usage -----------------------------------------------------------
 
-    usage_line: str
+    @property
+    def usage_line(self) -> str:
+        """The session's usage summary, as the header shows it."""
+        ...
 
     def refresh_header_info(self) -> None: ...
 
     def after_first_rows(self) -> None: ...
-
-    def sync_header(self, header: ConsoleHeader) -> None: ...
 
     def set_usage(self, report: UsageReport) -> None: ...
 

@@ -13,13 +13,17 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 from textual.screen import Screen
+from textual.signal import Signal
 from textual.widgets import Static
 
 import console.tui
 from console.client import AdminClient
 from console.tui.connection import ProfileSource, SavedProfiles
+from console.tui.session import Session
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
     from textual.screen import ScreenResultCallbackType
     from textual.widget import AwaitMount
 
@@ -37,9 +41,10 @@ class FormHost(App[None]):
     """Pushes `make_screen(client)` on mount and keeps what it dismissed with in `result`.
 
     A stand-in for the console's app (console.tui.app_access.console_app): it has what the
-    flows use of the app (client, connection, profiles, read-only mode, what the service
-    lacks), without the console screen; the rest of the shell (console.tui.shell.ConsoleShell)
-    is there for the type checker and fails if a flow reaches it."""
+    flows use of the app (a session with the client, connection, read-only mode and what the
+    service lacks; the profiles), without the console screen; the rest of the shell
+    (console.tui.shell.ConsoleShell) is there for the type checker and fails if a flow
+    reaches it."""
 
     CSS_PATH = CONSOLE_CSS  # the console's stylesheet: forms and dialogs are laid out there
 
@@ -57,19 +62,50 @@ class FormHost(App[None]):
         self.make_screen = make_screen
         self.base_url = base_url
         self.key = key
-        self.read_only = read_only
-        self.connection = connection
+        self.session_signal: Signal[Session] = Signal(self, "session")
+        self.clock_signal: Signal[datetime] = Signal(self, "clock")
+        self.session = Session(connection, read_only=read_only, changed=self.session_signal)
         self.profiles: ProfileSource = profiles if profiles is not None else SavedProfiles()
-        self.unavailable: set[str] = set()
         self.console_screen = None
-        self.client: Any = None
         self.form: Any = None
         self.result: Any = None
         self.dismissed = False
         self.notes: list[str] = []
-        self.key_rejected = False
-        self.usage_line = ""
         self.client_factory: Any = AdminClient
+
+    # ---- the session's, as the app has them --------------------------------------------------
+
+    @property
+    def client(self) -> Any:
+        return self.session.client
+
+    @client.setter
+    def client(self, client: Any) -> None:
+        self.session.client = client
+
+    @property
+    def connection(self) -> Any:
+        return self.session.connection
+
+    @connection.setter
+    def connection(self, connection: Any) -> None:
+        self.session.connection = connection
+
+    @property
+    def read_only(self) -> bool:
+        return self.session.read_only
+
+    @property
+    def unavailable(self) -> set[str]:
+        return self.session.unavailable
+
+    @property
+    def key_rejected(self) -> bool:
+        return self.session.key_rejected
+
+    @property
+    def usage_line(self) -> str:
+        return self.session.usage_line
 
     def compose(self) -> ComposeResult:
         yield Static("Host app behind the form.", id="host")
@@ -92,7 +128,7 @@ class FormHost(App[None]):
         """No header here."""
 
     def mark_unavailable(self, feature: str) -> None:
-        self.unavailable.add(feature)
+        self.session.mark_unavailable(feature)
 
     # ---- the rest of the shell: not reached by the forms and flows hosted here ------------
 
@@ -116,9 +152,6 @@ class FormHost(App[None]):
 
     def after_first_rows(self) -> None:
         """No rows here."""
-
-    def sync_header(self, header: Any) -> None:
-        """No header here."""
 
     def set_usage(self, report: Any) -> None:
         """No usage here."""

@@ -161,7 +161,6 @@ class ConsoleScreen(Screen[None]):
 
     def on_mount(self) -> None:
         hide_mutating_bindings(self, CONSOLE_ACTIONS)
-        console_app(self).sync_header(self.header)
         self.show_section(self.current)
 
     # ---- parts -------------------------------------------------------------------------
@@ -242,7 +241,6 @@ class ConsoleScreen(Screen[None]):
         """A new connection: every section forgets its data; the current one reloads."""
         for widget in self.sections():
             widget.reset()
-        console_app(self).sync_header(self.header)
         self.show_section(self.current)
 
     def action_section(self, number: int) -> None:

@@ -23,6 +23,7 @@ from console.tui.bindings_policy import (
     run_detail_action,
 )
 from console.tui.change_actions import DETAIL_ACTIONS
+from console.tui.clock_ticks import follow_clock
 from console.tui.formatting import clock_time, mask_secrets
 from console.tui.key_hints import explain_key, explaining_bindings
 from console.tui.problems import describe
@@ -157,9 +158,8 @@ class DetailScreen(Screen[None]):
 
     def on_mount(self) -> None:
         hide_mutating_bindings(self, DETAIL_ACTIONS)
-        header = self.query_one(ConsoleHeader)
-        console_app(self).sync_header(header)
-        header.section = self.kind.key
+        follow_clock(self, self.refresh_times)
+        self.query_one(ConsoleHeader).section = self.kind.key
         self.query_one("#detail-json").display = False
         self.query_one(KeysPanel).display = False
         if self.item is not None:
@@ -236,7 +236,7 @@ class DetailScreen(Screen[None]):
         return self.query_one(FieldsView)
 
     def refresh_times(self) -> None:
-        """Relative times ("3 minutes ago") as of now: the app calls this on a timer."""
+        """Relative times ("3 minutes ago") as of now: on every tick of the clock."""
         if self.item is not None and self.fields_view.fields:
             self.fields_view.show(detail_fields(self.kind, self.item, self.labels))
             self.query_one(KeysPanel).redraw()

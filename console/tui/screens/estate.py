@@ -17,7 +17,6 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, LoadingIndicator, OptionList, Static
 from textual.widgets.option_list import Option
 
-from console.tui.app_access import console_app
 from console.tui.modals.base import ChoiceDialog
 from console.tui.widgets.console_header import ConsoleHeader
 from console.tui.widgets.key_bar import KeyBar
@@ -189,9 +188,7 @@ class TenantDiffScreen(Screen[None]):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        header = self.query_one(ConsoleHeader)
-        console_app(self).sync_header(header)
-        header.trail = f"diff with {self.target}"
+        self.query_one(ConsoleHeader).trail = f"diff with {self.target}"
         self.query_one("#diff-body").display = False
 
     def show_plan(self, plan: Plan) -> None:

@@ -156,9 +156,7 @@ class HistoryScreen(Screen[None]):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        header = self.query_one(ConsoleHeader)
-        console_app(self).sync_header(header)
-        header.trail = "history"
+        self.query_one(ConsoleHeader).trail = "history"
         table = self.query_one(DataTable)
         table.add_columns("Id", "When", "Outcome", "Via", "Change")  # the long one last
         self.load()

@@ -114,7 +114,6 @@ class TenantWalkScreen(Screen[None], Generic[PageT]):
 
     def on_mount(self) -> None:
         header = self.query_one(ConsoleHeader)
-        console_app(self).sync_header(header)
         header.section = APPLICATIONS.key
         header.trail = self.title_text
         self.table.focus()

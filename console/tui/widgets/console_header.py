@@ -6,11 +6,18 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from console.tui.app_access import console_app
 from console.tui.sections import SECTIONS
+from console.tui.session import HeaderFields, Session
 
 
 class ConsoleHeader(Widget):
-    """Two lines: who you are talking to, then the section tabs (current one highlighted)."""
+    """Two lines: who you are talking to, then the section tabs (current one highlighted).
+
+    The first line follows the app's current session (console.tui.session): it subscribes to
+    the app's session signal once mounted, so a new connection or a tenant name, usage line
+    or notice that arrives shows in every header on the stack without anyone copying it in.
+    The screen sets `section` and `trail`."""
 
     DEFAULT_CSS = """
     ConsoleHeader {
@@ -19,20 +26,59 @@ class ConsoleHeader(Widget):
     }
     """
 
-    profile: reactive[str] = reactive("")
-    tenant: reactive[str] = reactive("")
-    base_url: reactive[str] = reactive("")
-    summary: reactive[str] = reactive("")
+    fields: reactive[HeaderFields] = reactive(HeaderFields)
+    """What it shows of the session (set by following the session, see on_mount)."""
     section: reactive[str] = reactive("")
     trail: reactive[str] = reactive("")
-    read_only: reactive[bool] = reactive(False)
-    unavailable: reactive[frozenset[str]] = reactive(frozenset())
-    """Sections the service in use does not offer: shown struck through."""
-    badge: reactive[str] = reactive("")
-    """The profile's label (e.g. PROD), shown reversed in `badge_color`."""
-    badge_color: reactive[str] = reactive("")
-    notice: reactive[str] = reactive("")
-    """A warning about what the header shows (the service unreachable, the demo stopped)."""
+
+    def on_mount(self) -> None:
+        app = console_app(self)
+        app.session_signal.subscribe(self, self._follow, immediate=True)
+        self._follow(app.session)
+
+    def _follow(self, session: Session) -> None:
+        """A session changed, or was replaced: shown if it is the app's current one (a late
+        answer for the previous connection changes only that one, never this header)."""
+        if session is console_app(self).session:
+            self.fields = session.header_fields()
+
+    # What the first line shows, read from `fields`.
+
+    @property
+    def profile(self) -> str:
+        return self.fields.profile
+
+    @property
+    def tenant(self) -> str:
+        return self.fields.tenant
+
+    @property
+    def base_url(self) -> str:
+        return self.fields.base_url
+
+    @property
+    def summary(self) -> str:
+        return self.fields.summary
+
+    @property
+    def read_only(self) -> bool:
+        return self.fields.read_only
+
+    @property
+    def unavailable(self) -> frozenset[str]:
+        return self.fields.unavailable
+
+    @property
+    def badge(self) -> str:
+        return self.fields.badge
+
+    @property
+    def badge_color(self) -> str:
+        return self.fields.badge_color
+
+    @property
+    def notice(self) -> str:
+        return self.fields.notice
 
     def render(self) -> Content:
         width = self.content_region.width or self.size.width

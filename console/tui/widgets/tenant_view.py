@@ -14,6 +14,7 @@ from console.clock import now
 from console.models.tenants import NAMED_SETTINGS
 from console.tui import formatting as fmt
 from console.tui.app_access import console_app
+from console.tui.clock_ticks import follow_clock
 from console.tui.problems import describe
 from console.tui.resources import (
     TENANT,
@@ -102,6 +103,9 @@ class TenantView(KeyScroll, SectionLoader):
         yield FieldsView(id="tenant-fields")
         yield Static(self._how_to_edit(), classes="muted")
         yield StatePanel()
+
+    def on_mount(self) -> None:
+        follow_clock(self, self.refresh_times)
 
     def _how_to_edit(self) -> str:
         if console_app(self).read_only:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self
 
@@ -23,6 +24,11 @@ from console.client.resources import (
 
 if TYPE_CHECKING:
     from console.client.index import LocalIndex
+
+log = logging.getLogger(__name__)
+
+HELD_PAGES = 20
+"""List pages kept for the local index until it opens (AdminClient.hold_pages_for_index)."""
 
 
 class AdminClient:
@@ -59,6 +65,7 @@ class AdminClient:
             budget=budget,
         )
         self._index: LocalIndex | None = None
+        self._held_pages: list[tuple[str, list[Any]]] = []
         self.permissions = Permissions(self._session)
         self.applications = Applications(self._session)
         self.proxies = Proxies(self._session)
@@ -103,6 +110,26 @@ class AdminClient:
     def index(self, index: LocalIndex | None) -> None:
         self._index = index
         self._session.page_seen = index.record_page if index is not None else None
+        held, self._held_pages = self._held_pages, []
+        if index is None:
+            return
+        for path, items in held:
+            try:
+                index.record_page(path, items)
+            except Exception:
+                log.exception("Recording a held page of %s in the local index failed", path)
+
+    def hold_pages_for_index(self) -> None:
+        """Keeps the list pages read until `index` is set (at most HELD_PAGES), then records
+        them in it: the index is a file opened off the UI thread, and the first pages are
+        often read before it opens."""
+        held = self._held_pages = []
+
+        def hold(path: str, items: list[Any]) -> None:
+            if len(held) < HELD_PAGES:
+                held.append((path, items))
+
+        self._session.page_seen = hold
 
     @property
     def closed(self) -> bool:

@@ -471,6 +471,7 @@ class TenantConsoleApp(App[int]):
             budget.per_minute = connection.rate_limit or DEFAULT_PER_MINUTE
         budget.watch(self._rate_limit_wait)
         if connection.profile is not None:
+            client.hold_pages_for_index()
             self.run_worker(
                 self._open_index(client, connection),
                 group="local-index",
@@ -483,8 +484,8 @@ class TenantConsoleApp(App[int]):
         index = await asyncio.to_thread(
             LocalIndex.open_quietly, connection.profile, connection.base_url
         )
-        if index is not None and self._session.client is client:
-            client.index = index
+        if self._session.client is client:
+            client.index = index  # None (no index file): the pages held are dropped
         elif index is not None:
             index.close()
 

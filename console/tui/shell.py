@@ -124,6 +124,7 @@ class ConsoleShell(DialogHost, Protocol):
     def connection(self, connection: Connection | None) -> None:
         """The same tenant with another key (regenerated): the session stays."""
         ...
+
     profiles: ProfileSource
 
     @property

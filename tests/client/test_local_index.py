@@ -135,3 +135,31 @@ async def test_every_list_page_read_fills_the_index_and_a_search_confirms_it(
     index.close()
     assert info.key.encode() not in raw
     assert all(app.key is None or app.key.encode() not in raw for app in made.values())
+
+
+async def test_pages_read_before_the_index_opens_are_recorded_when_it_does(
+    service, cache: Path
+) -> None:  # type: ignore[no-untyped-def]
+    """The console opens the index off the UI thread, after the first page may have come:
+    the pages read meanwhile are held (a bounded number) and recorded once it is set."""
+    from console.client.client import HELD_PAGES
+
+    info = service.new_tenant("Held pages")
+    async with AdminClient(service.base_url, info.key) as client:
+        await client.applications.create(
+            {"name": "Early bird", "type": "private", "permissions": ["token:read"]}
+        )
+        client.hold_pages_for_index()
+        for _ in range(HELD_PAGES + 5):  # more than are held: memory stays bounded
+            await client.applications.page_json(page=1, size=20)
+        assert len(client._held_pages) == HELD_PAGES
+        index = LocalIndex.for_profile("held", service.base_url)
+        assert index.search("early") == []
+        client.index = index
+        assert [row.name for row in index.search("early")] == ["Early bird"]
+        assert client._held_pages == []
+        client.hold_pages_for_index()
+        await client.applications.page_json(page=1, size=20)
+        client.index = None  # no index file after all: what was held is dropped
+        assert client._held_pages == []
+    index.close()

@@ -209,7 +209,7 @@ async def test_an_official_formula_is_viewed_not_refused_and_never_deleted(servi
         # Editing it only shows it (its form opens read-only): read-only mode lets it open.
         assert await app.run_worker(run(recording(EDIT, ran), app, target)).wait() == "ran"
         assert COPY_TO_PROFILE.applies(app, target) is not True  # not offered at all
-        app.read_only = False
+        app.session.read_only = False
         assert await app.run_worker(run(recording(DELETE, ran), app, target)).wait() is None
     assert ran == ["edit"]
     assert any("Official formulas" in n for n in app.notes)

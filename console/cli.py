@@ -16,8 +16,8 @@ from console import __version__
 
 # sub-command -> "module:function"; the function takes the parsed args and returns an exit code.
 HANDLERS = {
-    None: "console.tui.launch:open_console",
-    "demo": "console.tui.launch:open_demo",
+    None: "console.tui.start.launch:open_console",
+    "demo": "console.tui.start.launch:open_demo",
     "serve": "console.service.cli:serve",
     "new-tenant": "console.service.cli:new_tenant",
     "profile": "console.profiles.cli:run",

@@ -32,7 +32,7 @@ NOT_AT_START = (
     "console.tui.widgets.usage_dashboard",
     "console.tui.widgets.usage_gauge",
     "console.tui.widgets.usage_chart",
-    "console.tui.widgets.usage_commands",
+    "console.tui.palette.usage_commands",
     # issue 28: the usage history is read after the first rows, its charts with the section
     "console.tui.widgets.usage_history",
     "console.usage_history",
@@ -43,9 +43,9 @@ NOT_AT_START = (
     "console.tui.screens.holders",
     "console.tui.screens.tenant_walk",
     # The console screen's palette providers come through factories, on the palette's first use.
-    "console.tui.list_commands",
-    "console.tui.review_commands",
-    "console.tui.command_list",
+    "console.tui.palette.list_commands",
+    "console.tui.palette.review_commands",
+    "console.tui.palette.command_list",
     "console.client.review",
     "console.client.review_export",
     # `run` is declared in console.cli; building the parser must not load the runner.
@@ -154,7 +154,7 @@ def test_the_console_loads_no_part_of_the_service(service: RunningService, tmp_p
     code = """
 import asyncio, json, sys, time
 from console.cli import build_parser
-from console.tui import launch
+from console.tui.start import launch
 from console.tui.app import TenantConsoleApp
 
 from console.tui.widgets.resource_list import ResourceList
@@ -260,12 +260,12 @@ def test_the_early_start_begins_before_asyncio_loads() -> None:
         "import json, sys\n"
         "from console.cli import build_parser\n"
         "build_parser().parse_args([])\n"
-        "import console.tui.launch, console.tui.logs, console.profiles.resolve\n"
-        "import console.tui.connection, console.tui.early_start\n"
+        "import console.tui.start.launch, console.tui.base.logs, console.profiles.resolve\n"
+        "import console.tui.base.connection, console.tui.browse.first_page\n"
         "print(json.dumps(sorted(sys.modules)))\n"
     )
     loaded = json.loads(_python(code))
-    assert "console.tui.early_start" in loaded
+    assert "console.tui.browse.first_page" in loaded
     assert [m for m in loaded if _is(m, "asyncio", "textual", "console.runner")] == []
 
 
@@ -276,7 +276,7 @@ def test_the_collector_pauses_while_the_console_imports(tmp_path: Path) -> None:
     code = (
         "import gc, json\n"
         "from console.cli import build_parser\n"
-        "from console.tui import launch\n"
+        "from console.tui.start import launch\n"
         "from console.tui.app import TenantConsoleApp\n"
         "seen = {}\n"
         "def run(self):\n"

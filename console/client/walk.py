@@ -11,7 +11,7 @@ early waits for those before it, and counts as in flight until then). Stopping t
 (escape cancels the worker running it; callers close it with contextlib.aclosing) cancels
 every request still in flight.
 
-Used by the tenant search and the palette (console.tui.search), load all (the lists), the
+Used by the tenant search and the palette (console.tui.browse.search), load all (the lists), the
 access review and who holds (console.client.review), `export`, `diff` and `apply`
 (console.estate.tenant), `tenant-console search` (console.client.find), the client's
 `iterate()`, the proxies-using scan and the overview's counts of a service that sends no

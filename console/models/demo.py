@@ -2,7 +2,7 @@
 their ids are made, and a sample request for every formula and transform they hold.
 
 The service seeds the tenants (console.service.demo); the console, which never imports the
-service, writes these samples where test-runs look for them (console.tui.demo), so that the
+service, writes these samples where test-runs look for them (console.tui.start.demo), so that the
 first test-run of each passes.
 """
 

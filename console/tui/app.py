@@ -25,18 +25,18 @@ from textual.screen import Screen
 from textual.signal import Signal
 
 from console.models.contract import DEFAULT_KEY_HEADER
-from console.tui.commands import ObjectProvider
-from console.tui.connection import Connection, MemoryProfiles, ProfileSource, SavedProfiles
-from console.tui.early_start import EarlyStart, FirstPage, request_first_page
-from console.tui.formatting import clock_time
-from console.tui.logs import hide_secret, log_file
-from console.tui.problems import ConsoleProblem
-from console.tui.problems import describe as describe_problem
-from console.tui.recording import record_changes
-from console.tui.resources import ResourceKind
+from console.tui.base.connection import Connection, MemoryProfiles, ProfileSource, SavedProfiles
+from console.tui.base.formatting import clock_time
+from console.tui.base.logs import hide_secret, log_file
+from console.tui.base.problems import ConsoleProblem
+from console.tui.base.problems import describe as describe_problem
+from console.tui.base.recording import record_changes
+from console.tui.base.session import Session
+from console.tui.browse.first_page import EarlyStart, FirstPage, request_first_page
+from console.tui.browse.kinds import ResourceKind
+from console.tui.browse.sections import SECTIONS
+from console.tui.palette.commands import ObjectProvider
 from console.tui.screens.console import ConsoleScreen, highlighted_permission
-from console.tui.sections import SECTIONS
-from console.tui.session import Session
 from console.tui.widgets.resource_list import ResourceList
 
 if TYPE_CHECKING:
@@ -52,10 +52,10 @@ if TYPE_CHECKING:
     from console.keys.rotation import Rotation
     from console.models import UsageReport
     from console.profiles.preferences import Preferences
-    from console.tui.connection import ProfileSummary
-    from console.tui.run_targets import RunTarget
-    from console.tui.shell import ConsoleShell, DiffView, PlanView
-    from console.tui.shown import Shown
+    from console.tui.base.connection import ProfileSummary
+    from console.tui.base.shell import ConsoleShell, DiffView, PlanView
+    from console.tui.base.shown import Shown
+    from console.tui.forms.run_targets import RunTarget
     from console.usage_history.forecast import Forecast
     from console.usage_history.store import HistoryStore
 
@@ -87,7 +87,7 @@ class NotConnected(AttributeError):
 
 
 class LocalService(Protocol):
-    """A local service this console runs on (the demo's, console.tui.demo.DemoService):
+    """A local service this console runs on (the demo's, console.tui.start.demo.DemoService):
     watched while the console runs, stopped on exit if the console started it."""
 
     @property
@@ -113,14 +113,14 @@ def unexpected_error_message(error: BaseException) -> str:
 
 def usage_commands() -> type[Provider]:
     """The usage dashboard's palette commands, imported when the palette first opens."""
-    from console.tui.widgets.usage_commands import UsageCommands
+    from console.tui.palette.usage_commands import UsageCommands
 
     return UsageCommands
 
 
 def estate_commands() -> type[Provider]:
     """Copy to profile and the diff with another profile, imported when the palette opens."""
-    from console.tui.estate_commands import EstateCommands
+    from console.tui.palette.estate_commands import EstateCommands
 
     return EstateCommands
 
@@ -180,7 +180,7 @@ class TenantConsoleApp(App[int]):
     def on_notify(self, event: Notify) -> None:
         """Runs before App's own handler shows the toast: the new one replaces those it
         repeats (same title, or same untitled text), so repeated presses never stack."""
-        from console.tui.notices import drop_repeats
+        from console.tui.base.notices import drop_repeats
 
         drop_repeats(self, event.notification)
 
@@ -199,7 +199,7 @@ class TenantConsoleApp(App[int]):
         persist_preferences: bool = False,
     ) -> None:
         """`early_start`: the profile's connection and first page, already on their way
-        (see console.tui.early_start); used if it is for `profile_name`. `exit_signals`:
+        (see console.tui.browse.first_page); used if it is for `profile_name`. `exit_signals`:
         signals (a hang-up, a kill) that end the app as `q` does, through its event loop.
         `demo_service`: the local service `connection` runs on (the demo), watched so that
         the console says when it stops; it is stopped by whoever started it.
@@ -222,7 +222,7 @@ class TenantConsoleApp(App[int]):
         changes (the header subscribes)."""
         self.clock_signal: Signal[datetime] = Signal(self, "clock")
         """Publishes the time every TIME_TICK_SECONDS: what shows relative times ("3 minutes
-        ago") subscribes (console.tui.clock_ticks.follow_clock)."""
+        ago") subscribes (console.tui.base.clock_ticks.follow_clock)."""
         self._session = Session(read_only=read_only, changed=self.session_signal)
         self._usage_history: HistoryStore | None = None
         self.profile_names: list[str] = []
@@ -588,7 +588,7 @@ class TenantConsoleApp(App[int]):
         of demo data) for a demo this process started, else the user data directory's."""
         from console.usage_history.store import HistoryStore
 
-        demo = sys.modules.get("console.tui.demo")
+        demo = sys.modules.get("console.tui.start.demo")
         path = demo.history_path_for(base_url) if demo is not None else None
         if path is not None:
             return HistoryStore(path, demo=True)
@@ -725,7 +725,7 @@ class TenantConsoleApp(App[int]):
         """The connection with this key once the service accepted it, stored for the profile
         unless `session_only` (then held in memory); else one sentence saying why not. A
         rejected key is never stored."""
-        from console.tui.connection import check_key, key_check_failure
+        from console.tui.base.connection import check_key, key_check_failure
 
         hide_secret(key)
         try:
@@ -934,11 +934,11 @@ class TenantConsoleApp(App[int]):
         return highlighted_permission(self)
 
     def copy_id(self, value: str) -> None:
-        """Copies an id and says what was actually done (see console.tui.clipboard)."""
+        """Copies an id and says what was actually done (see console.tui.base.clipboard)."""
         self.run_worker(self._copy_id(value), group="copy", exit_on_error=False)
 
     async def _copy_id(self, value: str) -> None:
-        from console.tui.clipboard import copy_text
+        from console.tui.base.clipboard import copy_text
 
         copied = await copy_text(self, value)
         title = f"Copied {value}" if copied.confirmed else f"Id {value}"
@@ -949,7 +949,7 @@ class TenantConsoleApp(App[int]):
         if self._start_demo is not None:
             service = await asyncio.to_thread(self._start_demo)
         else:
-            from console.tui.demo import DemoService
+            from console.tui.start.demo import DemoService
 
             service = await asyncio.to_thread(DemoService(staging=True).start)
         self.demo_services.append(service)

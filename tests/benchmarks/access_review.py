@@ -33,7 +33,7 @@ async def _run(base_url: str, key: str) -> dict[str, Any]:
     on a shared machine."""
     from console.client import AdminClient
     from console.tui.app import TenantConsoleApp
-    from console.tui.connection import Connection
+    from console.tui.base.connection import Connection
     from console.tui.screens.review import ReviewScreen
 
     frames: list[float] = []

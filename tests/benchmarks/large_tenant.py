@@ -32,7 +32,7 @@ OPENINGS = 5
 
 async def _console_run(base_url: str, key: str) -> dict[str, Any]:
     from console.tui.app import TenantConsoleApp
-    from console.tui.connection import Connection
+    from console.tui.base.connection import Connection
     from console.tui.screens.console import ConsoleScreen
     from console.tui.widgets.resource_list import PAGE_SIZE
     from tests.benchmarks.memory import rss_kb

@@ -36,9 +36,9 @@ RUNS = 2
 
 async def _console(base_url: str, key: str, runs: int) -> dict[str, Any]:
     from console.tui.app import TenantConsoleApp
-    from console.tui.commands import ObjectProvider
-    from console.tui.connection import Connection
-    from console.tui.resources import APPLICATIONS
+    from console.tui.base.connection import Connection
+    from console.tui.browse.kinds import APPLICATIONS
+    from console.tui.palette.commands import ObjectProvider
     from console.tui.screens.console import ConsoleScreen
     from console.tui.screens.detail import DetailScreen
 

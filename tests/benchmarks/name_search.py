@@ -53,8 +53,8 @@ async def _baseline_walk(client: Any, needle: str, size: int) -> tuple[float, fl
 async def _run(base_url: str, key: str, runs: int) -> dict[str, Any]:
     from console.client import AdminClient
     from console.tui.app import TenantConsoleApp
-    from console.tui.connection import Connection
-    from console.tui.search import SEARCH_PAGE_SIZE
+    from console.tui.base.connection import Connection
+    from console.tui.browse.search import SEARCH_PAGE_SIZE
     from tests.benchmarks.memory import rss_kb
 
     result: dict[str, Any] = {

@@ -13,7 +13,7 @@ import pytest
 def no_system_clipboard(monkeypatch: pytest.MonkeyPatch) -> None:
     """Copies never reach the developer's real clipboard (xclip, pbcopy ...): only OSC 52,
     which a headless test run sends nowhere. A test that wants a tool patches in its own."""
-    monkeypatch.setattr("console.tui.clipboard.clipboard_tool", lambda: None)
+    monkeypatch.setattr("console.tui.base.clipboard.clipboard_tool", lambda: None)
 
 
 @pytest.fixture(autouse=True)
@@ -32,7 +32,7 @@ def utc_local_time(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 def demo() -> Iterator[Any]:
     """The deterministic demo's service (frozen time, fixed ids) for the snapshot modules that
     replay the screenshots' scenes; one per module, so no module sees another's changes."""
-    from console.tui.screenshots import deterministic_env, start_demo_service
+    from console.tui.start.screenshots import deterministic_env, start_demo_service
 
     with deterministic_env():
         service = start_demo_service()
@@ -45,7 +45,7 @@ def demo() -> Iterator[Any]:
 @pytest.fixture
 def frozen(demo: Any) -> Iterator[None]:
     """The deterministic demo's environment for one test (with its service running)."""
-    from console.tui.screenshots import deterministic_env
+    from console.tui.start.screenshots import deterministic_env
 
     with deterministic_env():
         yield

@@ -11,7 +11,7 @@ from keyring.compat import properties
 from textual.pilot import Pilot
 
 from console.tui.app import TenantConsoleApp
-from console.tui.connection import Connection, MemoryProfiles
+from console.tui.base.connection import Connection, MemoryProfiles
 from console.tui.screens.console import ConsoleScreen
 from console.tui.screens.detail import DetailScreen
 from console.tui.widgets.resource_list import ResourceList

@@ -18,8 +18,8 @@ from textual.widgets import Static
 
 import console.tui
 from console.client import AdminClient
-from console.tui.connection import ProfileSource, SavedProfiles
-from console.tui.session import Session
+from console.tui.base.connection import ProfileSource, SavedProfiles
+from console.tui.base.session import Session
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from textual.screen import ScreenResultCallbackType
     from textual.widget import AwaitMount
 
-    from console.tui.shell import ConsoleShell
+    from console.tui.base.shell import ConsoleShell
 
 ResultT = TypeVar("ResultT")
 
@@ -40,10 +40,10 @@ CONSOLE_CSS: list[str | PurePath] = [
 class FormHost(App[None]):
     """Pushes `make_screen(client)` on mount and keeps what it dismissed with in `result`.
 
-    A stand-in for the console's app (console.tui.app_access.console_app): it has what the
+    A stand-in for the console's app (console.tui.base.app_access.console_app): it has what the
     flows use of the app (a session with the client, connection, read-only mode and what the
     service lacks; the profiles), without the console screen; the rest of the shell
-    (console.tui.shell.ConsoleShell) is there for the type checker and fails if a flow
+    (console.tui.base.shell.ConsoleShell) is there for the type checker and fails if a flow
     reaches it."""
 
     CSS_PATH = CONSOLE_CSS  # the console's stylesheet: forms and dialogs are laid out there

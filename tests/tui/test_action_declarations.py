@@ -1,6 +1,6 @@
-"""Each action that changes data is declared once (console.tui.change_actions): the same declaration
-decides its key in the footer (check_action) and guards its flow, once, before it starts.
-Against the real local service."""
+"""Each action that changes data is declared once (console.tui.actions.declarations): the same
+declaration decides its key in the footer (check_action) and guards its flow, once, before it
+starts. Against the real local service."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from form_host import SIZE, FormHost, screen_is, wait_until
 from textual.widgets import Input
 
 from console.client import AdminClient
-from console.tui import change_actions as actions
-from console.tui.change_actions import (
+from console.tui.actions import declarations as actions
+from console.tui.actions.declarations import (
     CONSOLE_ACTIONS,
     COPY_TO_PROFILE,
     DELETE,
@@ -29,10 +29,10 @@ from console.tui.change_actions import (
     run,
     visible,
 )
+from console.tui.actions.key_offers import KEYS
+from console.tui.actions.key_permissions import REGENERATE
+from console.tui.browse.kinds import APPLICATIONS, PERMISSIONS, PROXIES, REACTOR_FORMULAS, TENANT
 from console.tui.forms import ProxyForm
-from console.tui.key_offers import KEYS
-from console.tui.key_permissions import REGENERATE
-from console.tui.resources import APPLICATIONS, PERMISSIONS, PROXIES, REACTOR_FORMULAS, TENANT
 from console.tui.screens.console import ConsoleScreen
 from console.tui.screens.detail import DetailScreen
 from console.tui.widgets.resource_list import ResourceList
@@ -276,7 +276,7 @@ READS = {
     "lacking_permission",
 }
 """Actions of the console's bindings that change no data. A new binding must be added here
-(saying why it changes nothing) or declared in console.tui.change_actions."""
+(saying why it changes nothing) or declared in console.tui.actions.declarations."""
 
 CONSOLE_ONLY = {
     # `K` after a 401: the profile's own API key typed anew (the app checks it); nothing
@@ -301,7 +301,7 @@ def test_every_binding_that_changes_data_is_a_declared_action(screen, declared, 
     actions_bound = binding_actions(screen.BINDINGS)
     undeclared = actions_bound - set(declared) - READS - other
     assert not undeclared, (
-        f"declare these in console.tui.change_actions, or list them as reads: {undeclared}"
+        f"declare these in console.tui.actions.declarations, or list them as reads: {undeclared}"
     )
     for name, action in declared.items():
         keys = [b.key for b in screen.BINDINGS if b.action.split("(")[0] == name]

@@ -17,9 +17,10 @@ from keyring.backends import fail
 from textual.widgets import Input, Static
 
 from console.client import AdminClient, NotFound, Unauthorized
-from console.tui.change_actions import DELETE, EDIT, NEW, REGENERATE_KEY, Target, run
-from console.tui.connection import Connection
-from console.tui.flows import delete_object, open_form, regenerate_key
+from console.tui.actions.declarations import DELETE, EDIT, NEW, REGENERATE_KEY, Target, run
+from console.tui.actions.flows import delete_object, open_form, regenerate_key
+from console.tui.base.connection import Connection
+from console.tui.browse.kinds import APPLICATIONS, PROXIES, REACTOR_FORMULAS, TENANT
 from console.tui.forms import ApplicationForm, ProxyForm, TenantForm
 from console.tui.forms.permissions import PermissionChecklist
 from console.tui.modals import (
@@ -29,7 +30,6 @@ from console.tui.modals import (
     RegenerateConfirm,
     TypeToConfirmModal,
 )
-from console.tui.resources import APPLICATIONS, PROXIES, REACTOR_FORMULAS, TENANT
 from console.tui.screens.console import ConsoleScreen
 from console.tui.screens.detail import DetailScreen
 

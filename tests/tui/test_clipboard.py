@@ -10,14 +10,14 @@ from typing import Any
 import pytest
 from console_support import SIZE, make_app, notifications, settle
 
-from console.tui.clipboard import copy_with_tool
+from console.tui.base.clipboard import copy_with_tool
 
 
 async def test_copying_an_id_without_a_clipboard_tool_does_not_claim_it_is_copied(
     service: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     info = service.new_tenant("Honest Copy")
-    monkeypatch.setattr("console.tui.clipboard.clipboard_tool", lambda: None)
+    monkeypatch.setattr("console.tui.base.clipboard.clipboard_tool", lambda: None)
     monkeypatch.setenv("TMUX", "/tmp/tmux-1000/default,1,0")
     app = make_app(service.base_url, info.key)
     async with app.run_test(size=SIZE) as pilot:
@@ -36,7 +36,7 @@ async def test_copying_an_id_through_a_clipboard_tool_says_copied(
     info = service.new_tenant("Tool Copy")
     target = tmp_path / "clipboard.txt"
     tool = [sys.executable, "-c", f"import sys; open({str(target)!r}, 'w').write(sys.stdin.read())"]
-    monkeypatch.setattr("console.tui.clipboard.clipboard_tool", lambda: tool)
+    monkeypatch.setattr("console.tui.base.clipboard.clipboard_tool", lambda: tool)
     app = make_app(service.base_url, info.key)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)

@@ -13,7 +13,8 @@ from form_host import FormHost, screen_is, wait_until
 from console.client import AdminClient
 from console.tui.forms import FormulaForm
 from console.tui.modals import LostUpdateModal
-from console.tui.screens.estate import PlanScreen, TargetProfilePicker
+from console.tui.modals.target_profile import TargetProfilePicker
+from console.tui.screens.estate import PlanScreen
 from console.tui.widgets.code_editor import CodeEditor
 
 BROKEN = "module.exports = async function (req) {\n  return { ok: true ;\n};\n"

@@ -72,7 +72,7 @@ class Host(App[None]):
         super().notify(message, severity=severity, **kwargs)  # type: ignore[arg-type]
 
     def show(self, dialog: Screen[Any], callback: Any = None) -> AwaitMount:
-        """As the console's app (console.tui.dialog_host): the editor asks it for dialogs."""
+        """As the console's app (console.tui.base.dialog_host): the editor asks it for dialogs."""
         return self.push_screen(dialog, callback)
 
     def ask(self, dialog: Screen[Any]) -> asyncio.Future[Any]:

@@ -25,7 +25,7 @@ from console_support import (
 
 from console.models import Application
 from console.tui.app import default_client
-from console.tui.sections import SECTIONS
+from console.tui.browse.sections import SECTIONS
 from console.tui.widgets.fields_view import FieldsView
 from console.tui.widgets.tenant_view import TenantView
 from console.tui.widgets.usage_view import UsageView

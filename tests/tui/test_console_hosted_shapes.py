@@ -23,7 +23,7 @@ from hosted_service import (
 from textual.widgets import Static
 
 from console.tui.app import TenantConsoleApp
-from console.tui.connection import Connection
+from console.tui.base.connection import Connection
 from console.tui.forms.base import ResourceForm
 from console.tui.forms.permissions import PermissionChecklist
 from console.tui.forms.proxy import ApplicationPicker

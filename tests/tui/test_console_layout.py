@@ -24,8 +24,8 @@ from console_support import (
 from textual import events
 from textual.pilot import Pilot
 
-from console.tui.list_commands import ListCommands
-from console.tui.resources import APPLICATIONS
+from console.tui.browse.kinds import APPLICATIONS
+from console.tui.palette.list_commands import ListCommands
 from console.tui.widgets import resource_list as resource_list_module
 from console.tui.widgets.key_bar import KeyBar
 from console.tui.widgets.row_table import RowTable

@@ -11,12 +11,12 @@ import pytest
 from console_support import SIZE, Seeder, console, make_app, settle, two_profile_app
 from textual.command import CommandPalette
 
-from console.tui.commands import ObjectProvider
-from console.tui.demo import DemoService, DemoServiceError
-from console.tui.help_keys import KEY_GROUPS
-from console.tui.launch import open_demo
+from console.tui.actions.help_keys import KEY_GROUPS
+from console.tui.palette.commands import ObjectProvider
 from console.tui.screens.detail import DetailScreen
 from console.tui.screens.help import HelpScreen
+from console.tui.start.demo import DemoService, DemoServiceError
+from console.tui.start.launch import open_demo
 
 
 async def test_help_lists_every_key(service: Any) -> None:

@@ -1,6 +1,6 @@
 """Snapshots of every screen (120x40; 80x24 too for the sections, details, help and usage),
 from the deterministic demo (frozen time, fixed ids, fixed port): the same scenes
-`python -m console.tui.screenshots` writes to screenshots/."""
+`python -m console.tui.start.screenshots` writes to screenshots/."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from console.tui.screenshots import (
+from console.tui.start.screenshots import (
     SCENES,
     SIZE,
     Scene,

@@ -22,8 +22,8 @@ from console_support import (
 from console.client import AdminClient
 from console.client._http import NO_RETRY
 from console.tui.app import TenantConsoleApp
-from console.tui.connection import Connection
-from console.tui.demo import DemoService
+from console.tui.base.connection import Connection
+from console.tui.start.demo import DemoService
 from console.tui.widgets.section_loader import StaleBanner
 
 

@@ -14,9 +14,10 @@ from textual.widgets import Input
 
 from console.tui.forms import ProxyForm
 from console.tui.modals import ConfirmModal, KeyRevealModal, RegenerateConfirm
+from console.tui.modals.target_profile import TargetProfilePicker
 from console.tui.screens.console import ConsoleScreen
 from console.tui.screens.detail import DetailScreen
-from console.tui.screens.estate import PlanScreen, TargetProfilePicker
+from console.tui.screens.estate import PlanScreen
 
 SIZE = (120, 40)
 """About 33 rows show: the 46 of each list scroll."""

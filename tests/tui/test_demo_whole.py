@@ -23,8 +23,8 @@ from console.models.demo import (
 from console.runner import run_code
 from console.runner.samples import load_sample
 from console.tui.app import TenantConsoleApp
-from console.tui.connection import MemoryProfiles
-from console.tui.demo import CONSOLE_DATA, DemoService
+from console.tui.base.connection import MemoryProfiles
+from console.tui.start.demo import CONSOLE_DATA, DemoService
 
 pytestmark = pytest.mark.slow
 

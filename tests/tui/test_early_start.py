@@ -11,8 +11,8 @@ from form_host import wait_until
 
 from console.client.index import LocalIndex
 from console.tui.app import TenantConsoleApp
-from console.tui.connection import Connection, MemoryProfiles, ProfileUnavailable
-from console.tui.early_start import EarlyStart, begin
+from console.tui.base.connection import Connection, MemoryProfiles, ProfileUnavailable
+from console.tui.browse.first_page import EarlyStart, begin
 from console.tui.widgets.resource_list import ResourceList
 
 
@@ -29,7 +29,7 @@ class CountingProfiles(MemoryProfiles):
 
 
 if TYPE_CHECKING:  # the profiles the early start and the app read
-    from console.tui.connection import ProfileSource
+    from console.tui.base.connection import ProfileSource
 
     _profiles: type[ProfileSource] = CountingProfiles
 

@@ -25,12 +25,12 @@ from console_support import (
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from console.tui.commands import ObjectProvider
-from console.tui.connection import Connection
-from console.tui.list_commands import ListCommands
-from console.tui.resources import APPLICATIONS
+from console.tui.base.connection import Connection
+from console.tui.browse.kinds import APPLICATIONS
+from console.tui.palette.commands import ObjectProvider
+from console.tui.palette.list_commands import ListCommands
 from console.tui.screens.detail import DetailScreen
-from console.tui.screenshots import FROZEN_NOW, SNAPSHOT_PORT, deterministic_env
+from console.tui.start.screenshots import FROZEN_NOW, SNAPSHOT_PORT, deterministic_env
 from console.tui.widgets.resource_list import sort_key
 
 APPS = 250

@@ -14,13 +14,13 @@ from textual.widgets import Input, OptionList
 
 import console.tui.widgets.resource_list as resource_list_module
 import console.tui.widgets.usage_view as usage_view_module
-from console.tui.command_list import ScreenHit
+from console.tui.actions.help_keys import KEY_GROUPS, keys_markdown
+from console.tui.base.notices import notify_once
 from console.tui.forms import ApplicationForm, ProxyForm
 from console.tui.forms.permissions import PermissionChecklist
-from console.tui.help_keys import KEY_GROUPS, keys_markdown
-from console.tui.list_commands import ListCommands
 from console.tui.modals import KeyRevealModal
-from console.tui.notices import notify_once
+from console.tui.palette.command_list import ScreenHit
+from console.tui.palette.list_commands import ListCommands
 from console.tui.screens.detail import DetailScreen
 from console.tui.screens.help import HelpScreen, keys_table
 from console.tui.screens.profiles import ProfilePicker
@@ -159,7 +159,7 @@ def test_keys_reference_matches_the_help() -> None:
 
     docs = Path(__file__).resolve().parents[2] / "docs" / "keys.md"
     assert docs.read_text(encoding="utf-8") == keys_markdown(), (
-        "docs/keys.md is out of date: python -m console.tui.help_keys"
+        "docs/keys.md is out of date: python -m console.tui.actions.help_keys"
     )
 
 

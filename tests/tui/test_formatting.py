@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from console.tui.formatting import clock_time, local_time, parse_local_time, short_date, when
+from console.tui.base.formatting import clock_time, local_time, parse_local_time, short_date, when
 
 MOMENT = datetime(2026, 12, 31, 17, 0, 41, tzinfo=UTC)
 

@@ -14,10 +14,10 @@ from form_host import SIZE, FormHost, screen_is, wait_until
 from textual.widgets import Input
 
 from console.client import AdminClient
-from console.tui.flows import regenerate_key
+from console.tui.actions.flows import regenerate_key
+from console.tui.browse.grants import beyond, describe
 from console.tui.forms import ApplicationForm
 from console.tui.forms.permissions import PermissionChecklist
-from console.tui.grants import beyond, describe
 from console.tui.modals import ConfirmModal, KeyRevealModal, RegenerateConfirm
 
 UPDATER = ["application:read", "application:update"]

@@ -17,7 +17,8 @@ from textual.widgets import DataTable, Input
 from console.journal.store import ChangeJournal, open_journal
 from console.tui.forms import ProxyForm
 from console.tui.modals import ConfirmModal, KeyRevealModal
-from console.tui.screens.estate import PlanScreen, TargetProfilePicker
+from console.tui.modals.target_profile import TargetProfilePicker
+from console.tui.screens.estate import PlanScreen
 from console.tui.screens.history import HistoryScreen, UndoDialog
 
 SIZE = (120, 40)
@@ -299,8 +300,8 @@ async def _seed_journal(journal: ChangeJournal, demo: Any) -> None:
 
 def _snapshot_app(demo: Any) -> Any:
     from console.tui.app import TenantConsoleApp
-    from console.tui.connection import Connection
-    from console.tui.screenshots import SNAPSHOT_PORT
+    from console.tui.base.connection import Connection
+    from console.tui.start.screenshots import SNAPSHOT_PORT
 
     shown = f"http://127.0.0.1:{SNAPSHOT_PORT}"
     return TenantConsoleApp(

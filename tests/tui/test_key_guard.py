@@ -13,11 +13,11 @@ from form_host import SIZE, FormHost, screen_is, wait_until
 from textual.widgets import Button
 
 from console.client import AdminClient, NotFound
-from console.tui.flows import delete_object, regenerate_key
-from console.tui.key_guard import KeyStakes, held_permissions, key_stakes
+from console.tui.actions.flows import delete_object, regenerate_key
+from console.tui.actions.key_guard import KeyStakes, held_permissions, key_stakes
+from console.tui.browse.kinds import APPLICATIONS
 from console.tui.modals import ConfirmModal, RegenerateConfirm, TypeToConfirmModal
 from console.tui.modals.confirm import REGENERATE_CONSEQUENCES
-from console.tui.resources import APPLICATIONS
 from console.tui.screens.console import ConsoleScreen
 
 MANAGER = ["application:create", "application:read", "application:update", "application:delete"]

@@ -23,7 +23,7 @@ def hosting(modal: KeyRevealModal) -> FormHost:
 @pytest.fixture
 def no_clipboard_tool(monkeypatch: pytest.MonkeyPatch) -> None:
     """As under tmux on a server: only OSC 52, which nothing confirms."""
-    monkeypatch.setattr("console.tui.clipboard.clipboard_tool", lambda: None)
+    monkeypatch.setattr("console.tui.base.clipboard.clipboard_tool", lambda: None)
 
 
 async def test_key_reveal_is_masked_copyable_and_closed_only_on_purpose(no_clipboard_tool):
@@ -57,7 +57,7 @@ async def test_key_reveal_closes_after_a_sure_copy_or_when_told_it_is_stored(
 ) -> None:
     target = tmp_path / "clipboard.txt"
     tool = [sys.executable, "-c", f"import sys; open({str(target)!r}, 'w').write(sys.stdin.read())"]
-    monkeypatch.setattr("console.tui.clipboard.clipboard_tool", lambda: tool)
+    monkeypatch.setattr("console.tui.base.clipboard.clipboard_tool", lambda: tool)
     app = hosting(KeyRevealModal(FAKE_KEY, "Checkout backend"))
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: app.screen.is_mounted)
@@ -69,7 +69,7 @@ async def test_key_reveal_closes_after_a_sure_copy_or_when_told_it_is_stored(
         await pilot.press("o")
         await wait_until(pilot, lambda: app.dismissed)
 
-    monkeypatch.setattr("console.tui.clipboard.clipboard_tool", lambda: None)
+    monkeypatch.setattr("console.tui.base.clipboard.clipboard_tool", lambda: None)
     app = hosting(KeyRevealModal(FAKE_KEY, "Checkout backend"))
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: app.screen.is_mounted)

@@ -20,11 +20,11 @@ from textual.widgets import Checkbox, Input, OptionList
 
 from console.client import AdminClient, Unauthorized
 from console.keys.rotation import load_rotations
-from console.tui.connection import Connection
-from console.tui.logs import LOG_DIR_ENV, configure_logging, stop_logging
+from console.tui.base.connection import Connection
+from console.tui.base.logs import LOG_DIR_ENV, configure_logging, stop_logging
+from console.tui.browse.kinds import APPLICATIONS
 from console.tui.modals import ConfirmModal, KeyRevealModal, RegenerateConfirm, TypeToConfirmModal
 from console.tui.modals.key_choice import KeyChoiceModal
-from console.tui.resources import APPLICATIONS
 from console.tui.screens.detail import DetailScreen
 from console.tui.screens.rotation import RotationScreen
 from console.tui.widgets.keys_panel import KeysPanel, short_id

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from console.tui.form_registry import form_class
-from console.tui.resources import (
+from console.tui.browse.kinds import (
     APPLICATIONS,
     KINDS_BY_KEY,
     PERMISSIONS,
@@ -14,7 +13,8 @@ from console.tui.resources import (
     REACTOR_FORMULAS,
     TENANT,
 )
-from console.tui.sections import SECTIONS_BY_KEY
+from console.tui.browse.sections import SECTIONS_BY_KEY
+from console.tui.forms.registry import form_class
 
 
 def test_nouns_with_their_articles() -> None:

@@ -16,7 +16,7 @@ from console.client import AdminClient
 from console.client._http import NO_RETRY
 from console.models.contract import DEFAULT_KEY_HEADER
 from console.tui.app import unexpected_error_message
-from console.tui.logs import LOG_DIR_ENV, configure_logging, log_file, stop_logging
+from console.tui.base.logs import LOG_DIR_ENV, configure_logging, log_file, stop_logging
 
 
 @pytest.fixture

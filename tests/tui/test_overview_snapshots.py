@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from console.tui.screenshots import SCENES, build_app, deterministic_env, play
+from console.tui.start.screenshots import SCENES, build_app, deterministic_env, play
 
 OVERVIEW = next(scene for scene in SCENES if scene.name == "overview")
 

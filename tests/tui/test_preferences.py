@@ -10,7 +10,7 @@ import pytest
 from console_support import SIZE, make_app, settle
 
 from console.profiles.preferences import load_preferences, preferences_path
-from console.tui.widgets.usage_commands import auto_refresh_setter
+from console.tui.palette.usage_commands import auto_refresh_setter
 from console.tui.widgets.usage_dashboard import UsageDashboard
 
 

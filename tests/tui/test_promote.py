@@ -14,9 +14,10 @@ from console.estate.document import application_item, make_document, proxy_item
 from console.estate.plan import compute_plan
 from console.estate.tenant import TenantSnapshot
 from console.tui.app import TenantConsoleApp
-from console.tui.connection import Connection, MemoryProfiles
+from console.tui.base.connection import Connection, MemoryProfiles
 from console.tui.modals.key_reveal import KeyRevealModal
-from console.tui.screens.estate import PlanScreen, TargetProfilePicker, TenantDiffScreen
+from console.tui.modals.target_profile import TargetProfilePicker
+from console.tui.screens.estate import PlanScreen, TenantDiffScreen
 
 SIZE = (120, 40)
 

@@ -17,7 +17,7 @@ from textual.pilot import Pilot
 
 from console.client.budget import RequestBudget
 from console.client.index import LocalIndex
-from console.tui.commands import ObjectProvider
+from console.tui.palette.commands import ObjectProvider
 from console.tui.screens.detail import DetailScreen
 from console.tui.screens.review import ReviewScreen
 
@@ -102,7 +102,7 @@ async def test_the_list_search_shows_the_index_at_once_then_confirms_and_marks_g
     tenant no longer has is marked so, in the table and in the index."""
     from benchmarks.seeding import seed_applications
 
-    from console.tui.resources import APPLICATIONS
+    from console.tui.browse.kinds import APPLICATIONS
 
     info = service.new_tenant("Indexed search")
     seed_applications(service.data_dir, info.tenant_id, info.application_id, 150)

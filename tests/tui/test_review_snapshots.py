@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from console.tui.screenshots import (
+from console.tui.start.screenshots import (
     SCENES,
     Scene,
     build_app,
@@ -15,7 +15,7 @@ from console.tui.screenshots import (
 REVIEW = next(scene for scene in SCENES if scene.name == "access-review")
 REVIEW_FILTERED = Scene("access-review-reveal", "Filtered by a flag", ("A", "f", "f", "f"))
 WHO_HOLDS = next(scene for scene in SCENES if scene.name == "who-holds")
-"""The screenshots' scenes (console/tui/screenshots.py), checked here at more sizes."""
+"""The screenshots' scenes (console/tui/start/screenshots.py), checked here at more sizes."""
 
 
 def _check(scene: Scene, demo: Any, snap_compare: Any, size: tuple[int, int]) -> bool:

@@ -21,11 +21,11 @@ from review_tenant import ReviewTenant, make_review_tenant
 from textual.pilot import Pilot
 
 from console.tui.app import TenantConsoleApp
-from console.tui.resources import APPLICATIONS, PROXIES
+from console.tui.base.shell import ConsoleShell
+from console.tui.browse.kinds import APPLICATIONS, PROXIES
+from console.tui.browse.sections import SECTIONS_BY_KEY
 from console.tui.screens.detail import DetailScreen
 from console.tui.screens.review import ReviewScreen
-from console.tui.sections import SECTIONS_BY_KEY
-from console.tui.shell import ConsoleShell
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "console"

@@ -1,7 +1,7 @@
-"""What `/` reads (console.tui.row_filter) and the tenant search's walk (console.tui.search),
-without a screen: column names, the colon of a permission, columns skipped for speed that
-must still match what they can hold, the server filter each kind asks for, and a walk that
-narrows and goes on."""
+"""What `/` reads (console.tui.browse.row_filter) and the tenant search's walk
+(console.tui.browse.search), without a screen: column names, the colon of a permission, columns
+skipped for speed that must still match what they can hold, the server filter each kind asks for,
+and a walk that narrows and goes on."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from console.tui.resources import (
+from console.tui.browse.kinds import (
     APPLICATIONS,
     PERMISSIONS,
     PROXIES,
@@ -17,8 +17,8 @@ from console.tui.resources import (
     Fetched,
     FilterInvalid,
 )
-from console.tui.row_filter import column_named, parse_row_filter
-from console.tui.search import TenantSearch
+from console.tui.browse.row_filter import column_named, parse_row_filter
+from console.tui.browse.search import TenantSearch
 
 APP = {
     "id": "5d1f0c3e-8a0e-4a37-9d43-0f6f2c4b9a11",

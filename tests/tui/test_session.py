@@ -1,4 +1,4 @@
-"""One session per connection (console.tui.session): replaced on connect, nothing of one
+"""One session per connection (console.tui.base.session): replaced on connect, nothing of one
 profile kept for the next; the header follows the current session and relative times follow
 the clock signal, with no walk over the screens (issue 24)."""
 
@@ -15,9 +15,13 @@ from console_support import SIZE, Seeder, console, open_first_detail, settle, tw
 from form_host import wait_until
 from textual.dom import DOMNode
 
-from console.tui.clock_ticks import follow_clock
-from console.tui.key_permissions import known_permissions, lacking_now, session_application_id
-from console.tui.resources import PROXIES
+from console.tui.actions.key_permissions import (
+    known_permissions,
+    lacking_now,
+    session_application_id,
+)
+from console.tui.base.clock_ticks import follow_clock
+from console.tui.browse.kinds import PROXIES
 from console.tui.widgets.console_header import ConsoleHeader
 from console.tui.widgets.fields_view import FieldsView
 
@@ -121,7 +125,7 @@ async def test_the_clock_reaches_its_followers_without_walking_the_screens(
             raise RuntimeError("a broken follower")
 
         follow_clock(tenant, broken)  # after the tenant's own, before the detail's
-        with caplog.at_level(logging.WARNING, logger="console.tui.clock_ticks"):
+        with caplog.at_level(logging.WARNING, logger="console.tui.base.clock_ticks"):
             app.refresh_times()  # what the app's timer calls: one publish on the signal
         monkeypatch.undo()
         assert "5 minutes ago" in detail.fields_view.value_of("Created")

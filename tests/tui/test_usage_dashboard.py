@@ -22,8 +22,8 @@ from textual.widgets import Footer
 from console import clock
 from console.client import AdminClient, ApiError
 from console.models.tenants import UsageReport
-from console.tui.formatting import when
-from console.tui.widgets.usage_commands import UsageCommands
+from console.tui.base.formatting import when
+from console.tui.palette.usage_commands import UsageCommands
 from console.tui.widgets.usage_dashboard import UsageDashboard, describe_interval
 from console.tui.widgets.usage_gauge import UsageGauge, bar_cells
 from console.tui.widgets.usage_math import (

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from console_support import make_app, settle
 
-from console.tui.screenshots import SCENES, build_app, deterministic_env, play
+from console.tui.start.screenshots import SCENES, build_app, deterministic_env, play
 from console.tui.widgets.console_header import ConsoleHeader
 from console.tui.widgets.usage_dashboard import UsageDashboard
 from console.usage_history.store import HistoryStore, Snapshot

@@ -9,7 +9,7 @@ import pytest
 from form_host import CONSOLE_CSS, FormHost, wait_until
 
 from console.tui.app import TenantConsoleApp
-from console.tui.connection import Connection, MemoryProfiles
+from console.tui.base.connection import Connection, MemoryProfiles
 from console.tui.screens.profiles import KeyPrompt
 
 SIZES = [(80, 24), (120, 40)]
@@ -38,8 +38,8 @@ class NoKeyringProfiles(MemoryProfiles):
 
 
 if TYPE_CHECKING:  # stand-ins for the app's shell and its profiles
-    from console.tui.connection import ProfileSource
-    from console.tui.shell import ConsoleShell
+    from console.tui.base.connection import ProfileSource
+    from console.tui.base.shell import ConsoleShell
 
     _shell: type[ConsoleShell] = StyledHost
     _profiles: type[ProfileSource] = NoKeyringProfiles

@@ -21,15 +21,15 @@ from console.models import (
     permissions_for,
 )
 from console.models.round_trip import keep_item_fields
-from console.tui.dialog_host import dialog_host
-from console.tui.formatting import local_time, parse_local_time
+from console.tui.base.dialog_host import dialog_host
+from console.tui.base.formatting import local_time, parse_local_time
+from console.tui.base.shown import JsonObject
+from console.tui.browse.kinds import APPLICATIONS
 from console.tui.forms.base import FieldErrors, ResourceForm
 from console.tui.forms.fields import FormField
 from console.tui.forms.permissions import PermissionChecklist
 from console.tui.forms.rules import RulesEditor
 from console.tui.modals import KeyRevealModal
-from console.tui.resources import APPLICATIONS
-from console.tui.shown import JsonObject
 
 if TYPE_CHECKING:
     from console.client.client import AdminClient
@@ -289,7 +289,7 @@ class ApplicationForm(ResourceForm[Application, ApplicationCreate | ApplicationU
 
     async def confirm_send(self, model: ApplicationCreate | ApplicationUpdate) -> bool:
         """Grants beyond the console's own key are allowed by the service: ask first."""
-        from console.tui.grants import grant_note
+        from console.tui.browse.grants import grant_note
         from console.tui.modals import ConfirmModal
 
         name = model.name

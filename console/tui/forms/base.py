@@ -21,20 +21,20 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, Select, SelectionList, Static, Switch, TextArea
 
 from console.models import PayloadInvalid
-from console.tui.dialog_host import dialog_host
-from console.tui.formatting import local_time
+from console.tui.base.dialog_host import dialog_host
+from console.tui.base.formatting import local_time
+from console.tui.base.notices import notify_once
+from console.tui.base.shown import JsonObject
 from console.tui.forms.code import code_problem_sentences
 from console.tui.forms.diff import code_changes, describe_changes
 from console.tui.forms.fields import FormField, nearest_field
 from console.tui.modals import CodeWarningModal, DiscardChangesModal, LostUpdateModal
-from console.tui.notices import notify_once
-from console.tui.shown import JsonObject
 from console.tui.widgets.key_bar import KeyBar
 
 if TYPE_CHECKING:
     from console.client.client import AdminClient
     from console.models.common import RequestModel
-    from console.tui.shown import Editable, Shown
+    from console.tui.base.shown import Editable, Shown
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +48,7 @@ READ_ONLY_REFUSAL = "Read-only mode: saving is refused."
 
 
 class FormKind(Protocol):
-    """What a form reads of its kind (console.tui.resources.Kind): its noun, and which objects
+    """What a form reads of its kind (console.tui.browse.kinds.Kind): its noun, and which objects
     are read-only. A protocol, so that this base does not import the kinds that name it."""
 
     @property
@@ -71,7 +71,7 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT, RequestT]):
     """
 
     kind: ClassVar[FormKind]
-    """What the form edits: its noun, and which objects are read-only (console.tui.resources)."""
+    """What the form edits: its noun, and which objects are read-only (console.tui.browse.kinds)."""
     field_labels: ClassVar[dict[str, str]] = {"name": "Name"}
     code_fields: ClassVar[tuple[str, ...]] = ()
     """Payload keys holding code: the dialogs show their changes as a line diff."""

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from console.code_files.diff import code_of, line_diff
+from console.tui.base.shown import JsonObject
 from console.tui.modals.lost_update import FieldChange
-from console.tui.shown import JsonObject
 
 _WIDTH = 70
 

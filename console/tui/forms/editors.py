@@ -11,8 +11,8 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, Input, Select, Static, Switch
 
+from console.tui.base.shown import JsonObject
 from console.tui.forms.fields import FormField
-from console.tui.shown import JsonObject
 from console.tui.widgets.toggles import TextSwitch
 
 RowT = TypeVar("RowT")

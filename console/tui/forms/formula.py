@@ -16,13 +16,13 @@ from console.models import ReactorFormula, ReactorFormulaCreate
 from console.models.as_request import formula_request
 from console.models.formulas import CODE_MAX
 from console.models.round_trip import keep_item_fields
-from console.tui.app_access import console_app
+from console.tui.base.app_access import console_app
+from console.tui.base.shown import JsonObject
+from console.tui.browse.kinds import REACTOR_FORMULAS
 from console.tui.forms.base import FieldErrors, ResourceForm
 from console.tui.forms.editors import ContractEditor, ListEditor
 from console.tui.forms.fields import FormField
 from console.tui.forms.icon import IconError, describe_icon, read_icon
-from console.tui.resources import REACTOR_FORMULAS
-from console.tui.shown import JsonObject
 from console.tui.widgets.code_editor import CodeEditor
 
 if TYPE_CHECKING:
@@ -349,7 +349,7 @@ class FormulaForm(ResourceForm[ReactorFormula, ReactorFormulaCreate]):
         """Runs the code as it is now on a sample (console.tui.screens.test_run)."""
         from types import SimpleNamespace
 
-        from console.tui.run_targets import formula_run_target
+        from console.tui.forms.run_targets import formula_run_target
 
         editor = self.query_one("#code", CodeEditor)
 

@@ -16,12 +16,12 @@ from textual.widgets import Input, Select, Static, Switch
 from console.models import Application, Proxy, ProxyCreate
 from console.models.as_request import proxy_request
 from console.models.as_request import transform_request as transform_payload
-from console.tui.app_access import console_app
+from console.tui.base.app_access import console_app
+from console.tui.base.shown import JsonObject
+from console.tui.browse.kinds import PROXIES
 from console.tui.forms.base import FieldErrors, ResourceForm
 from console.tui.forms.editors import KeyValueEditor
 from console.tui.forms.fields import FormField
-from console.tui.resources import PROXIES
-from console.tui.shown import JsonObject
 from console.tui.widgets.code_editor import CodeEditor
 from console.tui.widgets.toggles import TextSwitch
 
@@ -250,7 +250,7 @@ class ProxyForm(ResourceForm[Proxy, ProxyCreate]):
 
     def action_test_run(self) -> None:
         """Runs the focused transform (else the first with code) on a sample request."""
-        from console.tui.run_targets import transform_run_target
+        from console.tui.forms.run_targets import transform_run_target
 
         editors = [
             (label.replace(" ", "_"), editor)

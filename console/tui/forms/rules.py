@@ -12,9 +12,9 @@ from textual.message import Message
 from textual.widgets import Button, Input, Select, Static
 
 from console.models import TRANSFORMS
+from console.tui.base.shown import JsonObject
 from console.tui.forms.fields import FormField
 from console.tui.forms.permissions import PermissionChecklist
-from console.tui.shown import JsonObject
 
 if TYPE_CHECKING:
     from console.models import Permission

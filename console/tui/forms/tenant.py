@@ -9,10 +9,10 @@ from textual.containers import Horizontal
 from textual.widgets import Input, Static, Switch
 
 from console.models import Tenant, TenantUpdate
+from console.tui.base.shown import JsonObject
+from console.tui.browse.kinds import TENANT
 from console.tui.forms.base import FieldErrors, ResourceForm
 from console.tui.forms.fields import FormField
-from console.tui.resources import TENANT
-from console.tui.shown import JsonObject
 from console.tui.widgets.tenant_view import settings_text
 from console.tui.widgets.toggles import TextSwitch
 

@@ -10,8 +10,8 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Checkbox, Static
 
-from console.tui.dialog_host import dialog_host
-from console.tui.logs import hide_secret
+from console.tui.base.dialog_host import dialog_host
+from console.tui.base.logs import hide_secret
 from console.tui.modals.base import Dialog
 from console.tui.widgets.toggles import TextCheckbox
 
@@ -106,7 +106,7 @@ class KeyRevealModal(Dialog[None]):
         self.run_worker(self._copy(), group="copy", exclusive=True, exit_on_error=False)
 
     async def _copy(self) -> None:
-        from console.tui.clipboard import copy_text
+        from console.tui.base.clipboard import copy_text
 
         copied = await copy_text(self.app, self._key)
         if copied.confirmed:

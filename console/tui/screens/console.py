@@ -15,18 +15,18 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Static
 
-from console.tui.app_access import console_app
-from console.tui.bindings_policy import (
+from console.tui.actions.bindings_policy import (
     CHANGE_KEYS_GROUP,
     console_action_allowed,
     explain_console_lacking,
     hide_mutating_bindings,
     run_console_action,
 )
-from console.tui.change_actions import CONSOLE_ACTIONS
-from console.tui.key_hints import explain_key, explaining_bindings
-from console.tui.resources import APPLICATIONS, KINDS_BY_KEY, PERMISSIONS
-from console.tui.sections import SECTIONS
+from console.tui.actions.declarations import CONSOLE_ACTIONS
+from console.tui.base.app_access import console_app
+from console.tui.base.key_hints import explain_key, explaining_bindings
+from console.tui.browse.kinds import APPLICATIONS, KINDS_BY_KEY, PERMISSIONS
+from console.tui.browse.sections import SECTIONS
 from console.tui.widgets.console_header import ConsoleHeader
 from console.tui.widgets.key_bar import KeyBar
 from console.tui.widgets.resource_list import ResourceList
@@ -37,8 +37,8 @@ if TYPE_CHECKING:
     from textual.await_complete import AwaitComplete
     from textual.command import Provider
 
-    from console.tui.early_start import FirstPage
-    from console.tui.shell import ConsoleShell
+    from console.tui.base.shell import ConsoleShell
+    from console.tui.browse.first_page import FirstPage
     from console.tui.widgets.tenant_view import TenantView
     from console.tui.widgets.usage_view import UsageView
 
@@ -81,21 +81,21 @@ class FooterBar(Horizontal):
 
 def list_commands() -> type[Provider]:
     """The list's palette commands (load all, sort), imported when the palette first opens."""
-    from console.tui.list_commands import ListCommands
+    from console.tui.palette.list_commands import ListCommands
 
     return ListCommands
 
 
 def history_commands() -> type[Provider]:
     """The palette's History (the change journal), imported when the palette first opens."""
-    from console.tui.history_commands import HistoryCommands
+    from console.tui.palette.history_commands import HistoryCommands
 
     return HistoryCommands
 
 
 def review_commands() -> type[Provider]:
     """Access review and who-holds commands, imported when the palette first opens."""
-    from console.tui.review_commands import ReviewCommands
+    from console.tui.palette.review_commands import ReviewCommands
 
     return ReviewCommands
 
@@ -284,7 +284,7 @@ class ConsoleScreen(Screen[None]):
     def action_new_key(self) -> None:
         console_app(self).prompt_new_key()
 
-    # n, e, d, R, c: declared in console.tui.change_actions (what they need, their flows)
+    # n, e, d, R, c: declared in console.tui.actions.declarations (what they need, their flows)
 
     def action_new(self) -> None:
         run_console_action(self, "new")

@@ -15,19 +15,19 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from console.clock import now
-from console.tui.app_access import console_app
-from console.tui.bindings_policy import (
+from console.tui.actions.bindings_policy import (
     detail_action_allowed,
     explain_detail_lacking,
     hide_mutating_bindings,
     run_detail_action,
 )
-from console.tui.change_actions import DETAIL_ACTIONS
-from console.tui.clock_ticks import follow_clock
-from console.tui.formatting import clock_time, mask_secrets
-from console.tui.key_hints import explain_key, explaining_bindings
-from console.tui.problems import describe
-from console.tui.resources import (
+from console.tui.actions.declarations import DETAIL_ACTIONS
+from console.tui.base.app_access import console_app
+from console.tui.base.clock_ticks import follow_clock
+from console.tui.base.formatting import clock_time, mask_secrets
+from console.tui.base.key_hints import explain_key, explaining_bindings
+from console.tui.base.problems import describe
+from console.tui.browse.kinds import (
     CodeBlock,
     Renderable,
     ResourceKind,
@@ -47,7 +47,7 @@ from console.tui.widgets.state_panel import StatePanel
 if TYPE_CHECKING:
     from rich.syntax import Syntax
 
-    from console.tui.shown import Shown
+    from console.tui.base.shown import Shown
 
 log = logging.getLogger(__name__)
 
@@ -118,7 +118,8 @@ class DetailScreen(Screen[None]):
         Binding("ctrl+r", "test_run", "Test-run"),
         Binding("c", "copy_to_profile", "Copy to profile"),  # issue 17
         *explaining_bindings("test_run", "copy_to_profile"),
-        # Issue 26: an application's keys (its keys panel names them; console.tui.key_flows).
+        # Issue 26: an application's keys (its keys panel names them;
+        # console.tui.actions.key_flows).
         Binding("N", "new_key", "New key"),
         Binding("x", "revoke_key", "Revoke key"),
         Binding("o", "rotate_key", "Rotate"),
@@ -199,12 +200,13 @@ class DetailScreen(Screen[None]):
         panel = self.query_one(KeysPanel)
         panel.display = isinstance(item, Application)
         if isinstance(item, Application):
-            from console.tui.key_flows import fill_keys_panel
+            from console.tui.actions.key_flows import fill_keys_panel
 
             work = fill_keys_panel(console_app(self), panel, item, self.labels)
             self.run_worker(work, group="keys", exclusive=True, exit_on_error=False)
 
-    # N, x, o: a new key, revoke one, rotate (console.tui.change_actions; console.tui.key_flows)
+    # N, x, o: a new key, revoke one, rotate (console.tui.actions.declarations;
+    # console.tui.actions.key_flows)
 
     def action_new_key(self) -> None:
         run_detail_action(self, "new_key")
@@ -257,7 +259,7 @@ class DetailScreen(Screen[None]):
         if self.item_id:
             console_app(self).copy_id(self.item_id)
 
-    # e, d, R, c: declared in console.tui.change_actions (what they need, their flows)
+    # e, d, R, c: declared in console.tui.actions.declarations (what they need, their flows)
 
     def action_edit(self) -> None:
         run_detail_action(self, "edit")
@@ -269,7 +271,7 @@ class DetailScreen(Screen[None]):
         run_detail_action(self, "regenerate")
 
     def action_copy_to_profile(self) -> None:
-        """This application, proxy or formula to another profile (console.tui.promote)."""
+        """This application, proxy or formula to another profile (console.tui.actions.promote)."""
         run_detail_action(self, "copy_to_profile")
 
     def action_lacking_permission(self, action: str) -> None:
@@ -280,7 +282,7 @@ class DetailScreen(Screen[None]):
         """A formula's code, or a proxy's first code transform, run on a sample (nothing is
         saved: the code is the object's as read)."""
         from console.models import Proxy, ReactorFormula
-        from console.tui.run_targets import formula_run_target, transform_run_target
+        from console.tui.forms.run_targets import formula_run_target, transform_run_target
 
         item = self.item
         name = self.kind.item_name(item) if item is not None else ""

@@ -9,19 +9,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, LoadingIndicator, OptionList, Static
-from textual.widgets.option_list import Option
+from textual.screen import Screen
+from textual.widgets import Button, LoadingIndicator, Static
 
 from console.tui.modals.base import ChoiceDialog
 from console.tui.widgets.console_header import ConsoleHeader
 from console.tui.widgets.key_bar import KeyBar
 from console.tui.widgets.key_scroll import KeyScroll
-from console.tui.widgets.pick_list import PickList
 
 if TYPE_CHECKING:
     from console.estate.plan import Plan
@@ -56,33 +53,6 @@ def plan_text(plan: Plan, *, show_unchanged: bool = False) -> Text:
         text.append("\n")
     text.rstrip()
     return text
-
-
-class TargetProfilePicker(ModalScreen[str | None]):
-    """Which profile to copy to, or compare with: every profile but the current one."""
-
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
-
-    def __init__(self, title: str, names: list[str]) -> None:
-        super().__init__()
-        self.title_text = title
-        self.names = names
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="target-dialog", classes="dialog"):
-            yield Static(self.title_text, classes="dialog-title", markup=False)
-            yield PickList(*(Option(name, id=name) for name in self.names), id="target-options")
-            yield Static("enter: choose · escape: cancel", classes="muted")
-
-    def on_mount(self) -> None:
-        self.query_one(OptionList).focus()
-
-    @on(OptionList.OptionSelected)
-    def _selected(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(event.option.id)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
 
 class PlanScreen(ChoiceDialog):

@@ -12,8 +12,8 @@ from textual.binding import Binding
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from console.tui.app_access import console_app
-from console.tui.help_keys import KeyGroup, help_groups
+from console.tui.actions.help_keys import KeyGroup, help_groups
+from console.tui.base.app_access import console_app
 from console.tui.widgets.key_scroll import KeyScroll
 
 COLUMN_WIDTH = 56

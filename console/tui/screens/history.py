@@ -18,8 +18,12 @@ from textual.widgets import Button, DataTable, Static
 
 from console.journal.cli import change_details, visible, what, when
 from console.journal.diff import diff_lines
-from console.tui.app_access import console_app
-from console.tui.key_permissions import in_read_only_mode, known_permissions, refuse_if_read_only
+from console.tui.actions.key_permissions import (
+    in_read_only_mode,
+    known_permissions,
+    refuse_if_read_only,
+)
+from console.tui.base.app_access import console_app
 from console.tui.modals.base import ChoiceDialog
 from console.tui.widgets.console_header import ConsoleHeader
 from console.tui.widgets.key_bar import KeyBar
@@ -279,7 +283,7 @@ class HistoryScreen(Screen[None]):
             return
         permissions = known_permissions(app)
         if plan.permission and permissions is not None and plan.permission not in permissions:
-            from console.tui.key_permissions import say_lacking
+            from console.tui.actions.key_permissions import say_lacking
 
             say_lacking(app, plan.permission, "undoing this change")
             return

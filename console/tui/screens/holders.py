@@ -14,7 +14,7 @@ from rich.text import Text
 from textual import on
 
 from console.client.review import Holding, holder_pages
-from console.tui.review_commands import ReviewCommands
+from console.tui.palette.review_commands import ReviewCommands
 from console.tui.screens.tenant_walk import TenantWalkScreen
 from console.tui.widgets.row_table import Cell, RowTable, TableColumn
 

@@ -30,13 +30,13 @@ from console.estate.overview import (
     check_profiles,
     saved_targets,
 )
-from console.tui.app_access import console_app
+from console.tui.base.app_access import console_app
 from console.tui.widgets.key_bar import KeyBar
 
 if TYPE_CHECKING:
     from rich.table import Table
 
-    from console.tui.connection import Connection, ProfileSource
+    from console.tui.base.connection import Connection, ProfileSource
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +53,7 @@ def profile_targets(source: ProfileSource, session_profile: str | None) -> list[
     Saved profiles are read as `tenant-console status` reads them (each key from the
     keyring when its check starts); any other source (the demo's, tests') through its own
     summaries, each key through its `resolve` when the check starts."""
-    from console.tui.connection import SavedProfiles
+    from console.tui.base.connection import SavedProfiles
 
     if isinstance(source, SavedProfiles):
         return saved_targets(session_profile=session_profile)

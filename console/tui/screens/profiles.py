@@ -14,8 +14,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from console.tui.app_access import console_app
-from console.tui.connection import Connection, ProfileSummary, probe_keyring
+from console.tui.base.app_access import console_app
+from console.tui.base.connection import Connection, ProfileSummary, probe_keyring
 from console.tui.widgets.pick_list import PickList
 
 log = logging.getLogger(__name__)

@@ -22,10 +22,10 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
 from console.client.review import FLAGS, FLAGS_BY_KEY, Catalogue, ReviewRow, review_pages
-from console.tui import formatting as fmt
-from console.tui.app_access import console_app
-from console.tui.command_list import Command, CommandListProvider
-from console.tui.review_commands import WhoHoldsCommands
+from console.tui.base import formatting as fmt
+from console.tui.base.app_access import console_app
+from console.tui.palette.command_list import Command, CommandListProvider
+from console.tui.palette.review_commands import WhoHoldsCommands
 from console.tui.screens.tenant_walk import TenantWalkScreen
 from console.tui.widgets.row_table import Cell, RowTable, TableColumn
 

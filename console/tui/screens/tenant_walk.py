@@ -22,9 +22,9 @@ from textual.timer import Timer
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
-from console.tui.app_access import console_app
-from console.tui.problems import describe
-from console.tui.resources import APPLICATIONS
+from console.tui.base.app_access import console_app
+from console.tui.base.problems import describe
+from console.tui.browse.kinds import APPLICATIONS
 from console.tui.widgets.console_header import ConsoleHeader
 from console.tui.widgets.key_bar import KeyBar
 from console.tui.widgets.row_table import Cell, RowTable, TableColumn

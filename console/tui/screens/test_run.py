@@ -24,8 +24,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static, TextArea
 
 from console.terminal_text import printable, printable_json
-from console.tui.app_access import console_app
-from console.tui.run_targets import RunTarget, formula_run_target, transform_run_target
+from console.tui.base.app_access import console_app
+from console.tui.forms.run_targets import RunTarget, formula_run_target, transform_run_target
 from console.tui.widgets.key_bar import KeyBar
 
 if TYPE_CHECKING:

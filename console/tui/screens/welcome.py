@@ -16,9 +16,9 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Input, Label, LoadingIndicator, Static
 
-from console.tui.app_access import console_app
-from console.tui.connection import Connection, check_key, key_check_failure, probe_keyring
-from console.tui.logs import hide_secret
+from console.tui.base.app_access import console_app
+from console.tui.base.connection import Connection, check_key, key_check_failure, probe_keyring
+from console.tui.base.logs import hide_secret
 from console.tui.widgets.key_bar import KeyBar
 
 log = logging.getLogger(__name__)

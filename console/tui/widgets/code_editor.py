@@ -29,7 +29,7 @@ from textual.widgets import Static, TextArea
 
 from console.code_files.problems import CodeProblem, JavaScriptChecker, check_javascript
 from console.files import read_text_file
-from console.tui.dialog_host import dialog_host
+from console.tui.base.dialog_host import dialog_host
 from console.tui.widgets.external_editor import EditorNotFound, edit_text, editor_command
 from console.tui.widgets.javascript_text_area import JavaScriptTextArea
 

@@ -6,15 +6,15 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from console.tui.app_access import console_app
-from console.tui.sections import SECTIONS
-from console.tui.session import HeaderFields, Session
+from console.tui.base.app_access import console_app
+from console.tui.base.session import HeaderFields, Session
+from console.tui.browse.sections import SECTIONS
 
 
 class ConsoleHeader(Widget):
     """Two lines: who you are talking to, then the section tabs (current one highlighted).
 
-    The first line follows the app's current session (console.tui.session): it subscribes to
+    The first line follows the app's current session (console.tui.base.session): it subscribes to
     the app's session signal once mounted, so a new connection or a tenant name, usage line
     or notice that arrives shows in every header on the stack without anyone copying it in.
     The screen sets `section` and `trail`."""

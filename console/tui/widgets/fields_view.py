@@ -8,7 +8,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from console.tui.resources import Renderable
+from console.tui.browse.kinds import Renderable
 
 
 def fields_table(fields: list[tuple[str, Renderable]]) -> Table:

@@ -2,7 +2,7 @@
 session uses; a rotation in progress above them, until it is finished or cancelled.
 
 The keys come with the application (`keys` in its answer); where a service does not list
-them, the panel says what it offers instead. N, x and o act on them (console.tui.key_flows).
+them, the panel says what it offers instead. N, x and o act on them (console.tui.actions.key_flows).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from console.tui import formatting as fmt
+from console.tui.base import formatting as fmt
 
 if TYPE_CHECKING:
     from console.keys.rotation import Rotation

@@ -4,10 +4,10 @@ Only the pages the cursor reaches are fetched: the first shows as soon as it arr
 when the cursor comes within PREFETCH_MARGIN rows of the end of what is loaded. Rows are the
 objects as the service sent them (dicts); `current_item` makes the model of the highlighted one.
 
-`/` filters the loaded rows as one types (console.tui.row_filter); enter asks the service where
-the API can filter, and otherwise searches the rest of the tenant (console.tui.search), the
-matches shown as their pages arrive. The table shows `shown_items`: the loaded rows, the
-ones the live filter keeps, or the search's matches.
+`/` filters the loaded rows as one types (console.tui.browse.row_filter); enter asks the service
+where the API can filter, and otherwise searches the rest of the tenant (console.tui.browse.search),
+the matches shown as their pages arrive. The table shows `shown_items`: the loaded rows, the ones
+the live filter keeps, or the search's matches.
 """
 
 from __future__ import annotations
@@ -31,12 +31,12 @@ from textual.timer import Timer
 from textual.widgets import Input
 
 from console.clock import now
-from console.tui.app_access import console_app
-from console.tui.notices import notify_once
-from console.tui.problems import describe
-from console.tui.resources import PAGE_SIZE, Fetched, FilterInvalid, ResourceKind, list_page
-from console.tui.row_filter import RowFilter, column_words, parse_row_filter
-from console.tui.search import TenantSearch
+from console.tui.base.app_access import console_app
+from console.tui.base.notices import notify_once
+from console.tui.base.problems import describe
+from console.tui.browse.kinds import PAGE_SIZE, Fetched, FilterInvalid, ResourceKind, list_page
+from console.tui.browse.row_filter import RowFilter, column_words, parse_row_filter
+from console.tui.browse.search import TenantSearch
 from console.tui.widgets.row_table import Cell, RowTable, TableColumn
 from console.tui.widgets.section_loader import SectionLoader
 from console.tui.widgets.section_messages import SectionFailed, StatusChanged
@@ -44,7 +44,7 @@ from console.tui.widgets.state_panel import StatePanel
 
 if TYPE_CHECKING:
     from console.client.budget import RequestBudget
-    from console.tui.shown import JsonObject, Query, Shown
+    from console.tui.base.shown import JsonObject, Query, Shown
 
 log = logging.getLogger("console.tui")
 
@@ -464,7 +464,7 @@ class ResourceList(Vertical, SectionLoader):
         connection = console_app(self).connection
         if connection is None or connection.profile is None:
             return
-        from console.tui.early_start import record_in_index
+        from console.tui.browse.first_page import record_in_index
 
         self.run_worker(
             asyncio.to_thread(record_in_index, connection, self.kind.path, envelope),

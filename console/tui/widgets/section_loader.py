@@ -17,10 +17,10 @@ from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 from console.clock import now
-from console.tui.formatting import clock_time
+from console.tui.base.formatting import clock_time
 
 if TYPE_CHECKING:
-    from console.tui.problems import ConsoleProblem
+    from console.tui.base.problems import ConsoleProblem
 
 log = logging.getLogger(__name__)
 

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from textual.message import Message
 
-from console.tui.problems import ConsoleProblem
+from console.tui.base.problems import ConsoleProblem
 
 if TYPE_CHECKING:
     from console.tui.widgets.section_loader import SectionLoader

@@ -6,7 +6,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import LoadingIndicator, Static
 
-from console.tui.problems import ConsoleProblem
+from console.tui.base.problems import ConsoleProblem
 
 
 class StatePanel(Vertical):

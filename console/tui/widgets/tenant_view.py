@@ -12,11 +12,11 @@ from textual.widgets import Static
 
 from console.clock import now
 from console.models.tenants import NAMED_SETTINGS
-from console.tui import formatting as fmt
-from console.tui.app_access import console_app
-from console.tui.clock_ticks import follow_clock
-from console.tui.problems import describe
-from console.tui.resources import (
+from console.tui.base import formatting as fmt
+from console.tui.base.app_access import console_app
+from console.tui.base.clock_ticks import follow_clock
+from console.tui.base.problems import describe
+from console.tui.browse.kinds import (
     TENANT,
     Labels,
     Renderable,

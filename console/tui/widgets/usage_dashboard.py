@@ -27,7 +27,7 @@ from textual.widgets import ContentSwitcher, DataTable, LoadingIndicator, Static
 
 from console import clock
 from console.models.tenants import UsageReport
-from console.tui.formatting import clock_time, local_time, relative, when
+from console.tui.base.formatting import clock_time, local_time, relative, when
 from console.tui.widgets.key_scroll import KeyScroll
 from console.tui.widgets.usage_chart import TokenBarChart
 from console.tui.widgets.usage_gauge import UsageGauge

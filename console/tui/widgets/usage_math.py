@@ -1,7 +1,8 @@
 """The numbers behind the usage dashboard, kept free of Textual so they are cheap to test.
 
 Percentages, plan thresholds and shares by token type the dashboard and the header summary
-show (their times come from console.tui.formatting). "Now" always comes from `console.clock.now()`.
+show (their times come from console.tui.base.formatting). "Now" always comes from
+`console.clock.now()`.
 """
 
 from __future__ import annotations

@@ -11,8 +11,8 @@ from textual.containers import Vertical
 from textual.message import Message
 
 from console.clock import now
-from console.tui.app_access import console_app
-from console.tui.problems import describe
+from console.tui.base.app_access import console_app
+from console.tui.base.problems import describe
 from console.tui.widgets.section_loader import SectionLoader
 from console.tui.widgets.section_messages import SectionFailed, StatusChanged
 from console.tui.widgets.usage_dashboard import UsageDashboard

@@ -1,0 +1,217 @@
+"""Every key of the console, grouped by the screen it works on: what the help (`?`) shows and
+what docs/keys.md is generated from (tests/tui/test_help_keys.py keeps the two the same)."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from console.tui.browse.sections import SECTIONS
+
+
+class KeyGroup(NamedTuple):
+    """The keys of one screen (or of every screen), as (key, what it does)."""
+
+    title: str
+    keys: tuple[tuple[str, str], ...]
+    changes: bool = False
+    """Keys that change data: neither shown nor allowed in read-only mode."""
+
+
+SECTION_NAMES = ", ".join(f"{s.number} {s.title}" for s in SECTIONS)
+
+KEY_GROUPS: tuple[KeyGroup, ...] = (
+    KeyGroup(
+        "Everywhere",
+        (
+            ("?", "This help"),
+            (
+                "ctrl+p",
+                "Command palette: the screen's own commands first, then sections, profiles,"
+                " open by name or id, theme, quit",
+            ),
+            ("p", "Switch profile (in the picker, m makes one the default)"),
+            ("P", "All profiles at once: key, tenant, usage, counts"),
+            ("H", "History of the changes made through the console"),
+            ("escape", "Back, close, or stop what is running"),
+            ("q", "Quit"),
+        ),
+    ),
+    KeyGroup(
+        "Console: sections and lists",
+        (
+            ("1-6", f"Sections: {SECTION_NAMES}"),
+            ("enter", "Open the highlighted object"),
+            (
+                "/",
+                "Filter the loaded rows as you type (column:value too); enter asks the"
+                " service, or searches the whole tenant; escape clears",
+            ),
+            ("j / k, down / up", "Move in a list (and in every picker and dialog list)"),
+            ("g / G, home / end", "First / last loaded row; G again loads the rest"),
+            ("ctrl+d / ctrl+u", "Half a page down / up"),
+            ("pagedown / pageup", "A page down / up"),
+            ("s / S", "Sort by the next column / reverse (the loaded rows; the top shows)"),
+            ("ctrl+g", "Load every page of the list, then sort it all"),
+            ("A", "Access review of every application (in Applications)"),
+            ("w", "Who holds the highlighted permission (in Permissions)"),
+            ("r", "Refresh / retry"),
+            ("y", "Copy the id of the highlighted object"),
+            ("K", "Enter a new key when the service rejects the profile's key"),
+        ),
+    ),
+    KeyGroup(
+        "Console: changes",
+        (
+            ("n", "New application, proxy or formula (in its list)"),
+            ("e", "Edit the object (row or detail), or the tenant (Tenant section)"),
+            ("d", "Delete the object, or the tenant (asks first)"),
+            ("R", "Regenerate an application's API key (asks first; shown once)"),
+            ("c", "Copy the application, proxy or formula to another profile (plan first)"),
+        ),
+        changes=True,
+    ),
+    KeyGroup(
+        "Detail",
+        (
+            ("v", "Raw JSON (toggle)"),
+            ("ctrl+r", "Test-run a formula's code or a proxy's transform"),
+            ("y", "Copy the id"),
+            ("r", "Read it again"),
+            ("j / k, g / G", "Scroll"),
+            ("e / d / R / c", "Edit, delete, regenerate the key, copy to profile"),
+        ),
+    ),
+    KeyGroup(
+        "Application detail: keys",
+        (
+            ("N", "New key beside the others (shown once)"),
+            ("x", "Revoke one of its keys (asks first; the session's own needs the name)"),
+            ("o", "Rotate: new key, deploy it, then revoke the old (or go on with one begun)"),
+        ),
+        changes=True,
+    ),
+    KeyGroup(
+        "History (H)",
+        (
+            ("j / k", "Move; the highlighted change shows below (a field diff, code as lines)"),
+            ("u", "Undo the highlighted change (asks first)"),
+            ("r", "Read the journal again"),
+        ),
+    ),
+    KeyGroup(
+        "Access review (A)",
+        (
+            ("f / F", "Next / previous flag filter"),
+            ("x", "Export (CSV or JSON, by file name)"),
+            ("enter", "Open the highlighted application"),
+            ("r", "Read the tenant again"),
+            ("escape", "Stop the reading, then back"),
+        ),
+    ),
+    KeyGroup(
+        "Who holds (w)",
+        (
+            ("enter", "Open the highlighted application"),
+            ("r", "Read again"),
+        ),
+    ),
+    KeyGroup(
+        "All profiles (P)",
+        (
+            ("enter", "Switch to the highlighted profile"),
+            ("r", "Check every profile again"),
+        ),
+    ),
+    KeyGroup(
+        "Forms",
+        (
+            ("ctrl+s", "Save (every problem is listed at once)"),
+            ("escape", "Close (asks if there are unsaved changes)"),
+            ("tab / shift+tab", "Next / previous field; never changes a field"),
+            ("space", "Tick or untick the highlighted permission or box"),
+            ("ctrl+r", "Test-run the code as edited (formula, proxy)"),
+            ("F5 / F6 / F7", "Formula: its code, configuration contract, request parameters"),
+        ),
+        changes=True,
+    ),
+    KeyGroup(
+        "Code editor",
+        (
+            ("ctrl+] / ctrl+\\", "Indent / outdent the selected lines"),
+            ("F2", "Load the code from a file"),
+            ("F3", "Save the code to a file"),
+            ("F4", "Open the code in $EDITOR"),
+            ("F8", "Next problem in the code"),
+            ("F9", "Link to a file (follows its changes) / unlink"),
+            ("F11, ctrl+f", "Full screen (tab indents there); escape or F11 returns"),
+        ),
+    ),
+    KeyGroup(
+        "Test-run",
+        (
+            ("ctrl+r", "Run the code on the sample request"),
+            ("ctrl+t", "Prefill the sample"),
+            ("ctrl+g", "Go to the error in the code"),
+            ("escape", "Close"),
+        ),
+    ),
+    KeyGroup(
+        "Dialogs and pickers",
+        (
+            ("j / k", "Move in a picker's list"),
+            ("enter", "Choose; press the focused button"),
+            ("y / n", "Yes / no, where a dialog asks"),
+            ("left / right", "Previous / next button"),
+            ("v / y / w / o", "New key: show it, copy it, write it to a file (0600), done"),
+            ("a", "Plan: show unchanged objects too"),
+            ("F2", "Welcome screen: open the demo"),
+        ),
+    ),
+)
+"""Every key, by screen; the help and docs/keys.md show these."""
+
+
+def help_groups(read_only: bool = False) -> tuple[KeyGroup, ...]:
+    """The groups the help shows: read-only mode leaves out the keys that change data."""
+    return tuple(g for g in KEY_GROUPS if not (read_only and g.changes))
+
+
+def keys_markdown() -> str:
+    """docs/keys.md: every group as a table (written by
+    `python -m console.tui.actions.help_keys`)."""
+    lines = [
+        "# Keys reference",
+        "",
+        "Every key of the console, by the screen it works on. The help screen (`?`) lists the"
+        " same keys; each screen's footer names its own, the most important first, as many as"
+        " the width allows. A key pressed where it does not apply says where it works.",
+        "",
+        "<!-- Generated from console/tui/actions/help_keys.py:"
+        " python -m console.tui.actions.help_keys -->",
+    ]
+    for group in KEY_GROUPS:
+        lines += ["", f"## {group.title}", ""]
+        if group.changes:
+            lines += ["Not in read-only mode (`--read-only`).", ""]
+        lines += ["| Key | Does |", "|---|---|"]
+        for key, what in group.keys:
+            shown = " / ".join(
+                ", ".join(f"`{k.strip()}`" for k in part.split(",")) for part in key.split(" / ")
+            )
+            shown = shown.replace("|", "\\|")
+            lines.append(f"| {shown} | {what} |")
+    lines += [
+        "",
+        "See also: [Browsing and finding](browsing.md), [Editing and keys](editing.md),"
+        " [Access review](access-review.md), [Several tenants](several-tenants.md),"
+        " [Code and test-runs](code.md).",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    import pathlib
+
+    target = pathlib.Path(__file__).resolve().parents[2] / "docs" / "keys.md"
+    target.write_text(keys_markdown(), encoding="utf-8")
+    print(f"wrote {target}")

@@ -1,0 +1,3 @@
+"""What is browsed: the kinds of object, the sections, the first page, filters and
+search.
+"""

@@ -1,0 +1,714 @@
+"""One definition per browsable resource: its columns, filter, fetching and detail fields.
+
+A ResourceList widget shows any of them; forms (issue 6) attach to the same definitions.
+Lists hold objects as the service sent them (JSON dicts: rows need no pydantic, so the first
+page shows before the models load); `model_of` makes the typed object a detail or form needs.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+from uuid import UUID
+
+from rich.text import Text
+
+from console.tui.base import formatting as fmt
+from console.tui.base.columns import Column, Labels, Renderable
+from console.tui.base.shown import JsonObject, Query, Shown
+
+if TYPE_CHECKING:
+    from console.client.client import AdminClient
+    from console.client.resources import TenantResource
+    from console.models import (
+        Application,
+        Permission,
+        Proxy,
+        ReactorFormula,
+        Tenant,
+        TransformView,
+    )
+    from console.models.formulas import ContractItemView
+    from console.tui.base.shown import Model
+
+if TYPE_CHECKING:
+    from console.tui.browse.row_filter import RowFilter
+
+
+log = logging.getLogger("console.tui")
+
+PAGE_SIZE = 50
+"""Rows a list asks for at a time."""
+
+
+_MARKS = "?—"
+"""What any cell may show instead of its value: unreadable, missing."""
+DATE_CHARS = "0123456789-: " + _MARKS
+"""A list's date cell (`2026-11-20 10:00`)."""
+
+
+def unknown_fields(model: object) -> list[tuple[str, Renderable]]:
+    """The fields the service sent that the console does not know, as `name: JSON` rows:
+    shown as text, never dropped (see console.models.LenientModel)."""
+    extra = getattr(model, "model_extra", None) or {}
+    rows: list[tuple[str, Renderable]] = []
+    for name, value in extra.items():
+        text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+        rows.append((name, Text(text, style="italic")))
+    return rows
+
+
+def raw_fields(item: object) -> list[tuple[str, Renderable]]:
+    """Every top-level field of an object as sent, as text: for one the console cannot read."""
+    if not isinstance(item, dict):
+        return [("Value", Text(json.dumps(item, ensure_ascii=False, default=str)))]
+    return [
+        (str(name), Text(value if isinstance(value, str) else json.dumps(value, default=str)))
+        for name, value in item.items()
+    ]
+
+
+@dataclass(frozen=True)
+class Fetched:
+    """One page as the list needs it."""
+
+    items: list[JsonObject]
+    """The objects as the service sent them."""
+    total: int | None
+    """None when the service sent no totals."""
+    page: int
+    has_more: bool
+    labels: Labels = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class CodeBlock:
+    title: str
+    code: str
+    language: str = "javascript"
+
+
+class FilterInvalid(ValueError):
+    """The filter text cannot become a server filter for this resource; one sentence."""
+
+
+def _id_query(row_filter: RowFilter, what: str) -> Query | None:
+    """`{"ids": ...}` for full ids typed (alone or after `id:`); an `id:` that holds no
+    full id is refused, as the service matches whole ids only."""
+    if row_filter.column not in (None, "id"):
+        return None
+    ids = _uuids(row_filter.term)
+    if ids:
+        return {"ids": tuple(ids)}
+    if row_filter.column == "id":
+        raise FilterInvalid(f"{what} are filtered by id on the server: enter a full id.")
+    return None
+
+
+def _uuids(text: str) -> list[str] | None:
+    parts = [p for p in text.replace(",", " ").split() if p]
+    try:
+        return [str(UUID(p)) for p in parts] if parts else None
+    except ValueError:
+        return None
+
+
+def _count(items: Sequence[object] | None, word: str) -> str:
+    n = len(items or ())
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _expiry_cell(value: str | None) -> Renderable:
+    moment = fmt.wire_time(value)
+    if moment is None:
+        return Text("never", style="dim")
+    return Text(fmt.short_date(moment), style=fmt.expiry_style(moment))
+
+
+def _date_cell(value: str | None) -> str:
+    return fmt.short_date(fmt.wire_time(value))
+
+
+def _field(item: Shown, name: str) -> object:
+    """A field of an object as sent (a dict) or of its model; None where it has none."""
+    return item.get(name) if isinstance(item, dict) else getattr(item, name, None)
+
+
+def _id_text(value: object) -> Renderable:
+    return str(value) if value else Text("—", style="dim")
+
+
+def with_article(noun: str) -> str:
+    """ "an application", "a proxy": the article a sentence needs before `noun`."""
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+
+
+class CollectionGroup(Protocol):
+    """What the list kinds call on a client's resource group (`client.proxies`): the paged
+    collections (console.client.resources' Applications, Proxies, ReactorFormulas) have
+    these. The permissions' group has others: PermissionsKind overrides what uses them."""
+
+    async def get(self, id: UUID | str, /) -> Model: ...
+
+    async def delete(self, id: UUID | str, /) -> None: ...
+
+    async def page_json(self, *, page: int, size: int, **filters: object) -> JsonObject: ...
+
+
+_PERMISSION_VERBS = {"new": "create", "edit": "update", "delete": "delete", "regenerate": "update"}
+
+
+class Kind:
+    """What a kind of object is, in one place: its names, its client group, what deleting
+    one breaks, which objects are read-only (its form: console.tui.forms.registry). The
+    console passes kinds, not names."""
+
+    key: str = ""
+    """The section and the client's resource group (`client.applications`)."""
+    title: str = ""
+    singular: str = ""
+    """The noun in sentences: "application", "reactor formula"."""
+    permission: str | None = None
+    """The permission reading it needs; its prefix names the change permissions too."""
+    changeable: bool = True
+    """Whether the console creates, edits or deletes objects of this kind."""
+    creatable: bool = True
+    """Whether `n` makes a new one (there is one tenant: it is edited, never created)."""
+    regenerable: bool = False
+    """Whether its objects have an API key that `R` regenerates."""
+    delete_consequences: str = ""
+    """What deleting one breaks, for the confirmation."""
+
+    @property
+    def a_noun(self) -> str:
+        """ "an application": the noun with its article."""
+        return with_article(self.singular)
+
+    @property
+    def action_object(self) -> str:
+        """What an action names when it acts on the object: "a proxy", "the tenant"."""
+        return self.a_noun
+
+    def is_read_only(self, obj: Shown | None) -> bool:
+        """Whether this object may never be changed, whatever the key (an official formula)."""
+        return False
+
+    def read_only_reason(self, obj: Shown) -> str:
+        """Why `is_read_only(obj)`, for the refusal to delete it."""
+        return f"This {self.singular} cannot be changed."
+
+    def change_permission(self, action: str) -> str | None:
+        """The permission `n`, `e`, `d` or `R` needs (`proxy:create`); None if none applies."""
+        verb = _PERMISSION_VERBS.get(action)
+        if not self.changeable or verb is None or self.permission is None:
+            return None
+        return f"{self.permission.split(':')[0]}:{verb}"
+
+    def model_of(self, item: Shown) -> Shown:
+        """The typed object (console.models) for an object as sent; a model stays as it is."""
+        return item
+
+    def item_id(self, item: Shown) -> str:
+        """The object's id as text ("" if it has none)."""
+        value = _field(item, "id")
+        return "" if value is None else str(value)
+
+    async def get(self, client: AdminClient, item_id: str) -> Model:
+        """The object as the service holds it now."""
+        raise NotImplementedError
+
+    async def delete(self, client: AdminClient, obj: Shown) -> None:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.key}>"
+
+
+class ResourceKind(Kind):
+    """Base of the four list sections."""
+
+    path: str = ""
+    """The list endpoint, for the console's first page (console.client.plain_get)."""
+    model_name: str = ""
+    """The class in console.models of one object."""
+    filter_placeholder: str = ""
+    columns: tuple[Column, ...] = ()
+
+    def client_group(self, client: AdminClient) -> CollectionGroup:
+        """The client's resource group of the same name as `key` (`client.proxies`), as
+        the kind methods here use it."""
+        group: CollectionGroup = getattr(client, self.key)
+        return group
+
+    async def get(self, client: AdminClient, item_id: str) -> Model:
+        return await self.client_group(client).get(item_id)
+
+    async def delete(self, client: AdminClient, obj: Shown) -> None:
+        await self.client_group(client).delete(self.item_id(obj))
+
+    def server_query(self, row_filter: RowFilter) -> Query | None:
+        """The server filter for the text typed after `/` and enter, where the API has one
+        (spec: ids, names of proxies and formulas, permissions by application type); None
+        where it has none (the loaded rows are filtered, and the tenant searched)."""
+        return None
+
+    async def fetch(self, client: AdminClient, page: int, size: int, query: Query) -> Fetched:
+        """One page, as sent, from the client's resource group of the same name as `key`."""
+        envelope = await self.client_group(client).page_json(page=page, size=size, **query)
+        return list_page(envelope, page, size)
+
+    def model_of(self, item: Shown) -> Shown:
+        """The typed object (console.models) for an object as sent; a model stays as it is.
+
+        An object that does not match the API raises the client's UnexpectedResponse."""
+        if not isinstance(item, dict):
+            return item
+        from console.client.resources import parse_response
+
+        model = getattr(importlib.import_module("console.models"), self.model_name)
+        return parse_response(model, item, method="GET", path=self.path)
+
+    def item_name(self, item: Shown) -> str:
+        name = _field(item, "name")
+        return str(name if name is not None else self.item_id(item) or "(unnamed)")
+
+    def row_cells(self, item: Shown, labels: Labels) -> tuple[Renderable, ...]:
+        """The row of an object as sent. One the console cannot read (not an object, or no
+        id) is a row saying so, with its name or id where it has one; enter shows its JSON."""
+        if not isinstance(item, dict) or not self.item_id(item):
+            what = _field(item, "name") if isinstance(item, dict) else None
+            first = Text.assemble(("unreadable ", "bold red"), (str(what or ""), "dim"))
+            return (first, *(Text("") for _ in self.columns[1:]))
+        return tuple(c.cell(item, labels) for c in self.columns)
+
+    def fields(self, item: Any, labels: Labels | None = None) -> list[tuple[str, Renderable]]:
+        """The detail's rows of the kind's model (each kind narrows `item` to its own)."""
+        return []
+
+    def code_blocks(self, item: Any) -> list[CodeBlock]:
+        """The code a detail shows of the kind's model (each kind narrows `item`)."""
+        return []
+
+    def empty_message(self, filter_text: str) -> str:
+        if filter_text:
+            return f"No {self.title.lower()} match “{filter_text}”. Press escape to clear."
+        return f"This tenant has no {self.title.lower()} yet."
+
+
+def list_page(envelope: JsonObject, page: int = 1, size: int = PAGE_SIZE) -> Fetched:
+    """A list page as sent (its envelope checked by the client) as the list needs it; a page
+    without totals has `total` None, and more follow while pages come back full."""
+    from console.client.envelope import page_numbers
+
+    total, has_more = page_numbers(envelope, page, size)
+    number = (envelope.get("pagination") or {}).get("page_number") or page
+    return Fetched(envelope["data"], total, number, has_more)
+
+
+async def _application_names(client: AdminClient, ids: list[str]) -> Labels:
+    """The names of these applications, in one request; none if the key may not read them."""
+    try:
+        found = await client.applications.page_json(page=1, size=100, ids=ids)
+    except Exception:
+        log.info("application names not looked up", exc_info=True)
+        return {}
+    return {str(a["id"]): str(a.get("name")) for a in found["data"]}
+
+
+def named_id(value: object, labels: Labels | None) -> Renderable:
+    """An id with the name of the application it is, when the console knows it: "Name  id"."""
+    if not value:
+        return _id_text(value)
+    name = (labels or {}).get(str(value))
+    return Text.assemble(name, (f"  {value}", "dim")) if name else str(value)
+
+
+def audit_ids(item: Shown) -> list[str]:
+    """The ids a detail shows that may be applications: who created and last changed it,
+    and a proxy's application. Looked up by id (an id of no application stays as it is)."""
+    names = ("created_by", "modified_by", "application_id")
+    return sorted({str(v) for v in (_field(item, n) for n in names) if v})
+
+
+async def application_names(client: AdminClient, ids: list[str]) -> Labels:
+    """The names of the applications among `ids` (others are left out); {} on a failure."""
+    return await _application_names(client, ids) if ids else {}
+
+
+def _audit(
+    item: Application | Proxy | ReactorFormula, labels: Labels | None = None
+) -> list[tuple[str, Renderable]]:
+    return [
+        ("Created", fmt.when(item.created_at)),
+        ("Created by", named_id(item.created_by, labels)),
+        ("Modified", fmt.when(item.modified_at)),
+        ("Modified by", named_id(item.modified_by, labels)),
+    ]
+
+
+class ApplicationsKind(ResourceKind):
+    key = "applications"
+    title = "Applications"
+    singular = "application"
+    permission = "application:read"
+    regenerable = True
+    delete_consequences = "Its API key stops working at once."
+    path = "/applications"
+    model_name = "Application"
+    filter_placeholder = "any column or column:value; enter searches the tenant"
+    columns = (
+        Column("name", "Name", lambda a: a["name"], min_width=16, grow=True),
+        Column("type", "Type", lambda a: a["type"]),
+        Column(
+            "grants",
+            "Permissions / rules",
+            lambda a: (
+                f"{_count(a.get('permissions'), 'permission')}, {_count(a.get('rules'), 'rule')}"
+            ),
+            min_width=16,
+            drop_order=2,
+            charset="0123456789 ,permissionrule" + _MARKS,
+        ),
+        Column(
+            "expires",
+            "Expires",
+            lambda a: _expiry_cell(a.get("expires_at")),
+            16,
+            charset=DATE_CHARS + "never",
+        ),
+        Column(
+            "created",
+            "Created",
+            lambda a: _date_cell(a.get("created_at")),
+            16,
+            drop_order=1,
+            charset=DATE_CHARS,
+        ),
+    )
+
+    def server_query(self, row_filter: RowFilter) -> Query | None:
+        return _id_query(row_filter, "Applications")
+
+    def fields(
+        self, item: Application, labels: Labels | None = None
+    ) -> list[tuple[str, Renderable]]:
+        expires: Renderable = Text("never", style="dim")
+        if item.expires_at is not None:
+            expires = Text(fmt.when(item.expires_at), style=fmt.expiry_style(item.expires_at))
+        rules = Text()
+        for rule in item.rules:
+            if rules:
+                rules.append("\n")
+            priority = "?" if rule.priority is None else rule.priority
+            rules.append(f"#{priority} ", style="bold")
+            rules.append(f"{rule.description or ''} — {rule.transform or '?'}")
+            if rule.container:
+                rules.append(f" in {rule.container}")
+            rules.append(f": {', '.join(rule.permissions)}", style="dim")
+        return [
+            ("Id", str(item.id)),
+            ("Name", item.name),
+            ("Type", item.type),
+            ("Permissions", ", ".join(item.permissions) or Text("none", style="dim")),
+            ("Rules", rules or Text("none", style="dim")),
+            ("Expires", expires),
+            ("Tenant", _id_text(item.tenant_id)),
+            *_audit(item, labels),
+        ]
+
+
+def _application_cell(proxy: JsonObject, labels: Labels) -> Renderable:
+    if proxy.get("application_id") is None:
+        return Text("—", style="dim")
+    key = str(proxy["application_id"])
+    return labels.get(key) or Text(key[:8] + "…", style="dim")
+
+
+class ProxiesKind(ResourceKind):
+    key = "proxies"
+    title = "Proxies"
+    singular = "proxy"
+    permission = "proxy:read"
+    delete_consequences = "Calls to the proxy fail at once, and its key stops working."
+    path = "/proxies"
+    model_name = "Proxy"
+    filter_placeholder = "any column or column:value; enter asks the service by name or id"
+    columns = (
+        Column("name", "Name", lambda p: p["name"], min_width=16, grow=True),
+        Column(
+            "destination",
+            "Destination",
+            lambda p: p["destination_url"],
+            40,
+            min_width=20,
+            grow=True,
+        ),
+        Column(
+            "auth", "Auth", lambda p: fmt.yes_no(p.get("require_auth")), 5, charset="yesno" + _MARKS
+        ),
+        Column(
+            "application",
+            "Application",
+            _application_cell,
+            22,
+            uses_labels=True,
+            min_width=14,
+            drop_order=2,
+            grow=True,
+        ),
+        Column(
+            "created",
+            "Created",
+            lambda p: _date_cell(p.get("created_at")),
+            16,
+            drop_order=1,
+            charset=DATE_CHARS,
+        ),
+    )
+
+    def server_query(self, row_filter: RowFilter) -> Query | None:
+        by_id = _id_query(row_filter, "Proxies")
+        if by_id is None and row_filter.column in (None, "name") and row_filter.term:
+            return {"name": row_filter.term}
+        return by_id
+
+    async def fetch(self, client: AdminClient, page: int, size: int, query: Query) -> Fetched:
+        fetched = await super().fetch(client, page, size, query)
+        ids = sorted({str(p["application_id"]) for p in fetched.items if p.get("application_id")})
+        if ids:
+            fetched.labels.update(await _application_names(client, ids))
+        return fetched
+
+    def fields(self, item: Proxy, labels: Labels | None = None) -> list[tuple[str, Renderable]]:
+        configuration = item.configuration or {}
+        application = named_id(item.application_id, labels)
+        config_text = "\n".join(
+            f"{k} = {v if v is not None else '(null)'}" for k, v in configuration.items()
+        )
+        return [
+            ("Id", str(item.id)),
+            ("Name", item.name),
+            ("Destination", item.destination_url or ""),
+            ("Requires auth", fmt.yes_no(item.require_auth)),
+            ("Application", application),
+            ("Proxy key", fmt.mask_key(item.key)),
+            ("Configuration", config_text or Text("none", style="dim")),
+            ("Request transform", _transform_summary(item.request_transform)),
+            ("Response transform", _transform_summary(item.response_transform)),
+            ("Tenant", _id_text(item.tenant_id)),
+            *_audit(item, labels),
+        ]
+
+    def code_blocks(self, item: Proxy) -> list[CodeBlock]:
+        blocks = []
+        for title, transform in (
+            ("Request transform", item.request_transform),
+            ("Response transform", item.response_transform),
+        ):
+            if transform is None:
+                continue
+            if transform.is_code:
+                blocks.append(CodeBlock(title, transform.code or ""))
+            else:  # another kind of transform: every field, as sent
+                body = json.dumps(transform.model_dump(exclude_none=True), indent=2)
+                blocks.append(CodeBlock(f"{title} ({transform.kind})", body, "json"))
+        return blocks
+
+
+def _transform_summary(transform: TransformView | None) -> Renderable:
+    if transform is None:
+        return Text("none", style="dim")
+    if transform.is_code:
+        return "code"
+    return Text.assemble(transform.kind, (" (not code: shown below, kept as it is)", "dim"))
+
+
+def _contract(items: Sequence[ContractItemView], optional: bool) -> Renderable:
+    if not items:
+        return Text("none", style="dim")
+    text = Text()
+    for item in items:
+        if text:
+            text.append("\n")
+        text.append(str(item.name), style="bold")
+        text.append(f": {item.type}")
+        if optional and item.optional:
+            text.append(" (optional)", style="dim")
+        if item.description:
+            text.append(f" — {item.description}", style="dim")
+    return text
+
+
+class ReactorFormulasKind(ResourceKind):
+    key = "reactor_formulas"
+    title = "Reactor formulas"
+    singular = "reactor formula"
+    permission = "reactor:read"
+    delete_consequences = "Reactors can no longer be made from it."
+    path = "/reactor-formulas"
+    model_name = "ReactorFormula"
+    filter_placeholder = "any column or column:value; enter asks the service by name"
+    columns = (
+        Column("name", "Name", lambda f: f["name"], min_width=16, grow=True),
+        Column("type", "Type", lambda f: f["type"]),
+        Column("status", "Status", lambda f: str(f["status"]).replace("_", " ")),
+        Column(
+            "parameters",
+            "Parameters",
+            lambda f: (
+                f"{len(f.get('configuration') or ())} config, "
+                f"{len(f.get('request_parameters') or ())} request"
+            ),
+            min_width=19,
+            drop_order=2,
+            charset="0123456789 ,configrequest" + _MARKS,
+        ),
+        Column(
+            "modified",
+            "Modified",
+            lambda f: _date_cell(f.get("modified_at") or f.get("created_at")),
+            16,
+            drop_order=1,
+            charset=DATE_CHARS,
+        ),
+    )
+
+    def server_query(self, row_filter: RowFilter) -> Query | None:
+        if row_filter.column in (None, "name") and row_filter.term:
+            return {"name": row_filter.term}
+        return None
+
+    def is_read_only(self, obj: Shown | None) -> bool:
+        # Official formulas (and any type but private, e.g. a partner's) are the operator's.
+        return obj is not None and _field(obj, "type") != "private"
+
+    def read_only_reason(self, obj: Shown) -> str:
+        if _field(obj, "type") == "official":
+            return "Official formulas belong to the service operator: no tenant can delete them."
+        kind = str(_field(obj, "type") or "Such").capitalize()
+        return f"{kind} formulas are not this tenant's own: it cannot delete them."
+
+    def fields(
+        self, item: ReactorFormula, labels: Labels | None = None
+    ) -> list[tuple[str, Renderable]]:
+        icon: Renderable = Text("none", style="dim")
+        if item.icon:
+            media = item.icon.split(";", 1)[0].removeprefix("data:")
+            icon = f"{media}, {len(item.icon)} characters"
+        return [
+            ("Id", str(item.id)),
+            ("Name", item.name),
+            ("Type", item.type),
+            ("Status", item.status.replace("_", " ")),
+            ("Description", item.description or Text("none", style="dim")),
+            ("Icon", icon),
+            ("Configuration", _contract(item.configuration, optional=False)),
+            ("Request parameters", _contract(item.request_parameters, optional=True)),
+            *_audit(item, labels),
+        ]
+
+    def code_blocks(self, item: ReactorFormula) -> list[CodeBlock]:
+        return [CodeBlock("Code", item.code)] if item.code is not None else []
+
+
+APPLICATION_TYPES = ("private", "public", "management")
+
+
+class PermissionsKind(ResourceKind):
+    key = "permissions"
+    title = "Permissions"
+    singular = "permission"
+    permission = None
+    changeable = False
+    path = "/permissions"
+    model_name = "Permission"
+    filter_placeholder = "any column or column:value; enter asks by application type"
+    columns = (
+        Column("type", "Type", lambda p: p["type"]),
+        Column("description", "Description", lambda p: p["description"], min_width=16, grow=True),
+        Column(
+            "types",
+            "Application types",
+            lambda p: ", ".join(p.get("application_types", ())),
+            min_width=17,
+            grow=True,
+        ),
+    )
+
+    def server_query(self, row_filter: RowFilter) -> Query | None:
+        if row_filter.column not in (None, "types"):
+            return None
+        value = row_filter.term.lower()
+        if value in APPLICATION_TYPES:
+            return {"application_type": value}
+        if row_filter.column == "types":
+            raise FilterInvalid(
+                "Permissions are filtered by application type: private, public or management."
+            )
+        return None
+
+    async def fetch(self, client: AdminClient, page: int, size: int, query: Query) -> Fetched:
+        items = await client.permissions.list_json(**query)
+        return Fetched(items, len(items), 1, False)
+
+    async def get(self, client: AdminClient, item_id: str) -> Model:
+        for item in await client.permissions.list():
+            if item.type == item_id:
+                return item
+        raise LookupError(f"There is no permission {item_id}.")
+
+    def item_id(self, item: Shown) -> str:
+        return str(_field(item, "type"))
+
+    def item_name(self, item: Shown) -> str:
+        return self.item_id(item)
+
+    def fields(
+        self, item: Permission, labels: Labels | None = None
+    ) -> list[tuple[str, Renderable]]:
+        return [
+            ("Type", item.type),
+            ("Description", item.description),
+            ("Application types", ", ".join(item.application_types)),
+        ]
+
+
+class TenantKind(Kind):
+    """The tenant itself: one object, edited and deleted from the Tenant section."""
+
+    key = "tenant"
+    title = "Tenant"
+    singular = "tenant"
+    permission = "tenant:read"
+    creatable = False
+    delete_consequences = (
+        "Every application, proxy and formula in it is deleted, and every key of the tenant "
+        "stops working at once, including the one this console uses. This cannot be undone."
+    )
+
+    @property
+    def action_object(self) -> str:
+        return "the tenant"
+
+    async def get(self, client: AdminClient, item_id: str = "") -> Tenant:
+        return await client.tenant.get()
+
+    async def delete(self, client: AdminClient, obj: Shown) -> None:
+        await client.tenant.delete()
+
+    def client_group(self, client: AdminClient) -> TenantResource:
+        return client.tenant
+
+
+APPLICATIONS = ApplicationsKind()
+PROXIES = ProxiesKind()
+REACTOR_FORMULAS = ReactorFormulasKind()
+PERMISSIONS = PermissionsKind()
+TENANT = TenantKind()
+
+LIST_KINDS: tuple[ResourceKind, ...] = (APPLICATIONS, PROXIES, REACTOR_FORMULAS, PERMISSIONS)
+KINDS_BY_KEY: dict[str, ResourceKind] = {k.key: k for k in LIST_KINDS}

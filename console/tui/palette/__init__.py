@@ -1,0 +1,1 @@
+"""The command palette's providers."""

@@ -1,0 +1,204 @@
+"""Command palette (ctrl+p): open an object by name or id, whether or not its list has it.
+
+What the lists hold is offered at once; proxies and formulas are then found through the
+server's name filter; applications, which the API filters by id only, by the tenant-wide
+search the lists use (console.tui.browse.search), each match shown as its page arrives. One more
+letter typed narrows the walk under way instead of starting over; an id is looked up with one
+GET per kind.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from functools import partial
+from typing import TYPE_CHECKING
+from uuid import UUID
+
+from textual.command import Hit, Hits, Provider
+
+from console.tui.base.app_access import console_app
+from console.tui.browse.kinds import APPLICATIONS, LIST_KINDS, PROXIES, REACTOR_FORMULAS
+from console.tui.browse.row_filter import name_pattern
+from console.tui.browse.search import TenantSearch
+from console.tui.widgets.resource_list import ResourceList
+
+if TYPE_CHECKING:
+    from console.client.client import AdminClient
+    from console.tui.base.shell import ConsoleShell
+    from console.tui.base.shown import JsonObject, Shown
+    from console.tui.browse.kinds import Fetched, Labels, ResourceKind
+
+log = logging.getLogger(__name__)
+
+SEARCH_SIZE = 10
+"""Proxies and formulas asked for per search (the server filters them by name)."""
+
+APPLICATION_HITS = 30
+"""Applications offered at most for one search: a short query must not flood the list."""
+
+
+def _as_uuid(text: str) -> str | None:
+    try:
+        return str(UUID(text.strip()))
+    except ValueError:
+        return None
+
+
+class ObjectProvider(Provider):
+    """Hits for objects by name or id: proxies and formulas through the server's filter,
+    applications by the tenant search, permissions among those loaded."""
+
+    _walk: TenantSearch | None = None
+    """The last query's walk of the applications: the next query, if it only adds letters,
+    goes on from it (its matches are among this one's)."""
+    _walk_query = ""
+    _walk_client: AdminClient | None = None
+
+    async def search(self, query: str) -> Hits:
+        query = query.strip()
+        app = console_app(self)
+        client = app.connected_client() if len(query) >= 2 else None
+        if client is None:
+            return
+        matcher = self.matcher(query)
+        item_id = _as_uuid(query)
+        if item_id is not None:
+            for kind, item in await self._by_id(client, item_id):
+                label = f"Open {kind.singular}: {kind.item_name(item)}"
+                yield Hit(1.0, label, partial(app.open_detail, kind, item), help=item_id)
+            return
+        pattern = name_pattern(query)
+
+        def hit(kind: ResourceKind, item: Shown) -> Hit:
+            name = kind.item_name(item)
+            return Hit(
+                max(matcher.match(name), 0.5),
+                matcher.highlight(f"Open {kind.singular}: {name}"),
+                partial(app.open_detail, kind, item),
+                help=kind.item_id(item),
+            )
+
+        seen: set[str] = set()
+        for kind, item in self._loaded(app):  # at once: what the lists hold already
+            if pattern.search(kind.item_name(item)):
+                seen.add(kind.item_id(item))
+                yield hit(kind, item)
+        for kind, row_id, name, caption in await self._indexed(client, query):
+            if row_id in seen:
+                continue
+            seen.add(row_id)
+            yield Hit(
+                max(matcher.match(name), 0.5),
+                matcher.highlight(f"Open {kind.singular}: {name}"),
+                partial(app.open_detail_by_id, kind, row_id),
+                help=f"{row_id} · {caption}",
+            )
+        found = len(seen)
+        for kind, item in await self._by_name(client, query):
+            yield hit(kind, item)
+        async for item in self._applications(client, query):
+            item_id = APPLICATIONS.item_id(item)
+            if item_id in seen:
+                continue
+            seen.add(item_id)
+            yield hit(APPLICATIONS, item)
+            found += 1
+            if found >= APPLICATION_HITS:
+                return
+
+    async def _applications(self, client: AdminClient, query: str) -> AsyncIterator[JsonObject]:
+        """The applications whose name matches `query` (as the server's name filter would),
+        those found so far first, then as the walk reads further pages."""
+        pattern = name_pattern(query)
+
+        def matches(item: JsonObject, labels: Labels) -> bool:
+            return pattern.search(APPLICATIONS.item_name(item)) is not None
+
+        previous = self._walk
+        narrower = previous is not None and self._walk_client is client
+        if previous is not None and narrower and self._walk_query.casefold() in query.casefold():
+            search = previous.narrowed(matches)
+        else:
+            search = TenantSearch(
+                partial(_application_page, client),
+                matches,
+                APPLICATIONS.item_id,
+                budget=getattr(client, "budget", None),
+            )
+        self._walk, self._walk_query, self._walk_client = search, query, client
+        try:
+            for item in list(search.found):
+                yield item
+            async for new in search.walk():
+                for item in new:
+                    yield item
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # e.g. no application:read: the other kinds still answer
+            log.warning("The palette could not search the applications", exc_info=True)
+
+    async def _indexed(
+        self, client: AdminClient, query: str
+    ) -> list[tuple[ResourceKind, str, str, str]]:
+        """What the profile's local index knows by this name, at once (the live answers
+        follow): kind, id, name and "from the index, 3 minutes old"."""
+        index = getattr(client, "index", None)
+        if index is None:
+            return []
+        from console.client.find import from_index
+
+        try:
+            answer = await asyncio.to_thread(from_index, index, query)
+        except Exception:
+            log.warning("The palette could not read the local index", exc_info=True)
+            return []
+        kinds = {"applications": APPLICATIONS, "proxies": PROXIES, "formulas": REACTOR_FORMULAS}
+        return [
+            (kinds[row.kind], row.id, row.name, answer.caption)
+            for row in answer.rows
+            if row.kind in kinds
+        ]
+
+    async def _by_id(self, client: AdminClient, item_id: str) -> list[tuple[ResourceKind, Shown]]:
+        async def one(kind: ResourceKind) -> tuple[ResourceKind, Shown] | None:
+            try:
+                return kind, await kind.get(client, item_id)
+            except Exception:
+                log.warning("The palette could not look an id up", exc_info=True)
+                return None
+
+        results = await asyncio.gather(*(one(k) for k in (APPLICATIONS, PROXIES, REACTOR_FORMULAS)))
+        return [r for r in results if r is not None]
+
+    async def _by_name(self, client: AdminClient, query: str) -> list[tuple[ResourceKind, Shown]]:
+        async def some(kind: ResourceKind) -> list[tuple[ResourceKind, Shown]]:
+            try:
+                fetched = await kind.fetch(client, 1, SEARCH_SIZE, {"name": query})
+            except Exception:
+                log.warning("The palette could not search %s", kind.key, exc_info=True)
+                return []
+            return [(kind, item) for item in fetched.items]
+
+        results = await asyncio.gather(some(PROXIES), some(REACTOR_FORMULAS))
+        return [hit for part in results for hit in part]
+
+    def _loaded(self, app: ConsoleShell) -> list[tuple[ResourceKind, Shown]]:
+        """Applications and permissions the lists hold (no name filter on the server)."""
+        screen = app.console_screen
+        if screen is None:
+            return []
+        found: list[tuple[ResourceKind, Shown]] = []
+        for kind in LIST_KINDS:
+            if kind in (PROXIES, REACTOR_FORMULAS):
+                continue
+            section = screen.find_section(kind.key)
+            if isinstance(section, ResourceList):  # None until the section is mounted
+                found += [(kind, item) for item in section.items]
+        return found
+
+
+async def _application_page(client: AdminClient, page: int, size: int) -> Fetched:
+    """A page of applications as the lists read it (console.tui.browse.kinds.Fetched)."""
+    return await APPLICATIONS.fetch(client, page, size, {})

@@ -1,0 +1,1 @@
+"""Start-up: the command line's launch of the console, the demo, the screenshots."""

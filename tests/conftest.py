@@ -57,6 +57,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: rank.get(_module(item), len(FIRST)))  # stable: order kept
 
 
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist: `-p no:xdist` still works
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """`-n auto`: two workers a core. A worker spends about a third of its time asleep
     (Pilot's idle waits, engine time limits, round trips to its service), so one a core

@@ -8,7 +8,9 @@ The class itself lives in tests/local_service.py (`from local_service import Run
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,13 +18,56 @@ from local_service import RunningService, ServiceFailed, TenantInfo
 
 SLOW_FIXTURES = {"snap_compare", "start_service", "fresh_service"}
 
+SUBPROCESS_HEAVY = {
+    "runner/test_hostile_code.py",
+    "runner/test_runner_engines.py",
+    "runner/test_runner_cli.py",
+    "runner/test_sandbox_runs.py",
+    "service/test_stalled_connections.py",
+    "profiles/test_profiles_subprocess.py",
+    "tui/test_demo_signals.py",
+    "test_import_hygiene.py",
+}
+"""Modules whose tests start engine, console or service processes (sandboxed test-runs,
+fresh interpreters): slow as a whole (docs/development/index.md, "CI and test speed")."""
+
+FIRST = ("service/test_schemathesis.py", "tui/test_test_run.py", "tui/test_forms.py")
+"""Modules holding the longest single tests, started first so that no worker is left running
+one of them alone at the end of the run (xdist hands tests out in collection order)."""
+
+TESTS = Path(__file__).parent
+
+
+def _module(item: pytest.Item) -> str:
+    try:
+        return item.path.relative_to(TESTS).as_posix()
+    except ValueError:
+        return ""
+
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark as slow what compares snapshots or starts a service of its own, so that
-    `pytest -m "not slow"` is the fast lane; modules may also mark themselves."""
+    """Mark as slow what compares snapshots, starts a service of its own or is subprocess-
+    heavy, so that `pytest -m "not slow"` is the fast lane (modules may also mark
+    themselves); then move the modules of the longest tests to the front, whole."""
     for item in items:
-        if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+        own_service = SLOW_FIXTURES & set(getattr(item, "fixturenames", ()))
+        if own_service or _module(item) in SUBPROCESS_HEAVY:
             item.add_marker(pytest.mark.slow)
+    rank = {module: place for place, module in enumerate(FIRST)}
+    items.sort(key=lambda item: rank.get(_module(item), len(FIRST)))  # stable: order kept
+
+
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist: `-p no:xdist` still works
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """`-n auto`: two workers a core. A worker spends about a third of its time asleep
+    (Pilot's idle waits, engine time limits, round trips to its service), so one a core
+    leaves the cores idle that long; $PYTEST_XDIST_AUTO_NUM_WORKERS still decides."""
+    chosen = os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS")
+    if chosen:
+        return int(chosen)
+    return 2 * (
+        len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    )
 
 
 @pytest.fixture(scope="session", autouse=True)

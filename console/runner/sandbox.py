@@ -372,12 +372,14 @@ def _bwrap_argv(argv: list[str], binds: list[str], seccomp_fd: int | None) -> li
         "--gid",
         "65534",
     ]
+    # The private /tmp first, so that paths to read under the host's /tmp are bound in it.
+    command += ["--tmpfs", "/tmp"]
     for path in binds:
         if os.path.islink(path) and os.path.dirname(path) == "/":
             command += ["--symlink", os.readlink(path), path]
         elif os.path.exists(path):
             command += ["--ro-bind", path, path]
-    command += ["--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--chdir", "/"]
+    command += ["--dev", "/dev", "--proc", "/proc", "--chdir", "/"]
     command += ["--remount-ro", "/"]
     if seccomp_fd is not None:
         command += ["--seccomp", str(seccomp_fd)]

@@ -342,8 +342,8 @@ def _pivot_root(new_root: str, put_old: str) -> None:
 
 
 def _build_root(config: dict) -> None:
-    """A new root: a tmpfs holding read-only binds of the listed paths, /dev's harmless
-    devices, a new /proc, and a private /tmp; the old root detached. As bubblewrap does it:
+    """A new root: a tmpfs holding a private /tmp, read-only binds of the listed paths,
+    /dev's harmless devices and a new /proc; the old root detached. As bubblewrap does it:
     a tmpfs on /tmp becomes the root for a while, the old root under /oldroot (its /tmp
     uncovered again), the binds are made from there, then the new root replaces both."""
     _mount(None, "/", None, MS_REC | MS_PRIVATE, None)
@@ -354,6 +354,11 @@ def _build_root(config: dict) -> None:
     os.chdir("/")
     old, new = "/oldroot", "/newroot"
     _mount(new, new, None, MS_BIND | MS_REC, None)  # pivot_root needs a mount point
+    # The private /tmp first: paths to read that live under the host's /tmp (a checkout or
+    # a virtualenv there) are then bound inside it, not hidden by it.
+    os.makedirs(new + "/tmp")
+    size = int(config.get("tmp_mb", 8))
+    _mount("tmpfs", new + "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, f"size={size}m,mode=1777")
     for path in config["binds"]:
         source = old + path
         if os.path.islink(source) and os.path.dirname(path) == "/":
@@ -369,9 +374,6 @@ def _build_root(config: dict) -> None:
         _mount("proc", new + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None)
     except OSError as error:
         print(f"sandbox: no /proc ({error})", file=sys.stderr)
-    os.makedirs(new + "/tmp")
-    size = int(config.get("tmp_mb", 8))
-    _mount("tmpfs", new + "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, f"size={size}m,mode=1777")
     os.chdir(new)
     _pivot_root(".", ".")
     _check(_libc.umount2(b".", MNT_DETACH), "detach the old root")

@@ -266,3 +266,33 @@ def test_the_engine_runs_as_nobody_without_capabilities_under_seccomp(
     assert int(status["CapEff"], 16) == 0
     assert status["NoNewPrivs"].strip() == "1"
     assert status["Seccomp"].strip() == "2"  # a filter
+
+
+@pytest.mark.parametrize("mechanism", MECHANISMS)
+def test_paths_to_read_under_tmp_are_readable_and_tmp_is_still_private(
+    mechanism: str, tmp_path: Path, mechanism_is: Callable[[str], None]
+) -> None:
+    """A checkout or virtualenv under /tmp (a CI clone, pytest's tmp_path) is bound inside
+    the private /tmp, not hidden by it nor in its way; the rest of the host's /tmp stays out."""
+    mechanism_is(mechanism)
+    assert str(tmp_path).startswith("/tmp/")
+    engine_dir = tmp_path / "engine"
+    engine_dir.mkdir()
+    scratch = f"scratch-{uuid.uuid4().hex}"
+    (engine_dir / "engine.py").write_text(
+        "import os\n"
+        "print(open(os.path.join(os.path.dirname(__file__), 'data.txt')).read())\n"
+        f"print(sorted(os.listdir({str(tmp_path)!r})))\n"
+        f"open('/tmp/{scratch}', 'w').write('written inside')\n"
+    )
+    (engine_dir / "data.txt").write_text("read inside")
+    (tmp_path / "secret.txt").write_text("not bound")
+    finished = _confined(
+        [sandbox.python_executable(), "-I", "-S", str(engine_dir / "engine.py")],
+        [*sandbox.interpreter_paths(), str(engine_dir)],
+        mechanism,
+    )
+    output = (finished.stdout + finished.stderr).decode()
+    assert finished.returncode == 0, output
+    assert finished.stdout.decode().splitlines() == ["read inside", "['engine']"]
+    assert not (Path("/tmp") / scratch).exists(), "the engine's /tmp is its own"

@@ -19,13 +19,15 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from loopback_stub import LoopbackStub
+
 KEY = "paged-tenant-key-0123456789abcdef"
 LISTS = ("/applications", "/proxies", "/reactor-formulas")
 TENANT = {"id": "7e2a0c1e-0000-4000-8000-00000000aaaa", "name": "Paged Tenant"}
 
 
 @dataclass
-class PagedTenant:
+class PagedTenant(LoopbackStub):
     sizes: dict[str, int] = field(default_factory=lambda: dict.fromkeys(LISTS, 0))
     totals: bool = False
     hold: Callable[[str, int], asyncio.Event | None] = lambda path, page: None
@@ -40,27 +42,6 @@ class PagedTenant:
     most_in_flight_of: dict[str, int] = field(default_factory=lambda: dict.fromkeys(LISTS, 0))
     """The same, per list: one walk's requests."""
     changed: asyncio.Event = field(default_factory=asyncio.Event)
-    _server: asyncio.Server | None = None
-
-    @property
-    def base_url(self) -> str:
-        assert self._server is not None
-        host, port = self._server.sockets[0].getsockname()[:2]
-        return f"http://{host}:{port}"
-
-    async def start(self) -> PagedTenant:
-        self._server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
-        return self
-
-    async def stop(self) -> None:
-        if self._server is not None:
-            self._server.close()
-
-    async def wait_for(self, condition: Callable[[], bool]) -> None:
-        """Until `condition` holds: re-checked whenever a request arrives or ends."""
-        while not condition():
-            self.changed.clear()
-            await self.changed.wait()
 
     def pages_of(self, path: str) -> list[int]:
         return [page for asked, page, _size in self.asked if asked == path]

@@ -15,6 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import parse_qs, urlsplit
 
+from loopback_stub import LoopbackStub
+
 
 @dataclass
 class Arrival:
@@ -24,7 +26,7 @@ class Arrival:
 
 
 @dataclass
-class PageStub:
+class PageStub(LoopbackStub):
     total: int = 1000
     hold: Callable[[int], asyncio.Event | None] = lambda page: None
     """The event page N waits on before it is answered (None: answered at once)."""
@@ -34,28 +36,7 @@ class PageStub:
     closed_unanswered: list[int] = field(default_factory=list)
     in_flight: int = 0
     most_in_flight: int = 0
-    _server: asyncio.Server | None = None
     changed: asyncio.Event = field(default_factory=asyncio.Event)
-
-    @property
-    def base_url(self) -> str:
-        assert self._server is not None
-        host, port = self._server.sockets[0].getsockname()[:2]
-        return f"http://{host}:{port}"
-
-    async def start(self) -> PageStub:
-        self._server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
-        return self
-
-    async def stop(self) -> None:
-        if self._server is not None:
-            self._server.close()
-
-    async def wait_for(self, condition: Callable[[], bool]) -> None:
-        """Until `condition` holds: re-checked whenever a request arrives or ends."""
-        while not condition():
-            self.changed.clear()
-            await self.changed.wait()
 
     def pages_asked(self) -> list[int]:
         return [arrival.page for arrival in self.arrivals]

@@ -9,13 +9,13 @@ behaviour tests drive the real app on a local service.
 from __future__ import annotations
 
 import ast
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from console_support import SIZE, Seeder, make_app, resource_list, settle
+from form_host import wait_until
 from local_service import RunningService
 from review_tenant import ReviewTenant, make_review_tenant
 from textual.pilot import Pilot
@@ -136,10 +136,7 @@ def tenant(service: RunningService) -> ReviewTenant:
 
 
 async def until(pilot: Pilot[Any], condition: Callable[[], bool], what: str) -> None:
-    deadline = time.monotonic() + 20
-    while not condition():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        await pilot.pause(0.01)
+    await wait_until(pilot, condition, timeout=20, what=what)
 
 
 async def console_with_applications(pilot: Pilot[Any]) -> TenantConsoleApp:

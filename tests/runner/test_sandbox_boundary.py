@@ -5,6 +5,7 @@ kills no process, reaches no listener, reads no file and finds no key."""
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
@@ -284,6 +285,14 @@ def test_paths_to_read_under_tmp_are_readable_and_tmp_is_still_private(
         "print(open(os.path.join(os.path.dirname(__file__), 'data.txt')).read())\n"
         f"print(sorted(os.listdir({str(tmp_path)!r})))\n"
         f"open('/tmp/{scratch}', 'w').write('written inside')\n"
+        # What is bound inside the writable private /tmp stays the host's, read-only:
+        "for attempt in (lambda: open(__file__, 'w'),\n"
+        f"                lambda: os.rename({str(engine_dir)!r}, '/tmp/moved')):\n"
+        "    try:\n"
+        "        attempt()\n"
+        "        print('changed')\n"
+        "    except OSError as error:\n"
+        "        print(error.errno)\n"
     )
     (engine_dir / "data.txt").write_text("read inside")
     (tmp_path / "secret.txt").write_text("not bound")
@@ -294,5 +303,7 @@ def test_paths_to_read_under_tmp_are_readable_and_tmp_is_still_private(
     )
     output = (finished.stdout + finished.stderr).decode()
     assert finished.returncode == 0, output
-    assert finished.stdout.decode().splitlines() == ["read inside", "['engine']"]
+    erofs, ebusy = str(errno.EROFS), str(errno.EBUSY)
+    assert finished.stdout.decode().splitlines() == ["read inside", "['engine']", erofs, ebusy]
+    assert (engine_dir / "engine.py").read_text().startswith("import os"), "the script untouched"
     assert not (Path("/tmp") / scratch).exists(), "the engine's /tmp is its own"

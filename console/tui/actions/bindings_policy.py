@@ -73,11 +73,6 @@ class DetailScreen(OfAnApp, Protocol):
     def action_refresh(self) -> None: ...
 
 
-MUTATING_ACTIONS = tuple(CONSOLE_ACTIONS)
-"""The console screen's actions that change data (as declared in
-console.tui.actions.declarations)."""
-
-
 CHANGE_KEYS_GROUP = Binding.Group("New/Edit/Del")
 """n, e and d share one footer label: the footer has little room."""
 

@@ -144,16 +144,3 @@ def say_lacking(app: ConsoleShell, permission: str, what: str) -> None:
         title=f"Needs {permission}",
         severity="warning",
     )
-
-
-_ACTION_WORDS = {
-    "new": "creating",
-    "edit": "editing",
-    "delete": "deleting",
-    "regenerate": "regenerating the key of",
-}
-
-
-def doing(kind: Kind, action: str) -> str:
-    """ "deleting a proxy", "editing the tenant": the action in a sentence."""
-    return f"{_ACTION_WORDS[action]} {kind.action_object}"

@@ -25,7 +25,13 @@ from textual.screen import Screen
 from textual.signal import Signal
 
 from console.models.contract import DEFAULT_KEY_HEADER
-from console.tui.base.connection import Connection, MemoryProfiles, ProfileSource, SavedProfiles
+from console.tui.base.connection import (
+    Connection,
+    MemoryProfiles,
+    ProfileSource,
+    SavedProfiles,
+    close_quietly,
+)
 from console.tui.base.formatting import clock_time
 from console.tui.base.logs import hide_secret, log_file
 from console.tui.base.problems import ConsoleProblem
@@ -145,15 +151,6 @@ async def load_client_modules() -> None:
     import console.client
 
     await asyncio.to_thread(getattr, console.client, "AdminClient")
-
-
-async def _close(client: AdminClient | None) -> None:
-    """Closes a client that is done with, quietly: it may have never been used."""
-    if client is not None:
-        try:
-            await client.aclose()
-        except Exception:
-            log.info("Closing a client failed", exc_info=True)
 
 
 def default_client(base_url: str, key: str, key_header: str = DEFAULT_KEY_HEADER) -> AdminClient:
@@ -308,7 +305,7 @@ class TenantConsoleApp(App[int]):
 
     async def _close_client(self) -> None:
         client, self.session.client = self.session.client, None
-        await _close(client)
+        await close_quietly(client)
 
     def _load_preferences(self) -> None:
         """The saved theme, before the first frame; theme changes are saved from now on."""
@@ -519,7 +516,7 @@ class TenantConsoleApp(App[int]):
             return
         # Before any await: `client` and everything learnt are this connection's from now.
         old = self._new_session(connection)
-        await _close(old.client)
+        await close_quietly(old.client)
         screen = self.console_screen
         if screen is None:  # the header and profile names wait for the first rows
             screen = ConsoleScreen(first_page=first_page or request_first_page(connection))

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Protocol, cast
 
 from console.tui.actions.key_permissions import in_read_only_mode
 from console.tui.base.app_access import OfAnApp
+from console.tui.base.connection import close_quietly
 
 if TYPE_CHECKING:
     from console.client.client import AdminClient
@@ -156,10 +157,10 @@ async def promote_flow(app: ConsoleShell, kind: Kind, item: Shown) -> None:
         if screen.is_mounted:  # else it was closed while the plan was being made
             screen.show_problem(str(exc) if isinstance(exc, ValueError) else _failure(exc))
         await answer
-        await _close(target_client)
+        await close_quietly(target_client)
         return
     if not screen.is_mounted:  # cancelled while the plan was being made
-        await _close(target_client)
+        await close_quietly(target_client)
         return
     refusal = None
     try:
@@ -181,7 +182,7 @@ async def promote_flow(app: ConsoleShell, kind: Kind, item: Shown) -> None:
         await _reveal_keys(app, result)
         return
     finally:
-        await _close(target_client)
+        await close_quietly(target_client)
     await _report(app, result, target)
 
 
@@ -241,18 +242,10 @@ async def tenant_diff_flow(app: ConsoleShell) -> None:
             screen.show_problem(str(exc) if isinstance(exc, ValueError) else _failure(exc))
         return
     finally:
-        await _close(target_client)
+        await close_quietly(target_client)
     source_label = f"profile {app.connection.label}" if app.connection else "this tenant"
     plan = compute_plan(
         source.document, present, source_label=source_label, target_label=f"profile {target}"
     )
     if screen.is_mounted:  # else the admin went back before the diff was ready
         screen.show_plan(plan)
-
-
-async def _close(client: AdminClient | None) -> None:
-    if client is not None:
-        try:
-            await client.aclose()
-        except Exception:
-            log.info("Closing a client failed", exc_info=True)

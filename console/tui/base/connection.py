@@ -8,11 +8,24 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field, replace
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from console.models.contract import DEFAULT_KEY_HEADER
 
+if TYPE_CHECKING:
+    from console.client.client import AdminClient
+
 log = logging.getLogger(__name__)
+
+
+async def close_quietly(client: AdminClient | None) -> None:
+    """Closes a client that is done with (a replaced session's, another profile's after a
+    promotion): a failure there is logged, never raised, as it may never have been used."""
+    if client is not None:
+        try:
+            await client.aclose()
+        except Exception:
+            log.info("Closing a client failed", exc_info=True)
 
 
 @dataclass(frozen=True)

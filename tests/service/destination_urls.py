@@ -30,6 +30,7 @@ VALID = [
     "https://example.com/?",
     "https://example.com//double",
     "https://example.com/" + "a" * 370,  # 390 characters: within the 400 limit
+    "https://example.com/" + "a" * 380,  # 400 characters: the limit itself
 ]
 
 INVALID = [

@@ -16,6 +16,12 @@ ENGINES = [
     pytest.param("embedded"),
 ]
 
+SPIN_LIMIT = 0.3
+"""The time limit, in seconds, for code that spins until it is stopped: each such run costs
+its engine that much CPU, so a short one keeps the suite quick (the engines measure it from
+the code's start, after their own start-up)."""
+SPIN_LIMIT_SAID = f"the time limit ({SPIN_LIMIT:g} s)"
+
 FORMULA_REQUEST = {"args": {"card": {"number": "4242424242424242"}}, "configuration": {}}
 TRANSFORM_REQUEST = {
     "args": {"body": {"card_number": "4242"}, "headers": {"content-type": "application/json"}},

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
-from runner_support import ENGINES
+from runner_support import ENGINES, SPIN_LIMIT, SPIN_LIMIT_SAID
 
 from console.runner import RunResult, run_code
 
@@ -383,13 +383,13 @@ def test_what_runs_after_the_code_returned_is_under_the_time_limit(
     engine: str, targets: Targets, after: str
 ) -> None:
     code = hostile(f"{after}\nreturn {{ raw: {{}} }};\n", asynchronous=False)
-    result = run(engine, code, targets, timeout=1)
+    result = run(engine, code, targets, timeout=SPIN_LIMIT)
     if engine == "embedded" and after.startswith("WebAssembly"):
         # The embedded V8 runs --jitless (its memory limit needs it): no WebAssembly at all.
         assert result.status == "threw" and "WebAssembly" in result.message, result.message
         return
     assert result.status == "timeout"
-    assert result.message.startswith("Stopped: the code ran past the time limit (1 s)")
+    assert result.message.startswith(f"Stopped: the code ran past {SPIN_LIMIT_SAID}")
     assert "after it had returned" in result.message
     assert result.total_ms < 5000
 
@@ -399,9 +399,9 @@ def test_a_blocking_wait_is_stopped_at_the_time_limit(engine: str, targets: Targ
         "Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);\nreturn { raw: {} };\n",
         asynchronous=False,
     )
-    result = run(engine, code, targets, timeout=1)
+    result = run(engine, code, targets, timeout=SPIN_LIMIT)
     assert result.status == "timeout"
-    assert result.message == "Stopped: the code ran past the time limit (1 s)."
+    assert result.message == f"Stopped: the code ran past {SPIN_LIMIT_SAID}."
 
 
 def test_the_harness_functions_give_nothing_away(engine: str, targets: Targets) -> None:
@@ -437,7 +437,7 @@ def test_finalizers_reach_nothing_and_run_only_under_the_time_limit(
         "return { raw: { leaked } };\n",
         asynchronous=False,
     )
-    result = run(engine, code, targets, timeout=1)
+    result = run(engine, code, targets, timeout=SPIN_LIMIT)
     # Whether the collector ran the callbacks during the run is the engine's choice; if it
     # did, their endless loop met the time limit.
     assert result.status in ("ok", "timeout"), result.message
@@ -465,16 +465,16 @@ def test_a_result_that_loops_while_serialised_is_the_time_limit(
     engine: str, targets: Targets, value: str
 ) -> None:
     code = hostile(f"return {value};\n", asynchronous=False)
-    result = run(engine, code, targets, timeout=1)
+    result = run(engine, code, targets, timeout=SPIN_LIMIT)
     if "Promise" in value:
-        # An endless promise chain also fills memory: within the second the process's memory
+        # An endless promise chain also fills memory: within the limit the process's memory
         # limit may stop it first, or V8, collecting near that limit, may only stop at the
         # process's hard kill. A limit either way, never an engine error.
         assert result.status in ("memory", "timeout"), result.message
         assert result.message.startswith("Stopped: the code "), result.message
         return
     assert result.status == "timeout", result.message
-    assert result.message.startswith("Stopped: the code ran past the time limit (1 s)")
+    assert result.message.startswith(f"Stopped: the code ran past {SPIN_LIMIT_SAID}")
     assert result.stopped_while in ("serialising", "after_return")
 
 
@@ -569,7 +569,7 @@ def test_the_environment_holds_nothing_the_code_can_read(engine: str, targets: T
 def test_code_that_closes_its_wrapper_is_a_syntax_error_and_never_runs(
     engine: str, targets: Targets, code: str
 ) -> None:
-    result = run(engine, code, targets, timeout=1)
+    result = run(engine, code, targets, timeout=SPIN_LIMIT)
     assert result.status == "syntax", result.message
     assert "Unexpected token '}'" in result.message or "Unexpected '}'" in result.message
 

@@ -7,7 +7,14 @@ import shutil
 import subprocess
 
 import pytest
-from runner_support import ENGINES, FORMULA_REQUEST, NODE_MISSING, TRANSFORM_REQUEST
+from runner_support import (
+    ENGINES,
+    FORMULA_REQUEST,
+    NODE_MISSING,
+    SPIN_LIMIT,
+    SPIN_LIMIT_SAID,
+    TRANSFORM_REQUEST,
+)
 
 from console.runner import run_code
 
@@ -118,9 +125,9 @@ def test_logs_are_captured_by_level(engine: str) -> None:
     ids=["loop", "promise-loop"],
 )
 def test_an_endless_loop_is_stopped_at_the_time_limit(engine: str, code: str) -> None:
-    result = run_code(code, FORMULA_REQUEST, "formula", engine=engine, timeout=1)  # type: ignore[arg-type]
+    result = run_code(code, FORMULA_REQUEST, "formula", engine=engine, timeout=SPIN_LIMIT)  # type: ignore[arg-type]
     assert result.status == "timeout"
-    assert result.message == "Stopped: the code ran past the time limit (1 s)."
+    assert result.message == f"Stopped: the code ran past {SPIN_LIMIT_SAID}."
     assert result.total_ms < 4000
 
 

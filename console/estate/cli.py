@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from console.estate.document import Document, DocumentError, dumps, read_file, redact, write_private
+from console.estate.document import Document, DocumentError, dumps, read_file, redact
 from console.terminal_text import printable
 
 if TYPE_CHECKING:
@@ -114,11 +115,16 @@ async def _read(client: AdminClient, label: str, own_application: bool) -> Tenan
 
 
 def _export(args: argparse.Namespace) -> int:
+    """`-o FILE` is checked first: a file already there is refused (exit 2) before the
+    tenant is read, unless --force; it is created exclusively all the same (console.files)."""
+    force = bool(getattr(args, "force", False))
+    if args.output and not force and os.path.lexists(Path(args.output).expanduser()):
+        raise CommandFailed(_exists(args.output), USAGE)
     snapshot, label = asyncio.run(read_profile(getattr(args, "profile", None)))
     document = redact(snapshot.document) if args.redact else snapshot.document
     text = dumps(document, args.format)
     if args.output:
-        write_private(Path(args.output), text)
+        _write_output(Path(args.output), text, force)
         counts = ", ".join(f"{len(document[k])} {k.replace('_', ' ')}" for k in _KINDS)
         print(f"Wrote the configuration of {label} to {args.output} ({counts}).", file=sys.stderr)
     else:
@@ -127,6 +133,27 @@ def _export(args: argparse.Namespace) -> int:
 
 
 _KINDS = ("applications", "proxies", "reactor_formulas")
+
+
+def _exists(spec: str) -> str:
+    return (
+        f"{spec} already exists; it is left as it is. Name a new file, or pass --force to "
+        "replace it. Nothing was written."
+    )
+
+
+def _write_output(path: Path, text: str, force: bool) -> None:
+    """A new file readable by its owner only (proxy configuration values may be secrets)."""
+    from console.files import create_file
+
+    try:
+        create_file(path, text, force=force, private=True)
+    except FileExistsError:  # it appeared while the tenant was read
+        raise CommandFailed(_exists(str(path)), USAGE) from None
+    except OSError as error:
+        raise CommandFailed(
+            f"Could not write {path}: {error.strerror or error}. Nothing was written."
+        ) from None
 
 
 # ---- diff -----------------------------------------------------------------------------

@@ -147,7 +147,10 @@ async def _apply_step(
             "rules": desired["rules"],
         }
         if step.action == CREATE:
-            created = await client.applications.create({**body, "type": desired["type"]})
+            body["type"] = desired["type"]
+            if desired.get("expires_at"):  # set on creation only (an update cannot send it)
+                body["expires_at"] = desired["expires_at"]
+            created = await client.applications.create(body)
             application_ids[step.name] = str(created.id)
             if created.key:
                 new = NewKey(step.name, created.key)

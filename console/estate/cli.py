@@ -196,7 +196,7 @@ def _diff(args: argparse.Namespace) -> int:
     (source, source_label), (target, target_label) = asyncio.run(both())
     plan = compute_plan(source, target, source_label=source_label, target_label=target_label)
     print("\n".join(plan_lines(plan, show_unchanged=args.all)))
-    return DIFFERENT if args.exit_code and not plan.nothing_to_do else OK
+    return DIFFERENT if args.exit_code and plan.differs else OK
 
 
 # ---- apply ----------------------------------------------------------------------------

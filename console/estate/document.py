@@ -12,6 +12,7 @@ import json
 import os
 import tempfile
 from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -85,12 +86,29 @@ def _rule_order(rule: Item) -> tuple[int, str]:
     return (priority if isinstance(priority, int) else 1 << 62, str(rule.get("description")))
 
 
+def moment(value: Any) -> Any:
+    """A time as the document writes it: UTC, ISO 8601 with `Z` (`2026-12-01T09:30:00Z`), so
+    the service's `+00:00` and a file's `+02:00` of the same moment compare equal. What is
+    not a time with a zone is kept as it is (the file check reports it)."""
+    if not isinstance(value, str):
+        return value
+    try:
+        parsed = datetime.fromisoformat(value.strip())
+    except ValueError:
+        return value
+    if parsed.tzinfo is None:
+        return value
+    return parsed.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
 def application_item(raw: Mapping[str, Any]) -> Item:
-    """An application as configured: name, type, permissions and rules; never its key."""
+    """An application as configured: name, type, expiry (null: never), permissions and
+    rules; never its key. The expiry travels: a temporary key stays temporary."""
     rules = [_rule(r) for r in raw.get("rules") or [] if isinstance(r, Mapping)]
     return {
         "name": raw.get("name"),
         "type": raw.get("type"),
+        "expires_at": moment(raw.get("expires_at")),
         "permissions": _strings(raw.get("permissions")),
         "rules": sorted(rules, key=_rule_order),
     }

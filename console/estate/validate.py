@@ -12,6 +12,7 @@ a rule's conditions, and a transform's fields besides `type` and `code`.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 
 from console.terminal_text import printable
@@ -27,7 +28,7 @@ expands to billions)."""
 
 SECTIONS = ("format", "tenant", "settings", "applications", "proxies", "reactor_formulas")
 
-APPLICATION_FIELDS = ("name", "type", "permissions", "rules")
+APPLICATION_FIELDS = ("name", "type", "expires_at", "permissions", "rules")
 RULE_FIELDS = ("description", "priority", "container", "transform", "permissions", "conditions")
 PROXY_FIELDS = (
     "name",
@@ -103,6 +104,21 @@ class _Checker:
         if not isinstance(value, str):
             self.add(path, f"must be text, not {kind_of(value)}")
 
+    def moment(self, value: Any, path: str) -> None:
+        """A time with its zone (ISO 8601: `2026-12-01T09:30:00Z`), or null for never."""
+        if value is None:
+            return
+        if not isinstance(value, str):
+            self.add(path, f"must be a time as text (2026-12-01T09:30:00Z), not {kind_of(value)}")
+            return
+        try:
+            parsed = datetime.fromisoformat(value.strip())
+        except ValueError:
+            self.add(path, "is not a time: write it as 2026-12-01T09:30:00Z (ISO 8601)")
+            return
+        if parsed.tzinfo is None:
+            self.add(path, "has no time zone: add one (Z for UTC, or +02:00)")
+
     def boolean(self, value: Any, path: str) -> None:
         if value is not None and not isinstance(value, bool):
             self.add(path, f"must be true or false, not {kind_of(value)}")
@@ -154,6 +170,7 @@ class _Checker:
         self.fields(item, APPLICATION_FIELDS, path)
         self.name(item, path)
         self.text(item.get("type"), f"{path}.type", optional=False)
+        self.moment(item.get("expires_at"), f"{path}.expires_at")
         self.strings(item.get("permissions"), f"{path}.permissions")
         rules = item.get("rules")
         if rules is None:

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from console.clock import now as clock_now
 from console.estate.document import (
     Document,
     DocumentError,
@@ -216,7 +217,8 @@ def _diff(args: argparse.Namespace) -> int:
 
     (source, source_label, data), (target, target_label) = asyncio.run(both())
     if data is not None:  # a file: what it asks of this target is checked too
-        source = checked(data, source_label, target.facts(), target_label)
+        now = None if is_file(args.target) else clock_now()
+        source = checked(data, source_label, target.facts(now), target_label)
     plan = compute_plan(source, target, source_label=source_label, target_label=target_label)
     print("\n".join(plan_lines(plan, show_unchanged=args.all)))
     return DIFFERENT if args.exit_code and plan.differs else OK
@@ -257,7 +259,7 @@ async def _apply_async(
         target = await _read(client, label, own_application=args.prune, catalogue=True)
         # What the file asks of this target (its applications, its service's permissions):
         # every problem listed, and nothing sent, before the plan.
-        document = checked(data, args.file, target.facts(), label)
+        document = checked(data, args.file, target.facts(clock_now()), label)
         plan = compute_plan(
             document, target, source_label=args.file, target_label=label, prune=args.prune
         )

@@ -11,6 +11,7 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import aclosing
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from console.estate.document import (
@@ -75,8 +76,9 @@ class TenantSnapshot:
         found = self.ids.get(kind, {}).get(name, [])
         return found[0] if len(found) == 1 else None
 
-    def facts(self) -> TargetFacts:
-        """What a file is checked against on this target (console.estate.validate)."""
+    def facts(self, now: datetime | None = None) -> TargetFacts:
+        """What a file is checked against on this target (console.estate.validate); `now`
+        for a tenant (an application to create must expire after it)."""
         applications: dict[str, tuple[str | None, frozenset[str]]] = {}
         for item in self.document.get("applications") or []:
             name = str(item.get("name"))
@@ -86,7 +88,7 @@ class TenantSnapshot:
             if name in applications:  # a name twice: the plan leaves both alone
                 held.update(applications[name][1])
             applications[name] = (item.get("type"), frozenset(held))
-        return TargetFacts(applications, self.catalogue)
+        return TargetFacts(applications, self.catalogue, now)
 
 
 async def read_catalogue(client: AdminClient) -> dict[str, list[str]] | None:

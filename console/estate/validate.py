@@ -213,6 +213,25 @@ class _Checker:
             else:
                 first[name] = path
 
+    def expired(self, data: Mapping[str, Any], facts: TargetFacts) -> None:
+        """An application to create whose expiry has passed (an export kept past it): the
+        service creates no expired application."""
+        assert facts.now is not None
+        for path, item in self.objects(data, "applications", report=False):
+            value = item.get("expires_at")
+            if not isinstance(value, str) or str(item.get("name")) in facts.applications:
+                continue
+            try:
+                moment = datetime.fromisoformat(value.strip())
+            except ValueError:
+                continue  # reported by the file's own check
+            if moment.tzinfo is not None and moment <= facts.now:
+                self.add(
+                    f"{path}.expires_at",
+                    f"{value} has passed: the service creates no expired application (give a "
+                    "later time, or null for never)",
+                )
+
     def references(self, data: Mapping[str, Any], known: Collection[str] = ()) -> None:
         """Each proxy's application is in the file, or (`known`) in the target."""
         named = {
@@ -425,6 +444,8 @@ class TargetFacts:
     list it: the service granted it)."""
     catalogue: Mapping[str, Collection[str]] | None = None
     """Permission -> the application types that may hold it; None: not checked (a file)."""
+    now: datetime | None = None
+    """The time an application to create must expire after; None: not checked (a file)."""
 
 
 def target_problems(data: Mapping[str, Any], facts: TargetFacts) -> list[Problem]:
@@ -433,6 +454,8 @@ def target_problems(data: Mapping[str, Any], facts: TargetFacts) -> list[Problem
     create, a permission it does not have or allows no such application."""
     check = _Checker()
     check.references(data, facts.applications)
+    if facts.now is not None:
+        check.expired(data, facts)
     if facts.catalogue is None:
         return check.problems
     types = {kind for allowed in facts.catalogue.values() for kind in allowed}

@@ -125,3 +125,27 @@ def test_a_file_with_an_expiry_reads_in_utc_and_a_bad_one_is_refused(tmp_path: P
     assert code == 2
     assert "applications[0].expires_at: has no time zone" in err
     assert "applications[1].expires_at: is not a time" in err
+
+
+def test_an_expiry_that_has_passed_is_refused_before_anything_is_sent(tenants, tmp_path, capsys):
+    """An export kept past a temporary key's expiry: the service would refuse that create
+    half-way, after the objects before it; the whole file is refused first instead."""
+    from console.estate.document import FORMAT
+
+    _staging, prod = tenants
+    before = prod.all("/applications")
+    apps = [
+        {"name": "A first", "type": "private", "permissions": ["token:read"]},
+        {
+            "name": "Auditor",
+            "type": "private",
+            "permissions": ["token:read"],
+            "expires_at": "2020-01-01T00:00:00Z",
+        },
+    ]
+    source = tmp_path / "old.json"
+    source.write_text(json.dumps({"format": FORMAT, "applications": apps}))
+    code, out, err = run(capsys, "apply", str(source), "--profile", "prod", "--yes")
+    assert code == 2, (out, err)
+    assert "  applications[1].expires_at: 2020-01-01T00:00:00Z has passed" in err
+    assert prod.all("/applications") == before

@@ -4,9 +4,14 @@ refused the request without acting on it, so the create is sent again after Retr
 
 from __future__ import annotations
 
+import http.server
+import json
+import threading
+
 import httpx
 from estate_helpers import Tenant
 
+from console.cli import main
 from console.client import AdminClient, RetryPolicy
 from console.client.budget import RequestBudget
 from console.estate.apply import apply_plan
@@ -105,3 +110,68 @@ async def test_a_create_refused_429_every_time_stops_after_its_tries(service, mo
     assert not result.complete
     assert "Too many requests" in result.error
     assert transport.posts == ["/applications"] * 3
+
+
+class _Refusing(http.server.BaseHTTPRequestHandler):
+    """Forwards to the local service; answers the first POST /applications 429 itself."""
+
+    service_url = ""
+    refusals: list[int] = []
+    posts: list[str] = []
+
+    def _forward(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length) if length else None
+        if self.command == "POST":
+            self.posts.append(self.path)
+            if self.path == "/applications" and self.refusals:
+                self.refusals.pop()
+                self.send_response(429)
+                self.send_header("Retry-After", "0")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+        headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host",)}
+        answer = httpx.request(
+            self.command, self.service_url + self.path, headers=headers, content=body, timeout=30
+        )
+        self.send_response(answer.status_code)
+        for name in ("Content-Type", "Retry-After"):
+            if name in answer.headers:
+                self.send_header(name, answer.headers[name])
+        self.send_header("Content-Length", str(len(answer.content)))
+        self.end_headers()
+        self.wfile.write(answer.content)
+
+    do_GET = do_POST = do_PUT = do_DELETE = _forward
+
+    def log_message(self, format: str, *args: object) -> None:
+        return None
+
+
+def test_the_apply_command_waits_out_a_429_on_a_create(service, add_profile, tmp_path, capsys):
+    prod_info = service.new_tenant("Prod")
+    handler = type("Refusing", (_Refusing,), {})
+    handler.service_url, handler.refusals, handler.posts = service.base_url, [1], []
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        add_profile("limited", f"http://127.0.0.1:{server.server_address[1]}", prod_info.key)
+        source = tmp_path / "apps.json"
+        apps = [{"name": "Auditor", "type": "private", "permissions": ["token:read"]}]
+        source.write_text(json.dumps({"format": FORMAT, "applications": apps}))
+        code = main(["apply", str(source), "--profile", "limited", "--yes"])
+        out, err = capsys.readouterr()
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+    assert code == 0, (out, err)
+    assert "done: created application Auditor" in out and "Applied: 1 steps." in out
+    assert handler.posts == ["/applications", "/applications"]  # refused once, sent again
+    prod = Tenant(service.base_url, prod_info.key)
+    try:
+        assert len(prod.named("/applications", "Auditor")) == 1
+    finally:
+        prod.close()

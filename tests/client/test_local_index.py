@@ -165,9 +165,7 @@ async def test_pages_read_before_the_index_opens_are_recorded_when_it_does(
     index.close()
 
 
-def test_a_symlinked_index_is_refused_and_its_target_untouched(
-    cache: Path, tmp_path: Path
-) -> None:
+def test_a_symlinked_index_is_refused_and_its_target_untouched(cache: Path, tmp_path: Path) -> None:
     from console.files import UnsafeFileError
 
     victim = tmp_path / "victim.txt"

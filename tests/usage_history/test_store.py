@@ -148,9 +148,9 @@ def test_a_symlinked_history_is_refused_and_its_target_untouched(tmp_path: Path)
     path.parent.mkdir()
     path.symlink_to(victim)
     store = HistoryStore(path)
-    moment = datetime(2026, 3, 1, tzinfo=UTC)
+    snapshot = snapshot_of(report(5), datetime(2026, 3, 1, tzinfo=UTC), reader="cli")
     for attempt in (
-        lambda: store.record("http://127.0.0.1:1", "t", snapshot_of(report(5), moment, reader="cli")),
+        lambda: store.record("http://127.0.0.1:1", "t", snapshot),
         lambda: store.snapshots("http://127.0.0.1:1", "t"),
         lambda: store.tenants("http://127.0.0.1:1"),
     ):

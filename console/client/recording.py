@@ -208,8 +208,11 @@ class ChangeRecording:
         try:
             change_id = self.recorder.record(change)
         except Exception as problem:
-            log.warning("The change journal could not record %s %s", method, path, exc_info=True)
-            why = str(problem) if isinstance(problem, RecordRefused) else "see the log for why"
+            refused = isinstance(problem, RecordRefused)  # its sentence says it all
+            log.warning(
+                "The change journal could not record %s %s", method, path, exc_info=not refused
+            )
+            why = str(problem) if refused else "see the log for why"
             raise JournalUnavailable(
                 None,
                 "Not recorded",

@@ -220,7 +220,7 @@ def undo(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | No
     try:
         change = open_journal().get(args.change_id)
     except JournalError as problem:
-        _error(f"{problem} Nothing was changed.", err)
+        _error(str(problem), err)
         return FAILED
     if change is None:
         _error(f"No change {args.change_id} in the journal (see tenant-console history).", err)

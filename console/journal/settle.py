@@ -4,7 +4,8 @@ against the service and marked done or failed. One that cannot be decided (anoth
 no answer, an action that leaves nothing to look at) stays pending, with why, and History
 shows it as "unknown — check": never silently as if it were still under way.
 
-Bounded: at most MAX_CHECKS changes a start, one or a few GETs each, one at a time.
+Bounded: at most MAX_CHECKS changes and MAX_REQUESTS GETs a start, one at a time, within the
+profile's request budget as every request of the client.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ CHECK = "unknown — check"
 """What History shows for such a change until it is decided."""
 MAX_CHECKS = 20
 """Changes checked at one start (the oldest first); the rest at the next."""
+MAX_REQUESTS = 40
+"""GETs one start may send for the check; what is left is checked at the next start."""
 PAGE_SIZE = 100
 CREATE_PAGES = 5
 """Pages of objects looked through for a created object's name (applications have no name
@@ -77,6 +80,18 @@ class _Undecided(Exception):
     """This change cannot be decided now; str() says why."""
 
 
+class _Requests:
+    """The GETs the check may still send at this start."""
+
+    def __init__(self, left: int = MAX_REQUESTS) -> None:
+        self.left = left
+
+    def spend(self) -> None:
+        if self.left <= 0:
+            raise _Undecided("this start's requests for the check are spent; it is checked later")
+        self.left -= 1
+
+
 async def settle_pending(
     client: AdminClient,
     journal: ChangeJournal,
@@ -102,15 +117,19 @@ async def settle_pending(
     ][:MAX_CHECKS]
     if not stale:
         return settled
+    requests = _Requests()
+    requests.spend()
     tenant = await _tenant(client)
     for change in stale:
+        if requests.left <= 0:
+            break  # the rest at the next start
         try:
             if change.tenant and tenant != change.tenant:
                 raise _Undecided(
                     f"it was made on tenant {change.tenant}, and this connection's tenant is "
                     f"{tenant or 'not readable with its key'}"
                 )
-            outcome, after, note = await _check(client, change)
+            outcome, after, note = await _check(client, change, requests)
         except _Undecided as why:
             note = f"Left pending when the console stopped; not checked: {why}."
             await asyncio.to_thread(journal.note_pending, change.id, note)
@@ -129,16 +148,18 @@ async def settle_at_start(
 ) -> Settled | None:
     """settle_pending on the user's journal for a command that is starting, each decision
     said on `err` (stderr); any failure is logged, never stops the command."""
-    from console.journal.store import open_journal
-
-    try:
-        settled = await settle_pending(client, open_journal(), profile=profile)
-    except Exception:
-        log.warning("Pending changes in the journal could not be checked", exc_info=True)
-        return None
+    from console.journal.store import JournalError, open_journal
     from console.terminal_text import printable
 
     stream = err or sys.stderr
+    try:
+        settled = await settle_pending(client, open_journal(), profile=profile)
+    except JournalError as problem:  # the command's own first change will say it again
+        print(f"tenant-console: {printable(str(problem))}", file=stream)
+        return None
+    except Exception:
+        log.warning("Pending changes in the journal could not be checked", exc_info=True)
+        return None
     for line in settled.lines:
         print(f"tenant-console: {printable(line)}", file=stream)
     return settled
@@ -169,7 +190,7 @@ async def _tenant(client: AdminClient) -> str | None:
     return None
 
 
-async def _check(client: AdminClient, change: Change) -> tuple[str, Any, str]:
+async def _check(client: AdminClient, change: Change, requests: _Requests) -> tuple[str, Any, str]:
     """(outcome, the object as it is, a note) for one stale change; _Undecided if unsure."""
     from console.client import ApiError
 
@@ -178,12 +199,12 @@ async def _check(client: AdminClient, change: Change) -> tuple[str, Any, str]:
         raise _Undecided(f"a change of the {change.kind or 'unknown'} kind cannot be checked")
     try:
         if change.action == "delete":
-            current = await _read(client, base, change.object_id)
+            current = await _read(client, base, change.object_id, requests)
             if current is None:
                 return OK, None, "It is gone from the service."
             return FAILED, None, "It is still on the service."
         if change.action == "update":
-            current = await _read(client, base, change.object_id)
+            current = await _read(client, base, change.object_id, requests)
             if current is None:
                 raise _Undecided("the object is no longer on the service")
             if _matches(change.request, current):
@@ -192,13 +213,15 @@ async def _check(client: AdminClient, change: Change) -> tuple[str, Any, str]:
                 return FAILED, None, "The service still holds the object as it was."
             raise _Undecided("the object was changed since")
         if change.action == "create":
-            return await _check_create(client, base, change)
+            return await _check_create(client, base, change, requests)
     except ApiError as error:
         raise _Undecided(f"the service did not answer as expected ({error})") from None
     raise _Undecided(f"a {change.action or 'change'} leaves nothing to compare")
 
 
-async def _read(client: AdminClient, base: str, object_id: str | None) -> dict[str, Any] | None:
+async def _read(
+    client: AdminClient, base: str, object_id: str | None, requests: _Requests
+) -> dict[str, Any] | None:
     """The object, None if the service says there is none (404)."""
     from console.client import NotFound
 
@@ -206,6 +229,7 @@ async def _read(client: AdminClient, base: str, object_id: str | None) -> dict[s
         checked = str(UUID(str(object_id)))
     except ValueError:
         raise _Undecided("its id is not one of the service's ids") from None
+    requests.spend()
     try:
         data = await client.send_json("GET", f"{base}/{checked}")
     except NotFound:
@@ -215,13 +239,15 @@ async def _read(client: AdminClient, base: str, object_id: str | None) -> dict[s
     return data
 
 
-async def _check_create(client: AdminClient, base: str, change: Change) -> tuple[str, Any, str]:
+async def _check_create(
+    client: AdminClient, base: str, change: Change, requests: _Requests
+) -> tuple[str, Any, str]:
     """A create is found by its name among the objects made since it started."""
     request = change.request or {}
     name = request.get("name")
     if not isinstance(name, str) or not name:
         raise _Undecided("the change recorded no name to look for")
-    found, complete = await _named(client, change.kind, name)
+    found, complete = await _named(client, change.kind, name, requests)
     since = change.started_at - CLOCK_SLACK
     new = [item for item in found if _made_since(item, since)]
     matching = [item for item in new if _matches(request, item)]
@@ -237,11 +263,14 @@ async def _check_create(client: AdminClient, base: str, change: Change) -> tuple
     raise _Undecided(f'no object named "{name}" made since could be told to be this one')
 
 
-async def _named(client: AdminClient, kind: str, name: str) -> tuple[list[dict[str, Any]], bool]:
+async def _named(
+    client: AdminClient, kind: str, name: str, requests: _Requests
+) -> tuple[list[dict[str, Any]], bool]:
     """Objects named exactly `name` (CREATE_PAGES pages at most), and whether every page
     was read."""
     found: list[dict[str, Any]] = []
     for page in range(1, CREATE_PAGES + 1):
+        requests.spend()
         if kind == "applications":
             data = await client.applications.page_json(page, PAGE_SIZE)
         elif kind == "proxies":

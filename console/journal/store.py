@@ -676,7 +676,7 @@ def _change(row: dict[str, Any]) -> Change:
             error=_string(row, "error", optional=True),
         )
     except _Unreadable as problem:
-        log.warning("Change %s in the journal cannot be read: %s", row["id"], problem)
+        log.info("Change %s in the journal cannot be read: %s", row["id"], problem)
         return _unreadable(row, str(problem))
 
 

@@ -466,11 +466,15 @@ class TenantConsoleApp(App[int]):
 
     async def _settle(self, client: AdminClient, profile: str | None) -> None:
         from console.journal.settle import settle_pending
-        from console.journal.store import open_journal
+        from console.journal.store import JournalError, open_journal
         from console.terminal_text import printable
 
         try:
             settled = await settle_pending(client, open_journal(), profile=profile)
+        except JournalError as problem:  # a change would be refused: say why now
+            log.warning("Pending changes could not be checked: %s", problem)
+            self.notify(printable(str(problem)), title="History", severity="error", markup=False)
+            return
         except Exception:
             log.warning("Pending changes in the journal could not be checked", exc_info=True)
             return

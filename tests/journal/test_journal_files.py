@@ -110,3 +110,23 @@ async def test_a_journal_readable_by_others_is_made_private(journal) -> None:
     os.chmod(journal.path, 0o644)
     journal.list()
     assert os.stat(journal.path).st_mode & 0o777 == 0o600
+
+
+async def test_apply_with_a_symlinked_journal_says_so_and_sends_nothing(
+    prod, journal, victim, tmp_path, capsys
+) -> None:
+    tenant, _ = prod
+    exported = tmp_path / "estate.yaml"
+    assert await cli("export", "--profile", "prod", "-o", str(exported)) == 0
+    exported.write_text(exported.read_text().replace("Checkout web", "Checkout web 2"))
+    journal.close()
+    journal.path.unlink(missing_ok=True)
+    journal.path.parent.mkdir(parents=True, exist_ok=True)
+    journal.path.symlink_to(victim)
+    capsys.readouterr()
+    assert await cli("apply", str(exported), "--profile", "prod", "--yes") != 0
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    assert str(journal.path) in err and "symbolic link" in err
+    assert tenant.named("/applications", "Checkout web 2") == []
+    assert victim.read_bytes() == VICTIM_TEXT

@@ -277,3 +277,28 @@ async def test_apply_checks_what_a_killed_apply_left_pending(
     assert f"Change {change_id}" in err and "marked done" in err and "regenerate" in err
     change = journal.get(change_id)
     assert change is not None and change.outcome == "ok"
+
+
+async def test_one_start_checks_a_bounded_number_of_changes(service, prod, journal) -> None:
+    from console.journal.settle import MAX_CHECKS
+
+    _, key = prod
+    ids = [
+        left_pending(
+            journal,
+            service,
+            "POST",
+            "/proxies",
+            "proxies",
+            "create",
+            name=f"Lost {n}",
+            request={"name": f"Lost {n}"},
+        )
+        for n in range(MAX_CHECKS + 5)
+    ]
+    async with AdminClient(service.base_url, key) as client:
+        settled = await settle_pending(client, journal, profile="prod")
+    assert sorted(settled.failed) == ids[:MAX_CHECKS]  # the oldest first
+    for change_id in ids[MAX_CHECKS:]:
+        change = journal.get(change_id)
+        assert change is not None and change.outcome == "pending" and change.error is None

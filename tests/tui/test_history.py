@@ -438,3 +438,22 @@ async def test_pending_changes_are_checked_at_start_and_history_shows_what_is_un
         assert outcomes[str(unknown)] == "unknown — check"
         assert outcomes[str(broken)] == "unreadable"
         assert outcomes[str(done)] == "ok"
+
+
+async def test_a_symlinked_journal_is_said_on_the_history_screen(
+    service, journal, tmp_path
+) -> None:
+    victim = tmp_path / "victim.txt"
+    victim.write_bytes(b"precious\n")
+    journal.path.parent.mkdir(parents=True, exist_ok=True)
+    journal.path.symlink_to(victim)
+    tenant = service.new_tenant("History link")
+    app = make_app(service.base_url, tenant.key)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert any("symbolic link" in n for n in notifications(app)), notifications(app)
+        await pilot.press("H")
+        await wait_until(pilot, screen_is(app, HistoryScreen), what="history")
+        shown = str(app.screen.query_one("#history-empty").render())
+        assert "symbolic link" in shown and str(journal.path) in shown
+    assert victim.read_bytes() == b"precious\n"

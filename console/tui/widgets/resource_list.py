@@ -30,10 +30,12 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
 from textual.timer import Timer
-from textual.widgets import Input
+from textual.widgets import Input, Static
 
 from console.clock import now
 from console.tui.base.app_access import console_app
+from console.tui.base.clock_ticks import follow_clock
+from console.tui.base.formatting import clock_time, relative
 from console.tui.base.notices import notify_once
 from console.tui.base.problems import describe
 from console.tui.browse.kinds import PAGE_SIZE, Fetched, FilterInvalid, ResourceKind, list_page
@@ -69,6 +71,22 @@ the footer out again, and a page can come every few milliseconds."""
 LOADING_DELAY = 0.25
 """Seconds a first page may take before "Loading…" replaces the empty table: a quick answer
 never flashes it (nor pays for drawing it)."""
+OLD_AFTER = 5 * 60
+"""Seconds after which a list says how old it is, and is read again when its section is
+opened again: objects created meanwhile by the CLI, an undo or another admin then show."""
+REFRESH_SHARE = 2
+"""A list read again unasked (opened again) may take at most 1/REFRESH_SHARE of the requests
+the profile's budget has left this minute; else it only says its age (r still reads it)."""
+
+
+class AgeNote(Static):
+    """One line above an old list: when it was loaded, and how to have it read again."""
+
+    DEFAULT_CSS = """
+    AgeNote { height: 1; padding: 0 1; color: $text-muted; background: $boost;
+              text-wrap: nowrap; text-overflow: ellipsis; display: none; }
+    AgeNote.-shown { display: block; }
+    """
 
 
 def sort_key(cell: Cell) -> tuple[int | str, ...]:
@@ -207,6 +225,7 @@ class ResourceList(Vertical, SectionLoader):
     def compose(self) -> ComposeResult:
         placeholder = f"/ filter {self.kind.title.lower()} by {self.kind.filter_placeholder}"
         yield FilterInput(placeholder=placeholder, classes="filter")
+        yield AgeNote()
         columns = [
             TableColumn(c.key, c.label, c.width, c.min_width, c.drop_order, c.grow)
             for c in self.kind.columns
@@ -217,6 +236,59 @@ class ResourceList(Vertical, SectionLoader):
     def on_mount(self) -> None:
         if _answered(self._first_page):  # the early page is here: show it in the first frame
             self.ensure_loaded()
+        follow_clock(self, self.show_age)
+
+    # ---- age -----------------------------------------------------------------------------
+
+    @property
+    def age(self) -> float | None:
+        """Seconds since the rows shown were read (console.clock: tests move it), or None."""
+        if not self.loaded or self.loaded_at is None or self.problem is not None:
+            return None
+        return max(0.0, (now() - self.loaded_at).total_seconds())
+
+    @property
+    def is_old(self) -> bool:
+        age = self.age
+        return age is not None and age >= OLD_AFTER
+
+    @property
+    def age_text(self) -> str:
+        """ "Loaded 7 minutes ago, at 14:02 · r refreshes" for an old list, else ""; a list
+        marked stale (a refresh failed) says its time in the stale banner instead."""
+        if not self.is_old or self.stale_note or self.loaded_at is None:
+            return ""
+        doing = "refreshing…" if self.refreshing else "r or opening it again refreshes"
+        return f"Loaded {relative(self.loaded_at)}, at {clock_time(self.loaded_at)} · {doing}"
+
+    def show_age(self) -> None:
+        """The age line as of now (the clock's ticks, and after every load)."""
+        if not self.is_mounted:
+            return
+        note, text = self.query_one(AgeNote), self.age_text
+        if text:
+            note.update(text)
+        note.set_class(bool(text), "-shown")
+
+    def ensure_loaded(self) -> None:
+        """On opening the section: the first page, or, for a list older than OLD_AFTER, its
+        loaded pages read again in place (rows and cursor stay until the new ones come), when
+        the profile's request budget has room for it (see REFRESH_SHARE)."""
+        if self.is_old and self._may_refresh_unasked():
+            self.reload()
+            return
+        super().ensure_loaded()
+
+    def _may_refresh_unasked(self) -> bool:
+        """Nothing under way that a refresh would drop (a search's matches, load all), and
+        the refresh's requests within the share of the budget left this minute."""
+        if self.fetching or self.refreshing or self.search is not None or self.loading_to_end:
+            return False
+        if self._checking is not None:
+            return False
+        budget = getattr(console_app(self).connected_client(), "budget", None)
+        room = budget.room() if budget is not None else None
+        return room is None or max(1, len(self.pages_fetched)) <= room // REFRESH_SHARE
 
     @property
     def table(self) -> RowTable:
@@ -397,6 +469,7 @@ class ResourceList(Vertical, SectionLoader):
                 self.filter_input.value = ""
             self.filter_input.remove_class("-visible", "-unknown", "-refused")
             self.state_panel.hide()
+            self.show_age()
             self._status()
 
     def reload(self, focus_id: str | None = None) -> None:
@@ -507,6 +580,7 @@ class ResourceList(Vertical, SectionLoader):
         self.forget_loads()  # a next page on its way would land among the new rows
         self.loading_to_end, self._end_armed_row = False, None
         self.refreshing = True
+        self.show_age()
         self.load(
             lambda: self._load_pages(pages),
             shown=lambda fetched: self._replace_rows(fetched, place),
@@ -557,6 +631,7 @@ class ResourceList(Vertical, SectionLoader):
         self.refreshing = False
         self._show_state()
         self._status()
+        self.show_age()
         self._maybe_fetch_more()
 
     def _refresh_failed(self, exc: BaseException) -> None:
@@ -565,6 +640,7 @@ class ResourceList(Vertical, SectionLoader):
         problem = describe(exc, permission=self.kind.permission, what=self.kind.title.lower())
         self.refresh_failed()
         self._status()
+        self.show_age()
         self.post_message(SectionFailed(self, problem))
 
     def _show_page(self, page: int, fetched: Fetched) -> None:
@@ -575,6 +651,7 @@ class ResourceList(Vertical, SectionLoader):
         self.pages_fetched.append(page)
         if page == 1:
             self.loaded_at = now()
+            self.show_age()
         self.total = fetched.total
         self.labels.update(fetched.labels)
         self.has_more = fetched.has_more and bool(fetched.items)

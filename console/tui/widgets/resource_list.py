@@ -1263,7 +1263,7 @@ class ResourceList(Vertical, SectionLoader):
         search). A loaded row the service sends unchanged stays as it is."""
         others = []
         kind, labels = self.kind, self.labels
-        replaced = False
+        places: dict[int, int] | None = None  # where each row shown is, once one is replaced
         for item in items:
             item_id = kind.item_id(item)
             provisional = self._indexed.pop(item_id, None)
@@ -1274,10 +1274,10 @@ class ResourceList(Vertical, SectionLoader):
                     continue
                 if provisional == item:
                     continue
-            at = next(n for n, (shown, _row) in enumerate(self._found) if shown is provisional)
-            self._found[at] = (item, kind.row_cells(item, labels))
-            replaced = True
-        if replaced:
+            if places is None:
+                places = {id(shown): n for n, (shown, _row) in enumerate(self._found)}
+            self._found[places[id(provisional)]] = (item, kind.row_cells(item, labels))
+        if places is not None:
             self._refresh_view(place=self._place(None))
         return others
 

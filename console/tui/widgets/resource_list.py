@@ -254,8 +254,8 @@ class ResourceList(Vertical, SectionLoader):
 
     @property
     def age_text(self) -> str:
-        """ "Loaded 7 minutes ago, at 14:02 · r refreshes" for an old list, else ""; a list
-        marked stale (a refresh failed) says its time in the stale banner instead."""
+        """ "Loaded 7 minutes ago, at 14:02 · r or opening it again refreshes" for an old list,
+        else ""; a list marked stale (a refresh failed) says its time in the stale banner."""
         if not self.is_old or self.stale_note or self.loaded_at is None:
             return ""
         doing = "refreshing…" if self.refreshing else "r or opening it again refreshes"

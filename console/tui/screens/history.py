@@ -29,6 +29,7 @@ from console.tui.modals.base import ChoiceDialog
 from console.tui.widgets.console_header import ConsoleHeader
 from console.tui.widgets.key_bar import KeyBar
 from console.tui.widgets.key_scroll import KeyScroll
+from console.tui.widgets.key_table import KeyTable
 
 if TYPE_CHECKING:
     from console.journal.store import Change
@@ -161,7 +162,7 @@ class HistoryScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield ConsoleHeader()
         yield Static("", id="history-title", classes="section-title")
-        table: DataTable[Any] = DataTable(id="history-table", cursor_type="row", zebra_stripes=True)
+        table = KeyTable(id="history-table", cursor_type="row", zebra_stripes=True)
         yield table
         yield Static(EMPTY_TEXT, id="history-empty")
         with KeyScroll(id="history-detail"):

@@ -1,5 +1,6 @@
-"""Reading a file a person named (an icon, a code file), with errors they can act on, and
-writing one without replacing what this run did not create.
+"""Reading a file a person named (an icon, a code file), with errors they can act on;
+writing one without replacing what this run did not create; and the console's own data
+files, never reached through a link.
 
 Used by the console and the command line alike (nothing here imports Textual)."""
 
@@ -59,6 +60,9 @@ def read_text_file(path: Path, max_bytes: int, error: type[Exception]) -> str:
         raise error(f"{path} is not UTF-8 text (invalid byte at offset {problem.start}).") from None
 
 
+# ---- files a person named, written ----------------------------------------------------------
+
+
 def create_file(
     path: Path, data: str | bytes, *, force: bool = False, private: bool = False
 ) -> None:
@@ -105,3 +109,89 @@ def _umask() -> int:
     current = os.umask(0o022)
     os.umask(current)
     return current
+
+
+# ---- the console's own data files ----------------------------------------------------------
+
+SQLITE_SIDE_FILES = ("-journal", "-wal", "-shm")
+"""Files SQLite keeps beside a database, which it would open through a link too."""
+
+
+class UnsafeFileError(OSError):
+    """A file the console keeps its own data in is not safely its own; str() is one line for
+    a person, naming the file."""
+
+
+def private_file(path: Path, what: str, *, create: bool = True) -> os.stat_result | None:
+    """Makes sure `path` (the console's `what`: "journal", "local index"...) is its own before
+    SQLite opens it: reached without a symbolic link (opened with O_NOFOLLOW), a regular file
+    owned by this user and writable by no one else; created 0600 when missing (None when
+    missing and not `create`). Group or world read access is taken away; anything else is
+    refused with UnsafeFileError, the file and the link's target left as they are.
+
+    Its status is returned, for `still_same_file` once SQLite has opened the path."""
+    for suffix in SQLITE_SIDE_FILES:
+        side = path.with_name(path.name + suffix)
+        if side.is_symlink():
+            raise UnsafeFileError(
+                f"{side} is a symbolic link: the {what} is never opened through one. Nothing "
+                "was read or written; remove the link."
+            )
+    flags = os.O_RDWR | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    flags |= getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags | (os.O_CREAT if create else 0), 0o600)
+    except FileNotFoundError:
+        if create:
+            raise
+        return None
+    except OSError as problem:
+        if path.is_symlink():  # ELOOP (Linux) or EMLINK (FreeBSD) for O_NOFOLLOW
+            raise UnsafeFileError(
+                f"{path} is a symbolic link: the {what} is never opened through one. Nothing "
+                "was read or written; remove the link to let the console make the file again."
+            ) from None
+        raise UnsafeFileError(
+            f"Cannot open the {what} {path}: {problem.strerror or problem}."
+        ) from None
+    try:
+        status = os.fstat(fd)
+        _refuse_unsafe(path, what, status)
+        if stat.S_IMODE(status.st_mode) & 0o077 and hasattr(os, "fchmod"):
+            os.fchmod(fd, 0o600)  # readable by others: made private, as it was always meant
+            status = os.fstat(fd)
+        return status
+    finally:
+        os.close(fd)
+
+
+def _refuse_unsafe(path: Path, what: str, status: os.stat_result) -> None:
+    if not stat.S_ISREG(status.st_mode):
+        raise UnsafeFileError(f"{path} is not a regular file: the {what} cannot be kept in it.")
+    getuid = getattr(os, "getuid", None)
+    if getuid is not None and status.st_uid != getuid():
+        raise UnsafeFileError(
+            f"{path} belongs to another user (uid {status.st_uid}): the {what} must be your own "
+            "file. Nothing was read or written."
+        )
+    mode = stat.S_IMODE(status.st_mode)
+    if mode & 0o022:
+        raise UnsafeFileError(
+            f"{path} can be written by other users (mode {mode:04o}): the {what} must be "
+            f"writable by you only. Nothing was read or written; run chmod 600 {path}."
+        )
+
+
+def still_same_file(path: Path, what: str, status: os.stat_result) -> None:
+    """After SQLite opened `path` by name: it is still the file `private_file` checked (not
+    swapped for a link or another file in between); UnsafeFileError if not."""
+    try:
+        now = os.lstat(path)
+    except OSError as problem:
+        raise UnsafeFileError(
+            f"Cannot open the {what} {path}: {problem.strerror or problem}."
+        ) from None
+    if (now.st_dev, now.st_ino) != (status.st_dev, status.st_ino):
+        raise UnsafeFileError(
+            f"{path} was replaced while the console opened it: the {what} was not used."
+        )

@@ -93,6 +93,16 @@ class RequestBudget:
             wait = max(wait, oldest + WINDOW + MARGIN - now)
         return wait
 
+    def room(self) -> int | None:
+        """Requests that may be sent now without waiting: None where the budget sets no limit
+        of its own, 0 while a wait (a 429's Retry-After) lasts. For work nobody asked for
+        (a list read again when opened), which is skipped when it would make others wait."""
+        if self.delay() > 0:  # also forgets the requests older than the window
+            return 0
+        if self.per_minute is None:
+            return None
+        return max(0, self.per_minute - len(self._sent))
+
     async def acquire(self) -> None:
         """Waits, if need be, until a request may be sent, and counts it as sent. Requests
         wait in turn; cancelling one (escape) takes it out of the queue."""

@@ -16,7 +16,7 @@ import re
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -106,13 +106,23 @@ class LocalIndex:
         return cls(index_path(profile), base_url)
 
     @classmethod
-    def open_quietly(cls, profile: str | None, base_url: str) -> LocalIndex | None:
+    def open_quietly(
+        cls, profile: str | None, base_url: str, said: Callable[[str], None] | None = None
+    ) -> LocalIndex | None:
         """The profile's index, or None (no profile, or a file that cannot be opened, which
-        is logged): the index only ever speeds things up, it never stops them."""
+        is logged): the index only ever speeds things up, it never stops them. A file that
+        is not safely the console's own (a symbolic link...) is told to `said` too."""
+        from console.files import UnsafeFileError
+
         if profile is None:
             return None
         try:
             return cls.for_profile(profile, base_url)
+        except UnsafeFileError as refused:
+            log.warning("The local index is not used: %s", refused)
+            if said is not None:
+                said(f"The local index is not used: {refused}")
+            return None
         except (OSError, sqlite3.Error):
             log.warning("The local index of %s could not be opened", profile, exc_info=True)
             return None
@@ -121,20 +131,29 @@ class LocalIndex:
 
     @staticmethod
     def _open(path: Path) -> sqlite3.Connection:
+        """The file, 0600 and never through a symbolic link, another user's or a file others
+        can write (UnsafeFileError, an OSError, naming it); one SQLite cannot read is started
+        afresh."""
+        from console.files import private_file, still_same_file
+
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         os.chmod(path.parent, 0o700)
         for attempt in (1, 2):
-            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-            os.close(fd)
-            os.chmod(path, 0o600)
+            status = private_file(path, "local index")
+            assert status is not None
+            conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
             try:
-                conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
                 # A cache: no journal file beside it (it would need its own mode), no fsync.
                 conn.execute("PRAGMA journal_mode=MEMORY")
                 conn.execute("PRAGMA synchronous=OFF")
                 conn.executescript(_SCHEMA)
+                still_same_file(path, "local index", status)
                 return conn
+            except OSError:
+                conn.close()
+                raise
             except sqlite3.DatabaseError:
+                conn.close()
                 if attempt == 2:
                     raise
                 log.warning("The local index %s could not be read; starting it afresh", path)

@@ -80,6 +80,11 @@ class JournalUnavailable(ApiError):
     """The change could not be recorded, so it was not sent."""
 
 
+class RecordRefused(Exception):
+    """A recorder cannot keep a change for a reason a person can act on (the journal file is
+    a symbolic link, the change is too big to keep); str() says it in a sentence."""
+
+
 _ORIGIN: contextvars.ContextVar[tuple[str, int | None] | None] = contextvars.ContextVar(
     "journal_origin", default=None
 )
@@ -202,13 +207,16 @@ class ChangeRecording:
         )
         try:
             change_id = self.recorder.record(change)
-        except Exception:
-            log.warning("The change journal could not record %s %s", method, path, exc_info=True)
+        except Exception as problem:
+            refused = isinstance(problem, RecordRefused)  # its sentence says it all
+            log.warning(
+                "The change journal could not record %s %s", method, path, exc_info=not refused
+            )
+            why = str(problem) if refused else "see the log for why"
             raise JournalUnavailable(
                 None,
                 "Not recorded",
-                "The change journal could not record this change, so it was not sent "
-                "(see the log for why)",
+                f"The change journal could not record this change, so it was not sent ({why})",
                 method=method,
                 path=path,
             ) from None
@@ -307,6 +315,7 @@ __all__ = [
     "ChangeRecording",
     "JournalUnavailable",
     "PendingChange",
+    "RecordRefused",
     "changes_made_by",
     "classify",
 ]

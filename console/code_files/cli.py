@@ -103,6 +103,9 @@ def run_push(
             from console.journal.store import open_journal
 
             client.record_changes(open_journal(), profile=connection.profile, origin="push")
+            from console.journal.settle import settle_at_start
+
+            await settle_at_start(client, connection.profile, err)
             try:
                 return await _push(client, args, path, stop, max_polls, out, err)
             except PushRefused as refusal:

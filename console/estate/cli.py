@@ -254,8 +254,11 @@ async def _apply_async(
     from console.estate.render import plan_lines
 
     force = bool(getattr(args, "force", False))
+    from console.journal.settle import settle_at_start
+
     client, label = open_client(getattr(args, "profile", None))
     async with client:
+        await settle_at_start(client, client.recording.profile if client.recording else None)
         target = await _read(client, label, own_application=args.prune, catalogue=True)
         # What the file asks of this target (its applications, its service's permissions):
         # every problem listed, and nothing sent, before the plan.

@@ -33,6 +33,8 @@ def _error(message: str, err: TextIO) -> None:
 
 
 def when(change: Change) -> str:
+    if change.unreadable is not None:
+        return "?"
     return change.started_at.astimezone().strftime("%Y-%m-%d %H:%M:%S")
 
 
@@ -40,6 +42,8 @@ def what(change: Change) -> str:
     """`update proxy "Checkout"`, `undo of 12: create proxy "Checkout"`."""
     from console.journal.undo import noun
 
+    if change.unreadable is not None:
+        return f"unreadable entry ({change.unreadable}): skipped"
     text = f"{change.action} {noun(change.kind)}"
     if change.name:
         text += f' "{change.name}"'
@@ -143,14 +147,24 @@ def history(args: argparse.Namespace, out: TextIO | None = None) -> int:
     if args.limit < 1:
         _error("--limit must be 1 or more.", sys.stderr)
         return USAGE
+    from console.journal.store import JournalError
+
     journal = open_journal()
-    changes = journal.list(profile=args.profile, limit=args.limit)
-    rotations = journal.rotations(limit=1000) if changes else []
+    try:
+        changes = journal.list(profile=args.profile, limit=args.limit)
+        rotations = journal.rotations(limit=1000) if changes else []
+    except JournalError as problem:
+        _error(str(problem), sys.stderr)
+        return FAILED
+    from console.journal.settle import CHECK, shown_outcome
+
     found = {c.id: rotation_of(c, rotations) for c in changes}
     if args.format == "json":
         entries = []
         for change in changes:
             entry = change.to_json()
+            if shown_outcome(change) == CHECK:  # left pending by a console that stopped
+                entry["needs_check"] = True
             if (rotation := found[change.id]) is not None:
                 entry["rotation"] = rotation_json(rotation)
             entries.append(entry)
@@ -167,7 +181,7 @@ def history(args: argparse.Namespace, out: TextIO | None = None) -> int:
             c.tenant or "",
             what(c),
             c.origin,
-            c.outcome,
+            shown_outcome(c),
         )
         for c in changes
     ]
@@ -198,12 +212,25 @@ def undo(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | No
     out = out or cast("TextIO", sys.stdout)
     stdin = stdin or cast("TextIO", sys.stdin)
     err = sys.stderr
+    from console.journal.store import JournalError
+
     if getattr(args, "read_only", False):
         _error("Read-only mode: undo is refused. Nothing was changed.", err)
         return FAILED
-    change = open_journal().get(args.change_id)
+    try:
+        change = open_journal().get(args.change_id)
+    except JournalError as problem:
+        _error(str(problem), err)
+        return FAILED
     if change is None:
         _error(f"No change {args.change_id} in the journal (see tenant-console history).", err)
+        return FAILED
+    if change.unreadable is not None:
+        _error(
+            f"Change {change.id} cannot be undone: its journal entry cannot be read "
+            f"({change.unreadable}). Nothing was changed.",
+            err,
+        )
         return FAILED
     try:
         plan = plan_undo(change)
@@ -248,9 +275,11 @@ async def _undo(
     client: AdminClient, plan: UndoPlan, yes: bool, stdin: TextIO, out: TextIO, err: TextIO
 ) -> int:
     from console.client import ApiError
+    from console.journal.settle import settle_at_start
     from console.journal.undo import CannotUndo, check_now, run_undo
 
     async with client:
+        await settle_at_start(client, plan.change.profile, err)
         try:
             await check_now(client, plan)
         except CannotUndo as reason:

@@ -293,6 +293,9 @@ async def _run(connection: ResolvedConnection, args: argparse.Namespace) -> int:
             from console.journal.store import open_journal
 
             client.record_changes(open_journal(), profile=connection.profile, origin="keys")
+            from console.journal.settle import settle_at_start
+
+            await settle_at_start(client, connection.profile)
         if args.keys_command == "list":
             return await _list(client, args)
         if args.keys_command == "create":

@@ -454,7 +454,41 @@ class TenantConsoleApp(App[int]):
             session.client = self.client_factory(connection.base_url, connection.key, **options)
             self._fit_client(session.client, connection)
             record_changes(session.client, connection.profile, "console")
+            self._settle_pending(session.client, connection.profile)
         return session.client
+
+    def _settle_pending(self, client: AdminClient, profile: str | None) -> None:
+        """Changes a console that stopped left pending are checked against the service in
+        the background (console.journal.settle), what was decided said in a notification."""
+        if getattr(client, "budget", None) is None:  # a stand-in client of a test
+            return
+        self.run_worker(self._settle(client, profile), group="journal-settle", exit_on_error=False)
+
+    async def _settle(self, client: AdminClient, profile: str | None) -> None:
+        from console.journal.settle import settle_pending
+        from console.journal.store import JournalError, open_journal
+        from console.terminal_text import printable
+
+        try:
+            settled = await settle_pending(client, open_journal(), profile=profile)
+        except JournalError as problem:  # a change would be refused: say why now
+            log.warning("Pending changes could not be checked: %s", problem)
+            self.notify(printable(str(problem)), title="History", severity="error", markup=False)
+            return
+        except Exception:
+            log.warning("Pending changes in the journal could not be checked", exc_info=True)
+            return
+        if settled.lines:
+            shown = [printable(line) for line in settled.lines[:5]]
+            if len(settled.lines) > len(shown):
+                shown.append(f"… and {len(settled.lines) - len(shown)} more (History, H).")
+            self.notify(
+                "\n".join(shown),
+                title="Changes left pending when the console stopped",
+                severity="warning" if settled.undecided else "information",
+                timeout=20,
+                markup=False,
+            )
 
     def _fit_client(self, client: AdminClient, connection: Connection) -> None:
         """The profile's request budget on a new client (unless it came with one), its
@@ -478,8 +512,13 @@ class TenantConsoleApp(App[int]):
     async def _open_index(self, client: AdminClient, connection: Connection) -> None:
         from console.client.index import LocalIndex
 
+        def said(text: str) -> None:  # from the thread that opens it
+            self.call_from_thread(
+                self.notify, text, title="Local index", severity="warning", markup=False
+            )
+
         index = await asyncio.to_thread(
-            LocalIndex.open_quietly, connection.profile, connection.base_url
+            LocalIndex.open_quietly, connection.profile, connection.base_url, said
         )
         if self._session.client is client:
             client.index = index  # None (no index file): the pages held are dropped

@@ -116,7 +116,11 @@ def run(args: argparse.Namespace) -> int:
         assert report is not None
         return _print_report(snapshot_of(report, moment, reader="cli"), args.format, about)
     if tenant_id is None:
-        known = store.tenants(connection.base_url)
+        try:
+            known = store.tenants(connection.base_url)
+        except HistoryError as error:
+            _error(str(error))
+            return FAILED
         if not known:
             _error((problem + " " if problem else "") + "No usage recorded for this base URL.")
             return FAILED

@@ -13,7 +13,7 @@ import logging
 import os
 import sqlite3
 from collections.abc import Iterator
-from contextlib import closing, contextmanager, suppress
+from contextlib import closing, contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -122,9 +122,10 @@ class HistoryStore:
 
     @contextmanager
     def _connect(self, *, create: bool) -> Iterator[sqlite3.Connection]:
-        if create:
-            self._create_private()
-        elif not self.path.exists():
+        from console.files import UnsafeFileError, still_same_file
+
+        status = self._private_file(create=create)
+        if status is None:
             raise FileNotFoundError(self.path)
         try:
             conn = sqlite3.connect(self.path, timeout=5.0)
@@ -134,24 +135,34 @@ class HistoryStore:
             conn.row_factory = sqlite3.Row
             try:
                 conn.executescript(_SCHEMA)
+                still_same_file(self.path, "usage history", status)
                 with conn:
                     yield conn
+            except UnsafeFileError as refused:
+                raise HistoryError(str(refused)) from None
             except sqlite3.DatabaseError as error:
                 raise HistoryError(f"Cannot use the usage history {self.path}: {error}.") from None
 
-    def _create_private(self) -> None:
+    def _private_file(self, *, create: bool) -> os.stat_result | None:
         """The folder 0700 and the file 0600, before SQLite creates either (its journal
-        files take the database file's mode)."""
-        folder = self.path.parent
-        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        files take the database file's mode); never through a symbolic link, nor another
+        user's file or one others can write (HistoryError). None: no file, and `create`
+        was not asked."""
+        from console.files import UnsafeFileError, private_file
+
+        if create:
+            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         try:
-            fd = os.open(self.path, os.O_CREAT | os.O_RDWR, 0o600)
+            return private_file(self.path, "usage history", create=create)
+        except UnsafeFileError as refused:
+            raise HistoryError(str(refused)) from None
+        except FileNotFoundError:  # the folder is missing
+            if create:
+                raise HistoryError(f"Cannot create the usage history {self.path}.") from None
+            return None
         except OSError as error:
             reason = error.strerror or error
             raise HistoryError(f"Cannot create the usage history {self.path}: {reason}.") from None
-        os.close(fd)
-        with suppress(OSError):
-            os.chmod(self.path, 0o600)
 
     def record(self, base_url: str, tenant_id: str, snapshot: Snapshot) -> bool:
         """Keeps the snapshot; False when it repeats the tenant's last one (SAME_READ_WINDOW)."""

@@ -163,3 +163,54 @@ async def test_pages_read_before_the_index_opens_are_recorded_when_it_does(
         client.index = None  # no index file after all: what was held is dropped
         assert client._held_pages == []
     index.close()
+
+
+def test_a_symlinked_index_is_refused_and_its_target_untouched(cache: Path, tmp_path: Path) -> None:
+    from console.files import UnsafeFileError
+
+    victim = tmp_path / "victim.txt"
+    victim.write_bytes(b"precious\n")
+    path = index_path("prod")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.symlink_to(victim)
+    with pytest.raises(UnsafeFileError, match="symbolic link") as refused:
+        LocalIndex.for_profile("prod", "http://127.0.0.1:1")
+    assert str(path) in str(refused.value)
+    said: list[str] = []
+    assert LocalIndex.open_quietly("prod", "http://127.0.0.1:1", said.append) is None
+    assert len(said) == 1 and str(path) in said[0] and "symbolic link" in said[0]
+    assert victim.read_bytes() == b"precious\n" and path.is_symlink()
+
+
+def test_an_index_others_can_write_or_another_users_is_refused(cache: Path) -> None:
+    from console.files import UnsafeFileError
+
+    LocalIndex.for_profile("prod", "http://127.0.0.1:1").close()
+    path = index_path("prod")
+    os.chmod(path, 0o666)
+    with pytest.raises(UnsafeFileError, match="can be written by other users"):
+        LocalIndex.for_profile("prod", "http://127.0.0.1:1")
+    if hasattr(os, "getuid") and os.getuid() == 0:
+        os.chmod(path, 0o600)
+        os.chown(path, 65534, 65534)
+        with pytest.raises(UnsafeFileError, match="belongs to another user"):
+            LocalIndex.for_profile("prod", "http://127.0.0.1:1")
+
+
+def test_search_says_a_symlinked_index_is_not_used(cache: Path, tmp_path: Path, capsys) -> None:
+    from console.search_cli import _open_index
+
+    victim = tmp_path / "victim.txt"
+    victim.write_bytes(b"precious\n")
+    path = index_path("prod")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.symlink_to(victim)
+
+    class Connection:
+        profile = "prod"
+        base_url = "http://127.0.0.1:1"
+
+    assert _open_index(Connection()) is None  # type: ignore[arg-type]
+    err = capsys.readouterr().err
+    assert str(path) in err and "symbolic link" in err and "Traceback" not in err
+    assert victim.read_bytes() == b"precious\n"

@@ -194,6 +194,27 @@ def test_a_429_pauses_every_request_of_the_budget() -> None:
     assert budget.pushbacks == 1
 
 
+def test_the_room_left_counts_the_minute_and_a_429s_pause() -> None:
+    """What a list read again unasked asks of the budget: the requests it may still send
+    this minute without waiting; none during a 429's Retry-After; no limit of its own."""
+    now = [1000.0]
+    budget = RequestBudget(4, clock=lambda: now[0])
+
+    async def send(count: int) -> None:
+        for _ in range(count):
+            await budget.acquire()
+
+    asyncio.run(send(3))
+    assert budget.room() == 1
+    now[0] += 62  # the minute (and its margin) is over
+    assert budget.room() == 4
+    budget.pushback(429, 10)
+    assert budget.room() == 0
+    now[0] += 11
+    assert budget.room() == 4
+    assert RequestBudget(None, clock=lambda: now[0]).room() is None
+
+
 async def test_an_expected_page_count_is_a_hint_the_totals_correct(
     stub: PageStub, sleeps: RecordedSleeps
 ) -> None:

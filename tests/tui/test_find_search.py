@@ -149,9 +149,10 @@ async def test_enter_asks_the_server_for_proxies_and_formulas(service: Any, big:
         await pilot.press("slash")
         await typed(pilot, "destination:billing")  # live, on a column the API cannot filter
         assert names(proxies.shown_items) == ["Billing hook"]
-        await pilot.press("enter")  # all loaded: the live filter stays, nothing is asked
+        await pilot.press("enter")  # all loaded: the live filter stays, the service is asked
         await settle(pilot)
         assert proxies.query_params == {} and proxies.live is not None
+        assert proxies.search is not None and proxies.search.done
         assert names(proxies.shown_items) == ["Billing hook"]
         assert proxies.table.has_focus
 

@@ -372,3 +372,88 @@ async def test_a_hostile_name_is_shown_as_text(service, journal) -> None:
         assert str(cell) == 'delete proxy "[/bogus][bold]x\\x1b[2J"'
         detail = str(app.screen.query_one("#history-detail-text").content)
         assert "\x1b" not in detail and "[/bogus]" in detail
+
+
+async def test_pending_changes_are_checked_at_start_and_history_shows_what_is_unknown(
+    service, journal
+) -> None:
+    """A change a killed console left pending is checked when the console starts (off the
+    UI thread) and said; one that cannot be checked and a corrupt row show as such."""
+    from console.client.recording import PendingChange
+
+    tenant = service.new_tenant("History pending")
+
+    def left_pending(method: str, path: str, action: str, object_id: str, tenant_name: str) -> int:
+        change_id = journal.record(
+            PendingChange(
+                method,
+                path,
+                "proxies",
+                action,
+                object_id,
+                "Left",
+                None,
+                None,
+                "test",
+                service.base_url,
+                tenant_name,
+                "apply",
+            )
+        )
+        with sqlite3.connect(journal.path) as db:
+            db.execute(
+                "UPDATE changes SET started_at = '2026-01-01T00:00:00+00:00' WHERE id = ?",
+                (change_id,),
+            )
+        return change_id
+
+    missing = "00000000-0000-4000-8000-00000000dead"
+    done = left_pending("DELETE", f"/proxies/{missing}", "delete", missing, "")
+    unknown = left_pending("POST", f"/proxies/{missing}/x", "post x", missing, "")
+    with sqlite3.connect(journal.path) as db:
+        db.execute(
+            "INSERT INTO changes (started_at, profile, base_url, kind, action, origin, method, "
+            "path, before, outcome) VALUES ('2026-01-01', 'test', '', 'proxies', 'update', "
+            "'console', 'PUT', '/proxies/1', '{broken', 'ok')"
+        )
+        (broken,) = db.execute("SELECT MAX(id) FROM changes").fetchone()
+
+    app = make_app(service.base_url, tenant.key)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await wait_until(
+            pilot,
+            lambda: any(f"Change {done}" in n for n in notifications(app)),
+            what="the check's notification",
+        )
+        assert any("marked done" in n for n in notifications(app)), notifications(app)
+        assert journal.get(done).outcome == "ok"
+        assert journal.get(unknown).outcome == "pending"
+        await pilot.press("H")
+        await wait_until(pilot, screen_is(app, HistoryScreen), what="history")
+        table = app.screen.query_one(DataTable)
+        outcomes = {
+            str(table.get_row_at(n)[0]): str(table.get_row_at(n)[2]) for n in range(table.row_count)
+        }
+        assert outcomes[str(unknown)] == "unknown — check"
+        assert outcomes[str(broken)] == "unreadable"
+        assert outcomes[str(done)] == "ok"
+
+
+async def test_a_symlinked_journal_is_said_on_the_history_screen(
+    service, journal, tmp_path
+) -> None:
+    victim = tmp_path / "victim.txt"
+    victim.write_bytes(b"precious\n")
+    journal.path.parent.mkdir(parents=True, exist_ok=True)
+    journal.path.symlink_to(victim)
+    tenant = service.new_tenant("History link")
+    app = make_app(service.base_url, tenant.key)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert any("symbolic link" in n for n in notifications(app)), notifications(app)
+        await pilot.press("H")
+        await wait_until(pilot, screen_is(app, HistoryScreen), what="history")
+        shown = str(app.screen.query_one("#history-empty").render())
+        assert "symbolic link" in shown and str(journal.path) in shown
+    assert victim.read_bytes() == b"precious\n"

@@ -139,3 +139,32 @@ def test_no_tenant_id_records_nothing(tmp_path: Path) -> None:
     store = HistoryStore(tmp_path / "h.sqlite3")
     assert not record_report("http://a", None, report(3), reader="dashboard", store=store)
     assert not store.path.exists()
+
+
+def test_a_symlinked_history_is_refused_and_its_target_untouched(tmp_path: Path) -> None:
+    victim = tmp_path / "victim.txt"
+    victim.write_bytes(b"precious\n")
+    path = tmp_path / "data" / "usage-history.sqlite3"
+    path.parent.mkdir()
+    path.symlink_to(victim)
+    store = HistoryStore(path)
+    snapshot = snapshot_of(report(5), datetime(2026, 3, 1, tzinfo=UTC), reader="cli")
+    for attempt in (
+        lambda: store.record("http://127.0.0.1:1", "t", snapshot),
+        lambda: store.snapshots("http://127.0.0.1:1", "t"),
+        lambda: store.tenants("http://127.0.0.1:1"),
+    ):
+        with pytest.raises(HistoryError, match="symbolic link") as refused:
+            attempt()
+        assert str(path) in str(refused.value)
+    assert victim.read_bytes() == b"precious\n" and path.is_symlink()
+
+
+def test_a_history_others_can_write_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "usage-history.sqlite3"
+    store = HistoryStore(path)
+    moment = datetime(2026, 3, 1, tzinfo=UTC)
+    store.record("http://127.0.0.1:1", "t", snapshot_of(report(5), moment, reader="cli"))
+    path.chmod(0o646)
+    with pytest.raises(HistoryError, match="can be written by other users"):
+        store.snapshots("http://127.0.0.1:1", "t")

@@ -12,6 +12,7 @@ from textual.widgets import Button, OptionList, Static
 from textual.widgets.option_list import Option
 
 from console.tui.modals.base import Dialog
+from console.tui.widgets.pick_list import PickList
 
 
 class KeyChoiceModal(Dialog[str | None]):
@@ -28,7 +29,7 @@ class KeyChoiceModal(Dialog[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Static(self.title_text, classes="dialog-title", markup=False)
-            yield OptionList(
+            yield PickList(
                 *(Option(label, id=key_id) for key_id, label in self.choices), id="key-choices"
             )
             with Horizontal(classes="dialog-buttons"):

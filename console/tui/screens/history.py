@@ -18,6 +18,7 @@ from textual.widgets import Button, DataTable, Static
 
 from console.journal.cli import change_details, visible, what, when
 from console.journal.diff import diff_lines
+from console.journal.settle import shown_outcome
 from console.tui.actions.key_permissions import (
     in_read_only_mode,
     known_permissions,
@@ -28,6 +29,7 @@ from console.tui.modals.base import ChoiceDialog
 from console.tui.widgets.console_header import ConsoleHeader
 from console.tui.widgets.key_bar import KeyBar
 from console.tui.widgets.key_scroll import KeyScroll
+from console.tui.widgets.key_table import KeyTable
 
 if TYPE_CHECKING:
     from console.journal.store import Change
@@ -36,7 +38,18 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 HISTORY_LIMIT = 200
-OUTCOME_STYLES = {"ok": "green", "failed": "red", "unknown": "yellow", "pending": "yellow"}
+EMPTY_TEXT = (
+    "No changes recorded yet for this profile. Every change made through the "
+    "console, apply, push or a promotion is recorded here before it is sent."
+)
+OUTCOME_STYLES = {
+    "ok": "green",
+    "failed": "red",
+    "unknown": "yellow",
+    "pending": "yellow",
+    "unknown — check": "yellow",
+    "unreadable": "red",
+}
 
 
 def diff_text(lines: list[str]) -> Text:
@@ -69,7 +82,8 @@ def detail_text(change: Change) -> Text:
     if change.tenant:
         text.append(visible(f" · tenant {change.tenant}"))
     text.append(visible(f" · via {change.origin} · "))
-    text.append(change.outcome, style=OUTCOME_STYLES.get(change.outcome, ""))
+    outcome = shown_outcome(change)
+    text.append(outcome, style=OUTCOME_STYLES.get(outcome, ""))
     if change.error:
         text.append("\n" + visible(change.error), style="red")
     details = [visible(line) for line in change_details(change)]
@@ -148,13 +162,9 @@ class HistoryScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield ConsoleHeader()
         yield Static("", id="history-title", classes="section-title")
-        table: DataTable[Any] = DataTable(id="history-table", cursor_type="row", zebra_stripes=True)
+        table = KeyTable(id="history-table", cursor_type="row", zebra_stripes=True)
         yield table
-        yield Static(
-            "No changes recorded yet for this profile. Every change made through the "
-            "console, apply, push or a promotion is recorded here before it is sent.",
-            id="history-empty",
-        )
+        yield Static(EMPTY_TEXT, id="history-empty")
         with KeyScroll(id="history-detail"):
             yield Static("", id="history-detail-text")
         yield KeyBar()
@@ -171,17 +181,24 @@ class HistoryScreen(Screen[None]):
         table = self.query_one(DataTable)
         current = self.current
         connection = console_app(self).connection
-        if connection is not None and connection.profile is None:  # from the environment
-            found = self.journal.list(base_url=connection.base_url, limit=HISTORY_LIMIT)
-            self.changes = [c for c in found if c.profile is None]
-        else:
-            self.changes = self.journal.list(profile=self.profile, limit=HISTORY_LIMIT)
+        from console.journal.store import JournalError
+
+        problem: str | None = None
+        try:
+            if connection is not None and connection.profile is None:  # from the environment
+                found = self.journal.list(base_url=connection.base_url, limit=HISTORY_LIMIT)
+                self.changes = [c for c in found if c.profile is None]
+            else:
+                self.changes = self.journal.list(profile=self.profile, limit=HISTORY_LIMIT)
+        except JournalError as error:
+            self.changes, problem = [], str(error)
         table.clear()
         for change in self.changes:
+            outcome = shown_outcome(change)
             table.add_row(
                 str(change.id),
                 when(change),
-                Text(change.outcome, style=OUTCOME_STYLES.get(change.outcome, "")),
+                Text(outcome, style=OUTCOME_STYLES.get(outcome, "")),
                 Text(visible(change.origin)),
                 Text(visible(what(change))),  # Text: a name is never read as markup
                 key=str(change.id),
@@ -190,7 +207,9 @@ class HistoryScreen(Screen[None]):
         title = f"History · {self.profile or 'this connection'} · {count} change"
         title += "" if count == 1 else "s"
         self.query_one("#history-title", Static).update(title)
-        self.query_one("#history-empty").display = not self.changes
+        empty = self.query_one("#history-empty", Static)
+        empty.display = not self.changes
+        empty.update(Text(visible(problem)) if problem else EMPTY_TEXT)
         table.display = bool(self.changes)
         self.query_one("#history-detail").display = bool(self.changes)
         if current is not None:
@@ -256,6 +275,15 @@ class HistoryScreen(Screen[None]):
 
         app = console_app(self)
         if refuse_if_read_only(app, "undoing a change"):
+            return
+        if change.unreadable is not None:
+            app.notify(
+                visible(f"Its journal entry cannot be read ({change.unreadable})."),
+                title="Cannot be undone",
+                severity="warning",
+                timeout=10,
+                markup=False,
+            )
             return
         try:
             plan = plan_undo(change)

@@ -32,6 +32,7 @@ from console.estate.overview import (
 )
 from console.tui.base.app_access import console_app
 from console.tui.widgets.key_bar import KeyBar
+from console.tui.widgets.key_table import KeyTable
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -333,7 +334,7 @@ class OverviewScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static("", id="overview-title", classes="section-title")
-        yield DataTable(id="overview-table", cursor_type="row", zebra_stripes=True)
+        yield KeyTable(id="overview-table", cursor_type="row", zebra_stripes=True)
         yield Static("", id="overview-detail")
         yield KeyBar()
 

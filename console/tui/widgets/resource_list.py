@@ -4,10 +4,12 @@ Only the pages the cursor reaches are fetched: the first shows as soon as it arr
 when the cursor comes within PREFETCH_MARGIN rows of the end of what is loaded. Rows are the
 objects as the service sent them (dicts); `current_item` makes the model of the highlighted one.
 
-`/` filters the loaded rows as one types (console.tui.browse.row_filter); enter asks the service
-where the API can filter, and otherwise searches the rest of the tenant (console.tui.browse.search),
-the matches shown as their pages arrive. The table shows `shown_items`: the loaded rows, the ones
-the live filter keeps, or the search's matches.
+`/` filters the loaded rows as one types (console.tui.browse.row_filter); enter answers at once
+from what is known (the loaded rows that match and the profile's local index, marked), then asks
+the service: its filter where the API has one, else a search of the whole tenant
+(console.tui.browse.search), also when every row is loaded, its matches taking the places of
+what was shown as their pages arrive. The table shows `shown_items`: the loaded rows, the ones
+the live filter keeps, enter's first answer, or the search's matches.
 """
 
 from __future__ import annotations
@@ -28,10 +30,12 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
 from textual.timer import Timer
-from textual.widgets import Input
+from textual.widgets import Input, Static
 
 from console.clock import now
 from console.tui.base.app_access import console_app
+from console.tui.base.clock_ticks import follow_clock
+from console.tui.base.formatting import clock_time, relative
 from console.tui.base.notices import notify_once
 from console.tui.base.problems import describe
 from console.tui.browse.kinds import PAGE_SIZE, Fetched, FilterInvalid, ResourceKind, list_page
@@ -67,6 +71,22 @@ the footer out again, and a page can come every few milliseconds."""
 LOADING_DELAY = 0.25
 """Seconds a first page may take before "Loading…" replaces the empty table: a quick answer
 never flashes it (nor pays for drawing it)."""
+OLD_AFTER = 5 * 60
+"""Seconds after which a list says how old it is, and is read again when its section is
+opened again: objects created meanwhile by the CLI, an undo or another admin then show."""
+REFRESH_SHARE = 2
+"""A list read again unasked (opened again) may take at most 1/REFRESH_SHARE of the requests
+the profile's budget has left this minute; else it only says its age (r still reads it)."""
+
+
+class AgeNote(Static):
+    """One line above an old list: when it was loaded, and how to have it read again."""
+
+    DEFAULT_CSS = """
+    AgeNote { height: 1; padding: 0 1; color: $text-muted; background: $boost;
+              text-wrap: nowrap; text-overflow: ellipsis; display: none; }
+    AgeNote.-shown { display: block; }
+    """
 
 
 def sort_key(cell: Cell) -> tuple[int | str, ...]:
@@ -187,6 +207,14 @@ class ResourceList(Vertical, SectionLoader):
         """Rows shown from the local index that the walk has not confirmed yet, by id."""
         self._gone = 0
         """Rows the index knew that the search's complete walk did not find."""
+        self._unconfirmed: dict[str, JsonObject] = {}
+        """Loaded rows the search showed at once that its walk has not read again yet, by id:
+        the walk puts the service's row in place of each (or marks it no longer found)."""
+        self._lost = 0
+        """Loaded rows shown by the search that its complete walk did not find again."""
+        self._checking: list[Pair] | None = None
+        """What enter showed at once while the service's filter is asked (the loaded rows
+        that match and what the local index knows), until its answer replaces them."""
         self._budget: RequestBudget | None = None
         """The client's request budget, watched once a walk starts (see _watch_budget)."""
         self.index_caption = ""
@@ -197,6 +225,7 @@ class ResourceList(Vertical, SectionLoader):
     def compose(self) -> ComposeResult:
         placeholder = f"/ filter {self.kind.title.lower()} by {self.kind.filter_placeholder}"
         yield FilterInput(placeholder=placeholder, classes="filter")
+        yield AgeNote()
         columns = [
             TableColumn(c.key, c.label, c.width, c.min_width, c.drop_order, c.grow)
             for c in self.kind.columns
@@ -207,6 +236,59 @@ class ResourceList(Vertical, SectionLoader):
     def on_mount(self) -> None:
         if _answered(self._first_page):  # the early page is here: show it in the first frame
             self.ensure_loaded()
+        follow_clock(self, self.show_age)
+
+    # ---- age -----------------------------------------------------------------------------
+
+    @property
+    def age(self) -> float | None:
+        """Seconds since the rows shown were read (console.clock: tests move it), or None."""
+        if not self.loaded or self.loaded_at is None or self.problem is not None:
+            return None
+        return max(0.0, (now() - self.loaded_at).total_seconds())
+
+    @property
+    def is_old(self) -> bool:
+        age = self.age
+        return age is not None and age >= OLD_AFTER
+
+    @property
+    def age_text(self) -> str:
+        """ "Loaded 7 minutes ago, at 14:02 · r or opening it again refreshes" for an old list,
+        else ""; a list marked stale (a refresh failed) says its time in the stale banner."""
+        if not self.is_old or self.stale_note or self.loaded_at is None:
+            return ""
+        doing = "refreshing…" if self.refreshing else "r or opening it again refreshes"
+        return f"Loaded {relative(self.loaded_at)}, at {clock_time(self.loaded_at)} · {doing}"
+
+    def show_age(self) -> None:
+        """The age line as of now (the clock's ticks, and after every load)."""
+        if not self.is_mounted:
+            return
+        note, text = self.query_one(AgeNote), self.age_text
+        if text:
+            note.update(text)
+        note.set_class(bool(text), "-shown")
+
+    def ensure_loaded(self) -> None:
+        """On opening the section: the first page, or, for a list older than OLD_AFTER, its
+        loaded pages read again in place (rows and cursor stay until the new ones come), when
+        the profile's request budget has room for it (see REFRESH_SHARE)."""
+        if self.is_old and self._may_refresh_unasked():
+            self.reload()
+            return
+        super().ensure_loaded()
+
+    def _may_refresh_unasked(self) -> bool:
+        """Nothing under way that a refresh would drop (a search's matches, load all), and
+        the refresh's requests within the share of the budget left this minute."""
+        if self.fetching or self.refreshing or self.search is not None or self.loading_to_end:
+            return False
+        if self._checking is not None:
+            return False
+        budget = getattr(console_app(self).connected_client(), "budget", None)
+        room = budget.room() if budget is not None else None
+        return room is None or max(1, len(self.pages_fetched)) <= room // REFRESH_SHARE
 
     @property
     def table(self) -> RowTable:
@@ -245,7 +327,7 @@ class ResourceList(Vertical, SectionLoader):
     def match_count(self) -> int:
         """The search's matches the service has confirmed (not those only the index knows,
         nor those it no longer has)."""
-        return len(self._found) - len(self._indexed) - self._gone
+        return len(self._found) - len(self._indexed) - self._gone - self._lost
 
     @property
     def current_item(self) -> Shown | None:
@@ -265,6 +347,8 @@ class ResourceList(Vertical, SectionLoader):
             return "loading…"
         if not self.loaded:
             return ""
+        if self._checking is not None:
+            return self._checking_status()
         if self.search is not None:
             return self._search_status()
         if self.live is not None:
@@ -297,8 +381,15 @@ class ResourceList(Vertical, SectionLoader):
         assert search is not None
         n = self.match_count
         gone = f" · {self._gone} no longer exist" if self._gone else ""
+        gone += f" · {self._lost} no longer found" if self._lost else ""
         matches = f"{n} match{'' if n == 1 else 'es'}"
         return f"{matches} in {search.total or 0} {self.kind.title.lower()}{gone}"
+
+    def _checking_status(self) -> str:
+        """ "checking the service… · 2 from the index, 3 minutes old": enter's first answer,
+        shown while the service's filter is asked."""
+        indexed = f" · {len(self._indexed)} {self.index_caption}" if self._indexed else ""
+        return f"checking the service…{indexed}{self._waiting()}"
 
     def _waiting(self) -> str:
         """ " · waiting for the rate limit, 12 s" while a request of this list waits for the
@@ -378,6 +469,7 @@ class ResourceList(Vertical, SectionLoader):
                 self.filter_input.value = ""
             self.filter_input.remove_class("-visible", "-unknown", "-refused")
             self.state_panel.hide()
+            self.show_age()
             self._status()
 
     def reload(self, focus_id: str | None = None) -> None:
@@ -488,6 +580,7 @@ class ResourceList(Vertical, SectionLoader):
         self.forget_loads()  # a next page on its way would land among the new rows
         self.loading_to_end, self._end_armed_row = False, None
         self.refreshing = True
+        self.show_age()
         self.load(
             lambda: self._load_pages(pages),
             shown=lambda fetched: self._replace_rows(fetched, place),
@@ -538,6 +631,7 @@ class ResourceList(Vertical, SectionLoader):
         self.refreshing = False
         self._show_state()
         self._status()
+        self.show_age()
         self._maybe_fetch_more()
 
     def _refresh_failed(self, exc: BaseException) -> None:
@@ -546,6 +640,7 @@ class ResourceList(Vertical, SectionLoader):
         problem = describe(exc, permission=self.kind.permission, what=self.kind.title.lower())
         self.refresh_failed()
         self._status()
+        self.show_age()
         self.post_message(SectionFailed(self, problem))
 
     def _show_page(self, page: int, fetched: Fetched) -> None:
@@ -556,6 +651,7 @@ class ResourceList(Vertical, SectionLoader):
         self.pages_fetched.append(page)
         if page == 1:
             self.loaded_at = now()
+            self.show_age()
         self.total = fetched.total
         self.labels.update(fetched.labels)
         self.has_more = fetched.has_more and bool(fetched.items)
@@ -572,7 +668,8 @@ class ResourceList(Vertical, SectionLoader):
         kind, labels = self.kind, self.labels
         rows = [kind.row_cells(item, labels) for item in new]
         self.rows.extend(rows)
-        if self.search is None:  # a search shows its matches; the new rows wait behind them
+        # A search, or enter's first answer, shows its own rows; the new ones wait behind.
+        if self.search is None and self._checking is None:
             live = self.live
             if live is None:
                 table.add_rows(rows)  # shown_items is items
@@ -614,6 +711,8 @@ class ResourceList(Vertical, SectionLoader):
         title = self.kind.title.lower()
         text = self.applied_text
         clear = "Press escape to clear the filter."
+        if self._checking is not None:
+            return f"Asking the service for {title} matching “{text}”…", clear
         if self.search is not None:
             if self.searching:
                 return f"No matches yet: searching {title} for “{text}”…", "Press escape to stop."
@@ -623,7 +722,7 @@ class ResourceList(Vertical, SectionLoader):
             return f"No {title} in {where} match “{text}”.", clear
         if self.live is not None and self.items:
             loaded = f"{len(self.items)} loaded" if self.has_more else f"{len(self.items)}"
-            hint = clear
+            hint = "Press enter to ask the service (new ones too), escape to clear the filter."
             if self.has_more:
                 hint = "Press enter to search the rest of the tenant, escape to clear the filter."
             return f"None of the {loaded} {title} match “{text}”.", hint
@@ -724,9 +823,16 @@ class ResourceList(Vertical, SectionLoader):
 
     @on(RowTable.RowSelected)
     def _row_selected(self, event: RowTable.RowSelected) -> None:
+        """Enter opens the highlighted object; one only the local index knows so far is
+        read afresh by its id (it may be gone)."""
         event.stop()
         item = self.current_row
-        if item is not None:
+        if item is None:
+            return
+        item_id = self.kind.item_id(item)
+        if self._indexed.get(item_id) is item:
+            console_app(self).open_detail_by_id(self.kind, item_id)
+        else:
             self.post_message(self.Opened(self.kind, item))
 
     @on(RowTable.EndRequested)
@@ -867,7 +973,9 @@ class ResourceList(Vertical, SectionLoader):
         search's matches, sorted as asked), the cursor on `current` where it still shows
         (or at `place`: the rows were read again)."""
         fresh = place is not None
-        if self.search is not None:
+        if self._checking is not None:
+            pairs = self._sorted(list(self._checking))
+        elif self.search is not None:
             pairs = self._sorted(list(self._found))
         elif self.live is not None:
             live, kind, labels = self.live, self.kind, self.labels
@@ -999,23 +1107,57 @@ class ResourceList(Vertical, SectionLoader):
             self._refuse(text, exc)
             return
         if query is not None:
-            changed = text != self.filter_text
             self._end_search()
             self.live = self._live_before = None
             self.filter_text, self.query_params = text, query
             self.focus_table()
-            if changed or self.problem is not None:
-                self.start_over()
+            if self.loaded and self.problem is None:
+                self._ask_service(row_filter)
             else:
-                self._set_live(None)
+                self.start_over()
             return
         self._live_before = row_filter
         if self.live != row_filter:
             self._end_search()
             self._set_live(row_filter)
         self.focus_table()
-        if self.has_more and self.problem is None:
+        if self.loaded and self.problem is None:  # loaded, all of it or not: ask the service
             self.start_search(row_filter)
+
+    def _ask_service(self, row_filter: RowFilter) -> None:
+        """Enter on a filter the service applies (a name, an id): what is known shows at
+        once, the cursor where it was (the loaded rows that match, then what the local index
+        knows by that name, marked); the service's first page under the filter then
+        replaces them (_replace_rows), or its failure shows in their place."""
+        place = self._place(None)
+        kind, labels = self.kind, self.labels
+        pairs = [
+            (item, row)
+            for item, row in self._arrived_pairs()
+            if row_filter.matches(kind, item, labels)
+        ]
+        known = {kind.item_id(item) for item, _row in pairs}
+        pairs += self._from_index(row_filter, known, server_filtered=True)
+        self.forget_loads()  # a next page of the old filter would land among the new rows
+        self.loading_to_end, self._end_armed_row = False, None
+        self._checking = pairs
+        self._refresh_view(place=place)
+        self._show_state()
+        self.load(
+            lambda: self._load_pages(1),
+            # where the cursor is when the answer comes (it may have moved meanwhile)
+            shown=lambda fetched: self._replace_rows(fetched, self._place(None)),
+            failed=self._check_failed,
+            name=f"{kind.key}-filter",
+        )
+        self._status()
+
+    def _check_failed(self, exc: BaseException) -> None:
+        """The service's filter failed: its problem shows in place of enter's first answer
+        (r asks again)."""
+        self._checking, self._indexed, self.index_caption = None, {}, ""
+        self._refresh_view(self.current_row)
+        self._failed(exc, 1)
 
     def _loaded_matches(self, row_filter: RowFilter) -> bool:
         return any(row_filter.matches(self.kind, item, self.labels) for item in self.items)
@@ -1054,28 +1196,31 @@ class ResourceList(Vertical, SectionLoader):
             for item, row in self._arrived_pairs()
             if row_filter.matches(kind, item, labels)
         ]
-        known = {kind.item_id(item) for item, _row in self._found}
-        self._found += self._from_index(row_filter, known)
+        self._unconfirmed = {kind.item_id(item): item for item, _row in self._found}
+        self._found += self._from_index(row_filter, set(self._unconfirmed))
         self._refresh_view(self.current_row)
         self._show_state()
         self._status()
         self.run_worker(
-            self._walk(search, known),
+            self._walk(search),
             group="search",
             name=f"{kind.key}-search",
             exclusive=True,
             exit_on_error=False,
         )
 
-    def _from_index(self, row_filter: RowFilter, known: set[str]) -> list[Pair]:
+    def _from_index(
+        self, row_filter: RowFilter, known: set[str], *, server_filtered: bool = False
+    ) -> list[Pair]:
         """What the profile's local index knows by this name, shown at once (marked "from
-        the index"), each row replaced by the live one when the walk reaches it and marked
-        gone if the walk ends without it. Names only: a filter on another column, or under a
-        server filter, is answered live only."""
+        the index"), each row replaced by the live one when the walk (or the service's
+        filter, `server_filtered`) answers, and marked gone if a walk ends without it.
+        Names only: a filter on another column, or under another server filter, is answered
+        live only."""
         self._indexed, self.index_caption = {}, ""
         index_kind = INDEX_KINDS.get(self.kind.key)
         index = getattr(console_app(self).connected_client(), "index", None)
-        if index is None or index_kind is None or self.query_params:
+        if index is None or index_kind is None or (self.query_params and not server_filtered):
             return []
         if row_filter.column not in (None, "name") or row_filter.not_a_column:
             return []
@@ -1105,54 +1250,72 @@ class ResourceList(Vertical, SectionLoader):
             first = Text.assemble((name, ""), (" · from the index", "dim"))
         return (first, *(Text("…", "dim") for _ in self.kind.columns[1:]))
 
-    def _confirm_indexed(self, items: list[JsonObject]) -> list[JsonObject]:
-        """The live rows of objects shown from the index take their places; the others are
-        returned (new to the search)."""
+    def _lost_cells(self, row: Row) -> Row:
+        """A loaded row the search's complete walk did not find again (deleted, or changed so
+        that it no longer matches): struck through, and said so."""
+        first = row[0].plain if isinstance(row[0], Text) else str(row[0])
+        marked = Text.assemble((first, "strike dim"), (" · no longer found", "dim red"))
+        return (marked, *row[1:])
+
+    def _take_live(self, items: list[JsonObject]) -> list[JsonObject]:
+        """The walk's rows of objects shown before it (from the index, or loaded) take their
+        places, the cursor staying on its object; the others are returned (new to the
+        search). A loaded row the service sends unchanged stays as it is."""
         others = []
         kind, labels = self.kind, self.labels
-        replaced = False
+        places: dict[int, int] | None = None  # where each row shown is, once one is replaced
         for item in items:
-            provisional = self._indexed.pop(kind.item_id(item), None)
+            item_id = kind.item_id(item)
+            provisional = self._indexed.pop(item_id, None)
             if provisional is None:
-                others.append(item)
-                continue
-            at = next(n for n, (shown, _row) in enumerate(self._found) if shown is provisional)
-            self._found[at] = (item, kind.row_cells(item, labels))
-            replaced = True
-        if replaced:
-            self._refresh_view(self.current_row)
+                provisional = self._unconfirmed.pop(item_id, None)
+                if provisional is None:
+                    others.append(item)
+                    continue
+                if provisional == item:
+                    continue
+            if places is None:
+                places = {id(shown): n for n, (shown, _row) in enumerate(self._found)}
+            self._found[places[id(provisional)]] = (item, kind.row_cells(item, labels))
+        if places is not None:
+            self._refresh_view(place=self._place(None))
         return others
 
     def _mark_gone(self) -> None:
-        """The walk read the whole tenant without these: gone, in the table and the index."""
-        if not self._indexed:
+        """The walk read the whole tenant without these: the index's rows gone, in the table
+        and the index; the loaded ones no longer found."""
+        if not self._indexed and not self._unconfirmed:
             return
         gone = {id(item) for item in self._indexed.values()}
+        lost = {id(item) for item in self._unconfirmed.values()}
         self._found = [
             (item, self._index_cells(str(item.get("name")), gone=True))
             if id(item) in gone
+            else (item, self._lost_cells(row))
+            if id(item) in lost
             else (item, row)
             for item, row in self._found
         ]
         index = getattr(console_app(self).connected_client(), "index", None)
         index_kind = INDEX_KINDS.get(self.kind.key)
-        if index is not None and index_kind is not None:
+        if self._indexed and index is not None and index_kind is not None:
             try:
                 index.mark_gone(index_kind, list(self._indexed))
             except Exception:
                 log.warning("The local index could not be updated", exc_info=True)
         self._gone += len(self._indexed)
-        self._indexed = {}
-        self._refresh_view(self.current_row)
+        self._lost += len(self._unconfirmed)
+        self._indexed, self._unconfirmed = {}, {}
+        self._refresh_view(place=self._place(None))
 
     def _arrived_pairs(self) -> list[Pair]:
         """The loaded objects with their cells, in the server's order (the rows may be sorted)."""
         by_item = {id(item): row for item, row in zip(self.items, self.rows, strict=True)}
         return [(item, by_item[id(item)]) for item in self._arrived]
 
-    async def _walk(self, search: TenantSearch, known: set[str]) -> None:
-        """The search's pages, each one's matches added as it is read (those loaded already
-        were shown at the start)."""
+    async def _walk(self, search: TenantSearch) -> None:
+        """The search's pages, each one's matches added as it is read (those shown at the
+        start, loaded or from the index, replaced by the service's rows)."""
         kind = self.kind
         said = 0.0
         try:
@@ -1160,9 +1323,7 @@ class ResourceList(Vertical, SectionLoader):
                 if self.search is not search:
                     return
                 self.labels.update(search.labels)
-                fresh = [item for item in new if kind.item_id(item) not in known]
-                if fresh and self._indexed:
-                    fresh = self._confirm_indexed(fresh)
+                fresh = self._take_live(new) if self._indexed or self._unconfirmed else new
                 if fresh:
                     self._add_found(fresh)
                 moment = time.monotonic()
@@ -1211,14 +1372,18 @@ class ResourceList(Vertical, SectionLoader):
         self.notify(f"Stopped at {self.search_progress}.", title="Search")
 
     def _end_search(self) -> None:
-        """The search, running or done, is dropped with its matches (the table goes back
-        to the loaded rows when the caller refreshes the view)."""
+        """The search, running or done, is dropped with its matches, and so is enter's first
+        answer to a server filter (the table goes back to the loaded rows when the caller
+        refreshes the view)."""
+        if self._checking is not None:
+            self._checking, self._indexed, self.index_caption = None, {}, ""
         if self.search is None:
             return
         if self.searching and self.is_mounted:
             self.workers.cancel_group(self, "search")
         self.search, self.searching, self.search_stopped = None, False, False
         self._found, self._indexed, self.index_caption, self._gone = [], {}, "", 0
+        self._unconfirmed, self._lost = {}, 0
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "escape":

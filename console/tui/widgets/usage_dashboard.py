@@ -29,6 +29,7 @@ from console import clock
 from console.models.tenants import UsageReport
 from console.tui.base.formatting import clock_time, local_time, relative, when
 from console.tui.widgets.key_scroll import KeyScroll
+from console.tui.widgets.key_table import KeyTable
 from console.tui.widgets.usage_chart import TokenBarChart
 from console.tui.widgets.usage_gauge import UsageGauge
 from console.tui.widgets.usage_history import UsageHistoryPanel
@@ -135,7 +136,7 @@ class UsageDashboard(Widget):
                 yield Static("", id="usage-empty")
                 with Vertical(id="usage-types"):
                     with Vertical(id="usage-table-panel"):
-                        yield DataTable(id="usage-table", cursor_type="row", zebra_stripes=True)
+                        yield KeyTable(id="usage-table", cursor_type="row", zebra_stripes=True)
                     with Vertical(id="usage-chart-panel"):
                         yield TokenBarChart(id="usage-chart")
                 yield UsageHistoryPanel(id="usage-history")

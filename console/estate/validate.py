@@ -228,8 +228,8 @@ class _Checker:
             if moment.tzinfo is not None and moment <= facts.now:
                 self.add(
                     f"{path}.expires_at",
-                    f"{value} has passed: the service creates no expired application (give a "
-                    "later time, or null for never)",
+                    f"{printable(value)} has passed: the service creates no expired "
+                    "application (give a later time, or null for never)",
                 )
 
     def references(self, data: Mapping[str, Any], known: Collection[str] = ()) -> None:

@@ -345,7 +345,12 @@ def _add_configuration_commands(sub: argparse._SubParsersAction[_Parser]) -> Non
     export = sub.add_parser("export", help="write a tenant's configuration to a file (never keys)")
     export.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
     export.add_argument("--format", choices=("json", "yaml"), default="json")
-    export.add_argument("-o", "--output", metavar="FILE", help="write here (mode 0600)")
+    export.add_argument(
+        "-o", "--output", metavar="FILE", help="write to a new file (mode 0600); never replaces one"
+    )
+    export.add_argument(
+        "--force", action="store_true", help="with -o: replace the file if it exists"
+    )
     export.add_argument(
         "--redact", action="store_true", help="replace proxy configuration values by a placeholder"
     )

@@ -1,4 +1,6 @@
-"""Reading a file a person named (an icon, a code file), with errors they can act on.
+"""Reading a file a person named (an icon, a code file), with errors they can act on;
+writing one without replacing what this run did not create; and the console's own data
+files, never reached through a link.
 
 Used by the console and the command line alike (nothing here imports Textual)."""
 
@@ -56,6 +58,57 @@ def read_text_file(path: Path, max_bytes: int, error: type[Exception]) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as problem:
         raise error(f"{path} is not UTF-8 text (invalid byte at offset {problem.start}).") from None
+
+
+# ---- files a person named, written ----------------------------------------------------------
+
+
+def create_file(
+    path: Path, data: str | bytes, *, force: bool = False, private: bool = False
+) -> None:
+    """Writes `data` (text as UTF-8) to a file at `path` that this call creates.
+
+    Something already at `path` (a file, a link, a pipe) raises FileExistsError and is left
+    exactly as it was: no command replaces a file it did not create in this run. `force`
+    replaces it instead, atomically (a temporary file renamed over it), so a link or a pipe
+    there is replaced, never followed or written into. `private`: mode 0600 (secrets);
+    otherwise the umask decides. A write that fails leaves no partial file behind."""
+    path = path.expanduser()
+    content = data.encode("utf-8") if isinstance(data, str) else data
+    if force:
+        _replace(path, content, 0o600 if private else 0o666 & ~_umask())
+        return
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags, 0o600 if private else 0o666)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(content)
+    except BaseException:
+        path.unlink(missing_ok=True)
+        raise
+
+
+def _replace(path: Path, content: bytes, mode: int) -> None:
+    """`content` at `path` through a temporary file in the same folder, renamed over it."""
+    import tempfile
+
+    folder = path.parent if str(path.parent) else Path(".")
+    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
+    try:
+        os.fchmod(fd, mode)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(content)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _umask() -> int:
+    """The process's umask (read by setting it and putting it back)."""
+    current = os.umask(0o022)
+    os.umask(current)
+    return current
 
 
 # ---- the console's own data files ----------------------------------------------------------

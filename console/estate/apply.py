@@ -4,18 +4,32 @@ On the first failure it stops: what was done stays done, and the result says wha
 Running the same plan source again computes a new plan from what the tenant now holds, so it
 finishes the job; a POST that failed is never repeated here (it may have created the object:
 the next plan shows whether it did).
+
+The one exception is a 429: the service refused the request before acting on it, so nothing
+was created, and the step is sent again once the service's Retry-After has passed (the
+client's request budget holds every request of the profile until then). This is the only
+case where a POST is sent twice.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from console.estate.plan import CREATE, DELETE, UPDATE, Plan, Step
+from console.terminal_text import printable
 
 if TYPE_CHECKING:
     from console.client import AdminClient
+
+log = logging.getLogger("console.estate")
+
+RATE_LIMITED_TRIES = 100
+"""How often one step answered 429 is sent again (each after the service's Retry-After):
+the limit slows an apply down, it does not stop it, as for a page walk."""
 
 StepReport = Callable[[Step, str], None]
 """Told of each step once it is done: the step and one line saying what happened."""
@@ -95,7 +109,9 @@ async def apply_plan(
     steps = _in_order(plan)
     for index, step in enumerate(steps):
         try:
-            line = await _apply_step(client, step, plan, application_ids, result, on_key)
+            line = await _waiting_out_429(
+                step, partial(_apply_step, client, step, plan, application_ids, result, on_key)
+            )
         except ApiError as error:
             result.failed = step
             result.error = str(error)
@@ -109,6 +125,31 @@ async def apply_plan(
         if report is not None:
             report(step, line)
     return result
+
+
+async def _waiting_out_429(step: Step, send: Callable[[], Awaitable[str]]) -> str:
+    """`send()`, sent again while the service answers 429 (at most RATE_LIMITED_TRIES times).
+
+    A 429 means the service refused the request without acting on it: a create answered 429
+    created nothing, so sending it again is safe, and it is the one case where a POST is
+    repeated. The client has paused every request of the profile for the Retry-After (its
+    request budget), so the next try waits that out before it is sent, and says so."""
+    from console.client import RateLimited
+
+    tries = 0
+    while True:
+        try:
+            return await send()
+        except RateLimited as error:
+            tries += 1
+            if tries >= RATE_LIMITED_TRIES:
+                raise
+            log.info(
+                "%s %s was rate-limited (429, Retry-After %s); sending it again after the wait",
+                step.action,
+                printable(step.label),
+                error.retry_after,
+            )
 
 
 def _in_order(plan: Plan) -> list[Step]:
@@ -147,7 +188,10 @@ async def _apply_step(
             "rules": desired["rules"],
         }
         if step.action == CREATE:
-            created = await client.applications.create({**body, "type": desired["type"]})
+            body["type"] = desired["type"]
+            if desired.get("expires_at"):  # set on creation only (an update cannot send it)
+                body["expires_at"] = desired["expires_at"]
+            created = await client.applications.create(body)
             application_ids[step.name] = str(created.id)
             if created.key:
                 new = NewKey(step.name, created.key)

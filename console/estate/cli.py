@@ -10,12 +10,22 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from console.estate.document import Document, DocumentError, dumps, read_file, redact, write_private
+from console.clock import now as clock_now
+from console.estate.document import (
+    Document,
+    DocumentError,
+    checked,
+    dumps,
+    read_data,
+    read_file,
+    redact,
+)
 from console.terminal_text import printable
 
 if TYPE_CHECKING:
@@ -92,33 +102,45 @@ def _say_waits(client: AdminClient) -> None:
 
 
 async def read_profile(
-    profile: str | None, *, own_application: bool = False
+    profile: str | None, *, own_application: bool = False, catalogue: bool = False
 ) -> tuple[TenantSnapshot, str]:
 
     client, label = open_client(profile)
     async with client:
-        return await _read(client, label, own_application), label
+        return await _read(client, label, own_application, catalogue), label
 
 
-async def _read(client: AdminClient, label: str, own_application: bool) -> TenantSnapshot:
+async def _read(
+    client: AdminClient, label: str, own_application: bool, catalogue: bool = False
+) -> TenantSnapshot:
+    """The tenant; with `catalogue`, its service's permission catalogue too (a file sent to
+    it is checked against both before anything is sent)."""
     from console.client import ApiError
-    from console.estate.tenant import read_tenant
+    from console.estate.tenant import read_catalogue, read_tenant
 
     try:
-        return await read_tenant(client, own_application=own_application)
+        snapshot = await read_tenant(client, own_application=own_application)
     except ApiError as error:
         raise CommandFailed(f"Cannot read the tenant of {label}: {error}") from None
+    if catalogue:
+        snapshot.catalogue = await read_catalogue(client)
+    return snapshot
 
 
 # ---- export ---------------------------------------------------------------------------
 
 
 def _export(args: argparse.Namespace) -> int:
+    """`-o FILE` is checked first: a file already there is refused (exit 2) before the
+    tenant is read, unless --force; it is created exclusively all the same (console.files)."""
+    force = bool(getattr(args, "force", False))
+    if args.output and not force and os.path.lexists(Path(args.output).expanduser()):
+        raise CommandFailed(_exists(args.output), USAGE)
     snapshot, label = asyncio.run(read_profile(getattr(args, "profile", None)))
     document = redact(snapshot.document) if args.redact else snapshot.document
     text = dumps(document, args.format)
     if args.output:
-        write_private(Path(args.output), text)
+        _write_output(Path(args.output), text, force)
         counts = ", ".join(f"{len(document[k])} {k.replace('_', ' ')}" for k in _KINDS)
         print(f"Wrote the configuration of {label} to {args.output} ({counts}).", file=sys.stderr)
     else:
@@ -129,6 +151,27 @@ def _export(args: argparse.Namespace) -> int:
 _KINDS = ("applications", "proxies", "reactor_formulas")
 
 
+def _exists(spec: str) -> str:
+    return (
+        f"{spec} already exists; it is left as it is. Name a new file, or pass --force to "
+        "replace it. Nothing was written."
+    )
+
+
+def _write_output(path: Path, text: str, force: bool) -> None:
+    """A new file readable by its owner only (proxy configuration values may be secrets)."""
+    from console.files import create_file
+
+    try:
+        create_file(path, text, force=force, private=True)
+    except FileExistsError:  # it appeared while the tenant was read
+        raise CommandFailed(_exists(str(path)), USAGE) from None
+    except OSError as error:
+        raise CommandFailed(
+            f"Could not write {path}: {error.strerror or error}. Nothing was written."
+        ) from None
+
+
 # ---- diff -----------------------------------------------------------------------------
 
 
@@ -137,11 +180,14 @@ def is_file(spec: str) -> bool:
     return Path(spec).expanduser().is_file()
 
 
-async def load_source(spec: str) -> tuple[Document, str]:
+async def load_source(spec: str) -> tuple[Document, str, Any]:
+    """The source's document and label, and a file's data as read (None for a tenant), to
+    check again against the target."""
     if is_file(spec):
-        return read_file(Path(spec).expanduser()), spec
+        data = read_data(Path(spec).expanduser())
+        return checked(data, spec), spec, data
     snapshot, label = await read_profile(spec)
-    return snapshot.document, label
+    return snapshot.document, label, None
 
 
 async def load_target(spec: str, *, own_application: bool = False) -> tuple[TenantSnapshot, str]:
@@ -156,20 +202,26 @@ async def load_target(spec: str, *, own_application: bool = False) -> tuple[Tena
         return TenantSnapshot(
             document, document.get("tenant") or "", document["settings"], names
         ), spec
-    return await read_profile(spec, own_application=own_application)
+    return await read_profile(spec, own_application=own_application, catalogue=True)
 
 
 def _diff(args: argparse.Namespace) -> int:
     from console.estate.plan import compute_plan
     from console.estate.render import plan_lines
 
-    async def both() -> tuple[tuple[Document, str], tuple[TenantSnapshot, str]]:
+    async def both() -> tuple[tuple[Document, str, Any], tuple[TenantSnapshot, str]]:
+        if is_file(args.source):  # a file first: one with problems asks nothing of a service
+            source = await load_source(args.source)
+            return source, await load_target(args.target)
         return await asyncio.gather(load_source(args.source), load_target(args.target))
 
-    (source, source_label), (target, target_label) = asyncio.run(both())
+    (source, source_label, data), (target, target_label) = asyncio.run(both())
+    if data is not None:  # a file: what it asks of this target is checked too
+        now = None if is_file(args.target) else clock_now()
+        source = checked(data, source_label, target.facts(now), target_label)
     plan = compute_plan(source, target, source_label=source_label, target_label=target_label)
     print("\n".join(plan_lines(plan, show_unchanged=args.all)))
-    return DIFFERENT if args.exit_code and not plan.nothing_to_do else OK
+    return DIFFERENT if args.exit_code and plan.differs else OK
 
 
 # ---- apply ----------------------------------------------------------------------------
@@ -182,18 +234,19 @@ def _apply(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
 
     if getattr(args, "read_only", False):
         raise CommandFailed("Read-only mode: apply is refused. Nothing was changed.")
-    document = read_file(Path(args.file).expanduser())
+    data = read_data(Path(args.file).expanduser())
+    checked(data, args.file)  # the file itself, before any request
     keys_out = None
     if args.keys_out:
         try:
             keys_out = check_keys_out(args.keys_out)
         except KeysOutUnusable as unusable:
             raise CommandFailed(f"{unusable} Nothing was changed.", USAGE) from None
-    return asyncio.run(_apply_async(args, document, stdin or sys.stdin, keys_out))
+    return asyncio.run(_apply_async(args, data, stdin or sys.stdin, keys_out))
 
 
 async def _apply_async(
-    args: argparse.Namespace, document: Document, stdin: TextIO, keys_path: Path | None
+    args: argparse.Namespace, data: Any, stdin: TextIO, keys_path: Path | None
 ) -> int:
     from console.estate.apply import ApplyRefused, ApplyResult, apply_plan, check_applicable
     from console.estate.keys_out import KeysOut
@@ -206,7 +259,10 @@ async def _apply_async(
     client, label = open_client(getattr(args, "profile", None))
     async with client:
         await settle_at_start(client, client.recording.profile if client.recording else None)
-        target = await _read(client, label, own_application=args.prune)
+        target = await _read(client, label, own_application=args.prune, catalogue=True)
+        # What the file asks of this target (its applications, its service's permissions):
+        # every problem listed, and nothing sent, before the plan.
+        document = checked(data, args.file, target.facts(clock_now()), label)
         plan = compute_plan(
             document, target, source_label=args.file, target_label=label, prune=args.prune
         )

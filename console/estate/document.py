@@ -12,10 +12,18 @@ import json
 import os
 import tempfile
 from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from console.estate.validate import MAX_DEPTH, application_name, document_problems, shape_problems
+from console.estate.validate import (
+    MAX_DEPTH,
+    TargetFacts,
+    application_name,
+    document_problems,
+    shape_problems,
+    target_problems,
+)
 from console.terminal_text import printable
 
 FORMAT = "tenant-console/configuration-1"
@@ -85,12 +93,29 @@ def _rule_order(rule: Item) -> tuple[int, str]:
     return (priority if isinstance(priority, int) else 1 << 62, str(rule.get("description")))
 
 
+def moment(value: Any) -> Any:
+    """A time as the document writes it: UTC, ISO 8601 with `Z` (`2026-12-01T09:30:00Z`), so
+    the service's `+00:00` and a file's `+02:00` of the same moment compare equal. What is
+    not a time with a zone is kept as it is (the file check reports it)."""
+    if not isinstance(value, str):
+        return value
+    try:
+        parsed = datetime.fromisoformat(value.strip())
+    except ValueError:
+        return value
+    if parsed.tzinfo is None:
+        return value
+    return parsed.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
 def application_item(raw: Mapping[str, Any]) -> Item:
-    """An application as configured: name, type, permissions and rules; never its key."""
+    """An application as configured: name, type, expiry (null: never), permissions and
+    rules; never its key. The expiry travels: a temporary key stays temporary."""
     rules = [_rule(r) for r in raw.get("rules") or [] if isinstance(r, Mapping)]
     return {
         "name": raw.get("name"),
         "type": raw.get("type"),
+        "expires_at": moment(raw.get("expires_at")),
         "permissions": _strings(raw.get("permissions")),
         "rules": sorted(rules, key=_rule_order),
     }
@@ -223,6 +248,11 @@ def dumps(document: Document, fmt: str = "json") -> str:
 
 def loads(text: str, where: str = "the file") -> Document:
     """A document from JSON or YAML text; DocumentError with one sentence if it is not one."""
+    return checked(parse(text, where), where)
+
+
+def parse(text: str, where: str = "the file") -> Any:
+    """JSON or YAML text as data, not yet checked; DocumentError if it is neither."""
     stripped = text.lstrip()
     data: Any
     too_deep = f"{where} nests too deeply to be a configuration (more than {MAX_DEPTH} levels)."
@@ -243,12 +273,15 @@ def loads(text: str, where: str = "the file") -> Document:
             ) from None
         except RecursionError:
             raise DocumentError(too_deep) from None
-    return checked(data, where)
+    return data
 
 
-def checked(data: Any, where: str) -> Document:
+def checked(
+    data: Any, where: str, facts: TargetFacts | None = None, target: str = "the target"
+) -> Document:
     """The document in normal form, so a hand-edited file compares like an export; checked
-    whole first (console.estate.validate): DocumentError listing every problem, or nothing."""
+    whole first (console.estate.validate): DocumentError listing every problem, or nothing.
+    With `facts`, then checked against the target (`target` names it) too."""
     shape = shape_problems(data)
     if shape:
         raise DocumentError(f"{where} is not a tenant configuration:", shape)
@@ -259,8 +292,12 @@ def checked(data: Any, where: str) -> Document:
         )
     problems = document_problems(data)
     if problems:
-        count = f"{len(problems)} problem{'s' if len(problems) != 1 else ''}"
-        raise DocumentError(f"{where} has {count}; nothing was read from it:", problems)
+        raise DocumentError(f"{where} has {_count(problems)}; nothing was read from it:", problems)
+    problems = target_problems(data, facts) if facts is not None else []
+    if problems:
+        raise DocumentError(
+            f"{where} has {_count(problems)} on {target}; nothing was sent:", problems
+        )
     lists = {kind: data.get(kind) or [] for kind in KINDS}
     return make_document(
         _text(data.get("tenant")),
@@ -271,8 +308,17 @@ def checked(data: Any, where: str) -> Document:
     )
 
 
+def _count(problems: list[tuple[str, str]]) -> str:
+    return f"{len(problems)} problem{'s' if len(problems) != 1 else ''}"
+
+
 def read_file(path: Path) -> Document:
     """A configuration file: a regular file of at most MAX_FILE_BYTES, UTF-8, checked whole."""
+    return checked(read_data(path), str(path))
+
+
+def read_data(path: Path) -> Any:
+    """A configuration file's data, parsed but not checked (see `checked`)."""
     from console.files import read_small_file
 
     data = read_small_file(path, MAX_FILE_BYTES, DocumentError)
@@ -280,7 +326,7 @@ def read_file(path: Path) -> Document:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise DocumentError(f"{path} is not UTF-8 text.") from None
-    return loads(text, str(path))
+    return parse(text, str(path))
 
 
 def write_private(path: Path, text: str) -> None:

@@ -100,6 +100,9 @@ class Plan:
     target: str
     steps: list[Step]
     target_snapshot: TenantSnapshot | None = None
+    left_behind: list[str] = field(default_factory=list)
+    """Fields of the source the plan does not carry to the target, one sentence each: the
+    plan says so rather than let the target look made alike."""
 
     def by_action(self, *actions: str) -> list[Step]:
         return [s for s in self.steps if s.action in actions]
@@ -111,6 +114,17 @@ class Plan:
     @property
     def nothing_to_do(self) -> bool:
         return not self.to_do
+
+    @property
+    def blocked(self) -> list[Step]:
+        """Differences the plan cannot make (a type or an expiry that cannot change, an
+        application that is not there): the target stays different."""
+        return self.by_action(BLOCKED)
+
+    @property
+    def differs(self) -> bool:
+        """Something to do, or a difference that cannot be made: `diff --exit-code` says 3."""
+        return bool(self.to_do or self.blocked)
 
     def redacted(self) -> list[str]:
         """ "proxy NAME: setting" for every placeholder the plan would send."""
@@ -220,7 +234,14 @@ def compute_plan(
     steps += sorted(deletes, key=lambda s: order[s.kind])
     for step in steps:
         step.code_problems = sent_code_problems(step)
-    return Plan(source_label, target_label, steps, target)
+    plan = Plan(source_label, target_label, steps, target)
+    name = source.get("tenant")
+    if only is None and name and target.tenant_name and name != target.tenant_name:
+        plan.left_behind.append(
+            f"the tenant's name ({compact(name)}; the target's is "
+            f"{compact(target.tenant_name)}): each tenant keeps its own"
+        )
+    return plan
 
 
 CODE_FIELDS = {
@@ -303,8 +324,30 @@ def _kind_steps(
                     f"its type cannot change (target: {existing.get('type')}, "
                     f"source: {desired.get('type')})"
                 )
+            elif kind == "applications":
+                _expiry_left_behind(step, existing, desired)
             steps.append(step)
     return steps
+
+
+def _expiry_left_behind(step: Step, existing: Item, desired: Item) -> None:
+    """An application's expiry is set when it is created and never changes: a plan that
+    would need it to change says so, and never reports the application as made alike."""
+    before, after = existing.get("expires_at"), desired.get("expires_at")
+    if before == after:
+        return
+    both = f"target: {before or 'never'}, source: {after or 'never'}"
+    if any(change.path != "expires_at" for change in step.changes):
+        step.note = (
+            f"expires_at is left behind: the service cannot change an application's expiry "
+            f"({both}); the other fields are updated"
+        )
+        return
+    step.action = BLOCKED
+    step.note = (
+        f"its expiry cannot change once it exists ({both}); to give it this expiry, delete "
+        "it in the target and apply again (it gets a new key)"
+    )
 
 
 def _check_applications(

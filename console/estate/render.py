@@ -43,6 +43,7 @@ HEADINGS = {
 def plan_lines(plan: Plan, *, show_unchanged: bool = True) -> list[str]:
     """The plan, grouped by kind, each object with its action and changed fields."""
     lines = [f"Plan: {plan.target} made like {plan.source}"]
+    lines += [f"  Not copied: {what}." for what in plan.left_behind]
     kinds = list(dict.fromkeys(s.kind for s in plan.steps))
     for kind in kinds:
         steps = [s for s in plan.steps if s.kind == kind]
@@ -56,7 +57,9 @@ def plan_lines(plan: Plan, *, show_unchanged: bool = True) -> list[str]:
             lines += step_lines(step, plan)
     lines.append("")
     lines.append(f"Summary: {plan.summary()}.")
-    if plan.nothing_to_do:
+    if plan.nothing_to_do and plan.blocked:
+        lines.append("Nothing can be done: the target still differs (! cannot apply, above).")
+    elif plan.nothing_to_do:
         lines.append("Nothing to do.")
     # Names, values and code from a file or a tenant: control characters shown, never obeyed.
     return [printable(line, tabs=True) for line in lines]

@@ -7,9 +7,11 @@ accept is still part of the tenant, and an export must not silently leave it out
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import aclosing
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from console.estate.document import (
@@ -19,10 +21,13 @@ from console.estate.document import (
     make_document,
     proxy_item,
 )
+from console.estate.validate import TargetFacts
 
 if TYPE_CHECKING:
     from console.client import AdminClient
     from console.client.budget import RequestBudget
+
+log = logging.getLogger("console.estate")
 
 PAGE_SIZE = 100
 """The service's largest page: fewest round trips."""
@@ -64,9 +69,45 @@ class TenantSnapshot:
     own_application_id: str | None = None
     """The application whose key reads this tenant: never deleted by a prune."""
 
+    catalogue: dict[str, list[str]] | None = None
+    """The service's permission catalogue (permission -> application types), when read."""
+
     def id_of(self, kind: str, name: str) -> str | None:
         found = self.ids.get(kind, {}).get(name, [])
         return found[0] if len(found) == 1 else None
+
+    def facts(self, now: datetime | None = None) -> TargetFacts:
+        """What a file is checked against on this target (console.estate.validate); `now`
+        for a tenant (an application to create must expire after it)."""
+        applications: dict[str, tuple[str | None, frozenset[str]]] = {}
+        for item in self.document.get("applications") or []:
+            name = str(item.get("name"))
+            held = {*item.get("permissions", [])}
+            for rule in item.get("rules") or []:
+                held.update(rule.get("permissions") or [])
+            if name in applications:  # a name twice: the plan leaves both alone
+                held.update(applications[name][1])
+            applications[name] = (item.get("type"), frozenset(held))
+        return TargetFacts(applications, self.catalogue, now)
+
+
+async def read_catalogue(client: AdminClient) -> dict[str, list[str]] | None:
+    """The service's permission catalogue (`GET /permissions`): permission -> the application
+    types that may hold it. None if it cannot be read: permissions are then not checked
+    before sending (the service still judges them), and the log says why."""
+    from console.client import ApiError
+
+    try:
+        rows = await client.permissions.list_json()
+    except ApiError:
+        log.warning("The permission catalogue could not be read", exc_info=True)
+        return None
+    catalogue: dict[str, list[str]] = {}
+    for row in rows:
+        kinds = row.get("application_types")
+        if isinstance(row.get("type"), str) and isinstance(kinds, list):
+            catalogue[row["type"]] = [k for k in kinds if isinstance(k, str)]
+    return catalogue
 
 
 async def read_tenant(client: AdminClient, *, own_application: bool = False) -> TenantSnapshot:

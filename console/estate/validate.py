@@ -5,13 +5,23 @@ all problems at once, so one edit fixes them all; a file with any problem is ref
 Without this, a transform given as text or an application reference as an object would be
 read as "no transform" or "no application", and apply would remove them from the tenant.
 
-What the console itself carries through without understanding stays open: setting values,
-a rule's conditions, and a transform's fields besides `type` and `code`.
+Required fields are checked as the service would (a code transform's code, a rule's
+permissions, a formula's code), and so are names used twice in a kind and NaN or infinity
+anywhere: a service refusing the third object of a file leaves the first two created. What
+depends on the target (a proxy's application, the service's types and permissions) is
+`target_problems`, once the target is read and before anything is sent.
+
+What the console itself carries through without understanding stays open: any setting's
+text, a rule's conditions, and a transform's fields besides `type` and `code`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+import math
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from console.terminal_text import printable
@@ -27,7 +37,7 @@ expands to billions)."""
 
 SECTIONS = ("format", "tenant", "settings", "applications", "proxies", "reactor_formulas")
 
-APPLICATION_FIELDS = ("name", "type", "permissions", "rules")
+APPLICATION_FIELDS = ("name", "type", "expires_at", "permissions", "rules")
 RULE_FIELDS = ("description", "priority", "container", "transform", "permissions", "conditions")
 PROXY_FIELDS = (
     "name",
@@ -57,6 +67,11 @@ _TYPE_NAMES = {
     float: "a number",
     type(None): "null",
 }
+
+
+def compact(value: Any) -> str:
+    """A name as JSON writes it (quoted, escapes shown)."""
+    return printable(json.dumps(value, ensure_ascii=False))
 
 
 def kind_of(value: Any) -> str:
@@ -103,6 +118,27 @@ class _Checker:
         if not isinstance(value, str):
             self.add(path, f"must be text, not {kind_of(value)}")
 
+    def required_text(self, value: Any, path: str, what: str) -> None:
+        if value is None or (isinstance(value, str) and not value.strip()):
+            self.add(path, f"{what} (non-empty text) is required")
+        else:
+            self.text(value, path)
+
+    def moment(self, value: Any, path: str) -> None:
+        """A time with its zone (ISO 8601: `2026-12-01T09:30:00Z`), or null for never."""
+        if value is None:
+            return
+        if not isinstance(value, str):
+            self.add(path, f"must be a time as text (2026-12-01T09:30:00Z), not {kind_of(value)}")
+            return
+        try:
+            parsed = datetime.fromisoformat(value.strip())
+        except ValueError:
+            self.add(path, "is not a time: write it as 2026-12-01T09:30:00Z (ISO 8601)")
+            return
+        if parsed.tzinfo is None:
+            self.add(path, "has no time zone: add one (Z for UTC, or +02:00)")
+
     def boolean(self, value: Any, path: str) -> None:
         if value is not None and not isinstance(value, bool):
             self.add(path, f"must be true or false, not {kind_of(value)}")
@@ -132,21 +168,87 @@ class _Checker:
             what = "missing" if name is None else f"{kind_of(name)}, not a name"
             self.add(f"{path}.name", f"a name (non-empty text) is required; it is {what}")
 
-    def objects(self, data: Mapping[str, Any], section: str) -> list[tuple[str, Mapping]]:
+    def objects(
+        self, data: Mapping[str, Any], section: str, *, report: bool = True
+    ) -> list[tuple[str, Mapping]]:
         value = data.get(section)
         if value is None:
             return []
         if not isinstance(value, list):
-            self.add(section, f"must be a list of objects, not {kind_of(value)}")
+            if report:
+                self.add(section, f"must be a list of objects, not {kind_of(value)}")
             return []
         found = []
         for index, item in enumerate(value):
             path = f"{section}[{index}]"
             if isinstance(item, Mapping):
                 found.append((path, item))
-            else:
+            elif report:
                 self.add(path, f"must be an object, not {kind_of(item)}")
         return found
+
+    def settings(self, settings: Mapping[str, Any]) -> None:
+        """Values are text (or null, as a hosted tenant may hold): a service takes nothing
+        else, and YAML reads an unquoted true as a boolean."""
+        for key, value in settings.items():
+            if value is None or isinstance(value, str):
+                continue
+            hint = f' (write "{str(value).lower()}", in quotes)' if isinstance(value, bool) else ""
+            self.add(f"settings.{printable(str(key))}", f"must be text, not {kind_of(value)}{hint}")
+
+    def unique_names(self, items: list[tuple[str, Mapping]]) -> None:
+        """A name once per kind: objects are matched by name, and which of two is meant
+        cannot be guessed."""
+        first: dict[str, str] = {}
+        for path, item in items:
+            name = item.get("name")
+            if not isinstance(name, str) or not name.strip():
+                continue  # reported as a missing name
+            if name in first:
+                self.add(
+                    f"{path}.name",
+                    f"{compact(name)} is also the name of {first[name]}; a name may be used "
+                    "once per kind",
+                )
+            else:
+                first[name] = path
+
+    def expired(self, data: Mapping[str, Any], facts: TargetFacts) -> None:
+        """An application to create whose expiry has passed (an export kept past it): the
+        service creates no expired application."""
+        assert facts.now is not None
+        for path, item in self.objects(data, "applications", report=False):
+            value = item.get("expires_at")
+            if not isinstance(value, str) or str(item.get("name")) in facts.applications:
+                continue
+            try:
+                moment = datetime.fromisoformat(value.strip())
+            except ValueError:
+                continue  # reported by the file's own check
+            if moment.tzinfo is not None and moment <= facts.now:
+                self.add(
+                    f"{path}.expires_at",
+                    f"{printable(value)} has passed: the service creates no expired "
+                    "application (give a later time, or null for never)",
+                )
+
+    def references(self, data: Mapping[str, Any], known: Collection[str] = ()) -> None:
+        """Each proxy's application is in the file, or (`known`) in the target."""
+        named = {
+            item.get("name")
+            for _path, item in self.objects(data, "applications", report=False)
+            if isinstance(item.get("name"), str)
+        }
+        for path, item in self.objects(data, "proxies", report=False):
+            value = item.get("application")
+            name = application_name(value) if isinstance(value, str | Mapping) else None
+            if name is None or not name.strip() or name in named or name in known:
+                continue
+            where = "in this file or in the target" if known else "in this file"
+            self.add(
+                f"{path}.application",
+                f"names the application {compact(name)}, which is not {where}",
+            )
 
     # ---- kinds -------------------------------------------------------------------------
 
@@ -154,9 +256,11 @@ class _Checker:
         self.fields(item, APPLICATION_FIELDS, path)
         self.name(item, path)
         self.text(item.get("type"), f"{path}.type", optional=False)
+        self.moment(item.get("expires_at"), f"{path}.expires_at")
         self.strings(item.get("permissions"), f"{path}.permissions")
         rules = item.get("rules")
         if rules is None:
+            self.grants(item, path)
             return
         if not isinstance(rules, list):
             self.add(f"{path}.rules", f"must be a list of rule objects, not {kind_of(rules)}")
@@ -167,12 +271,29 @@ class _Checker:
                 self.add(at, f"must be a rule object, not {kind_of(rule)}")
                 continue
             self.fields(rule, RULE_FIELDS, at)
-            for field in ("description", "container", "transform"):
-                self.text(rule.get(field), f"{at}.{field}")
+            self.required_text(rule.get("description"), f"{at}.description", "a description")
+            self.text(rule.get("container"), f"{at}.container")
+            self.required_text(rule.get("transform"), f"{at}.transform", "a transform")
             priority = rule.get("priority")
-            if priority is not None and (type(priority) is not int):
+            if priority is None:
+                self.add(f"{at}.priority", "is required: a whole number from 1 (1 comes first)")
+            elif type(priority) is not int:
                 self.add(f"{at}.priority", f"must be a whole number, not {kind_of(priority)}")
-            self.strings(rule.get("permissions"), f"{at}.permissions")
+            elif priority < 1:
+                self.add(f"{at}.priority", f"must be 1 or more, not {priority}")
+            permissions = rule.get("permissions")
+            self.strings(permissions, f"{at}.permissions")
+            if permissions is None or permissions == []:
+                self.add(f"{at}.permissions", "a rule needs at least one permission")
+        self.grants(item, path)
+
+    def grants(self, item: Mapping[str, Any], path: str) -> None:
+        """An application holds something: permissions, rules, or both (when both are
+        well-formed; a malformed one is reported on its own)."""
+        permissions, rules = item.get("permissions"), item.get("rules")
+        if permissions not in (None, []) or rules not in (None, []):
+            return
+        self.add(f"{path}.permissions", "an application needs permissions or rules (or both)")
 
     def transform(self, value: Any, path: str) -> None:
         if value is None:
@@ -181,8 +302,17 @@ class _Checker:
             hint = ' (write {"code": "..."})' if isinstance(value, str) else ""
             self.add(path, f"must be an object, not {kind_of(value)}{hint}")
             return
-        self.text(value.get("code"), f"{path}.code")
-        self.text(value.get("type"), f"{path}.type")
+        kind = value.get("type")
+        self.text(kind, f"{path}.type")
+        code = value.get("code")
+        if kind in (None, "code") and (code is None or (isinstance(code, str) and not code)):
+            self.add(
+                f"{path}.code",
+                'a code transform needs its code ({"code": "module.exports = ..."}); '
+                "write null for no transform",
+            )
+        else:
+            self.text(code, f"{path}.code")
 
     def application_reference(self, value: Any, path: str) -> None:
         """By name: text, or an object with a `name` ({"name": "Checkout web"})."""
@@ -251,8 +381,9 @@ class _Checker:
     def formula(self, item: Mapping[str, Any], path: str) -> None:
         self.fields(item, FORMULA_FIELDS, path)
         self.name(item, path)
-        for field in ("description", "icon", "code"):
+        for field in ("description", "icon"):
             self.text(item.get(field), f"{path}.{field}")
+        self.required_text(item.get("code"), f"{path}.code", "the formula's code")
         self.contract(item.get("configuration"), f"{path}.configuration", optional=False)
         self.contract(item.get("request_parameters"), f"{path}.request_parameters", optional=True)
 
@@ -269,13 +400,94 @@ def document_problems(data: Mapping[str, Any]) -> list[Problem]:
     check.text(data.get("tenant"), "tenant")
     settings = data.get("settings")
     if settings is not None and not isinstance(settings, Mapping):
-        check.add("settings", f"must be an object of names and values, not {kind_of(settings)}")
+        check.add("settings", f"must be an object of names and texts, not {kind_of(settings)}")
+    elif settings is not None:
+        check.settings(settings)
     for path, item in check.objects(data, "applications"):
         check.application(item, path)
     for path, item in check.objects(data, "proxies"):
         check.proxy(item, path)
     for path, item in check.objects(data, "reactor_formulas"):
         check.formula(item, path)
+    for section in ("applications", "proxies", "reactor_formulas"):
+        check.unique_names(check.objects(data, section, report=False))
+    numbers = number_problems(data)
+    odd = {path for path, _ in numbers}  # "is nan" says more than "must be text, not a number"
+    return [p for p in check.problems if not (p[0] in odd and p[1].startswith("must be"))] + numbers
+
+
+def number_problems(data: Any) -> list[Problem]:
+    """Every NaN or infinity (JSON's `NaN`, `Infinity`; YAML's `.nan`, `.inf`), with its path:
+    no service takes them, and Python's JSON reader lets them through."""
+    found: list[Problem] = []
+    pending: list[tuple[Any, str]] = [(data, "")]
+    while pending:
+        value, path = pending.pop()
+        if isinstance(value, float) and not math.isfinite(value):
+            found.append((path, f"is {value!r}, which is no number a service accepts"))
+        elif isinstance(value, Mapping):
+            for key in reversed(list(value)):
+                name = printable(str(key))
+                pending.append((value[key], f"{path}.{name}" if path else name))
+        elif isinstance(value, list):
+            pending.extend((item, f"{path}[{i}]") for i, item in reversed(list(enumerate(value))))
+    return found
+
+
+@dataclass(frozen=True)
+class TargetFacts:
+    """What a file is checked against besides itself: the target's applications and the
+    permission catalogue of the service it is on."""
+
+    applications: Mapping[str, tuple[str | None, frozenset[str]]]
+    """By name: type, and every permission it holds (kept even where the catalogue does not
+    list it: the service granted it)."""
+    catalogue: Mapping[str, Collection[str]] | None = None
+    """Permission -> the application types that may hold it; None: not checked (a file)."""
+    now: datetime | None = None
+    """The time an application to create must expire after; None: not checked (a file)."""
+
+
+def target_problems(data: Mapping[str, Any], facts: TargetFacts) -> list[Problem]:
+    """What a sound file (no document_problems) asks of this target that it cannot do: a
+    proxy's application in neither, a type the service does not have for an application to
+    create, a permission it does not have or allows no such application."""
+    check = _Checker()
+    check.references(data, facts.applications)
+    if facts.now is not None:
+        check.expired(data, facts)
+    if facts.catalogue is None:
+        return check.problems
+    types = {kind for allowed in facts.catalogue.values() for kind in allowed}
+    for path, item in check.objects(data, "applications", report=False):
+        existing = facts.applications.get(str(item.get("name")))
+        kind = item.get("type")
+        if existing is None and kind not in types:
+            check.add(
+                f"{path}.type",
+                f"{compact(kind)} is not a type of application this service has (it has: "
+                f"{', '.join(sorted(types))})",
+            )
+            continue
+        held = existing[1] if existing is not None else frozenset()
+        grants = [(f"{path}.permissions", item.get("permissions") or [])]
+        for index, rule in enumerate(item.get("rules") or []):
+            grants.append((f"{path}.rules[{index}].permissions", rule.get("permissions") or []))
+        for at, permissions in grants:
+            for index, permission in enumerate(permissions):
+                if permission in held:
+                    continue
+                allowed = facts.catalogue.get(permission)
+                if allowed is None:
+                    check.add(
+                        f"{at}[{index}]",
+                        f"{compact(permission)} is not a permission this service has",
+                    )
+                elif kind not in allowed:
+                    check.add(
+                        f"{at}[{index}]",
+                        f"{compact(permission)} is not allowed for {kind} applications",
+                    )
     return check.problems
 
 
@@ -286,4 +498,12 @@ def application_name(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
-__all__ = ["MAX_DEPTH", "MAX_NODES", "Problem", "application_name", "document_problems"]
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_NODES",
+    "Problem",
+    "TargetFacts",
+    "application_name",
+    "document_problems",
+    "target_problems",
+]

@@ -374,12 +374,14 @@ def test_keys_of_a_run_that_fails_later_are_kept(tenants, tmp_path, capsys) -> N
 
 
 def test_what_the_console_carries_through_stays_open(tmp_path, capsys) -> None:
-    """A hosted mask transform's own fields, a rule's conditions and any setting value are
-    not the console's to judge: such a file reads, and diffs against itself as unchanged."""
+    """A hosted mask transform's own fields, a rule's conditions and any setting's text (or
+    null) are not the console's to judge: such a file reads, and diffs against itself as
+    unchanged. (A setting whose value is an object is refused since issue 33: no service
+    takes one; see test_estate_file_check.py.)"""
     source = write(
         tmp_path / "hosted.json",
         document(
-            settings={"deduplicate_tokens": "true", "limits": {"per_minute": 5}},
+            settings={"deduplicate_tokens": "true", "limits": "5 a minute", "unset": None},
             applications=[
                 {
                     "name": "Web",

@@ -106,7 +106,11 @@ class PlanScreen(ChoiceDialog):
         self.query_one("#plan-loading").display = False
         self.query_one("#plan-text", Static).update(plan_text(plan))
         self.query_one("#plan-scroll").display = True
-        note = refusal or ("" if self.applicable else "Nothing to do: the target already matches.")
+        if plan.nothing_to_do and plan.blocked:
+            done = "Nothing can be done: the target still differs (! cannot apply, above)."
+        else:
+            done = "Nothing to do: the target already matches."
+        note = refusal or ("" if self.applicable else done)
         if self.applicable and warning:
             note = warning
         self._note(note)

@@ -278,6 +278,9 @@ def _add_review_command(sub: argparse._SubParsersAction[_Parser]) -> None:
         "-o", "--output", metavar="FILE", help="write to FILE instead of standard output"
     )
     review.add_argument(
+        "--force", action="store_true", help="with -o: replace the file if it exists"
+    )
+    review.add_argument(
         "--key-age",
         type=int,
         default=90,

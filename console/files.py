@@ -63,6 +63,14 @@ def read_text_file(path: Path, max_bytes: int, error: type[Exception]) -> str:
 # ---- files a person named, written ----------------------------------------------------------
 
 
+def already_exists(path: Path | str) -> str:
+    """The one sentence a command says when it refuses to replace a file it did not create."""
+    return (
+        f"{path} already exists; it is left as it is. Name a new file, or pass --force to "
+        "replace it. Nothing was written."
+    )
+
+
 def create_file(
     path: Path, data: str | bytes, *, force: bool = False, private: bool = False
 ) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
@@ -96,6 +97,12 @@ def run(args: argparse.Namespace) -> int:
         where = "is a folder" if output.is_dir() else "is in a folder that does not exist"
         _error(f"{output} {where}.")
         return USAGE
+    from console.files import already_exists
+
+    force = bool(getattr(args, "force", False))
+    if output is not None and not force and os.path.lexists(output):
+        _error(already_exists(output))
+        return USAGE
     from console.client.review_export import format_for
 
     export_format = cast("ExportFormat", args.format) if args.format else None
@@ -119,10 +126,13 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(text)
         sys.stdout.flush()
         return OK
-    from console.client.review_export import write_text
+    from console.files import create_file
 
     try:
-        write_text(output, text)
+        create_file(output, text, force=force, private=True)
+    except FileExistsError:  # it appeared while the tenant was read
+        _error(already_exists(output))
+        return USAGE
     except OSError as error:
         _error(f"Could not write {output}: {error.strerror or error}.")
         return FAILED

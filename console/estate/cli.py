@@ -26,6 +26,7 @@ from console.estate.document import (
     read_file,
     redact,
 )
+from console.files import already_exists
 from console.terminal_text import printable
 
 if TYPE_CHECKING:
@@ -135,7 +136,7 @@ def _export(args: argparse.Namespace) -> int:
     tenant is read, unless --force; it is created exclusively all the same (console.files)."""
     force = bool(getattr(args, "force", False))
     if args.output and not force and os.path.lexists(Path(args.output).expanduser()):
-        raise CommandFailed(_exists(args.output), USAGE)
+        raise CommandFailed(already_exists(args.output), USAGE)
     snapshot, label = asyncio.run(read_profile(getattr(args, "profile", None)))
     document = redact(snapshot.document) if args.redact else snapshot.document
     text = dumps(document, args.format)
@@ -151,13 +152,6 @@ def _export(args: argparse.Namespace) -> int:
 _KINDS = ("applications", "proxies", "reactor_formulas")
 
 
-def _exists(spec: str) -> str:
-    return (
-        f"{spec} already exists; it is left as it is. Name a new file, or pass --force to "
-        "replace it. Nothing was written."
-    )
-
-
 def _write_output(path: Path, text: str, force: bool) -> None:
     """A new file readable by its owner only (proxy configuration values may be secrets)."""
     from console.files import create_file
@@ -165,7 +159,7 @@ def _write_output(path: Path, text: str, force: bool) -> None:
     try:
         create_file(path, text, force=force, private=True)
     except FileExistsError:  # it appeared while the tenant was read
-        raise CommandFailed(_exists(str(path)), USAGE) from None
+        raise CommandFailed(already_exists(str(path)), USAGE) from None
     except OSError as error:
         raise CommandFailed(
             f"Could not write {path}: {error.strerror or error}. Nothing was written."

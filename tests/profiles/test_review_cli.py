@@ -193,3 +193,20 @@ def test_the_command_loads_no_textual(service, tenant, tmp_path: Path) -> None:
     loaded = json.loads(done.stdout.strip().splitlines()[-1])
     assert "console.client.review" in loaded
     assert [m for m in loaded if m == "textual" or m.startswith(("textual.", "console.tui"))] == []
+
+
+def test_an_existing_output_is_left_as_it_is_unless_force(
+    service, tenant, memory_keyring, capsys, tmp_path: Path
+) -> None:
+    """No command replaces a file it did not create in this run: exit 2 before the tenant is
+    read, the file's bytes kept; --force replaces it."""
+    save_profile("prod", service.base_url)
+    memory_keyring.set_password("tenant-console", "prod", tenant[0].key)
+    target = tmp_path / "review.csv"
+    target.write_text("someone else's file\n")
+    assert main(["review", "--profile", "prod", "-o", str(target)]) == 2
+    _, err = capsys.readouterr()
+    assert "already exists; it is left as it is" in err and "--force" in err
+    assert target.read_text() == "someone else's file\n"
+    assert main(["review", "--profile", "prod", "-o", str(target), "--force"]) == 0
+    assert "Payouts" in target.read_text()

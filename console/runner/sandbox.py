@@ -91,9 +91,13 @@ class Boundary:
                 items += [
                     f"network: none (own network namespace, {how})",
                     "processes: own pid namespace"
-                    + ("; signals and tracing of others refused (seccomp)" if seccomp else ""),
+                    + (
+                        "; no new process, signals and tracing of others refused (seccomp)"
+                        if seccomp
+                        else ""
+                    ),
                     "files: read-only minimal root (system libraries and the engine), "
-                    "private empty /tmp, no home",
+                    "read-only /proc/sys, private empty /tmp, no home",
                 ]
             case "sandbox-exec":
                 items += [
@@ -105,12 +109,13 @@ class Boundary:
                 items.append(f"no OS boundary: {self.reason}")
                 if seccomp:
                     items.append(
-                        "processes: signals and tracing of others refused; "
+                        "processes: no new process, signals and tracing of others refused; "
                         "network: IP sockets refused (seccomp)"
                     )
         items.append("environment: empty")
         if sys.platform.startswith("linux"):
-            items.append(f"memory: {memory_mb} MB for the code (data limit on the process)")
+            shared = "; shared memory refused" if seccomp else ""
+            items.append(f"memory: {memory_mb} MB for the code (data limit on the process{shared})")
         else:
             items.append(f"memory: {memory_mb} MB JavaScript heap")
         items.append(f"time: {timeout:g} s, then the process is killed")

@@ -227,8 +227,9 @@ def _confined(launch: Launch, payload: str, job: Job, what: str) -> Outcome | by
                 "ResultTooLarge", f"what the engine reported is over {cap} MB: too large to read"
             ),
         )
-    # Engine text (a crash's message holds the code's strings): escaped before it is logged.
-    stderr = printable(finished.stderr.decode("utf-8", "replace"), lines=True)
+    # Engine text (a crash's message holds the code's strings): escaped before it is logged,
+    # its line breaks too, so that it cannot pass for lines of the log of its own.
+    stderr = printable(finished.stderr.decode("utf-8", "replace").strip())
     if finished.returncode != 0 and any(sign in stderr for sign in MEMORY_SIGNS):
         return Outcome(status="memory")
     died_of = _died_of(finished.returncode)
@@ -236,7 +237,7 @@ def _confined(launch: Launch, payload: str, job: Job, what: str) -> Outcome | by
         log.warning("%s died of signal %s, taken as the memory limit", what, died_of)
         return Outcome(status="memory")
     if finished.returncode == sandbox.EXIT_SETUP and stderr.startswith("sandbox:"):
-        raise EngineUnavailable(f"The sandbox could not be set up: {stderr.strip()}")
+        raise EngineUnavailable(f"The sandbox could not be set up: {stderr}")
     if finished.returncode != 0 or not finished.stdout:
         log.warning("%s ended with %s and no report: %s", what, finished.returncode, stderr[-2000:])
         return Outcome(

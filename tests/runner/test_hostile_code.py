@@ -684,7 +684,7 @@ def test_a_promise_whose_prototype_traps_node_s_rejection_tracking(
         assert result.status == "timeout", result.message
 
 
-CRASH_TEXT = "code.js:2 \x1b]52;c;aGVsbG8=\x07 \x1b]0;pwned\x07 \x1b[2J Error: boom\n"
+CRASH_TEXT = "code.js:2 \x1b]52;c;aGVsbG8=\x07 \x1b]0;pwned\x07 \x1b[2J\n2026 INFO forged: boom\n"
 """What an engine's crash printed: the code's own strings, with a clipboard write (OSC 52),
 a window title (OSC 0) and a clear-screen (CSI 2J)."""
 
@@ -721,6 +721,7 @@ def test_what_an_engine_prints_reaches_no_terminal_or_log_unescaped(
     assert "\\x1b]52;c;aGVsbG8=\\x07" in logged and "\\x1b[2J" in logged
     for text in (out, err, logged):
         assert "\x1b" not in text and "\x07" not in text
+    assert not any("\n" in record.getMessage() for record in caplog.records), "a forged log line"
 
 
 def test_a_rejection_s_escape_sequences_are_shown_escaped_by_run(

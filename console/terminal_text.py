@@ -4,6 +4,8 @@ A control character reaching the terminal is input to it, not text: ESC starts s
 clear the screen, move the cursor or write the clipboard (OSC 52), BEL rings, a C1 control
 (U+0080 to U+009F) is ESC on some terminals, CR overwrites a line, and bidirectional overrides
 make a line read other than it is. Each is shown escaped instead, so it stays visible data.
+So is a lone surrogate (U+D800 to U+DFFF, which JavaScript strings may hold): no encoding
+can write it, and printing it would end the command with a traceback.
 Used by the command line and the console alike (nothing here imports Textual).
 """
 
@@ -14,10 +16,11 @@ import re
 from typing import Any
 
 _BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
-_UNSAFE = re.compile(f"[\x00-\x1f\x7f-\x9f{_BIDI}\u2028\u2029]")
-_UNSAFE_KEEPING_LINES = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{_BIDI}\u2028\u2029]")
-_UNSAFE_KEEPING_TABS = re.compile(f"[\x00-\x08\x0a-\x1f\x7f-\x9f{_BIDI}\u2028\u2029]")
-_IN_JSON = re.compile(f"[\x7f-\x9f{_BIDI}\u2028\u2029]")
+_SURROGATES = "\ud800-\udfff"
+_UNSAFE = re.compile(f"[\x00-\x1f\x7f-\x9f{_BIDI}{_SURROGATES}\u2028\u2029]")
+_UNSAFE_KEEPING_LINES = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{_BIDI}{_SURROGATES}\u2028\u2029]")
+_UNSAFE_KEEPING_TABS = re.compile(f"[\x00-\x08\x0a-\x1f\x7f-\x9f{_BIDI}{_SURROGATES}\u2028\u2029]")
+_IN_JSON = re.compile(f"[\x7f-\x9f{_BIDI}{_SURROGATES}\u2028\u2029]")
 """What json.dumps(ensure_ascii=False) leaves raw (it escapes the C0 controls itself)."""
 
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}

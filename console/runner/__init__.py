@@ -10,7 +10,15 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from console.runner.contract import check_request, check_result
-from console.runner.result import KINDS, MAX_DEPTH, CodeError, Kind, RunResult, json_depth
+from console.runner.result import (
+    KINDS,
+    MAX_DEPTH,
+    CodeError,
+    Kind,
+    RunResult,
+    json_depth,
+    non_finite,
+)
 
 if TYPE_CHECKING:
     from console.runner.engines import EngineName
@@ -58,6 +66,17 @@ def run_code(
         result.engine_name = chosen.display_name
         result.status = "bad_request"
         result.request_problems = [f"The request is nested deeper than {MAX_DEPTH} levels."]
+        result.message = result.request_problems[0]
+        result.total_ms = (time.perf_counter() - started) * 1000
+        return result
+    bad_number = non_finite(request)
+    if bad_number is not None:
+        result.engine_name = chosen.display_name
+        result.status = "bad_request"
+        result.request_problems = [
+            f"{bad_number}: a number JSON cannot carry (NaN, Infinity or out of range); "
+            "the service would refuse the request."
+        ]
         result.message = result.request_problems[0]
         result.total_ms = (time.perf_counter() - started) * 1000
         return result

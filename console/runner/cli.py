@@ -22,6 +22,9 @@ from console.terminal_text import printable, printable_json, printable_lines
 EXIT_OK = 0
 EXIT_CODE_FAILED = 1
 EXIT_BAD_INPUT = 2
+MAX_TIMEOUT = 600
+"""Seconds: a longer limit is a mistake (and past what the engines' timers can hold)."""
+MAX_MEMORY_MB = 16384
 
 
 def _fail(message: str) -> int:
@@ -75,10 +78,10 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"the request file is not JSON: {error}")
     except RecursionError:
         return _fail("the request file is nested too deeply to read")
-    if args.timeout is not None and args.timeout <= 0:
-        return _fail("--timeout must be a positive number of seconds")
-    if args.memory is not None and args.memory <= 0:
-        return _fail("--memory must be a positive number of megabytes")
+    if args.timeout is not None and not 0 < args.timeout <= MAX_TIMEOUT:  # NaN fails too
+        return _fail(f"--timeout must be a positive number of seconds, at most {MAX_TIMEOUT}")
+    if args.memory is not None and not 0 < args.memory <= MAX_MEMORY_MB:
+        return _fail(f"--memory must be a positive number of megabytes, at most {MAX_MEMORY_MB}")
     try:
         result = run_code(
             code,
@@ -115,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
 def _verdict(result: RunResult) -> str:
     verdict = "ok" if result.ok else "failed"
     lines = [f"{verdict}: {printable(result.message)} ({printable(result.engine_name)})"]
-    if not result.isolated:
+    if not result.isolated and result.status != "bad_request":  # nothing ran
         lines.append("warning: the code ran without an operating-system sandbox")
     lines += [f"  sandbox: {protection}" for protection in result.protections]
     lines += [

@@ -50,6 +50,8 @@ from console.runner.result import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from console.runner.sandbox import Launch
 
 log = logging.getLogger(__name__)
@@ -62,6 +64,10 @@ DEFAULT_MEMORY_MB = 128
 SERVICE_NODE_MAJOR = 16
 START_GRACE = 2.0
 """Seconds an engine process may take beyond the limit (its start-up) before it is killed."""
+KILL_MARGIN = 1.0
+"""Seconds an engine may run past the limit once the code has started (it says so with a
+first byte on stdout) before the console kills it: the engine's own limit strikes first
+and reports where; this one holds whatever runs outside the engine's evaluations."""
 NODE_BASE_MB = 64
 """What Node.js itself needs of the process's data limit (threads' stacks, its own heap)
 beyond the code's memory limit: measured at about 50 MB for Node 20 on x86_64."""
@@ -197,16 +203,33 @@ def _confined(launch: Launch, payload: str, job: Job, what: str) -> Outcome | by
     """Run an engine process in the sandbox (a spare one started ahead when there is one):
     its stdout, or the Outcome of a limit or a crash (logged, with its stderr)."""
     import console.runner.sandbox as sandbox
+    from console.terminal_text import printable  # not in the embedded child's sandbox
 
     try:
         process = sandbox.spares.take(launch) or sandbox.start(launch)
-        finished = sandbox.finish(process, payload.encode("utf-8"), job.timeout + START_GRACE)
+        finished = sandbox.finish(
+            process,
+            payload.encode("utf-8"),
+            job.timeout + START_GRACE,
+            after_start=job.timeout + KILL_MARGIN,
+        )
     except OSError as error:
         raise EngineUnavailable(f"{what} could not be started: {error}") from error
     sandbox.spares.prepare(launch)  # the next run's process starts while this one is read
     if finished.timed_out:
         return Outcome(status="timeout")
-    stderr = finished.stderr.decode("utf-8", "replace")
+    if finished.too_large:
+        cap = sandbox.REPORT_CAP // (1024 * 1024)
+        log.warning("%s wrote a report over %s MB; it was stopped", what, cap)
+        return Outcome(
+            status="too_large",
+            error=CodeError(
+                "ResultTooLarge", f"what the engine reported is over {cap} MB: too large to read"
+            ),
+        )
+    # Engine text (a crash's message holds the code's strings): escaped before it is logged,
+    # its line breaks too, so that it cannot pass for lines of the log of its own.
+    stderr = printable(finished.stderr.decode("utf-8", "replace").strip())
     if finished.returncode != 0 and any(sign in stderr for sign in MEMORY_SIGNS):
         return Outcome(status="memory")
     died_of = _died_of(finished.returncode)
@@ -214,7 +237,7 @@ def _confined(launch: Launch, payload: str, job: Job, what: str) -> Outcome | by
         log.warning("%s died of signal %s, taken as the memory limit", what, died_of)
         return Outcome(status="memory")
     if finished.returncode == sandbox.EXIT_SETUP and stderr.startswith("sandbox:"):
-        raise EngineUnavailable(f"The sandbox could not be set up: {stderr.strip()}")
+        raise EngineUnavailable(f"The sandbox could not be set up: {stderr}")
     if finished.returncode != 0 or not finished.stdout:
         log.warning("%s ended with %s and no report: %s", what, finished.returncode, stderr[-2000:])
         return Outcome(
@@ -382,6 +405,8 @@ class NodeEngine:
         return [
             self.path,
             "--no-warnings",
+            # Our listeners handle the sandbox's rejections without reading them (node_host.js).
+            "--unhandled-rejections=none",
             *permission_flags(self.major),
             # node_host.js refuses to run without these two (see there).
             "--frozen-intrinsics",
@@ -418,7 +443,7 @@ class NodeEngine:
             if not isinstance(data, dict):
                 raise _Unreadable("not an object")
         except _Unreadable:
-            log.warning("Node.js wrote no readable report: %r", report[:2000])
+            log.warning("Node.js wrote no readable report: %r", report[:2000])  # repr: escaped
             return Outcome(
                 status="engine_error",
                 error=CodeError("EngineError", "Node.js ended without a result"),
@@ -428,7 +453,9 @@ class NodeEngine:
             stack = str(reported.get("stack") or "")
             return _syntax_outcome(str(reported.get("message")), stack, CODE_FILE_NAME, 0)
         if data.get("status") == "host_error":
-            log.warning("The Node.js host failed: %s", data.get("error"))
+            from console.terminal_text import printable
+
+            log.warning("The Node.js host failed: %s", printable(str(data.get("error"))))
             data["status"] = "engine_error"
         return _allocation_refused(_outcome_from(data, 0))
 
@@ -507,8 +534,9 @@ class EmbeddedEngine:
         self.v8_version = data.get("v8_version") or self.v8_version
         return _allocation_refused(outcome_from_json(data))
 
-    def run_here(self, job: Job) -> Outcome:
-        """The job in this process (the child's side of `run`)."""
+    def run_here(self, job: Job, on_start: Callable[[], None] | None = None) -> Outcome:
+        """The job in this process (the child's side of `run`); `on_start` is called just
+        before the code starts."""
         if self._module is None:
             import py_mini_racer
 
@@ -516,7 +544,7 @@ class EmbeddedEngine:
         with self._module.mini_racer(self._event_loop()) as context:
             if self.v8_version is None:
                 self.v8_version = str(context.v8_version)
-            outcome = self._run_in(context, job)
+            outcome = self._run_in(context, job, on_start)
             if outcome.status in ("timeout", "memory"):
                 self._stop(context)
             return outcome
@@ -540,7 +568,9 @@ class EmbeddedEngine:
         with contextlib.suppress(self._module.JSEvalException):
             context.eval("0", timeout_sec=0.05)
 
-    def _run_in(self, context: Any, job: Job) -> Outcome:
+    def _run_in(
+        self, context: Any, job: Job, on_start: Callable[[], None] | None = None
+    ) -> Outcome:
         mr = self._module
         context.set_hard_memory_limit(job.memory_mb * 1024 * 1024)
         context.eval(harness())
@@ -548,6 +578,8 @@ class EmbeddedEngine:
             f"__tcPrepare({json.dumps(json.dumps(job.request))}, {json.dumps(job.kind)}, "
             f"{'true' if job.with_bt else 'false'})"
         )
+        if on_start is not None:
+            on_start()
         started = time.perf_counter()
         deadline = started + job.timeout
 

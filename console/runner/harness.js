@@ -13,14 +13,21 @@
 //   getters and toJSON while the result is serialised) runs inside an evaluation the host
 //   started under the time limit: timers are a queue the host drains one evaluation at a time,
 //   and a finalizer only queues its callback there.
+// - Everything that leaves is bounded here, before it is serialised: each text (a log line, an
+//   error, a bt method's name and argument), the number of lines, calls and arguments, and
+//   the characters of logs and calls together. The console caps what it reads as well.
 (function () {
   "use strict";
   var MAX_LOGS = 500;
   var MAX_CALLS = 500;
   var MAX_TEXT = 10000;
   var MAX_DEPTH = 100;
-  var MAX_RESULT_CHARS = 5000000;
+  var MAX_RESULT_CHARS = 2000000;
   var MAX_ARGUMENT_CHARS = 20000;
+  var MAX_ARGUMENTS = 20;
+  var MAX_NAME = 200;
+  var MAX_RECORDED_CHARS = 1000000;
+  var MAX_REJECTIONS = 100;
 
   // Primordials: taken before anything else runs, used instead of the globals.
   var global = globalThis;
@@ -74,12 +81,29 @@
     logsDropped: 0,
     calls: [],
     callsDropped: 0,
+    recordedChars: 0,
+    rejections: [],
     request: null,
     factory: null,
   };
 
   function clip(text) {
     return text.length > MAX_TEXT ? stringSlice(text, 0, MAX_TEXT) + "… (cut)" : text;
+  }
+
+  function clipName(text) {
+    return text.length > MAX_NAME ? stringSlice(text, 0, MAX_NAME) + "…" : text;
+  }
+
+  // Logs and bt calls share one budget of characters, as JSON (a control character is six):
+  // past it, later ones are counted only.
+  function spend(chars) {
+    if (state.recordedChars + chars > MAX_RECORDED_CHARS) {
+      state.recordedChars = MAX_RECORDED_CHARS; // spent: later ones are not even copied
+      return false;
+    }
+    state.recordedChars += chars;
+    return true;
   }
 
   // The code's own values are read here, inside the sandbox and the time limit; whatever they
@@ -123,13 +147,23 @@
 
   function logger(level) {
     return function () {
-      if (state.logs.length >= MAX_LOGS) {
+      if (state.logs.length >= MAX_LOGS || state.recordedChars >= MAX_RECORDED_CHARS) {
         state.logsDropped += 1;
         return;
       }
       var parts = [];
-      for (var i = 0; i < arguments.length; i++) append(parts, show(arguments[i]));
-      append(state.logs, { level: level, text: clip(arrayJoin(parts, " ")) });
+      var length = 0;
+      for (var i = 0; i < arguments.length && length <= MAX_TEXT; i++) {
+        var part = clip(show(arguments[i]));
+        length += part.length + 1;
+        append(parts, part);
+      }
+      var text = clip(arrayJoin(parts, " "));
+      if (!spend(stringify(text).length)) {
+        state.logsDropped += 1;
+        return;
+      }
+      append(state.logs, { level: level, text: text });
     };
   }
 
@@ -199,12 +233,25 @@
   }
 
   function record(path, args) {
-    if (state.calls.length >= MAX_CALLS) {
+    if (state.calls.length >= MAX_CALLS || state.recordedChars >= MAX_RECORDED_CHARS) {
       state.callsDropped += 1;
       return;
     }
     var copied = [];
-    for (var i = 0; i < args.length; i++) append(copied, cloneArgument(args[i]));
+    var chars = path.length;
+    var count = args.length < MAX_ARGUMENTS ? args.length : MAX_ARGUMENTS;
+    for (var i = 0; i < count && state.recordedChars + chars <= MAX_RECORDED_CHARS; i++) {
+      var copy = cloneArgument(args[i]);
+      chars += stringify(copy).length;
+      append(copied, copy);
+    }
+    if (args.length > MAX_ARGUMENTS) {
+      append(copied, "[" + StringCtor(args.length - MAX_ARGUMENTS) + " more arguments not kept]");
+    }
+    if (!spend(chars)) {
+      state.callsDropped += 1;
+      return;
+    }
     append(state.calls, { method: path, args: copied });
   }
 
@@ -283,7 +330,7 @@
         if (typeof property === "symbol" || property === "then" || property === "toJSON") {
           return undefined;
         }
-        return recorder(path ? path + "." + property : StringCtor(property));
+        return recorder(clipName(path ? path + "." + property : StringCtor(property)));
       },
       apply: function (t, self, args) {
         record(path || "bt", args);
@@ -714,6 +761,23 @@
 
   define("__tcImportRefused", importRefused);
 
+  // Node's host hands over each promise its rejection tracking found unhandled, and each one
+  // handled later, untouched: kept here, read only by __tcOutcome under the time limit.
+  define("__tcRejected", function (promise, reason) {
+    if (state.rejections.length < MAX_REJECTIONS) {
+      append(state.rejections, { promise: promise, reason: reason });
+    }
+  });
+
+  define("__tcHandled", function (promise) {
+    for (var i = 0; i < state.rejections.length; i++) {
+      if (state.rejections[i].promise === promise) {
+        arraySplice(state.rejections, i, 1);
+        return;
+      }
+    }
+  });
+
   // The embedded engine compiles the code inside a wrapper: "" when `body` parses as a
   // function body (with the module's parameters, or none), else the SyntaxError's message.
   // Compiling runs nothing.
@@ -770,6 +834,13 @@
   });
 
   define("__tcOutcome", function () {
+    if (state.rejections.length > 0 && (state.status === "ok" || state.status === "pending")) {
+      // Node.js (the service's runtime) ends the process on a rejection left unhandled.
+      state.status = "threw";
+      state.value = undefined;
+      state.error = describeError(state.rejections[0].reason);
+      state.error.message = clip("Unhandled promise rejection: " + state.error.message);
+    }
     var out = {
       status: state.status,
       result_kind: null,

@@ -14,6 +14,11 @@
 //   realm's own timeout error, checked without running anything of the sandbox.
 // - Every evaluation, including the one that serialises the result, runs under what is left
 //   of the time limit; timers and finalizer callbacks run in those evaluations, never later.
+// - Node tracks the rejections of the whole process, the sandbox's too, and would print (and
+//   so read) an unhandled one's reason, then end. Our own listeners answer instead: they touch
+//   neither the promise nor its reason, only hand both to the harness (__tcRejected), which
+//   reads them inside an evaluation under the time limit. The process runs with
+//   --unhandled-rejections=none besides. The console kills it from outside at the limit.
 "use strict";
 const vm = require("vm");
 const { types } = require("util");
@@ -30,6 +35,7 @@ const JSONStringify = JSON.stringify;
 const stdout = process.stdout;
 const stdin = process.stdin;
 const exit = process.exit.bind(process);
+const on = process.on.bind(process);
 
 const IDLE_TURNS = 16;
 /** Turns of the event loop to wait, with nothing queued in the sandbox, for a rejection of
@@ -41,6 +47,10 @@ class Stop {
     this.status = status;
     this.phase = phase;
   }
+}
+
+function turn() {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 function isTimeout(error) {
@@ -73,6 +83,10 @@ async function main(job) {
   const setup = { timeout: job.timeout_ms, breakOnSigint: false, importModuleDynamically };
   vm.runInContext(job.harness, context, setup);
   importRefused = vm.runInContext("__tcImportRefused", context, setup);
+  // The harness's own functions, taken before the code runs: they only keep what they are
+  // given (see trackRejections).
+  rejected = vm.runInContext("__tcRejected", context, setup);
+  handled = vm.runInContext("__tcHandled", context, setup);
   vm.runInContext(
     "__tcPrepare(" + JSONStringify(JSONStringify(job.request)) + ", " +
       JSONStringify(job.kind) + ", " + (job.with_bt ? "true" : "false") + ")",
@@ -80,6 +94,8 @@ async function main(job) {
     setup
   );
   const started = hrtime();
+  // The console's kill at the time limit counts from this line (a start-up is not the code's).
+  stdout.write("\n");
   const elapsed = () => Number(hrtime() - started) / 1e6;
   const deadline = started + BigInt(job.timeout_ms) * 1000000n;
   let factory;
@@ -151,10 +167,15 @@ async function main(job) {
       // be on its way to a rejection through this realm's promise jobs, or an engine task
       // (WebAssembly.compile) to its answer: one turn of the event loop.
       const before = imports;
-      await new Promise((resolve) => setImmediate(resolve));
+      await turn();
       idle = imports === before ? idle + 1 : 0;
       if (idle > IDLE_TURNS) break;
     }
+    // One more turn, so that Node hands every rejection left unhandled to the harness before
+    // the outcome is read (a promise the code left rejected fails the run, as on the service).
+    // Two: Node handles rejections after the promise jobs of the turn that resumes us.
+    await turn();
+    await turn();
     phase = "serialising";
     const text = evaluate("__tcOutcome()", phase, "string");
     const outcome = JSONParse(text);
@@ -170,6 +191,26 @@ async function main(job) {
   }
 }
 
+let rejected = null;
+let handled = null;
+let finished = false;
+
+// Node's rejection tracking hands these listeners the sandbox's promises and their reasons:
+// passed on untouched (no property read, no conversion), and never once the outcome is out.
+function trackRejections() {
+  on("unhandledRejection", (reason, promise) => {
+    if (rejected !== null && !finished) rejected(promise, reason);
+  });
+  on("rejectionHandled", (promise) => {
+    if (handled !== null && !finished) handled(promise);
+  });
+  // Only Node's rejection tracking can throw out of the host (a Proxy in a promise's
+  // prototype chain answering its read of an async id): the value is not read.
+  on("uncaughtException", () => {
+    finish(hostError("the code's promise interfered with Node's rejection tracking"));
+  });
+}
+
 function hostError(message) {
   return { status: "host_error", error: { name: "EngineError", message, stack: null } };
 }
@@ -183,8 +224,12 @@ function describe(error) {
 }
 
 function finish(outcome) {
+  if (finished) return;
+  finished = true;
   stdout.write(JSONStringify(outcome), () => exit(0));
 }
+
+trackRejections();
 
 let input = "";
 stdin.setEncoding("utf8");

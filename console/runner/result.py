@@ -3,6 +3,7 @@ its place in the code, and which engine ran it. Plain data, shared by the CLI an
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
@@ -140,6 +141,24 @@ def json_depth(value: Any, stop_after: int = MAX_DEPTH + 10) -> int:
             return depth
         stack.extend((child, depth + 1) for child in children)
     return deepest
+
+
+def non_finite(value: Any) -> str | None:
+    """The path (`args.amount`, `args.items[2]`) of the first number in a decoded JSON value
+    that JSON cannot carry (NaN, Infinity, or 1e999, which reads as infinity), or None.
+    Python's json reads them; JavaScript's JSON.parse, and the service, refuse them."""
+    stack: list[tuple[Any, str]] = [(value, "")]
+    while stack:
+        item, path = stack.pop()
+        if isinstance(item, float) and not math.isfinite(item):
+            return path or "(the request itself)"
+        if isinstance(item, dict):
+            stack.extend(
+                (child, f"{path}.{key}" if path else str(key)) for key, child in item.items()
+            )
+        elif isinstance(item, list):
+            stack.extend((child, f"{path}[{index}]") for index, child in enumerate(item))
+    return None
 
 
 def locate(stack: str | None, line_offset: int = 0) -> tuple[int | None, int | None, list[str]]:

@@ -58,8 +58,11 @@ SYSTEM_PATHS = (
 """What every engine may read: the system's programs and shared libraries. No /etc beyond
 the loader's cache, no /home, /root, /run, /var or /tmp of the host."""
 
-OUTPUT_CAP = 64 * 1024 * 1024
-"""Bytes of stdout or stderr kept from an engine: a runaway writer cannot fill the console."""
+REPORT_CAP = 16 * 1024 * 1024
+"""Bytes of stdout read from an engine, at most: past it the process is killed and its report
+is too large (what the harness lets out stays well under it, see harness.js)."""
+STDERR_CAP = 256 * 1024
+"""Bytes of stderr kept from an engine (its crash text); the rest is read and dropped."""
 
 LAUNCHER = Path(__file__).with_name("sandbox_launch.py")
 EXIT_SETUP = 70  # sandbox_launch.EXIT_SETUP, without importing ctypes here
@@ -91,9 +94,13 @@ class Boundary:
                 items += [
                     f"network: none (own network namespace, {how})",
                     "processes: own pid namespace"
-                    + ("; signals and tracing of others refused (seccomp)" if seccomp else ""),
+                    + (
+                        "; no new process, signals and tracing of others refused (seccomp)"
+                        if seccomp
+                        else ""
+                    ),
                     "files: read-only minimal root (system libraries and the engine), "
-                    "private empty /tmp, no home",
+                    "read-only /proc/sys, private empty /tmp, no home",
                 ]
             case "sandbox-exec":
                 items += [
@@ -105,12 +112,13 @@ class Boundary:
                 items.append(f"no OS boundary: {self.reason}")
                 if seccomp:
                     items.append(
-                        "processes: signals and tracing of others refused; "
+                        "processes: no new process, signals and tracing of others refused; "
                         "network: IP sockets refused (seccomp)"
                     )
         items.append("environment: empty")
         if sys.platform.startswith("linux"):
-            items.append(f"memory: {memory_mb} MB for the code (data limit on the process)")
+            shared = "; shared memory refused" if seccomp else ""
+            items.append(f"memory: {memory_mb} MB for the code (data limit on the process{shared})")
         else:
             items.append(f"memory: {memory_mb} MB JavaScript heap")
         items.append(f"time: {timeout:g} s, then the process is killed")
@@ -226,6 +234,8 @@ class Finished:
     stdout: bytes
     stderr: bytes
     timed_out: bool = False
+    too_large: bool = False
+    """Its stdout went over REPORT_CAP: it was killed and its stdout dropped."""
 
 
 @dataclass(frozen=True)
@@ -417,18 +427,24 @@ def _popen(command: list[str], pass_fds: tuple[int, ...]) -> subprocess.Popen[by
     )
 
 
-def finish(process: subprocess.Popen[bytes], stdin: bytes, timeout: float) -> Finished:
-    """Feed a started process `stdin`, keep at most OUTPUT_CAP of each output, and kill it
-    `timeout` seconds from now."""
+def finish(
+    process: subprocess.Popen[bytes], stdin: bytes, timeout: float, after_start: float | None = None
+) -> Finished:
+    """Feed a started process `stdin`, read at most REPORT_CAP of its stdout and STDERR_CAP of
+    its stderr, and kill it `timeout` seconds from now, or `after_start` seconds after its
+    first byte on stdout (an engine writes one when the code starts) if that comes sooner:
+    whatever the engine runs, and however long it took to start, the limit holds."""
     try:
-        return _exchange(process, stdin, timeout)
+        return _exchange(process, stdin, timeout, after_start)
     finally:
         for stream in (process.stdin, process.stdout, process.stderr):
             if stream is not None:
                 stream.close()
 
 
-def _exchange(process: subprocess.Popen[bytes], stdin: bytes, timeout: float) -> Finished:
+def _exchange(
+    process: subprocess.Popen[bytes], stdin: bytes, timeout: float, after_start: float | None
+) -> Finished:
     if not hasattr(selectors, "PollSelector"):  # Windows: no select() on pipes
         try:
             out, err = process.communicate(stdin, timeout=timeout)
@@ -470,9 +486,17 @@ def _exchange(process: subprocess.Popen[bytes], stdin: bytes, timeout: float) ->
                 if not data:
                     selector.unregister(key.fileobj)
                     continue
-                if sizes[key.fd] < OUTPUT_CAP:
-                    chunks[key.fd].append(data)
-                    sizes[key.fd] += len(data)
+                if key.fileobj is process.stdout:
+                    if after_start is not None and sizes[key.fd] == 0:
+                        deadline = min(deadline, time.monotonic() + after_start)
+                    if sizes[key.fd] + len(data) > REPORT_CAP:
+                        _kill(process)
+                        stderr = b"".join(chunks[process.stderr.fileno()])
+                        return Finished(-9, b"", stderr, too_large=True)
+                elif sizes[key.fd] >= STDERR_CAP:
+                    continue
+                chunks[key.fd].append(data)
+                sizes[key.fd] += len(data)
     try:
         process.wait(max(0.1, deadline - time.monotonic()))
     except subprocess.TimeoutExpired:

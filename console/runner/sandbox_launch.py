@@ -83,6 +83,9 @@ class _Table(NamedTuple):
     socket: int
     clone: int
     clone3: int
+    mmap: int
+    no_processes: tuple[int, ...]
+    """fork and vfork, where the architecture has them: a new process is refused (EAGAIN)."""
     denied: tuple[int, ...]
 
 
@@ -98,6 +101,8 @@ _SYSCALLS: dict[str, _Table] = {
         socket=41,
         clone=56,
         clone3=435,
+        mmap=9,
+        no_processes=(57, 58),  # fork, vfork
         denied=(
             101,  # ptrace
             310,  # process_vm_readv
@@ -144,6 +149,13 @@ _SYSCALLS: dict[str, _Table] = {
             168,  # swapoff
             169,  # reboot
             163,  # acct
+            # Shared memory, which no data limit counts (anonymous shared mappings below):
+            29,  # shmget
+            30,  # shmat
+            68,  # msgget
+            240,  # mq_open
+            319,  # memfd_create
+            447,  # memfd_secret
         ),
     ),
     "aarch64": _Table(
@@ -156,6 +168,8 @@ _SYSCALLS: dict[str, _Table] = {
         socket=198,
         clone=220,
         clone3=435,
+        mmap=222,
+        no_processes=(),
         denied=(
             117,  # ptrace
             270,  # process_vm_readv
@@ -202,13 +216,23 @@ _SYSCALLS: dict[str, _Table] = {
             225,  # swapoff
             142,  # reboot
             89,  # acct
+            194,  # shmget
+            196,  # shmat
+            186,  # msgget
+            180,  # mq_open
+            279,  # memfd_create
+            447,  # memfd_secret
         ),
     ),
 }
 
 AF_UNIX = 1
 EPERM = 1
+EAGAIN = 11
 ENOSYS = 38
+CLONE_THREAD = 0x00010000
+MAP_SHARED = 0x01
+MAP_ANONYMOUS = 0x20
 _LD_W_ABS = 0x20
 _JEQ = 0x15
 _JGE = 0x35
@@ -217,7 +241,7 @@ _RET = 0x06
 _ALLOW = 0x7FFF0000
 _ERRNO = 0x00050000
 _KILL_PROCESS = 0x80000000
-_NR, _ARCH, _ARG0 = 0, 4, 16
+_NR, _ARCH, _ARG0, _ARG3 = 0, 4, 16, 40
 
 
 def _insn(code: int, jt: int, jf: int, k: int) -> bytes:
@@ -229,7 +253,11 @@ def seccomp_program(own_pid: int, machine: str | None = None) -> bytes | None:
 
     Refused (EPERM): tracing and reading other processes, signals to any process but this
     one (`own_pid`, as the engine sees itself), sockets other than AF_UNIX, io_uring, the
-    kernel keyring, mounts and new namespaces, and the kernel's administrative calls."""
+    kernel keyring, mounts and new namespaces, the kernel's administrative calls, and shared
+    memory (System V, POSIX queues, memfd, anonymous shared mappings), which the data limit
+    does not count. Refused with EAGAIN: any new process (fork, vfork, a clone that is not a
+    thread): an engine starts none, and where the engine's user is root outside its
+    namespace no process limit would hold."""
     table = _SYSCALLS.get(machine or os.uname().machine)
     if table is None:
         return None
@@ -247,6 +275,9 @@ def seccomp_program(own_pid: int, machine: str | None = None) -> bytes | None:
         out += [_insn(_JEQ, 0, 1, number), _insn(_RET, 0, 0, eperm)]
     # clone3's flags are behind a pointer: ENOSYS makes the C library fall back to clone.
     out += [_insn(_JEQ, 0, 1, table.clone3), _insn(_RET, 0, 0, _ERRNO | ENOSYS)]
+    eagain = _ERRNO | EAGAIN
+    for number in table.no_processes:
+        out += [_insn(_JEQ, 0, 1, number), _insn(_RET, 0, 0, eagain)]
 
     def first_argument(number: int, test: int, value: int, allow_on_match: bool) -> list[bytes]:
         hit, miss = (_ALLOW, eperm) if allow_on_match else (eperm, _ALLOW)
@@ -262,7 +293,26 @@ def seccomp_program(own_pid: int, machine: str | None = None) -> bytes | None:
         out += first_argument(number, _JEQ, own_pid, allow_on_match=True)
     out += [_insn(_JEQ, 0, 1, table.tkill), _insn(_RET, 0, 0, eperm)]
     out += first_argument(table.socket, _JEQ, AF_UNIX, allow_on_match=True)
-    out += first_argument(table.clone, _JSET, NAMESPACES, allow_on_match=False)
+    # clone: a new namespace is refused, a thread allowed, any other (a process) refused.
+    out += [
+        _insn(_JEQ, 0, 6, table.clone),
+        _insn(_LD_W_ABS, 0, 0, _ARG0),
+        _insn(_JSET, 0, 1, NAMESPACES),
+        _insn(_RET, 0, 0, eperm),
+        _insn(_JSET, 0, 1, CLONE_THREAD),
+        _insn(_RET, 0, 0, _ALLOW),
+        _insn(_RET, 0, 0, eagain),
+    ]
+    # mmap: an anonymous shared mapping is refused (a shared one of a file is its file's).
+    out += [
+        _insn(_JEQ, 0, 6, table.mmap),
+        _insn(_LD_W_ABS, 0, 0, _ARG3),
+        _insn(_JSET, 1, 0, MAP_SHARED),
+        _insn(_RET, 0, 0, _ALLOW),
+        _insn(_JSET, 0, 1, MAP_ANONYMOUS),
+        _insn(_RET, 0, 0, eperm),
+        _insn(_RET, 0, 0, _ALLOW),
+    ]
     out.append(_insn(_RET, 0, 0, _ALLOW))
     return b"".join(out)
 
@@ -366,7 +416,8 @@ def _build_root(config: dict) -> None:
         elif os.path.exists(source):
             _bind_read_only(source, new + path)
     os.makedirs(new + "/dev")
-    for device in ("null", "zero", "full", "random", "urandom"):
+    # No /dev/zero: a shared mapping of it is shared memory that no data limit counts.
+    for device in ("null", "full", "random", "urandom"):
         target = _make_place(new + "/dev/" + device, old + "/dev/" + device)
         _mount(old + "/dev/" + device, target, None, MS_BIND, None)
     os.makedirs(new + "/proc")
@@ -374,6 +425,10 @@ def _build_root(config: dict) -> None:
         _mount("proc", new + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None)
     except OSError as error:
         print(f"sandbox: no /proc ({error})", file=sys.stderr)
+    else:
+        for part in PROC_READ_ONLY:
+            if os.path.exists(new + "/proc/" + part):
+                _bind_read_only(new + "/proc/" + part, new + "/proc/" + part)
     os.chdir(new)
     _pivot_root(".", ".")
     _check(_libc.umount2(b".", MNT_DETACH), "detach the old root")
@@ -383,12 +438,18 @@ def _build_root(config: dict) -> None:
 
 _PIVOT_ROOT = {"x86_64": 155, "aarch64": 41}
 
+PROC_READ_ONLY = ("sys", "sysrq-trigger", "irq", "bus", "fs")
+"""What of the new /proc is made read-only, as bubblewrap does. When the console runs as root,
+the engine's user (nobody in its namespace) is root outside it, the owner of these files:
+/proc/sys and /proc/sysrq-trigger would pass its write checks."""
+
 
 def _limit(config: dict) -> None:
     data = int(config.get("data_bytes") or 0)
     if data:
         resource.setrlimit(resource.RLIMIT_DATA, (data, data))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_MSGQUEUE, (0, 0))  # no POSIX message queue memory
     size = int(config.get("fsize_bytes") or 16 * 1024 * 1024)
     resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
 

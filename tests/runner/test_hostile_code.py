@@ -12,19 +12,23 @@ plants getters that hand the host's objects to `PAYLOAD` when the host touches t
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import os
 import secrets
 import signal
 import socket
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from runner_support import ENGINES, SPIN_LIMIT, SPIN_LIMIT_SAID
 
 from console.runner import RunResult, run_code
+from console.runner.engines import KILL_MARGIN, START_GRACE
 
 pytestmark = pytest.mark.parametrize("engine", ENGINES)
 
@@ -596,3 +600,288 @@ def test_deep_or_large_bt_arguments_are_shown_as_a_note(engine: str, targets: Ta
             ],
         )
     ]
+
+
+# ----- rejections left unhandled: Node's host never reads them ----------------------------------
+
+SPINNING_STACK = (
+    "const error = new Error('spins');\n"
+    "Object.defineProperty(error, 'stack', { get() { for (;;) {} } });\n"
+)
+
+
+def test_an_unhandled_rejection_with_a_spinning_stack_getter_stops_at_the_time_limit(
+    engine: str, targets: Targets
+) -> None:
+    """Issue 33: a rejection left unhandled while Node's host turned its event loop (an
+    import() makes it turn) had Node's own rejection tracking read the reason's `stack`,
+    outside any evaluation: 4.2 s under a 2 s limit, then a crash."""
+    code = hostile(
+        f"{SPINNING_STACK}Promise.reject(error);\n"
+        "await import('node:fs').catch(() => {});\n"
+        "return { raw: { leaked } };\n"
+    )
+    result = run(engine, code, targets, timeout=SPIN_LIMIT)
+    assert result.total_ms < (SPIN_LIMIT + KILL_MARGIN + START_GRACE) * 1000
+    if engine == "node":
+        # The harness reads the reason, under the limit, to say what was left unhandled.
+        assert result.status == "timeout", result.message
+        assert result.message.startswith(f"Stopped: the code ran past {SPIN_LIMIT_SAID}")
+    else:  # the embedded V8 tracks no rejections: the code's return decides
+        assert result.status == "ok", result.message
+
+
+def test_a_plain_unhandled_rejection_is_an_error_result_not_a_crash(
+    engine: str, targets: Targets
+) -> None:
+    code = hostile(
+        "Promise.reject(new TypeError('left alone'));\n"
+        "Promise.reject(new Error('handled late')).catch(() => {});\n"
+        "await import('node:fs').catch(() => {});\n"
+        "return { raw: { leaked } };\n"
+    )
+    result = run(engine, code, targets)
+    if engine == "node":  # Node.js, the service's runtime, ends the process on one
+        assert result.status == "threw", result.message
+        assert result.message.startswith("TypeError: Unhandled promise rejection: left alone")
+    else:
+        assert result.status == "ok", result.message
+        assert result.value == {"raw": {"leaked": []}}
+
+
+@pytest.mark.parametrize(
+    "trap",
+    ["throw new Error('\\x1b[2J thrown at the host');", "for (;;) {}"],
+    ids=["throws", "spins"],
+)
+def test_a_promise_whose_prototype_traps_node_s_rejection_tracking(
+    engine: str, targets: Targets, trap: str
+) -> None:
+    """Node's rejection tracking reads an async id (a symbol it keeps to itself) off each
+    unhandled promise, outside any evaluation: a Proxy in the promise's prototype chain
+    answers that read. What it throws is never read; if it spins, the console kills the
+    engine at the limit (KILL_MARGIN), whatever its start-up took."""
+    code = hostile(
+        "class Trapped extends Promise {}\n"
+        "Object.setPrototypeOf(Trapped.prototype, new Proxy(Promise.prototype, {\n"
+        "  get(t, key, receiver) { fromAnything(receiver);\n"
+        "    const ours = typeof key === 'symbol' && !Object.values(Symbol).includes(key);\n"
+        f"    if (ours) {{ {trap} }}\n"
+        "    return Reflect.get(t, key, receiver); } }));\n"
+        "Trapped.reject(new Error('x'));\n"
+        "await import('node:fs').catch(() => {});\n"
+        "return { raw: { leaked } };\n"
+    )
+    result = run(engine, code, targets, timeout=SPIN_LIMIT)
+    assert result.total_ms < (SPIN_LIMIT + KILL_MARGIN + START_GRACE) * 1000
+    assert "\x1b" not in result.message
+    if engine == "embedded":
+        assert result.status == "ok", result.message
+    elif "throw" in trap:
+        assert result.status == "engine_error", result.message
+        assert "interfered with Node's rejection tracking" in result.message
+    else:
+        assert result.status == "timeout", result.message
+
+
+CRASH_TEXT = "code.js:2 \x1b]52;c;aGVsbG8=\x07 \x1b]0;pwned\x07 \x1b[2J\n2026 INFO forged: boom\n"
+"""What an engine's crash printed: the code's own strings, with a clipboard write (OSC 52),
+a window title (OSC 0) and a clear-screen (CSI 2J)."""
+
+
+def test_what_an_engine_prints_reaches_no_terminal_or_log_unescaped(
+    engine: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """No code can make an engine crash with its text any more (the route above was the last
+    one known): an engine process that prints CRASH_TEXT and ends stands in for one."""
+    from console.cli import main
+    from console.runner import engines, sandbox
+
+    def crashing(self: object, job: engines.Job) -> sandbox.Launch:
+        script = f"import sys; sys.stderr.write({CRASH_TEXT!r}); sys.exit(1)"
+        argv = (sandbox.python_executable(), "-I", "-S", "-c", script)
+        return sandbox.Launch(
+            argv, sandbox.boundary().mechanism, tuple(sandbox.interpreter_paths()), 0
+        )
+
+    monkeypatch.setattr(engines.NodeEngine, "launch", crashing)
+    monkeypatch.setattr(engines.EmbeddedEngine, "launch", crashing)
+    (tmp_path / "code.js").write_text("module.exports = () => ({ raw: {} });\n")
+    (tmp_path / "request.json").write_text('{"args": {}, "configuration": {}}')
+    argv = ["run", str(tmp_path / "code.js"), "--request", str(tmp_path / "request.json")]
+    with caplog.at_level(logging.WARNING):
+        assert main([*argv, "--engine", engine]) == 1
+    out, err = capsys.readouterr()
+    logged = "\n".join(record.getMessage() for record in caplog.records)
+    assert "ended with code 1 without a result" in out
+    assert "\\x1b]52;c;aGVsbG8=\\x07" in logged and "\\x1b[2J" in logged
+    for text in (out, err, logged):
+        assert "\x1b" not in text and "\x07" not in text
+    assert not any("\n" in record.getMessage() for record in caplog.records), "a forged log line"
+
+
+def test_a_rejection_s_escape_sequences_are_shown_escaped_by_run(
+    engine: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from console.cli import main
+
+    code = (
+        "module.exports = async () => {\n"
+        "  Promise.reject(new Error('\\x1b]52;c;aGVsbG8=\\x07\\x1b]0;pwned\\x07\\x1b[2J boom'));\n"
+        "  await import('node:fs').catch(() => {});\n"
+        "  throw new Error('\\x1b]0;title\\x07 thrown');\n"
+        "};\n"
+    )
+    (tmp_path / "code.js").write_text(code)
+    (tmp_path / "request.json").write_text('{"args": {}, "configuration": {}}')
+    argv = ["run", str(tmp_path / "code.js"), "--request", str(tmp_path / "request.json")]
+    assert main([*argv, "--engine", engine]) == 1
+    out, err = capsys.readouterr()
+    assert json.loads(out)["status"] == "threw"
+    assert "\\x1b]0;title\\x07 thrown" in err
+    assert "\x1b" not in out + err and "\x07" not in out + err
+
+
+# ----- lone surrogates ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "exit_code"),
+    [
+        ("console.log('log \\ud800'); return { raw: { ['key\\udc00']: 'value\\ud800' } };", 0),
+        ("const e = new Error('message\\udfff'); e.name = 'Name\\ud800'; throw e;", 1),
+    ],
+    ids=["key-and-value", "error-name-and-message"],
+)
+def test_lone_surrogates_are_printed_escaped(
+    engine: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    body: str,
+    exit_code: int,
+) -> None:
+    """Issue 33: a lone surrogate in a returned key or value or in an error's name made `run`
+    end with a UnicodeEncodeError and no result."""
+    from console.cli import main
+
+    (tmp_path / "code.js").write_text(f"module.exports = (req) => {{ {body} }};\n")
+    (tmp_path / "request.json").write_text('{"args": {}, "configuration": {}}')
+    argv = ["run", str(tmp_path / "code.js"), "--request", str(tmp_path / "request.json")]
+    assert main([*argv, "--engine", engine]) == exit_code
+    out, err = capsys.readouterr()
+    (out + err).encode("utf-8")  # no lone surrogate left to print
+    result = json.loads(out)  # the same data: JSON's own \u escapes
+    if exit_code == 0:
+        assert result["value"] == {"raw": {"key\udc00": "value\ud800"}}
+        assert "[log] log \\ud800" in err
+    else:
+        assert result["error"]["name"] == "Name\ud800"
+        assert "Name\\ud800: message\\udfff" in err
+
+
+# ----- floods: what crosses from the engine is bounded, and so is the console's memory ---------
+
+
+def _peak_rss_growth_mb(action: Callable[[], object]) -> float:
+    """How far this process's resident memory rose above where it was while `action` ran:
+    its peak is reset first (/proc/self/clear_refs), else measured from the peak so far."""
+
+    def status(field: str) -> int:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+        raise AssertionError(f"no {field} in /proc/self/status")
+
+    with contextlib.suppress(OSError):
+        Path("/proc/self/clear_refs").write_text("5")  # resets VmHWM to VmRSS
+    before = status("VmHWM")
+    action()
+    return (status("VmHWM") - before) / 1024
+
+
+FLOODS = {
+    "bt-method-names": (
+        "const name = 'm'.repeat(24000), many = Array(50).fill('a'.repeat(19000));\n"
+        "for (let i = 0; i < 100; i++) req.bt[name + i](...many);\n"
+        "for (let i = 0; i < 500; i++) req.bt[name](i);\n"
+        "return { body: {}, headers: {} };\n"
+    ),
+    "logs": (
+        "const line = Array(30).fill('x');\n"
+        "for (let i = 0; i < 600; i++) console.log('\\x1b'.repeat(20000), ...line);\n"
+        "return { body: {}, headers: {} };\n"
+    ),
+    "control-characters": "return { body: { x: '\\x01'.repeat(330000) }, headers: {} };\n",
+    "too-large": "return { body: { x: '\\x01'.repeat(400000) }, headers: {} };\n",
+    "error": (
+        "const e = new Error('\\x1b'.repeat(300000)); e.name = 'n'.repeat(300000); throw e;\n"
+    ),
+}
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc/self/status")
+@pytest.mark.parametrize("flood", list(FLOODS))
+def test_engine_floods_leave_the_console_s_memory_bounded(
+    engine: str, targets: Targets, flood: str
+) -> None:
+    """Issue 33: 500 bt calls with 24,000-character method names took the console to 979 MB
+    and 72 MB of output; a result of 5 million characters of controls to 445 MB. Every
+    string is clipped in the engine, and the console reads a bounded report."""
+    request = {
+        "args": {**targets.request["args"], "body": {}, "headers": {}},  # type: ignore[dict-item]
+        "configuration": {},
+    }
+    results: list[RunResult] = []
+    code = f"module.exports = function (req) {{\n{FLOODS[flood]}}};\n"
+
+    def one_run() -> None:
+        results.append(
+            run_code(code, request, "transform", engine=engine, with_bt=True, check=False)  # type: ignore[arg-type]
+        )
+
+    grown = _peak_rss_growth_mb(one_run)
+    result = results[0]
+    targets.assert_untouched(result)
+    shown = json.dumps(result.to_json())
+    assert grown < 64, f"the console grew by {grown:.0f} MB"
+    assert len(shown) < 3_000_000
+    if flood == "bt-method-names":
+        assert result.status == "ok", result.message
+        assert result.calls and all(len(call.method) <= 201 for call in result.calls)
+        assert len(result.calls[0].args) == 21  # 20 and a note of the rest
+        assert result.calls_dropped > 0
+    elif flood == "logs":
+        assert result.logs_dropped > 0
+        assert all(len(line.text) <= 10_010 for line in result.logs)
+    elif flood == "too-large":
+        assert result.status == "too_large", result.message
+    elif flood == "error":
+        assert result.status == "threw"
+        assert result.error is not None and len(result.error.message) <= 10_010
+
+
+def test_a_report_over_the_read_cap_is_refused_before_it_is_parsed(
+    engine: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the harness lets out stays under the cap; an engine that writes past it anyway
+    (one taken over) is stopped, and its report is never parsed."""
+    from console.runner import engines, sandbox
+
+    def flooding(self: object, job: engines.Job) -> sandbox.Launch:
+        script = "import sys; sys.stdout.write('[' * 17_000_000)"
+        argv = (sandbox.python_executable(), "-I", "-S", "-c", script)
+        return sandbox.Launch(
+            argv, sandbox.boundary().mechanism, tuple(sandbox.interpreter_paths()), 0
+        )
+
+    monkeypatch.setattr(engines.NodeEngine, "launch", flooding)
+    monkeypatch.setattr(engines.EmbeddedEngine, "launch", flooding)
+    result = run_code(
+        "module.exports = () => ({ raw: {} });", {"args": {}}, "formula", engine=engine, check=False
+    )  # type: ignore[arg-type]
+    assert result.status == "too_large"
+    assert "too large to read" in result.message

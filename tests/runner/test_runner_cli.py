@@ -76,8 +76,27 @@ def test_the_time_limit_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[st
         (None, [], "does not exist"),
         ('{"args": {"n": 1}}', ["--timeout", "0"], "--timeout must be a positive"),
         ('{"args": {"n": "one"}}', ["--formula", "FORMULA"], "args.n must be a number"),
+        ('{"args": {"n": 1}}', ["--timeout", "nan"], "--timeout must be a positive"),
+        ('{"args": {"n": 1}}', ["--timeout", "inf"], "--timeout must be a positive"),
+        ('{"args": {"n": 1}}', ["--timeout", "1e7"], "--timeout must be a positive"),
+        ('{"args": {"n": 1}}', ["--memory", "99999999"], "--memory must be a positive"),
+        ('{"args": {"n": [1, NaN]}}', [], "args.n[1]: a number JSON cannot carry"),
+        ('{"args": {"n": {"m": 1e999}}}', [], "args.n.m: a number JSON cannot carry"),
+        ('{"args": {"n": -Infinity}}', [], "args.n: a number JSON cannot carry"),
     ],
-    ids=["bad-json", "missing-file", "bad-timeout", "parameter-check"],
+    ids=[
+        "bad-json",
+        "missing-file",
+        "bad-timeout",
+        "parameter-check",
+        "timeout-nan",
+        "timeout-inf",
+        "timeout-huge",
+        "memory-huge",
+        "request-nan",
+        "request-1e999",
+        "request-infinity",
+    ],
 )
 def test_bad_input_exits_2(
     tmp_path: Path,
@@ -100,6 +119,8 @@ def test_bad_input_exits_2(
     assert main(["run", code, "--request", request, "--engine", "embedded", *extra]) == 2
     out, err = capsys.readouterr()
     assert said in out + err
+    assert "Traceback" not in out + err
+    assert "without an operating-system sandbox" not in err  # nothing ran
 
 
 def test_an_unknown_kind_is_a_usage_error(tmp_path: Path) -> None:

@@ -307,3 +307,101 @@ def test_paths_to_read_under_tmp_are_readable_and_tmp_is_still_private(
     assert finished.stdout.decode().splitlines() == ["read inside", "['engine']", erofs, ebusy]
     assert (engine_dir / "engine.py").read_text().startswith("import os"), "the script untouched"
     assert not (Path("/tmp") / scratch).exists(), "the engine's /tmp is its own"
+
+
+ROOT_ESCAPED = """
+import ctypes, json, mmap, os, threading
+out = {}
+writable = []
+for folder, _, files in os.walk("/proc/sys"):
+    writable += [name for name in files if os.access(os.path.join(folder, name), os.W_OK)]
+out["proc_sys_writable"] = len(writable)
+for path in ("/proc/sys/kernel/hostname", "/proc/sys/vm/drop_caches", "/proc/sysrq-trigger"):
+    try:
+        open(path, "w").close(); out[path] = "opened"
+    except OSError as error:
+        out[path] = error.strerror
+forked = 0
+for _ in range(200):  # a fork bomb, bounded by the test
+    try:
+        child = os.fork()
+    except OSError as error:
+        out["fork"] = error.strerror
+        break
+    if child == 0:
+        os._exit(0)
+    forked += 1
+    os.waitpid(child, 0)
+out["forked"] = forked
+try:
+    os.kill(VICTIM, 9); out["kill"] = "sent"
+except OSError as error:
+    out["kill"] = error.strerror
+try:
+    mmap.mmap(-1, 64 << 20, flags=mmap.MAP_SHARED); out["shared_mapping"] = "mapped"
+except OSError as error:
+    out["shared_mapping"] = error.strerror
+libc = ctypes.CDLL(None, use_errno=True)
+out["shmget"] = libc.shmget(0, 64 << 20, 0o1000 | 0o600)
+out["memfd_create"] = libc.memfd_create(b"x", 0)
+out["dev"] = sorted(os.listdir("/dev"))
+thread = threading.Thread(target=lambda: None); thread.start(); thread.join()
+out["threads"] = "work"
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.parametrize("mechanism", MECHANISMS)
+def test_escaped_code_as_the_console_s_root_writes_no_sysctl_forks_nothing_and_shares_no_memory(
+    mechanism: str, targets: Targets, mechanism_is: Callable[[str], None]
+) -> None:
+    """Issue 33: where the console runs as root (as here, and in CI), the engine's user
+    (nobody in its namespace) is root outside it: 762 files under /proc/sys passed its write
+    check, no process limit held and shared memory escaped the data limit. /proc/sys is
+    read-only, a new process is refused (threads still work) and shared memory is refused."""
+    mechanism_is(mechanism)
+    python = sandbox.python_executable()
+    finished = _confined(
+        [python, "-I", "-S", "-c", _fill(ROOT_ESCAPED, targets)],
+        sandbox.interpreter_paths(),
+        mechanism,
+    )
+    output = (finished.stdout + finished.stderr).decode()
+    assert finished.returncode == 0, output
+    seen = json.loads(finished.stdout)
+    assert seen["proc_sys_writable"] == 0, seen
+    assert seen["/proc/sys/kernel/hostname"] in ("Read-only file system", "Permission denied")
+    assert seen["/proc/sys/vm/drop_caches"] in ("Read-only file system", "Permission denied")
+    assert seen["/proc/sysrq-trigger"] != "opened"
+    assert seen["forked"] == 0 and seen["fork"] == "Resource temporarily unavailable"
+    assert seen["kill"] in ("No such process", "Operation not permitted")
+    assert seen["shared_mapping"] == "Operation not permitted"
+    assert seen["shmget"] == -1 and seen["memfd_create"] == -1
+    if mechanism == "namespaces":  # bubblewrap makes its own /dev
+        assert "zero" not in seen["dev"] and "shm" not in seen["dev"]
+    assert seen["threads"] == "work"
+    targets.assert_untouched(output)
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason=NODE_MISSING)
+@pytest.mark.parametrize("mechanism", [*MECHANISMS, pytest.param("none", id="none")])
+def test_escaped_node_code_starts_no_process(
+    mechanism: str, targets: Targets, mechanism_is: Callable[[str], None]
+) -> None:
+    """Node's permission model refuses child_process inside a test-run; escaped code holds the
+    whole of Node, and still starts nothing, even without namespaces (seccomp alone)."""
+    mechanism_is(mechanism)
+    node = shutil.which("node")
+    assert node is not None
+    script = (
+        "const { spawnSync } = require('child_process');\n"
+        "const run = spawnSync('/bin/sh', ['-c', 'kill -9 VICTIM']);\n"
+        "console.log(JSON.stringify({ error: run.error ? run.error.code : null }));\n"
+    )
+    finished = _confined(
+        [node, "-e", _fill(script, targets)], sandbox.engine_paths(node), mechanism
+    )
+    output = (finished.stdout + finished.stderr).decode()
+    assert finished.returncode == 0, output
+    assert json.loads(finished.stdout)["error"] == "EAGAIN"
+    targets.assert_untouched(output)

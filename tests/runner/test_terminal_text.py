@@ -18,6 +18,7 @@ SEQUENCES = {
     "carriage-return": ("ok\rno", "ok\\rno"),
     "bidi-override": ("a\u202eb\u2066c", "a\\u202eb\\u2066c"),
     "nul": ("\x00", "\\x00"),
+    "lone-surrogates": ("a\ud800b\udfff", "a\\ud800b\\udfff"),
 }
 
 
@@ -49,3 +50,14 @@ def test_escaped_json_is_the_same_json() -> None:
 def test_tabs_alone_are_kept_when_asked_for_a_line_of_code() -> None:
     assert printable("\tif (x) {\n\x1b[2J", tabs=True) == "\tif (x) {\\n\\x1b[2J"
     assert printable("\t", tabs=False) == "\\t"
+
+
+def test_lone_surrogates_are_escaped_and_the_json_stays_the_same() -> None:
+    """A JavaScript string may hold a lone surrogate; no encoding can write one."""
+    value = {"key\udc00": ["value\ud800", "😀"]}
+    text = printable_json(value, indent=2)
+    text.encode("utf-8")  # no UnicodeEncodeError
+    assert json.loads(text) == value
+    assert "😀" in text
+    for lines in (True, False):
+        printable("x\ud800\n", lines=lines).encode("utf-8")

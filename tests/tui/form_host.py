@@ -236,6 +236,20 @@ if TYPE_CHECKING:  # the form host is a console shell, as the flows it hosts exp
     _shell: type[ConsoleShell] = FormHost
 
 
+def steady_cursors(screen: Screen[Any]) -> None:
+    """Cursors drawn as they are when still, for a picture that does not depend on the moment
+    it is taken. A TextArea keys its line cache on the cursor only while it blinks, so a line
+    cached in the blink's off phase would be reused with no cursor: the cache is cleared."""
+    from textual.widgets import Input, TextArea
+
+    for widget in screen.query(Input):
+        widget.cursor_blink = False
+    for area in screen.query(TextArea):
+        area.cursor_blink = False
+        area._line_cache.clear()
+        area.refresh()
+
+
 async def wait_until(
     pilot: Pilot[Any], predicate: Callable[[], Any], *, timeout: float = 15.0, what: str = ""
 ) -> None:

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from form_host import SIZE, FormHost, screen_is, wait_until
+from form_host import steady_cursors as steady_screen_cursors
 from textual.widgets import Button, Input, Select, Static, Switch
 
 from console.client import AdminClient
@@ -818,8 +819,7 @@ async def settle(pilot: Any) -> None:
 
 def steady_cursors(pilot: Any) -> None:
     """A blinking cursor would make a picture depend on the moment it is taken."""
-    for widget in pilot.app.screen.query("Input, TextArea"):
-        widget.cursor_blink = False
+    steady_screen_cursors(pilot.app.screen)
 
 
 def test_snapshot_new_application(service, snap_compare):

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from form_host import FormHost, screen_is, wait_until
+from form_host import FormHost, screen_is, steady_cursors, wait_until
 from textual.widgets import Static, TextArea
 
 from console.models import Proxy, ReactorFormula
@@ -111,8 +111,7 @@ async def open_and_run(pilot: Any, app: FormHost) -> TestRunScreen:
 
 
 def steady(pilot: Any) -> None:
-    for widget in pilot.app.screen.query("Input, TextArea"):
-        widget.cursor_blink = False
+    steady_cursors(pilot.app.screen)
 
 
 async def test_a_formula_runs_on_a_sample_prefilled_from_its_contract(service, samples_home):

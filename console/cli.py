@@ -10,9 +10,12 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from console import __version__
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 # sub-command -> "module:function"; the function takes the parsed args and returns an exit code.
 HANDLERS = {
@@ -48,6 +51,13 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        """As argparse prints help and errors, but a closed pipe is not swallowed: `--help |
+        head -1` ends as every command does (console.closed_output)."""
+        stream = file or sys.stderr
+        if message and stream is not None:  # None: no console (pythonw)
+            stream.write(message)
 
 
 def _console_parser() -> _Parser:
@@ -485,6 +495,36 @@ def _one_code_file(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Runs the command; when the reader of its output goes away (`| head -1`), it ends
+    quietly with READER_GONE, whichever command it was and wherever it was writing."""
+    from console.closed_output import READER_GONE, output_reader_gone
+
+    try:
+        return _run_flushed(argv)
+    except BrokenPipeError:
+        if not output_reader_gone():
+            raise
+        return READER_GONE
+
+
+def _run_flushed(argv: Sequence[str] | None) -> int:
+    """The command's exit code, its output flushed (here, not at the interpreter's exit,
+    where a closed pipe could only be reported as an ignored exception)."""
+    try:
+        code = _run(argv)
+    except SystemExit:  # --help, --version and usage errors print, then exit
+        _flush_output()
+        raise
+    _flush_output()
+    return code
+
+
+def _flush_output() -> None:
+    if sys.stdout is not None:  # None: no console (pythonw)
+        sys.stdout.flush()
+
+
+def _run(argv: Sequence[str] | None) -> int:
     args = parse_arguments(argv)
     module_name, _, function_name = HANDLERS[args.command].partition(":")
     handler = getattr(importlib.import_module(module_name), function_name)

@@ -311,7 +311,9 @@ def _add_keys_command(sub: argparse._SubParsersAction[_Parser]) -> None:
     create = keys_sub.add_parser("create", help="a new key beside the others, shown once")
     create.add_argument("app", metavar="APP")
     create.add_argument(
-        "--key-out", metavar="FILE", help="write the key to FILE (mode 0600), not to the screen"
+        "--key-out",
+        metavar="FILE",
+        help="write the key to FILE (mode 0600), not to the screen; FILE must not exist yet",
     )
     revoke = keys_sub.add_parser("revoke", help="revoke one key: it stops working at once")
     revoke.add_argument("app", metavar="APP")
@@ -322,7 +324,10 @@ def _add_keys_command(sub: argparse._SubParsersAction[_Parser]) -> None:
     )
     rotate.add_argument("app", metavar="APP")
     rotate.add_argument(
-        "--key-out", required=True, metavar="FILE", help="the new key's file (mode 0600)"
+        "--key-out",
+        required=True,
+        metavar="FILE",
+        help="the new key's file (mode 0600); it must not exist yet when the rotation starts",
     )
     rotate.add_argument(
         "--yes", action="store_true", help="with --then-revoke: do not wait for confirmation"
@@ -332,6 +337,10 @@ def _add_keys_command(sub: argparse._SubParsersAction[_Parser]) -> None:
         action="store_true",
         help="revoke the old keys right after creating the new one (only with --yes)",
     )
+    for parser in (create, rotate):
+        parser.add_argument(
+            "--force", action="store_true", help="replace the --key-out file if it exists"
+        )
     for parser in (listed, create, revoke, rotate):
         parser.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
     for parser in (create, revoke, rotate):

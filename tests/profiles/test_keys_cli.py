@@ -277,3 +277,94 @@ def test_rotate_on_a_terminal_revokes_once_revoke_is_typed(
     assert main(["keys", "rotate", "Payments API", "--key-out", str(target)]) == 0
     assert len(_keys(service, info.key, app["id"])) == 1
     assert load_rotations() == []
+
+
+def _something_at(target: Path, what: str, other: Path) -> None:
+    """Puts `what` at `target`: another file's bytes, a link to `other`, a dangling link or
+    a FIFO that nobody reads (opening it to write would block)."""
+    import os
+
+    if what == "text file":
+        target.write_bytes(b"someone else's notes\n")
+    elif what == "link":
+        target.symlink_to(other)
+    elif what == "dangling link":
+        target.symlink_to(other.parent / "nowhere")
+    else:
+        os.mkfifo(target)
+
+
+@pytest.mark.parametrize("what", ["text file", "link", "dangling link", "fifo"])
+@pytest.mark.parametrize("action", ["create", "rotate"])
+def test_key_out_never_replaces_a_file_it_did_not_create(
+    service, tenant, monkeypatch, capsys, tmp_path, what, action
+) -> None:
+    """Something already at --key-out: exit 2 before any key is made, and it keeps its bytes
+    (a FIFO is not opened, so the command does not block on it)."""
+    import os
+
+    info, app = tenant
+    env_connection(monkeypatch, service.base_url, info.key)
+    monkeypatch.setattr("sys.stdin.isatty", lambda: False)
+    other = tmp_path / "other.txt"
+    other.write_bytes(b"the link's target\n")
+    target = tmp_path / "payments.key"
+    _something_at(target, what, other)
+    before = os.lstat(target)
+    assert main(["keys", action, "Payments API", "--key-out", str(target)]) == 2
+    err = capsys.readouterr().err
+    assert "already exists" in err and "--force" in err
+    after = os.lstat(target)
+    assert (after.st_ino, after.st_mode, after.st_size) == (
+        before.st_ino,
+        before.st_mode,
+        before.st_size,
+    )
+    assert other.read_bytes() == b"the link's target\n"
+    assert not (tmp_path / "nowhere").exists()
+    if what == "text file":
+        assert target.read_bytes() == b"someone else's notes\n"
+    assert len(_keys(service, info.key, app["id"])) == 1, "no key was made"
+    assert load_rotations() == []
+
+
+@pytest.mark.parametrize("what", ["text file", "link", "fifo"])
+def test_key_out_with_force_replaces_it_with_the_key(
+    service, tenant, monkeypatch, capsys, tmp_path, what
+) -> None:
+    info, app = tenant
+    env_connection(monkeypatch, service.base_url, info.key)
+    other = tmp_path / "other.txt"
+    other.write_bytes(b"the link's target\n")
+    target = tmp_path / "payments.key"
+    _something_at(target, what, other)
+    assert main(["keys", "create", "Payments API", "--key-out", str(target), "--force"]) == 0
+    assert not target.is_symlink() and stat.S_ISREG(target.lstat().st_mode)
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600
+    assert _works(service, target.read_text().strip())
+    assert other.read_bytes() == b"the link's target\n"
+    assert len(_keys(service, info.key, app["id"])) == 2
+
+
+def test_a_file_that_appears_after_the_check_is_kept_and_the_key_revoked(
+    service, tenant, monkeypatch, capsys, tmp_path
+) -> None:
+    """The file is created exclusively: one made between the check and the write (another
+    process) is not replaced, and the key made for it is revoked again."""
+    info, app = tenant
+    env_connection(monkeypatch, service.base_url, info.key)
+    target = tmp_path / "raced.key"
+    from console.client.application_keys import ApplicationKeys
+
+    create = ApplicationKeys.create
+
+    async def create_then_race(self, application_id):  # type: ignore[no-untyped-def]
+        made = await create(self, application_id)
+        target.write_text("written meanwhile\n")
+        return made
+
+    monkeypatch.setattr(ApplicationKeys, "create", create_then_race)
+    assert main(["keys", "create", "Payments API", "--key-out", str(target)]) == 2
+    assert "revoked again" in capsys.readouterr().err
+    assert target.read_text() == "written meanwhile\n"
+    assert len(_keys(service, info.key, app["id"])) == 1

@@ -317,7 +317,9 @@ def _add_keys_command(sub: argparse._SubParsersAction[_Parser]) -> None:
     )
     revoke = keys_sub.add_parser("revoke", help="revoke one key: it stops working at once")
     revoke.add_argument("app", metavar="APP")
-    revoke.add_argument("key_id", metavar="KEY_ID")
+    revoke.add_argument(
+        "key_id", metavar="KEY_ID", help="the key's id, or its start as the console shows it"
+    )
     revoke.add_argument("--yes", action="store_true", help="revoke without asking")
     rotate = keys_sub.add_parser(
         "rotate", help="a new key, then (once it is deployed) the old ones revoked"

@@ -185,6 +185,36 @@ async def _create(client: AdminClient, args: argparse.Namespace) -> int:
     return OK
 
 
+_HEX_ID = frozenset("0123456789abcdef-")
+
+
+async def _key_by_id_start(
+    client: AdminClient, application: Application, given: str
+) -> ApplicationKey:
+    """The application's key whose id is `given` or starts with it (the console shows 8
+    characters and "…"). The id that goes into the revoke's path is the one the service
+    listed (a UUID), never the argument."""
+    start = given.strip().removesuffix("…").removesuffix("...").lower()
+    if not start or not set(start) <= _HEX_ID:
+        raise Refused(
+            f'"{_clean(given)}" is not a key id or the start of one (hexadecimal digits and '
+            f'dashes, as `tenant-console keys list "{_clean(application.name)}"` shows them).',
+            USAGE,
+        )
+    keys = await client.application_keys.list(application.id)
+    matches = [k for k in keys if str(k.id).startswith(start)]
+    if not matches:
+        raise Refused(f'No key of "{_clean(application.name)}" has an id starting with {start}.')
+    if len(matches) > 1:
+        ids = ", ".join(str(k.id) for k in matches)
+        raise Refused(
+            f'{len(matches)} keys of "{_clean(application.name)}" have ids starting with '
+            f"{start}: {ids}. Give more of the id: nothing was revoked.",
+            USAGE,
+        )
+    return matches[0]
+
+
 def _confirm_name(application: Application, what: str) -> bool:
     """Asks for the application's name on a terminal; False when it is not typed."""
     _say(what)
@@ -201,7 +231,7 @@ async def _revoke(
     from console.keys.operations import find_application
 
     application = await find_application(client, args.app)
-    key = await client.application_keys.get(application.id, args.key_id)
+    key = await _key_by_id_start(client, application, args.key_id)
     own, own_key = await _own_key_id(client, connection, application)
     if own and (own_key is None or own_key == str(key.id)):
         raise Refused(

@@ -368,3 +368,55 @@ def test_a_file_that_appears_after_the_check_is_kept_and_the_key_revoked(
     assert "revoked again" in capsys.readouterr().err
     assert target.read_text() == "written meanwhile\n"
     assert len(_keys(service, info.key, app["id"])) == 1
+
+
+@pytest.mark.parametrize("shown", ["{short}", "{short}…", "{short}...", "{full}", "{upper}"])
+def test_revoke_takes_the_id_as_the_console_shows_it(
+    service, tenant, monkeypatch, capsys, shown
+) -> None:
+    info, app = tenant
+    env_connection(monkeypatch, service.base_url, info.key)
+    key_id = app["keys"][0]["id"]
+    given = shown.format(short=key_id[:8], full=key_id, upper=key_id[:8].upper())
+    assert main(["keys", "revoke", "Payments API", given, "--yes"]) == 0
+    assert f"Revoked key {key_id}" in capsys.readouterr().err
+    assert _keys(service, info.key, app["id"]) == []
+
+
+def test_revoke_with_an_ambiguous_start_lists_the_candidates(
+    service, tenant, monkeypatch, capsys
+) -> None:
+    info, app = tenant
+    env_connection(monkeypatch, service.base_url, info.key)
+    with httpx.Client(base_url=service.base_url, headers={"SVC-API-KEY": info.key}) as http:
+        ids = [app["keys"][0]["id"]]
+        while len({i[0] for i in ids}) == len(ids):  # 17 ids at most share a first digit
+            made = http.post(f"/applications/{app['id']}/keys")
+            assert made.status_code == 201, made.text
+            ids.append(made.json()["id"])
+    first = ids[-1][0]
+    sharing = sorted(i for i in ids if i[0] == first)
+    assert main(["keys", "revoke", "Payments API", first, "--yes"]) == 2
+    err = capsys.readouterr().err
+    assert f"{len(sharing)} keys of" in err and all(i in err for i in sharing)
+    assert len(_keys(service, info.key, app["id"])) == len(ids), "nothing was revoked"
+    unused = next(c for c in "0123456789abcdef" if all(not i.startswith(c) for i in ids))
+    assert main(["keys", "revoke", "Payments API", unused * 8, "--yes"]) == 1
+    assert "No key of" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "given", ["../../tenants/self", "..", "", "%2e%2e", "abc/def", "\x1b]0;x\x07", "abc?x=1"]
+)
+def test_revoke_never_puts_the_argument_in_a_path(
+    service, tenant, monkeypatch, capsys, given
+) -> None:
+    """An id that is not hexadecimal is refused before any request: it cannot reach a path."""
+    info, app = tenant
+    env_connection(monkeypatch, service.base_url, info.key)
+    before = _own_application(service, info.key)
+    assert main(["keys", "revoke", "Payments API", given, "--yes"]) == 2
+    err = capsys.readouterr().err
+    assert "is not a key id" in err and "\x1b" not in err
+    assert len(_keys(service, info.key, app["id"])) == 1
+    assert _own_application(service, info.key) == before

@@ -543,6 +543,13 @@ def _run(argv: Sequence[str] | None) -> int:
         return int(handler(args) or 0)
     except KeyboardInterrupt:
         return 130
+    except Exception as error:
+        from console.profiles.resolve import UnusableKey
+
+        if not isinstance(error, UnusableKey):
+            raise
+        print(f"tenant-console: {error}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -165,7 +165,12 @@ async def _create(client: AdminClient, args: argparse.Namespace) -> int:
     if not made.key:
         raise Refused("The service made a key but did not send it.")
     if out is None:
-        print(made.key)
+        try:
+            print(made.key, flush=True)
+        except BrokenPipeError:  # nobody got it: a key no one holds is revoked at once
+            await client.application_keys.revoke(application.id, made.id)
+            _say(f"The new key {made.id} could not be shown (the output was closed): revoked.")
+            raise
         _say(
             f'Created key {made.id} (version {made.version}) of "{application.name}": it is '
             "shown only now."

@@ -106,8 +106,9 @@ def resolve_connection(
 ) -> ResolvedConnection:
     """The connection for `profile_name`, else $TENANT_CONSOLE_PROFILE, else the active one.
 
-    Raises ProfileError (ConfigError for a damaged file) with one clear line. A key that
-    cannot come from the keyring is reported in `key_problem`, not raised.
+    Raises ProfileError (ConfigError for a damaged file) with one clear line, UnusableKey
+    for a $TENANT_CONSOLE_API_KEY no header can carry. A key that cannot come from the
+    keyring (or that no header can carry) is reported in `key_problem`, not raised.
     """
     env_url = env.get(BASE_URL_ENV, "").strip() or None
     env_key = checked_env_key(env)

@@ -195,3 +195,24 @@ def test_a_broken_pipe_elsewhere_keeps_its_traceback(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(console.cli, "_run", broken)
     with pytest.raises(BrokenPipeError):
         console.cli.main(["history"])
+
+
+def test_a_key_nobody_could_read_is_revoked(service, sandbox, ready) -> None:  # type: ignore[no-untyped-def]
+    """`keys create APP` prints the key alone: when its reader is gone the key reached no
+    one, so it is revoked again before the command ends (141)."""
+    key = json.loads(sandbox.keyring_file.read_text())["tenant-console"]["prod"]
+
+    def count() -> int:
+        with httpx.Client(base_url=service.base_url, headers={"SVC-API-KEY": key}) as http:
+            apps = http.get("/applications").json()["data"]
+            app_id = next(app["id"] for app in apps if app["name"] == "Pipe App")
+            return len(http.get(f"/applications/{app_id}/keys").json())
+
+    before = count()
+    for buffered in (False, True):
+        code, err, _ = _run_reader_gone(
+            sandbox, ["keys", "create", "Pipe App"], buffered=buffered, first_line=False
+        )
+        assert _quiet(err), err
+        assert code == READER_GONE and "revoked" in err, err
+    assert count() == before

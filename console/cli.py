@@ -10,9 +10,12 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from console import __version__
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 # sub-command -> "module:function"; the function takes the parsed args and returns an exit code.
 HANDLERS = {
@@ -48,6 +51,13 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        """As argparse prints help and errors, but a closed pipe is not swallowed: `--help |
+        head -1` ends as every command does (console.closed_output)."""
+        stream = file or sys.stderr
+        if message and stream is not None:  # None: no console (pythonw)
+            stream.write(message)
 
 
 def _console_parser() -> _Parser:
@@ -304,18 +314,25 @@ def _add_keys_command(sub: argparse._SubParsersAction[_Parser]) -> None:
     create = keys_sub.add_parser("create", help="a new key beside the others, shown once")
     create.add_argument("app", metavar="APP")
     create.add_argument(
-        "--key-out", metavar="FILE", help="write the key to FILE (mode 0600), not to the screen"
+        "--key-out",
+        metavar="FILE",
+        help="write the key to FILE (mode 0600), not to the screen; FILE must not exist yet",
     )
     revoke = keys_sub.add_parser("revoke", help="revoke one key: it stops working at once")
     revoke.add_argument("app", metavar="APP")
-    revoke.add_argument("key_id", metavar="KEY_ID")
+    revoke.add_argument(
+        "key_id", metavar="KEY_ID", help="the key's id, or its start as the console shows it"
+    )
     revoke.add_argument("--yes", action="store_true", help="revoke without asking")
     rotate = keys_sub.add_parser(
         "rotate", help="a new key, then (once it is deployed) the old ones revoked"
     )
     rotate.add_argument("app", metavar="APP")
     rotate.add_argument(
-        "--key-out", required=True, metavar="FILE", help="the new key's file (mode 0600)"
+        "--key-out",
+        required=True,
+        metavar="FILE",
+        help="the new key's file (mode 0600); it must not exist yet when the rotation starts",
     )
     rotate.add_argument(
         "--yes", action="store_true", help="with --then-revoke: do not wait for confirmation"
@@ -325,6 +342,10 @@ def _add_keys_command(sub: argparse._SubParsersAction[_Parser]) -> None:
         action="store_true",
         help="revoke the old keys right after creating the new one (only with --yes)",
     )
+    for parser in (create, rotate):
+        parser.add_argument(
+            "--force", action="store_true", help="replace the --key-out file if it exists"
+        )
     for parser in (listed, create, revoke, rotate):
         parser.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
     for parser in (create, revoke, rotate):
@@ -488,6 +509,36 @@ def _one_code_file(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Runs the command; when the reader of its output goes away (`| head -1`), it ends
+    quietly with READER_GONE, whichever command it was and wherever it was writing."""
+    from console.closed_output import READER_GONE, output_reader_gone
+
+    try:
+        return _run_flushed(argv)
+    except BrokenPipeError:
+        if not output_reader_gone():
+            raise
+        return READER_GONE
+
+
+def _run_flushed(argv: Sequence[str] | None) -> int:
+    """The command's exit code, its output flushed (here, not at the interpreter's exit,
+    where a closed pipe could only be reported as an ignored exception)."""
+    try:
+        code = _run(argv)
+    except SystemExit:  # --help, --version and usage errors print, then exit
+        _flush_output()
+        raise
+    _flush_output()
+    return code
+
+
+def _flush_output() -> None:
+    if sys.stdout is not None:  # None: no console (pythonw)
+        sys.stdout.flush()
+
+
+def _run(argv: Sequence[str] | None) -> int:
     args = parse_arguments(argv)
     module_name, _, function_name = HANDLERS[args.command].partition(":")
     handler = getattr(importlib.import_module(module_name), function_name)
@@ -495,6 +546,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(handler(args) or 0)
     except KeyboardInterrupt:
         return 130
+    except Exception as error:
+        from console.profiles.resolve import UnusableKey
+
+        if not isinstance(error, UnusableKey):
+            raise
+        print(f"tenant-console: {error}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

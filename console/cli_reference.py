@@ -40,6 +40,10 @@ def reference() -> str:
         "Every command and option, as `--help` prints them. This page is generated from the",
         "argument parsers by `python -m console.cli_reference`; a test keeps it in step.",
         "",
+        "Every command ends quietly, with exit status 141 (128 + SIGPIPE, as a shell reports a",
+        "process a closed pipe ended), when the reader of its output goes away, as `head -1`",
+        "does: what it had yet to print is dropped, and it stops there.",
+        "",
     ]
     for path, parser in commands(build_parser()):
         title = " ".join(("tenant-console", *path))

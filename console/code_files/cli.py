@@ -107,7 +107,7 @@ def run_push(
 
             await settle_at_start(client, connection.profile, err)
             try:
-                return await _push(client, args, path, stop, max_polls, out, err)
+                return await _push(client, args, path, code, stop, max_polls, out, err)
             except PushRefused as refusal:
                 print(str(refusal), file=err)
                 return FAILED
@@ -122,11 +122,14 @@ async def _push(
     client: AdminClient,
     args: argparse.Namespace,
     path: Path,
+    checked: str,
     stop: threading.Event | None,
     max_polls: int | None,
     out: TextIO,
     err: TextIO,
 ) -> int:
+    """Pushes the file's code. `checked`: the code run_push already checked (and, with
+    --force, already said it pushes anyway): checked again only if the file changed since."""
     from console.code_files.push import CodePusher, ConcurrentChange, find_target
     from console.code_files.watch import FileWatch
 
@@ -137,7 +140,7 @@ async def _push(
     watch = FileWatch(path)
     code = watch.read()
     if not args.watch:
-        if _refused_by_check(code, path, force, err):  # the file changed since it was checked
+        if code != checked and _refused_by_check(code, path, force, err):  # changed since
             return FAILED
         try:
             _report(await pusher.push(code, source=path.name), path, pusher, out)

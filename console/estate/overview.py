@@ -286,13 +286,14 @@ def saved_targets(
     else the active one), as they do for the console: one key from the environment is one
     tenant's key, never every profile's; with both the URL and the key set and no profile to
     apply them to, the environment's tenant is checked as ENVIRONMENT_TARGET. Raises
-    ProfileError for a damaged file or an unknown name.
+    ProfileError for a damaged file or an unknown name, UnusableKey for a key from the
+    environment that no header can carry.
     """
     from console.profiles.config import ProfilesFile
     from console.profiles.resolve import (
-        API_KEY_ENV,
         BASE_URL_ENV,
         PROFILE_ENV,
+        checked_env_key,
         env_key_header,
     )
 
@@ -304,7 +305,7 @@ def saved_targets(
     )
     session = session_profile or env.get(PROFILE_ENV, "").strip() or profiles.active
     env_url = env.get(BASE_URL_ENV, "").strip() or None
-    env_key = env.get(API_KEY_ENV, "").strip() or None
+    env_key = checked_env_key(env)  # UnusableKey: one line and exit 2, never a traceback
     env_header = env_key_header(env)
     targets = []
     for profile in chosen:

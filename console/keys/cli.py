@@ -63,13 +63,20 @@ def _age(moment: datetime | None) -> str:
     return "today" if days < 1 else f"{days} day{'s' if days != 1 else ''}"
 
 
-def _check_writable(path: Path) -> None:
-    """Before a key is made: its file must be writable, or the key would be lost."""
+def _check_writable(path: Path, *, force: bool) -> None:
+    """Before a key is made: its file must be one this command can create (or, with
+    --force, replace), or the key would be lost or another file overwritten."""
     import os
 
     path = path.expanduser()
     if path.is_dir():
         raise Refused(f"{path} is a folder, not a file.", USAGE)
+    if os.path.lexists(path) and not force:  # lexists: a dangling link is something too
+        raise Refused(
+            f"{path} already exists and is not replaced: give a new file, or add --force to "
+            "replace it. No key was made.",
+            USAGE,
+        )
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise Refused(f"The folder of {path} does not exist.", USAGE)
@@ -94,11 +101,28 @@ async def _own_key_id(
     return True, session_key_id(_scope(connection), str(application.id), ids)
 
 
-def _write_key(path: Path, key: ApplicationKey) -> Path:
-    from console.keys.key_file import write_key_file
+def _refusal_code(error: Exception) -> int:
+    """A file that appeared at --key-out is refused as one there before (2); others are 1."""
+    from console.keys.key_file import KeyFileExists
+
+    return USAGE if isinstance(error, KeyFileExists) else FAILED
+
+
+def _write_key(path: Path, key: ApplicationKey, *, force: bool) -> Path:
+    """The key in a file this command creates (0600); with `force`, replacing what is there
+    atomically (a link or a pipe is replaced, never followed or written into)."""
+    from console.files import create_file
+    from console.keys.key_file import KeyFileError, KeyFileExists
 
     assert key.key is not None
-    return write_key_file(path, key.key)
+    path = path.expanduser()
+    try:
+        create_file(path, key.key + "\n", force=force, private=True)
+    except FileExistsError:
+        raise KeyFileExists(f"{path} appeared meanwhile and is not replaced.") from None
+    except OSError as error:
+        raise KeyFileError(f"Could not write {path}: {error.strerror or error}.") from None
+    return path
 
 
 async def _list(client: AdminClient, args: argparse.Namespace) -> int:
@@ -135,28 +159,65 @@ async def _create(client: AdminClient, args: argparse.Namespace) -> int:
 
     out = Path(args.key_out) if args.key_out else None
     if out is not None:
-        _check_writable(out)
+        _check_writable(out, force=args.force)
     application = await find_application(client, args.app)
     made = await client.application_keys.create(application.id)
     if not made.key:
         raise Refused("The service made a key but did not send it.")
     if out is None:
-        print(made.key)
+        try:
+            print(made.key, flush=True)
+        except BrokenPipeError:  # nobody got it: a key no one holds is revoked at once
+            await client.application_keys.revoke(application.id, made.id)
+            _say(f"The new key {made.id} could not be shown (the output was closed): revoked.")
+            raise
         _say(
             f'Created key {made.id} (version {made.version}) of "{application.name}": it is '
             "shown only now."
         )
         return OK
     try:
-        written = _write_key(out, made)
+        written = _write_key(out, made, force=args.force)
     except KeyFileError as error:
         await client.application_keys.revoke(application.id, made.id)
-        raise Refused(f"{error} The new key was revoked again: nothing changed.") from None
+        raise Refused(
+            f"{error} The new key was revoked again: nothing changed.", _refusal_code(error)
+        ) from None
     _say(
         f'Created key {made.id} (version {made.version}) of "{application.name}"; it is in '
         f"{written} (mode 0600)."
     )
     return OK
+
+
+_HEX_ID = frozenset("0123456789abcdef-")
+
+
+async def _key_by_id_start(
+    client: AdminClient, application: Application, given: str
+) -> ApplicationKey:
+    """The application's key whose id is `given` or starts with it (the console shows 8
+    characters and "…"). The id that goes into the revoke's path is the one the service
+    listed (a UUID), never the argument."""
+    start = given.strip().removesuffix("…").removesuffix("...").lower()
+    if not start or not set(start) <= _HEX_ID:
+        raise Refused(
+            f'"{_clean(given)}" is not a key id or the start of one (hexadecimal digits and '
+            f'dashes, as `tenant-console keys list "{_clean(application.name)}"` shows them).',
+            USAGE,
+        )
+    keys = await client.application_keys.list(application.id)
+    matches = [k for k in keys if str(k.id).startswith(start)]
+    if not matches:
+        raise Refused(f'No key of "{_clean(application.name)}" has an id starting with {start}.')
+    if len(matches) > 1:
+        ids = ", ".join(str(k.id) for k in matches)
+        raise Refused(
+            f'{len(matches)} keys of "{_clean(application.name)}" have ids starting with '
+            f"{start}: {ids}. Give more of the id: nothing was revoked.",
+            USAGE,
+        )
+    return matches[0]
 
 
 def _confirm_name(application: Application, what: str) -> bool:
@@ -175,7 +236,7 @@ async def _revoke(
     from console.keys.operations import find_application
 
     application = await find_application(client, args.app)
-    key = await client.application_keys.get(application.id, args.key_id)
+    key = await _key_by_id_start(client, application, args.key_id)
     own, own_key = await _own_key_id(client, connection, application)
     if own and (own_key is None or own_key == str(key.id)):
         raise Refused(
@@ -232,17 +293,19 @@ async def _rotate(
     own, _ = await _own_key_id(client, connection, application)
     rotation = rotation_for(scope, str(application.id))
     if rotation is None:
-        _check_writable(out)
+        _check_writable(out, force=args.force)
         started = await start_rotation(client, scope, application, own=own)
         rotation = started.rotation
         try:
-            written = _write_key(out, started.key)
+            written = _write_key(out, started.key, force=args.force)
         except KeyFileError as error:
             await client.application_keys.revoke(application.id, started.key.id)
             from console.keys.operations import cancel_rotation
 
             cancel_rotation(rotation)
-            raise Refused(f"{error} The new key was revoked again: nothing changed.") from None
+            raise Refused(
+                f"{error} The new key was revoked again: nothing changed.", _refusal_code(error)
+            ) from None
         rotation.stage = DEPLOYING
         if started.remembered:
             remember(rotation)

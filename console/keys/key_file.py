@@ -11,6 +11,10 @@ class KeyFileError(Exception):
     """The key file cannot be written; str() is one sentence a person can act on."""
 
 
+class KeyFileExists(KeyFileError):
+    """Something is already at the key file's path, and it is not replaced."""
+
+
 def write_key_file(path: Path, key: str) -> Path:
     """Writes `key` (and a newline) to `path`, mode 0600 from the first byte, replacing it
     atomically: a reader sees the old file or the whole new key, never half of it."""

@@ -202,9 +202,10 @@ def normalize_base_url(url: str) -> str:
     Credentials, a query or a fragment are refused: a key must never end up in this file.
     """
     if not isinstance(url, str):
-        raise ProfileError(f"Invalid base URL {url!r}: it must be text.")
+        raise ProfileError("Invalid base URL: it must be text.")
     url = url.strip()
-    shown = url if len(url) <= 200 else url[:200] + "..."
+    shown = without_password(url)
+    shown = shown if len(shown) <= 200 else shown[:200] + "..."
 
     def bad(reason: str) -> ProfileError:
         return ProfileError(f"Invalid base URL {shown!r}: {reason}.")
@@ -229,6 +230,34 @@ def normalize_base_url(url: str) -> str:
     if port == 0:
         raise bad("port 0 is not a port")
     return urlunsplit((parts.scheme.lower(), parts.netloc, parts.path.rstrip("/"), "", ""))
+
+
+def without_password(url: str) -> str:
+    """`url` as it may be shown when refused: the password of its user info replaced by
+    `***` (user info with no password, often a token, replaced whole), and so is a query or
+    a fragment (`?token=...`). Split as urlsplit splits it, with or without a scheme."""
+    head, slashes, rest = url.partition("//")
+    if not slashes or "@" in head:
+        head, rest = "", url
+    else:
+        head += slashes
+    cut = min((i for i in (rest.find(c) for c in "/?#") if i >= 0), default=len(rest))
+    authority, tail = rest[:cut], rest[cut:]
+    user_info, at, host = authority.rpartition("@")
+    if at:
+        user, colon, _password = user_info.partition(":")
+        authority = f"{user}:***@{host}" if colon else f"***@{host}"
+    path, mark, _query = _split_query(tail)
+    return f"{head}{authority}{path}{mark + '***' if mark else ''}"
+
+
+def _split_query(tail: str) -> tuple[str, str, str]:
+    """(path, "?" or "#", what follows it) of the part after the authority."""
+    marks = [i for i in (tail.find("?"), tail.find("#")) if i >= 0]
+    if not marks:
+        return tail, "", ""
+    at = min(marks)
+    return tail[:at], tail[at], tail[at + 1 :]
 
 
 def config_dir() -> Path:

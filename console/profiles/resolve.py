@@ -32,6 +32,38 @@ KEY_HEADER_ENV = "TENANT_CONSOLE_KEY_HEADER"
 KeySource = Literal["env", "keyring", "variable", "command", "none"]
 """env: $TENANT_CONSOLE_API_KEY; variable / command: the profile's key_env / key_command."""
 
+CANNOT_CARRY = (
+    "holds a line break, a control character or non-ASCII text, which an HTTP header cannot "
+    "carry (the key is not shown)"
+)
+
+
+class UnusableKey(Exception):
+    """$TENANT_CONSOLE_API_KEY holds what no HTTP header can carry: refused before any
+    request, with exit 2 (console.cli.main), and never shown. Not a ProfileError: the
+    profile is not at fault, the value given for this run is."""
+
+
+def checked_env_key(env: Mapping[str, str] = os.environ) -> str | None:
+    """$TENANT_CONSOLE_API_KEY, stripped (None when unset or empty); UnusableKey when no
+    header can carry it."""
+    key = env.get(API_KEY_ENV, "").strip() or None
+    if key is not None and not header_can_carry(key):
+        raise UnusableKey(f"{API_KEY_ENV} is not usable: it {CANNOT_CARRY}. Set it again.")
+    return key
+
+
+def header_can_carry(key: str) -> bool:
+    """Whether `key` (stripped) can be sent in a header, as the client checks it."""
+    from console.client.headers import checked_key
+
+    try:
+        checked_key(key)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
 ADD_HINT = (
     "Add one with: tenant-console profile add NAME --base-url URL "
     f"(or set {BASE_URL_ENV} and {API_KEY_ENV} for this session)."
@@ -74,11 +106,12 @@ def resolve_connection(
 ) -> ResolvedConnection:
     """The connection for `profile_name`, else $TENANT_CONSOLE_PROFILE, else the active one.
 
-    Raises ProfileError (ConfigError for a damaged file) with one clear line. A key that
-    cannot come from the keyring is reported in `key_problem`, not raised.
+    Raises ProfileError (ConfigError for a damaged file) with one clear line, UnusableKey
+    for a $TENANT_CONSOLE_API_KEY no header can carry. A key that cannot come from the
+    keyring (or that no header can carry) is reported in `key_problem`, not raised.
     """
     env_url = env.get(BASE_URL_ENV, "").strip() or None
-    env_key = env.get(API_KEY_ENV, "").strip() or None
+    env_key = checked_env_key(env)
     env_header = env_key_header(env)
     if env_url is not None:
         try:
@@ -128,9 +161,13 @@ def resolve_connection(
         key = get_key(name, timeout=keyring_timeout)
     except KeyStoreError as error:
         return ResolvedConnection(name, base_url, None, "none", key_problem=str(error), **tag)
-    if key is None:
+    if key is None or not header_can_carry(key):
         problem = (
-            f'No key is stored for profile "{name}". Store one with: '
+            f'No key is stored for profile "{name}".'
+            if key is None
+            else f'The key stored for profile "{name}" {CANNOT_CARRY}.'
+        ) + (
+            " Store one with: "
             f"tenant-console profile add {name} --base-url {profile.base_url} "
             f"(or set {API_KEY_ENV} for this session)."
         )
@@ -168,8 +205,10 @@ def check_profile(
 
     Reads only the profile file (no keyring): `tenant-console --profile NAME` can end with one
     line and a non-zero exit. No name (and no $TENANT_CONSOLE_PROFILE) is not an error here.
+    UnusableKey when $TENANT_CONSOLE_API_KEY cannot be sent.
     """
-    if env.get(BASE_URL_ENV, "").strip() and env.get(API_KEY_ENV, "").strip():
+    env_key = checked_env_key(env)
+    if env.get(BASE_URL_ENV, "").strip() and env_key:
         return
     origin = ""
     name = profile_name

@@ -94,6 +94,7 @@ def run(args: argparse.Namespace) -> int:
         "base_url": connection.base_url,
         "tenant_id": str(tenant_id) if tenant_id is not None else None,
     }
+    not_recorded = False
     if args.record:
         assert report is not None
         if tenant_id is None:
@@ -106,15 +107,18 @@ def run(args: argparse.Namespace) -> int:
             stored = store.record(
                 connection.base_url, str(tenant_id), snapshot_of(report, moment, reader="cli")
             )
-        except HistoryError as error:
-            _error(str(error))
-            return FAILED
-        if sys.stderr.isatty():  # a timer's run stays silent but for the report
-            said = "Recorded" if stored else "Already recorded (the same figures a moment ago)"
-            print(f"{said} in {store.path}.", file=sys.stderr)
+        except HistoryError as error:  # the report is still printed (docs/usage-history.md)
+            logging.getLogger(__name__).warning("The usage report was not recorded: %s", error)
+            _error(f"{error} The report was not recorded.")
+            not_recorded = True
+        else:
+            if sys.stderr.isatty():  # a timer's run stays silent but for the report
+                said = "Recorded" if stored else "Already recorded (the same figures a moment ago)"
+                print(f"{said} in {store.path}.", file=sys.stderr)
     if not args.history:
         assert report is not None
-        return _print_report(snapshot_of(report, moment, reader="cli"), args.format, about)
+        _print_report(snapshot_of(report, moment, reader="cli"), args.format, about)
+        return FAILED if not_recorded else OK
     if tenant_id is None:
         try:
             known = store.tenants(connection.base_url)

@@ -67,7 +67,8 @@ async def test_force_sends_broken_code_and_says_what_is_wrong(client, push_env, 
     path = write(tmp_path / "card.js", BROKEN)
     assert await push("formula", "Card", "--code", str(path), "--force") == 0
     captured = capsys.readouterr()
-    assert "Pushing anyway (--force)" in captured.err and "syntax error" in captured.err
+    assert captured.err.count("Pushing anyway (--force)") == 1, "said once"
+    assert "syntax error" in captured.err
     assert "Pushed card.js" in captured.out
     assert (await client.reactor_formulas.get(formula.id)).code == BROKEN
 

@@ -277,3 +277,146 @@ def test_rotate_on_a_terminal_revokes_once_revoke_is_typed(
     assert main(["keys", "rotate", "Payments API", "--key-out", str(target)]) == 0
     assert len(_keys(service, info.key, app["id"])) == 1
     assert load_rotations() == []
+
+
+def _something_at(target: Path, what: str, other: Path) -> None:
+    """Puts `what` at `target`: another file's bytes, a link to `other`, a dangling link or
+    a FIFO that nobody reads (opening it to write would block)."""
+    import os
+
+    if what == "text file":
+        target.write_bytes(b"someone else's notes\n")
+    elif what == "link":
+        target.symlink_to(other)
+    elif what == "dangling link":
+        target.symlink_to(other.parent / "nowhere")
+    else:
+        os.mkfifo(target)
+
+
+@pytest.mark.parametrize("what", ["text file", "link", "dangling link", "fifo"])
+@pytest.mark.parametrize("action", ["create", "rotate"])
+def test_key_out_never_replaces_a_file_it_did_not_create(
+    service, tenant, monkeypatch, capsys, tmp_path, what, action
+) -> None:
+    """Something already at --key-out: exit 2 before any key is made, and it keeps its bytes
+    (a FIFO is not opened, so the command does not block on it)."""
+    import os
+
+    info, app = tenant
+    env_connection(monkeypatch, service.base_url, info.key)
+    monkeypatch.setattr("sys.stdin.isatty", lambda: False)
+    other = tmp_path / "other.txt"
+    other.write_bytes(b"the link's target\n")
+    target = tmp_path / "payments.key"
+    _something_at(target, what, other)
+    before = os.lstat(target)
+    assert main(["keys", action, "Payments API", "--key-out", str(target)]) == 2
+    err = capsys.readouterr().err
+    assert "already exists" in err and "--force" in err
+    after = os.lstat(target)
+    assert (after.st_ino, after.st_mode, after.st_size) == (
+        before.st_ino,
+        before.st_mode,
+        before.st_size,
+    )
+    assert other.read_bytes() == b"the link's target\n"
+    assert not (tmp_path / "nowhere").exists()
+    if what == "text file":
+        assert target.read_bytes() == b"someone else's notes\n"
+    assert len(_keys(service, info.key, app["id"])) == 1, "no key was made"
+    assert load_rotations() == []
+
+
+@pytest.mark.parametrize("what", ["text file", "link", "fifo"])
+def test_key_out_with_force_replaces_it_with_the_key(
+    service, tenant, monkeypatch, capsys, tmp_path, what
+) -> None:
+    info, app = tenant
+    env_connection(monkeypatch, service.base_url, info.key)
+    other = tmp_path / "other.txt"
+    other.write_bytes(b"the link's target\n")
+    target = tmp_path / "payments.key"
+    _something_at(target, what, other)
+    assert main(["keys", "create", "Payments API", "--key-out", str(target), "--force"]) == 0
+    assert not target.is_symlink() and stat.S_ISREG(target.lstat().st_mode)
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600
+    assert _works(service, target.read_text().strip())
+    assert other.read_bytes() == b"the link's target\n"
+    assert len(_keys(service, info.key, app["id"])) == 2
+
+
+def test_a_file_that_appears_after_the_check_is_kept_and_the_key_revoked(
+    service, tenant, monkeypatch, capsys, tmp_path
+) -> None:
+    """The file is created exclusively: one made between the check and the write (another
+    process) is not replaced, and the key made for it is revoked again."""
+    info, app = tenant
+    env_connection(monkeypatch, service.base_url, info.key)
+    target = tmp_path / "raced.key"
+    from console.client.application_keys import ApplicationKeys
+
+    create = ApplicationKeys.create
+
+    async def create_then_race(self, application_id):  # type: ignore[no-untyped-def]
+        made = await create(self, application_id)
+        target.write_text("written meanwhile\n")
+        return made
+
+    monkeypatch.setattr(ApplicationKeys, "create", create_then_race)
+    assert main(["keys", "create", "Payments API", "--key-out", str(target)]) == 2
+    assert "revoked again" in capsys.readouterr().err
+    assert target.read_text() == "written meanwhile\n"
+    assert len(_keys(service, info.key, app["id"])) == 1
+
+
+@pytest.mark.parametrize("shown", ["{short}", "{short}…", "{short}...", "{full}", "{upper}"])
+def test_revoke_takes_the_id_as_the_console_shows_it(
+    service, tenant, monkeypatch, capsys, shown
+) -> None:
+    info, app = tenant
+    env_connection(monkeypatch, service.base_url, info.key)
+    key_id = app["keys"][0]["id"]
+    given = shown.format(short=key_id[:8], full=key_id, upper=key_id[:8].upper())
+    assert main(["keys", "revoke", "Payments API", given, "--yes"]) == 0
+    assert f"Revoked key {key_id}" in capsys.readouterr().err
+    assert _keys(service, info.key, app["id"]) == []
+
+
+def test_revoke_with_an_ambiguous_start_lists_the_candidates(
+    service, tenant, monkeypatch, capsys
+) -> None:
+    info, app = tenant
+    env_connection(monkeypatch, service.base_url, info.key)
+    with httpx.Client(base_url=service.base_url, headers={"SVC-API-KEY": info.key}) as http:
+        ids = [app["keys"][0]["id"]]
+        while len({i[0] for i in ids}) == len(ids):  # 17 ids at most share a first digit
+            made = http.post(f"/applications/{app['id']}/keys")
+            assert made.status_code == 201, made.text
+            ids.append(made.json()["id"])
+    first = ids[-1][0]
+    sharing = sorted(i for i in ids if i[0] == first)
+    assert main(["keys", "revoke", "Payments API", first, "--yes"]) == 2
+    err = capsys.readouterr().err
+    assert f"{len(sharing)} keys of" in err and all(i in err for i in sharing)
+    assert len(_keys(service, info.key, app["id"])) == len(ids), "nothing was revoked"
+    unused = next(c for c in "0123456789abcdef" if all(not i.startswith(c) for i in ids))
+    assert main(["keys", "revoke", "Payments API", unused * 8, "--yes"]) == 1
+    assert "No key of" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "given", ["../../tenants/self", "..", "", "%2e%2e", "abc/def", "\x1b]0;x\x07", "abc?x=1"]
+)
+def test_revoke_never_puts_the_argument_in_a_path(
+    service, tenant, monkeypatch, capsys, given
+) -> None:
+    """An id that is not hexadecimal is refused before any request: it cannot reach a path."""
+    info, app = tenant
+    env_connection(monkeypatch, service.base_url, info.key)
+    before = _own_application(service, info.key)
+    assert main(["keys", "revoke", "Payments API", given, "--yes"]) == 2
+    err = capsys.readouterr().err
+    assert "is not a key id" in err and "\x1b" not in err
+    assert len(_keys(service, info.key, app["id"])) == 1
+    assert _own_application(service, info.key) == before

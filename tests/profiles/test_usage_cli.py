@@ -178,3 +178,21 @@ def test_status_records_what_it_reads(
             "=cmd": 3,
         }
     )
+
+
+@pytest.mark.parametrize("fmt", ["table", "json", "csv"])
+def test_record_with_a_damaged_history_still_prints_the_report(
+    tenant: Any, data_dir: Path, capsys: pytest.CaptureFixture[str], fmt: str
+) -> None:
+    """As docs/usage-history.md says: the report is printed; the history file's failure is
+    said in one line on stderr (exit 1, so a timer notices) and the file is left as it was."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    damaged = data_dir / HISTORY_FILE
+    damaged.write_bytes(b"this is not an SQLite database\n" * 100)
+    before = damaged.read_bytes()
+    assert main(["usage", "--record", "--format", fmt]) == 1
+    out, err = capsys.readouterr()
+    assert "4,000" in out or "4000" in out, out
+    assert str(damaged) in err and "not recorded" in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert damaged.read_bytes() == before

@@ -81,3 +81,37 @@ def test_sigterm_while_on_screen_cleans_up_like_quit(tmp_path: Path) -> None:
             os.killpg(demo.pid, signal.SIGKILL)
         demo.wait(timeout=10)
         os.close(leader)
+
+
+def test_the_demo_writes_nothing_in_the_users_data_or_cache_dirs(tmp_path: Path) -> None:
+    """The demo keeps the console's data and cache (the journal, the profiles' local indexes)
+    in its own temporary dir, which goes with it: the user's stay as they were."""
+    home = tmp_path / "home"
+    home.mkdir()
+    leader, follower = os.openpty()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TENANT_CONSOLE_", "XDG_"))}
+    env.update(TMPDIR=str(tmp_path), TERM="xterm-256color", COLUMNS="120", LINES="40")
+    env.update(HOME=str(home), TENANT_CONSOLE_LOG_DIR=str(tmp_path / "logs"))
+    demo = subprocess.Popen(
+        [sys.executable, "-m", "console", "demo"],
+        stdin=follower,
+        stdout=follower,
+        stderr=follower,
+        env=env,
+        start_new_session=True,
+    )
+    os.close(follower)
+    try:
+        assert read_until(leader, b"Bootstrap management"), "the console never showed rows"
+        indexes = lambda: list(tmp_path.glob("tenant-console-demo-*/console-cache/index/*"))  # noqa: E731
+        assert wait_for(indexes), "the list's index was not written in the demo's dir"
+        demo.send_signal(signal.SIGTERM)
+        assert exits_while_read(demo, leader), "the demo did not end"
+        assert wait_for(lambda: list(tmp_path.glob("tenant-console-demo-*")) == [])
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(demo.pid, signal.SIGKILL)
+        demo.wait(timeout=10)
+        os.close(leader)
+    left = sorted(str(p.relative_to(home)) for p in home.rglob("*") if p.is_file())
+    assert [p for p in left if not p.startswith(".config/")] == [], left

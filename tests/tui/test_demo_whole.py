@@ -64,6 +64,25 @@ async def test_the_demo_has_a_production_and_a_staging_tenant(demo: DemoService)
         assert await names(stage, "reactor_formulas") == await names(prod, "reactor_formulas")
 
 
+async def test_each_demo_tenant_reports_its_own_usage(demo: DemoService) -> None:
+    """Staging, on a plan a tenth of production's, reports its own (smaller) usage, not
+    production's growing figures against its own plan (979%)."""
+    production, staging = demo.connections()
+    async with (
+        AdminClient(demo.base_url, production.key or "") as prod,
+        AdminClient(demo.base_url, staging.key or "") as stage,
+    ):
+        prod_report = (await prod.tenant.usage()).token_report
+        stage_report = (await stage.tenant.usage()).token_report
+    assert prod_report.included_monthly_active_tokens == 250_000
+    assert stage_report.included_monthly_active_tokens == 25_000
+    assert prod_report.monthly_active_tokens and stage_report.monthly_active_tokens
+    assert stage_report.monthly_active_tokens < stage_report.included_monthly_active_tokens
+    assert stage_report.monthly_active_tokens < prod_report.monthly_active_tokens / 5
+    for kind, figures in stage_report.metrics.items():
+        assert figures.count is not None and figures.count < prod_report.metrics[kind].count
+
+
 async def test_the_console_opens_on_production_and_switches_to_staging(
     demo: DemoService,
 ) -> None:

@@ -29,6 +29,8 @@ STAGING_TENANT = "Acme Payments (staging)"
 """The demo's second tenant: a near copy of the first (see console.service.demo)."""
 CONSOLE_DATA = "console-data"
 """Inside the demo's data dir: the console's own data for the demo (test-run samples...)."""
+CONSOLE_CACHE = "console-cache"
+"""Inside the demo's data dir: the console's cache for the demo (the profiles' local indexes)."""
 HISTORY_FILE = "usage-history.sqlite3"
 
 _HISTORIES: dict[str, Path] = {}
@@ -171,15 +173,18 @@ class DemoService:
         return str(json.loads(done.stdout)["key"])
 
     def use_for_console_data(self) -> Path:
-        """Points the console's data directory (test-run samples and whatever else it keeps)
-        into the demo's temporary dir, so the demo writes nothing of the user's and leaves
-        nothing behind; writes there a sample for every demo formula and transform."""
+        """Points the console's data and cache directories (test-run samples, the journal,
+        the profiles' local indexes and whatever else it keeps) into the demo's temporary
+        dir, so the demo writes nothing of the user's and leaves nothing behind; writes there
+        a sample for every demo formula and transform."""
+        from console.client.index import CACHE_DIR_ENV
         from console.models.demo import demo_samples
         from console.runner.samples import DATA_DIR_ENV, save_sample
 
         assert self.data_dir is not None, "start() first"
         directory = self.data_dir / CONSOLE_DATA
         os.environ[DATA_DIR_ENV] = str(directory)
+        os.environ[CACHE_DIR_ENV] = str(self.data_dir / CONSOLE_CACHE)
         for key, text in demo_samples().items():
             save_sample(key, text)
         return directory

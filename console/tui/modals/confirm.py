@@ -78,6 +78,19 @@ class DiscardChangesModal(ConfirmModal):
         )
 
 
+class QuitUnsavedModal(ConfirmModal):
+    """Asked when the console is quit (ctrl+c, q, ctrl+q) while a form holds unsaved changes;
+    the same quit key pressed again answers yes."""
+
+    def __init__(self, what: list[str]) -> None:
+        super().__init__(
+            "Quit with unsaved changes?",
+            f"You have unsaved changes in {' and '.join(what)}. Quitting now loses them.",
+            confirm_label="Quit",
+            cancel_label="Keep editing",
+        )
+
+
 class RegenerateConfirm(ConfirmModal):
     """Asked before a key is regenerated: the old key dies at once, for every user of it."""
 

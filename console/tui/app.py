@@ -758,10 +758,11 @@ class TenantConsoleApp(App[int]):
         return True
 
     def action_help(self) -> None:
-        from console.tui.screens.help import HelpScreen
+        """The keys reference, opened at the group of the screen on show."""
+        from console.tui.screens.help import HelpScreen, help_group_of
 
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
+            self.push_screen(HelpScreen(start_at=help_group_of(self.screen)))
 
     def action_copy_or_quit(self) -> None:
         """ctrl+c: copies the selection (an input's, an editor's, the mouse's) where there

@@ -171,6 +171,27 @@ KEY_GROUPS: tuple[KeyGroup, ...] = (
 """Every key, by screen; the help and docs/keys.md show these."""
 
 
+SCREEN_GROUPS: dict[str, str] = {
+    "ConsoleScreen": "Console: sections and lists",
+    "DetailScreen": "Detail",
+    "HistoryScreen": "History (H)",
+    "ReviewScreen": "Access review (A)",
+    "HoldersScreen": "Who holds (w)",
+    "OverviewScreen": "All profiles (P)",
+    "TestRunScreen": "Test-run",
+}
+"""The group `?` opens at, by the name of the screen's class (the screens import this
+module's layer, not the other way round); a screen not named here opens at the top."""
+
+
+def help_group_of(screen: object) -> str | None:
+    """The title of the group of keys for `screen` (its class or a base's), if it has one."""
+    for cls in type(screen).__mro__:
+        if cls.__name__ in SCREEN_GROUPS:
+            return SCREEN_GROUPS[cls.__name__]
+    return None
+
+
 def help_groups(read_only: bool = False) -> tuple[KeyGroup, ...]:
     """The groups the help shows: read-only mode leaves out the keys that change data."""
     return tuple(g for g in KEY_GROUPS if not (read_only and g.changes))

@@ -114,7 +114,7 @@ class HelpScreen(ModalScreen[None]):
         keys = self.query_one("#help-keys", Static)
         lines = [keys.render_line(y).text for y in range(keys.size.height)]
         found = title_line(lines, self.start_at or "")
-        if found is not None:
+        if found:  # on the first line (a column's top, at 200 columns) the title stays too
             dialog = self.query_one("#help-dialog", KeyScroll)
             dialog.scroll_to(y=keys.virtual_region.y + found, animate=False, immediate=True)
 

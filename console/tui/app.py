@@ -172,6 +172,9 @@ class TenantConsoleApp(App[int]):
         Binding("P", "overview", "All profiles"),  # issue 17: screens/overview.py
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("q", "quit", "Quit"),
+        # Before any widget's own ctrl+c (an input's copy): the selection is copied here,
+        # and with none, ctrl+c quits (console.tui.base.quitting).
+        Binding("ctrl+c", "copy_or_quit", "Copy or quit", show=False, priority=True, system=True),
     ]
 
     def on_notify(self, event: Notify) -> None:
@@ -794,10 +797,52 @@ class TenantConsoleApp(App[int]):
         return True
 
     def action_help(self) -> None:
-        from console.tui.screens.help import HelpScreen
+        """The keys reference, opened at the group of the screen on show."""
+        from console.tui.screens.help import HelpScreen, help_group_of
 
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
+            self.push_screen(HelpScreen(start_at=help_group_of(self.screen)))
+
+    def action_copy_or_quit(self) -> None:
+        """ctrl+c: copies the selection (an input's, an editor's, the mouse's) where there
+        is one; otherwise quits, as in k9s and lazygit (see action_quit)."""
+        from console.tui.base.quitting import selected_text
+
+        text = selected_text(self)
+        if text:
+            self.copy_to_clipboard(text)
+            return
+        self._quit("ctrl+c")
+
+    async def action_quit(self) -> None:
+        """q and ctrl+q: refused by a dialog holding what quitting loses (a key shown once),
+        asked first where a form holds unsaved changes; pressed again on that question,
+        they quit."""
+        self._quit("quit")
+
+    def _quit(self, pressed: str) -> None:
+        from console.tui.base.quitting import quit_refusal, unsaved
+        from console.tui.modals import QuitUnsavedModal
+
+        if isinstance(self.screen, QuitUnsavedModal):  # the same key again: yes
+            self.exit()
+            return
+        refused = quit_refusal(self.screen_stack, pressed)
+        if refused is not None:
+            refusing, said = refused
+            if refusing is not self.screen:  # a dialog above it (a file prompt) hides it
+                self.notify(said, title="Not quit", severity="warning")
+            return
+        what = unsaved(self.screen_stack)
+        if not what:
+            self.exit()
+            return
+
+        def answered(quit_anyway: bool | None) -> None:
+            if quit_anyway:
+                self.exit()
+
+        self.push_screen(QuitUnsavedModal(what), answered)
 
     def action_overview(self) -> None:
         """Every profile at once: key, tenant, usage and counts (console.estate.overview)."""
@@ -1019,7 +1064,7 @@ class TenantConsoleApp(App[int]):
                     )
         yield SystemCommand("Change theme", "Pick a colour theme", self.action_change_theme)
         yield SystemCommand("Help", "Every key of the console", self.action_help)
-        yield SystemCommand("Quit", "Leave the console", self.exit)
+        yield SystemCommand("Quit", "Leave the console", lambda: self._quit("quit"))
 
 
 if TYPE_CHECKING:  # the app is the shell the other modules are typed against

@@ -390,24 +390,26 @@ async def test_header_keeps_six_sections_and_the_usage_at_80(service: Any, tenan
         assert len(tabs) <= 78
 
 
-async def test_footer_keeps_help_and_quit_and_keys_apart(service: Any, tenant: Any) -> None:
+async def test_footer_keeps_help_and_the_lists_keys_apart(service: Any, tenant: Any) -> None:
     info, seed = tenant
     seed.application("One")
     app = make_app(service.base_url, info.key)
     async with app.run_test(size=SMALL) as pilot:
         await settle(pilot)
         line = key_line(app)
-        assert "? Help" in line and "q Quit" in line
-        # The section's own key first; a group's label never runs into the next key.
-        assert "A Review" in line and re.search(r"/(Del|Rev)\S", line) is None
+        # ? stays; the list's change keys before the keys every screen has (issue 33); a
+        # group's label never runs into the next key.
+        assert "? Help" in line and "n e d R New/Edit/Del/Regen " in line
+        assert re.search(r"/(Del|Rev|Regen)[^ /]", line) is None
         await pilot.press("enter")
         await settle(pilot)
-        assert "? Help" in key_line(app) and "q Quit" in key_line(app)
+        assert "? Help" in key_line(app) and "esc Back" in key_line(app)
         await pilot.press("escape")
         await pilot.press("5")
         await settle(pilot)
         line = key_line(app)
         assert " e d Edit/Del " in line and "n e d" not in line  # only the keys offered
+        assert "? Help q Quit" in line  # room left: the everywhere keys take it
 
         await pilot.press("e")
         await wait_for(pilot, lambda: type(app.screen).__name__ == "TenantForm", "the form")

@@ -65,7 +65,7 @@ async def test_footers_name_each_views_keys_at_200_columns(service: Any, tenant:
     async with app.run_test(size=WIDE) as pilot:
         await settle(pilot)
         line = key_line(app)
-        for shown in ("⏎ Open", "A Review", "/ Filter", "n e d New/Edit/Del", "s S Sort/Rev"):
+        for shown in ("⏎ Open", "A Review", "/ Filter", "n e d R New/Edit/Del/Regen", "S Sort/Rev"):
             assert shown in line
         for shown in ("c Copy to profile", "P All profiles", "1-6 Sections", "? Help", "q Quit"):
             assert shown in line
@@ -85,17 +85,25 @@ async def test_footers_name_each_views_keys_at_200_columns(service: Any, tenant:
 async def test_footers_keep_the_most_important_keys_at_80_columns(
     service: Any, tenant: Any
 ) -> None:
+    """`?` stays, then the screen's own keys before those every screen has (q, r, p, P): on
+    a list at 80 columns n, e, d and R are shown, q where room is left."""
     app = make_app(service.base_url, tenant.key)
     async with app.run_test(size=SMALL) as pilot:
         await settle(pilot)
         line = key_line(app)
-        assert "⏎ Open" in line and "A Review" in line and "/ Filter" in line
-        assert line.rstrip().endswith("^p palette") and "? Help q Quit" in line
+        assert "⏎ Open" in line and "/ Filter" in line
+        assert "n e d R New/Edit/Del/Regen" in line and "? Help" in line
+        assert line.rstrip().endswith("^p palette")
+        await go(pilot, "2")  # a proxy has no key to regenerate: the label says so
+        line = key_line(app)
+        assert "n e d New/Edit/Del " in line and "Regen" not in line and "? Help" in line
         await go(pilot, "4")
-        assert "w Who holds" in key_line(app) and "? Help q Quit" in key_line(app)
+        assert "w Who holds" in key_line(app) and "? Help" in key_line(app)
+        await go(pilot, "6")  # nothing of its own: the everywhere keys, ? first
+        assert "? Help q Quit" in key_line(app)
         await go(pilot, "3", "enter")
         line = key_line(app)
-        assert "esc Back" in line and "^r Test-run" in line and "? Help q Quit" in line
+        assert "esc Back" in line and "^r Test-run" in line and "e Edit" in line
 
 
 async def test_a_key_pressed_where_it_does_not_apply_says_where_it_works(
@@ -152,6 +160,42 @@ async def test_help_groups_every_key_by_screen_in_columns(service: Any, tenant: 
     assert len(keys_table(width=74).columns) == 1 and len(keys_table(width=190).columns) == 3
     read_only = " ".join(group.title for group in KEY_GROUPS if group.changes)
     assert "Console: changes" in read_only
+
+
+def top_of_screen(app: Any, lines: int = 3) -> str:
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips()[:lines])
+
+
+async def test_help_opens_at_the_keys_of_the_screen_it_is_asked_from(
+    service: Any, tenant: Any
+) -> None:
+    from console.tui.screens.history import HistoryScreen
+    from console.tui.screens.overview import OverviewScreen
+
+    app = make_app(service.base_url, tenant.key)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        opened = []
+        for keys, screen, group in (
+            ((), None, "Console: sections and lists"),
+            (("2", "enter"), DetailScreen, "Detail"),
+            (("escape", "H"), HistoryScreen, "History (H)"),
+            (("escape", "P"), OverviewScreen, "All profiles (P)"),
+        ):
+            await go(pilot, *keys)
+            if screen is not None:
+                await wait_until(pilot, lambda screen=screen: isinstance(app.screen, screen))
+            await go(pilot, "question_mark")
+            await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
+            await wait_until(pilot, lambda group=group: group in top_of_screen(app))
+            assert app.screen.start_at == group
+            opened.append(app.screen.query_one("#help-dialog").scroll_y)
+            await go(pilot, "g")  # the top is one key away: Everywhere first
+            assert "Everywhere" in top_of_screen(app, 6)
+            await go(pilot, "escape")
+        assert all(y > 0 for y in opened)
+        welcome = HelpScreen()  # a screen with no group of its own: from the top
+        assert welcome.start_at is None
 
 
 def test_keys_reference_matches_the_help() -> None:

@@ -191,10 +191,21 @@ async def test_styles_of_key_description_and_disabled() -> None:
 async def test_narrow_line_drops_the_least_important_keys() -> None:
     ours = await render_bottom("key_bar", size=(40, 6))
     assert ours.cell_length == 40
-    # Save, Help and Quit stay; the others go from the right (Footer crops Help and Quit off).
-    assert ours.text == "^s Save F1 Help q Quit      ▏^p palette "
-    mid = await render_bottom("key_bar", size=(70, 6))
-    assert mid.text.startswith("a Add  n e d New/Edit/Del x Export ^s Save F1 Help q Quit ▏")
+    # Save and Help (the way to every other key) stay; then what a newcomer reaches for
+    # first (n, e, d) and the screen's other keys from the left while they fit; q Quit, which
+    # every screen has, takes what is left (Footer crops from the right instead).
+    assert ours.text == "a Add ^s Save F1 Help       ▏^p palette "
+    mid = await render_bottom("key_bar", size=(60, 6))
+    assert mid.text.startswith("a Add  n e d New/Edit/Del ^s Save F1 Help       ▏")
+    quit_too = await render_bottom("key_bar", size=(70, 6))
+    assert quit_too.text.startswith("a Add  n e d New/Edit/Del x Export ^s Save F1 Help q Quit ▏")
+    nav_first = await render_bottom("key_bar", size=(76, 6))
+    assert nav_first.text.startswith("a Add  n e d New/Edit/Del x Export  jk Nav ^s Save F1 Help ")
+    assert "Quit" not in nav_first.text  # the screen's own Nav before the app's q
+    every = await render_bottom("key_bar", size=(84, 6))
+    assert every.text.startswith(
+        "a Add  n e d New/Edit/Del x Export  jk Nav ^s Save F1 Help q Quit"
+    )
 
 
 async def test_very_narrow_and_no_bindings() -> None:
@@ -406,7 +417,7 @@ async def test_resize_redraws_for_the_new_width() -> None:
         await pilot.pause()
         await pilot.resize_terminal(40, 6)
         await pilot.pause()
-        assert bottom_line(app).text == "^s Save F1 Help q Quit      ▏^p palette "
+        assert bottom_line(app).text == "a Add ^s Save F1 Help       ▏^p palette "
         await pilot.click(app.screen.query_one(KeyBar), offset=(30, 0))  # "^p"
         await pilot.pause()
         assert isinstance(app.screen, CommandPalette)
@@ -422,9 +433,12 @@ def test_a_group_label_names_only_the_keys_it_shows() -> None:
 
 async def test_keys_in_order_of_importance_and_as_many_as_fit() -> None:
     """The console's order: a view's own keys (a, x, the Nav group) before the change keys;
-    narrower, the most important that fit stay, Help and Quit always."""
+    narrower, Help stays, then n, e and d (what a newcomer reaches for first), then the
+    view's own in that order, then Quit (every screen has it) where room is left."""
     wide = await render_bottom("key_bar", importance=None)
     assert wide.text.startswith("^s Save a Add x Export  jk Nav  n e d New/Edit/Del F1 Help q Quit")
     narrow = await render_bottom("key_bar", size=(60, 6), importance=None)
-    # n e d (the least important here) goes; the Nav group, after it in width, still fits.
-    assert narrow.text.startswith("^s Save a Add x Export  jk Nav F1 Help q Quit")
+    # x and the Nav group go, and Quit; the order on the line stays the console's.
+    assert narrow.text.startswith("^s Save a Add  n e d New/Edit/Del F1 Help       ▏")
+    middle = await render_bottom("key_bar", size=(70, 6), importance=None)
+    assert middle.text.startswith("^s Save a Add x Export  n e d New/Edit/Del F1 Help q Quit ▏")

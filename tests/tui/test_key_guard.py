@@ -237,6 +237,28 @@ def guarded_regenerate() -> TypeToConfirmModal:
     )
 
 
+@pytest.mark.parametrize("size", [(60, 20), (80, 24), (120, 40)], ids=["60x20", "80x24", "120x40"])
+async def test_the_typed_confirmation_keeps_its_warning_in_view(size: tuple[int, int]) -> None:
+    """Only the body scrolls where the dialog does not fit: the title, the warning, the name
+    to type, the input and the buttons stay in view, and the focused input scrolls none away."""
+    app = FormHost(lambda _client: guarded_regenerate())
+    async with app.run_test(size=size) as pilot:
+        await wait_until(pilot, screen_is(app, TypeToConfirmModal))
+        await pilot.pause()
+        modal = app.screen
+        for selector in (".dialog-title", "#confirm-body", ".dialog-warning", "#typed", "#confirm"):
+            for widget in modal.query(selector):
+                region = widget.region
+                assert region.height and modal.region.contains_region(region), selector
+                dialog = modal.query_one("#dialog").content_region
+                assert dialog.contains_region(region), (selector, region, dialog)
+        text = "\n".join(strip.text for strip in modal._compositor.render_strips())
+        for shown in ('Regenerate the key of "Keeper"?', "could do what this console's key"):
+            assert shown in text
+        assert 'Type "Keeper" to confirm:' in text and "A new API key is generated" in text
+        assert app.focused is modal.query_one("#typed")
+
+
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
 @pytest.mark.parametrize("make", [guarded_delete, guarded_regenerate], ids=["delete", "regenerate"])
 def test_snapshot_guarded_dialog(make, size, snap_compare):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from form_host import SIZE, FormHost, wait_until
-from textual.widgets import Static
+from textual.widgets import Checkbox, Static
 
 from console.tui.modals import MASK, KeyRevealModal
 
@@ -43,7 +43,9 @@ async def test_key_reveal_is_masked_copyable_and_closed_only_on_purpose(no_clipb
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is modal and not app.dismissed
-        assert "Done (o)" in app.notes[-1]
+        status = modal.query_one("#key-status", Static)
+        assert "Not closed (escape)" in str(status.content) and status.has_class("-refused")
+        assert not app.notes  # said in the dialog, not in a toast over its buttons
         await pilot.press("v")
         assert str(key.content) == FAKE_KEY
         await pilot.press("v")
@@ -79,6 +81,45 @@ async def test_key_reveal_closes_after_a_sure_copy_or_when_told_it_is_stored(
         await pilot.click("#stored")
         await pilot.press("o")
         await wait_until(pilot, lambda: app.dismissed)
+
+
+@pytest.mark.parametrize("pressed", ["o", "escape", "q"])
+async def test_each_refusal_says_why_in_the_dialog_until_the_box_is_ticked(pressed: str) -> None:
+    app = hosting(KeyRevealModal(FAKE_KEY, "Checkout backend"))
+    async with app.run_test(size=SMALL) as pilot:
+        await wait_until(pilot, lambda: app.screen.is_mounted)
+        modal = app.screen
+        assert isinstance(modal, KeyRevealModal)
+        status = modal.query_one("#key-status", Static)
+        assert not status.has_class("-refused")
+        await pilot.press(pressed)
+        await pilot.pause()
+        assert app.screen is modal and not app.dismissed
+        assert f"Not closed ({pressed}): the key is shown only once" in modal.status_text
+        assert "(t)" in modal.status_text and status.has_class("-refused")
+        assert status.region.height and app.screen.find_widget(status)  # on screen at 80x24
+        box = modal.query_one("#stored", Checkbox)
+        assert app.focused is box  # the way out has the focus
+        await pilot.press("t")  # the box's own key ticks it, wherever the focus is
+        assert box.value and not status.has_class("-refused")
+        await pilot.press(pressed)
+        await wait_until(pilot, lambda: app.dismissed)
+
+
+async def test_the_box_has_a_key_shown_in_its_label() -> None:
+    app = hosting(KeyRevealModal(FAKE_KEY, "Checkout backend"))
+    async with app.run_test(size=SMALL) as pilot:
+        await wait_until(pilot, lambda: app.screen.is_mounted)
+        box = app.screen.query_one("#stored", Checkbox)
+        assert "(t)" in str(box.label)
+        assert app.focused is not box
+        await pilot.press("t")
+        assert box.value
+        await pilot.press("t")
+        assert not box.value
+        await pilot.press("o")
+        await pilot.pause()
+        assert not app.dismissed  # unticked again: still refused
 
 
 @pytest.mark.parametrize("size", [SIZE, SMALL], ids=["120x40", "80x24"])

@@ -122,10 +122,12 @@ async def test_a_new_key_is_shown_once_and_can_be_written_to_a_0600_file(
         await pilot.click("#confirm")
         await wait_until(pilot, screen_is(app, KeyRevealModal))
         reveal = app.screen
-        await pilot.press("o")  # not yet: nothing stored
-        assert app.screen is reveal
+        await pilot.press("o")  # not yet: nothing stored, and the dialog says so
+        assert app.screen is reveal and "Not closed (o)" in reveal.status_text
         await pilot.press("w")
         await wait_until(pilot, screen_is(app, PathPrompt))
+        # The example is a key file named after the application, not the code editor's.
+        assert app.screen.query_one(Input).placeholder == "e.g. ~/worker.key"
         target = tmp_path / "worker.key"
         app.screen.query_one(Input).value = str(target)
         await pilot.press("enter")
@@ -349,6 +351,66 @@ async def test_a_keys_only_service_hides_regenerate_and_offers_rotation() -> Non
             assert not detail.check_action("regenerate", ())
             assert detail.check_action("rotate_key", ())
             assert "0c5e1f4e" in panel_text(detail)
+
+
+def deploying_rotation() -> Any:
+    from console.keys.rotation import DEPLOYING, Rotation
+
+    return Rotation(
+        scope="work",
+        application_id="fb124bba-f90d-45f0-9a59-5edca27b3b4a",
+        application_name="Payments API",
+        new_key_id="2c0ffee0-0000-4000-8000-000000000001",
+        old_key_ids=["0c5e1f4e-7d2a-4e55-9a4e-0d3c1b2a9f10"],
+        started_at="2026-11-20T10:00:00+00:00",
+        stage=DEPLOYING,
+    )
+
+
+async def test_the_rotation_dialog_says_why_it_refuses_and_its_box_has_a_key() -> None:
+    from form_host import FormHost
+
+    screen = RotationScreen(deploying_rotation())
+    app = FormHost(lambda _client: screen)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: screen.is_mounted)
+        box = screen.query_one("#deployed", Checkbox)
+        assert "(t)" in str(box.label)
+        await pilot.press("r")  # not ticked: refused, and why, in the dialog
+        await pilot.pause()
+        assert not app.dismissed and "Not revoked" in screen.status_text
+        assert "(t)" in screen.status_text and app.focused is box
+        await pilot.press("q")  # q does not close it either, and says what does
+        await pilot.pause()
+        assert not app.dismissed and "escape leaves the rotation for later" in screen.status_text
+        assert not app.notes  # said in the dialog, not in a toast
+        screen.query_one("#later").focus()
+        await pilot.press("t")  # ticks the box wherever the focus is
+        assert box.value and "Not revoked" not in screen.status_text
+        await pilot.press("r")
+        await wait_until(pilot, lambda: app.dismissed)
+        assert app.result == "revoke"
+
+
+def test_the_keys_table_stays_compact_during_a_rotation() -> None:
+    """The rotation's line and the note stand above and below the table: the ID column is
+    the short id's width (8), not the line's (it took 83 of 140 cells)."""
+    from console.models import ApplicationKey
+
+    rotation = deploying_rotation()
+    keys = [
+        ApplicationKey(id=rotation.old_key_ids[0], version="1"),
+        ApplicationKey(id=rotation.new_key_id, version="2"),
+    ]
+    panel = KeysPanel()
+    panel.show_keys(keys, rotation=rotation, note="A note below the keys, as long as it is.")
+    lines = panel.plain_text(width=140).splitlines()
+    header = next(line for line in lines if line.startswith("ID"))
+    assert header.index("VER") == len(short_id(keys[0].id)) + 2
+    assert lines[0].startswith("Rotation in progress: new key 2c0ffee0")
+    assert any(line.startswith("0c5e1f4e  1") and "to revoke" in line for line in lines)
+    assert lines[-1].startswith("A note below the keys")
+    assert max(len(line.rstrip()) for line in lines) < 100
 
 
 @pytest.mark.parametrize("size", [(80, 24), (200, 60)], ids=["80x24", "200x60"])

@@ -73,8 +73,9 @@ class DetailScreen(OfAnApp, Protocol):
     def action_refresh(self) -> None: ...
 
 
-CHANGE_KEYS_GROUP = Binding.Group("New/Edit/Del")
-"""n, e and d share one footer label: the footer has little room."""
+CHANGE_KEYS_GROUP = Binding.Group("New/Edit/Del/Regen")
+"""n, e, d and R share one footer label: the footer has little room. The label names only
+the keys shown (KeyBar: "New/Edit/Del" on the proxies, which have no key to regenerate)."""
 
 
 def hide_mutating_bindings(node: Screen[None], actions: Mapping[str, Action]) -> None:

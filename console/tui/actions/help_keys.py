@@ -23,7 +23,7 @@ KEY_GROUPS: tuple[KeyGroup, ...] = (
     KeyGroup(
         "Everywhere",
         (
-            ("?", "This help"),
+            ("?", "This help, opened at the keys of the screen you are on (g: the top)"),
             (
                 "ctrl+p",
                 "Command palette: the screen's own commands first, then sections, profiles,"
@@ -34,6 +34,11 @@ KEY_GROUPS: tuple[KeyGroup, ...] = (
             ("H", "History of the changes made through the console"),
             ("escape", "Back, close, or stop what is running"),
             ("q", "Quit"),
+            (
+                "ctrl+c",
+                "Copy the selection; with nothing selected, quit (asks first where a form"
+                " holds unsaved changes)",
+            ),
         ),
     ),
     KeyGroup(
@@ -163,12 +168,38 @@ KEY_GROUPS: tuple[KeyGroup, ...] = (
             ("y / n", "Yes / no, where a dialog asks"),
             ("left / right", "Previous / next button"),
             ("v / y / w / o", "New key: show it, copy it, write it to a file (0600), done"),
+            (
+                "t",
+                "New key, rotation: tick the box (the key is stored; the new key is deployed"
+                " everywhere)",
+            ),
             ("a", "Plan: show unchanged objects too"),
             ("F2", "Welcome screen: open the demo"),
         ),
     ),
 )
 """Every key, by screen; the help and docs/keys.md show these."""
+
+
+SCREEN_GROUPS: dict[str, str] = {
+    "ConsoleScreen": "Console: sections and lists",
+    "DetailScreen": "Detail",
+    "HistoryScreen": "History (H)",
+    "ReviewScreen": "Access review (A)",
+    "HoldersScreen": "Who holds (w)",
+    "OverviewScreen": "All profiles (P)",
+    "TestRunScreen": "Test-run",
+}
+"""The group `?` opens at, by the name of the screen's class (the screens import this
+module's layer, not the other way round); a screen not named here opens at the top."""
+
+
+def help_group_of(screen: object) -> str | None:
+    """The title of the group of keys for `screen` (its class or a base's), if it has one."""
+    for cls in type(screen).__mro__:
+        if cls.__name__ in SCREEN_GROUPS:
+            return SCREEN_GROUPS[cls.__name__]
+    return None
 
 
 def help_groups(read_only: bool = False) -> tuple[KeyGroup, ...]:
@@ -183,8 +214,10 @@ def keys_markdown() -> str:
         "# Keys reference",
         "",
         "Every key of the console, by the screen it works on. The help screen (`?`) lists the"
-        " same keys; each screen's footer names its own, the most important first, as many as"
-        " the width allows. A key pressed where it does not apply says where it works.",
+        " same keys, opened at the screen you are on; each screen's footer names its own, the"
+        " most important first, as many as the width allows (on a narrow line `?` and the"
+        " screen's own keys before those every screen has). A key pressed where it does not"
+        " apply says where it works.",
         "",
         "<!-- Generated from console/tui/actions/help_keys.py:"
         " python -m console.tui.actions.help_keys -->",
@@ -212,6 +245,6 @@ def keys_markdown() -> str:
 if __name__ == "__main__":
     import pathlib
 
-    target = pathlib.Path(__file__).resolve().parents[2] / "docs" / "keys.md"
+    target = pathlib.Path(__file__).resolve().parents[3] / "docs" / "keys.md"
     target.write_text(keys_markdown(), encoding="utf-8")
     print(f"wrote {target}")

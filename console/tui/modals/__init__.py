@@ -4,6 +4,7 @@ from console.tui.modals.code_warning import CodeWarningModal
 from console.tui.modals.confirm import (
     ConfirmModal,
     DiscardChangesModal,
+    QuitUnsavedModal,
     RegenerateConfirm,
     TypeToConfirmModal,
 )
@@ -20,6 +21,7 @@ __all__ = [
     "FileChangedModal",
     "KeyRevealModal",
     "LostUpdateModal",
+    "QuitUnsavedModal",
     "RegenerateConfirm",
     "TypeToConfirmModal",
 ]

@@ -78,6 +78,19 @@ class DiscardChangesModal(ConfirmModal):
         )
 
 
+class QuitUnsavedModal(ConfirmModal):
+    """Asked when the console is quit (ctrl+c, q, ctrl+q) while a form holds unsaved changes;
+    the same quit key pressed again answers yes."""
+
+    def __init__(self, what: list[str]) -> None:
+        super().__init__(
+            "Quit with unsaved changes?",
+            f"You have unsaved changes in {' and '.join(what)}. Quitting now loses them.",
+            confirm_label="Quit",
+            cancel_label="Keep editing",
+        )
+
+
 class RegenerateConfirm(ConfirmModal):
     """Asked before a key is regenerated: the old key dies at once, for every user of it."""
 
@@ -123,14 +136,20 @@ class TypeToConfirmModal(ChoiceDialog):
         self.confirm_label = confirm_label
 
     def compose(self) -> ComposeResult:
-        # It scrolls where a long body does not fit (80x24): the input and buttons stay reachable.
-        with VerticalScroll(id="dialog"):
+        # Only the body scrolls, where it does not fit (60x20): the title, the warning, the
+        # name to type, the input and the buttons stay in view, the focused input never
+        # scrolls them away.
+        with Vertical(id="dialog"):
             yield Static(self.title_text, classes="dialog-title", markup=False)
-            yield Static(self.body_text, classes="dialog-body", markup=False)
+            with VerticalScroll(id="confirm-body"):
+                yield Static(self.body_text, classes="dialog-body", markup=False)
             if self.warning_text:
                 yield Static(self.warning_text, classes="dialog-warning", markup=False)
             yield Static(
-                f'Type "{self.expected}" to confirm:', classes="dialog-warning", markup=False
+                f'Type "{self.expected}" to confirm:',
+                id="type-prompt",
+                classes="dialog-warning",
+                markup=False,
             )
             yield Input(placeholder=self.expected, id="typed")
             with Horizontal(classes="dialog-buttons"):
@@ -139,6 +158,21 @@ class TypeToConfirmModal(ChoiceDialog):
 
     def on_mount(self) -> None:
         self.query_one("#typed", Input).focus()
+
+    def on_resize(self) -> None:
+        """Laid out at its own height first; where that does not fit (60x20), `-tight` gives
+        the body what the rest leaves, scrolled, and the input takes one line."""
+        self._tight(False)
+        self.call_after_refresh(self._fit)
+
+    def _fit(self) -> None:
+        dialog = self.query_one("#dialog")
+        buttons = self.query_one(".dialog-buttons")
+        self._tight(buttons.region.bottom > dialog.content_region.bottom)
+
+    def _tight(self, tight: bool) -> None:
+        self.set_class(tight, "-tight")
+        self.query_one("#typed", Input).compact = tight
 
     @on(Input.Changed, "#typed")
     def _typed(self, event: Input.Changed) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from textual import on
@@ -20,17 +21,34 @@ MASK = "•" * 32
 
 
 WAITING = (
-    "Show (v), copy (y) or write (w) the key to a file, or tick the box once it is stored: "
-    "Done (o) waits until then."
+    "Show (v), copy (y) or write (w) the key to a file, or tick the box (t) once it is "
+    "stored: Done (o) waits until then."
 )
+STORED_LABEL = "I have stored this key (t)"
+
+
+def refusal(pressed: str) -> str:
+    """Why `pressed` (o, escape, q, ctrl+c, a quit) did not close the dialog, said in it."""
+    return (
+        f"Not closed ({pressed}): the key is shown only once. Tick 'I have stored this "
+        "key' (t), or show (v), copy (y) or write (w) it first."
+    )
+
+
+def key_file_suggestion(application_name: str) -> str:
+    """An example path for the key's file, named after the application: the placeholder of
+    the write dialog (`w`), never written unless typed."""
+    slug = re.sub(r"[^a-z0-9]+", "-", application_name.lower()).strip("-")[:40] or "application"
+    return f"e.g. ~/{slug}.key"
 
 
 class KeyRevealModal(Dialog[None]):
     """The one moment a key is shown. Masked by default (screenshots and snapshots stay
-    clean); `v` shows it, `y` copies it (as `v` and `y` do on a detail). It closes only with
-    Done (`o`), and only once the
-    key was shown, copied for sure (a clipboard tool took it), or the admin ticked that
-    they stored it: an OSC 52 copy that the terminal may have ignored does not count."""
+    clean); `v` shows it, `y` copies it (as `v` and `y` do on a detail), `t` ticks that it
+    is stored. It closes (Done `o`, escape or `q`) only once the key was shown, copied for
+    sure (a clipboard tool took it), or the admin ticked that they stored it: an OSC 52 copy
+    that the terminal may have ignored does not count. Until then every way out (the app's
+    quit keys too, see `refuse_quit`) says so in the dialog."""
 
     BINDINGS = [
         # Not the lists' d (delete) and c (copy to profile), nor s (sort): a key pressed out
@@ -38,8 +56,10 @@ class KeyRevealModal(Dialog[None]):
         Binding("y", "copy", "Copy key"),
         Binding("v", "toggle_key", "Show/hide"),
         Binding("w", "write_file", "Write to file"),
+        Binding("t", "tick_stored", "Tick: stored"),
         Binding("o", "done", "Done"),
-        Binding("escape", "refuse_escape", "Done (o)", show=False),
+        Binding("escape", "close('escape')", "Done (o)", show=False),
+        Binding("q", "close('q')", "Done (o)", show=False),
     ]
 
     def __init__(self, key: str, application_name: str, *, regenerated: bool = False) -> None:
@@ -78,7 +98,7 @@ class KeyRevealModal(Dialog[None]):
             )
             yield Static(MASK, id="key", markup=False)
             yield Static(WAITING, id="key-status", markup=False)
-            yield TextCheckbox("I have stored this key", id="stored")
+            yield TextCheckbox(STORED_LABEL, id="stored")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Show (v)", id="toggle")
                 yield Button("Copy (y)", id="copy")
@@ -87,9 +107,12 @@ class KeyRevealModal(Dialog[None]):
     def on_mount(self) -> None:
         self.query_one("#copy", Button).focus()
 
-    def _status(self, text: str) -> None:
+    def _status(self, text: str, *, refused: bool = False) -> None:
+        """The line under the key: what to do next, or (`refused`) why it did not close."""
         self.status_text = text
-        self.query_one("#key-status", Static).update(text)
+        status = self.query_one("#key-status", Static)
+        status.update(text)
+        status.set_class(refused, "-refused")
 
     def action_toggle_key(self) -> None:
         self.revealed = not self.revealed
@@ -124,6 +147,7 @@ class KeyRevealModal(Dialog[None]):
             f'Write the key of "{self.application_name}" to a file (mode 0600)',
             mode="save",
             action_label="Write",
+            placeholder=key_file_suggestion(self.application_name),
         )
         dialog_host(self).show(prompt, self._write_to)
 
@@ -141,16 +165,29 @@ class KeyRevealModal(Dialog[None]):
         self._status(f"Written to {written} (mode 0600). Done (o) closes this dialog.")
 
     def action_done(self) -> None:
-        if not self.can_close:
-            self._status(WAITING)
-            self.notify(
-                "The key is shown only once: show (v), copy (y) or write (w) it, or tick "
-                "'I have stored this key', before Done.",
-                severity="warning",
-            )
+        self.action_close("o")
+
+    def action_close(self, pressed: str) -> None:
+        """Done, escape or `q`: closes once the key is safe, else says why not."""
+        if self.refuse_quit(pressed):
             return
         self._key = ""
         self.dismiss(None)
+
+    def refuse_quit(self, pressed: str) -> str | None:
+        """Why not, said in the dialog, while closing it (or quitting the console, see
+        console.tui.base.quitting) would lose the key; None once the key is safe."""
+        if self.can_close:
+            return None
+        said = refusal(pressed)
+        self._status(said, refused=True)
+        if self.is_current:  # not under the file prompt (w)
+            self.query_one("#stored", Checkbox).focus()  # the way out, t or space away
+        return said
+
+    def action_tick_stored(self) -> None:
+        box = self.query_one("#stored", Checkbox)
+        box.value = not box.value
 
     @on(Checkbox.Changed, "#stored")
     def _stored_changed(self, event: Checkbox.Changed) -> None:
@@ -158,9 +195,6 @@ class KeyRevealModal(Dialog[None]):
             self._status("Done (o) closes this dialog; the key will not be shown again.")
         elif not (self.shown or self.copied):
             self._status(WAITING)
-
-    def action_refuse_escape(self) -> None:
-        self.notify("The key is shown only once: press Done (o) once it is stored.")
 
     @on(Button.Pressed, "#toggle")
     def _toggle_pressed(self) -> None:

@@ -125,8 +125,7 @@ class ConsoleScreen(Screen[None]):
         Binding("n", "new", "New", group=CHANGE_KEYS_GROUP),
         Binding("e", "edit", "Edit", group=CHANGE_KEYS_GROUP),
         Binding("d", "delete", "Delete", group=CHANGE_KEYS_GROUP),
-        # In the help and on an application's detail; the list's footer has no room left.
-        Binding("R", "regenerate", "Regenerate key", show=False),
+        Binding("R", "regenerate", "Regenerate key", group=CHANGE_KEYS_GROUP),
         # The section's own keys: shown where they apply (check_action), in the order of
         # KeyBar.IMPORTANCE; pressed elsewhere, they say where they work (key_hints).
         Binding("A", "access_review", "Review", tooltip="Access review of every application"),

@@ -1,7 +1,9 @@
-"""`?`: every key of the console, grouped by screen, in as many columns as the width allows."""
+"""`?`: every key of the console, grouped by screen, in as many columns as the width allows,
+opened at the group of the screen it was asked from."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType
@@ -12,7 +14,7 @@ from textual.binding import Binding
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from console.tui.actions.help_keys import KeyGroup, help_groups
+from console.tui.actions.help_keys import KeyGroup, help_group_of, help_groups
 from console.tui.base.app_access import console_app
 from console.tui.widgets.key_scroll import KeyScroll
 
@@ -70,19 +72,51 @@ class KeysLayout:
         yield keys_table(self.read_only, options.max_width)
 
 
+__all__ = ["HelpScreen", "help_group_of", "keys_table"]
+
+
+def title_line(lines: list[str], title: str) -> int | None:
+    """The first line on which a group's title stands alone in its column, if any."""
+    alone = re.compile(rf"(^|\s{{2,}}){re.escape(title)}(\s{{2,}}|$)")
+    return next((y for y, line in enumerate(lines) if alone.search(line.rstrip())), None)
+
+
 class HelpScreen(ModalScreen[None]):
+    """Every key; scrolled, where it does not all fit, to `start_at`'s group (the keys of
+    the screen `?` was pressed on), the others a scroll away."""
+
     BINDINGS = [
         Binding("escape", "dismiss", "Close"),
         Binding("question_mark", "dismiss", "Close", show=False),
         Binding("q", "dismiss", "Close", show=False),
     ]
 
+    def __init__(self, start_at: str | None = None) -> None:
+        super().__init__()
+        self.start_at = start_at
+
     def compose(self) -> ComposeResult:
         # The dialog itself scrolls: on a small terminal its last keys are a scroll away.
         with KeyScroll(id="help-dialog", classes="dialog"):
             yield Static("Keys, by screen", classes="dialog-title")
             yield Static(KeysLayout(console_app(self).read_only), id="help-keys")
-            yield Static("escape closes this help · j/k, pagedown/pageup scroll", classes="muted")
+            yield Static(
+                "escape closes this help · j/k, pagedown/pageup scroll · g: the top",
+                classes="muted",
+            )
+
+    def on_mount(self) -> None:
+        if self.start_at:
+            self.call_after_refresh(self.scroll_to_start)
+
+    def scroll_to_start(self) -> None:
+        """Scrolls the group of `start_at` to the top of the dialog."""
+        keys = self.query_one("#help-keys", Static)
+        lines = [keys.render_line(y).text for y in range(keys.size.height)]
+        found = title_line(lines, self.start_at or "")
+        if found:  # on the first line (a column's top, at 200 columns) the title stays too
+            dialog = self.query_one("#help-dialog", KeyScroll)
+            dialog.scroll_to(y=keys.virtual_region.y + found, animate=False, immediate=True)
 
     async def action_dismiss(self, result: None = None) -> None:
         self.dismiss(None)

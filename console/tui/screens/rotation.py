@@ -19,16 +19,33 @@ from textual.widgets import Button, Checkbox, Static
 from console.keys.rotation import CREATED
 from console.tui.modals.base import Dialog
 from console.tui.widgets.keys_panel import short_id
+from console.tui.widgets.toggles import TextCheckbox
 
 if TYPE_CHECKING:
     from console.keys.rotation import Rotation
 
 
+DEPLOYED_LABEL = "The new key is deployed everywhere (t)"
+WAITING = "Tick the box (t) once the new key is deployed: Revoke old (r) waits until then."
+REVOKE_REFUSED = (
+    "Not revoked: tick 'The new key is deployed everywhere' (t) first. The old keys stop "
+    "at once, and whatever still uses them gets 401."
+)
+Q_REFUSED = (
+    "q does not close this: escape leaves the rotation for later (o on the application "
+    "continues it), c cancels it, r revokes the old keys."
+)
+
+
 class RotationScreen(Dialog[str | None]):
+    """The rotation's last step; a refusal (r before the box is ticked, q) says why in it."""
+
     BINDINGS = [
         Binding("escape", "later", "Later"),
         Binding("r", "revoke", "Revoke old keys"),
         Binding("c", "cancel_rotation", "Cancel rotation"),
+        Binding("t", "tick_deployed", "Tick: deployed"),
+        Binding("q", "refuse_q", "Later (esc)", show=False),
     ]
 
     def __init__(self, rotation: Rotation, *, consequences: str = "") -> None:
@@ -75,7 +92,8 @@ class RotationScreen(Dialog[str | None]):
                     classes="dialog-warning",
                     markup=False,
                 )
-            yield Checkbox("The new key is deployed everywhere", id="deployed")
+            yield TextCheckbox(DEPLOYED_LABEL, id="deployed")
+            yield Static(WAITING, id="rotation-status", markup=False)
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Later (esc)", id="later")
                 yield Button("Cancel rotation (c)", id="cancel-rotation")
@@ -84,19 +102,34 @@ class RotationScreen(Dialog[str | None]):
     def on_mount(self) -> None:
         self.query_one("#deployed", Checkbox).focus()
 
+    @property
+    def status_text(self) -> str:
+        return str(self.query_one("#rotation-status", Static).content)
+
+    def _status(self, text: str, *, refused: bool = False) -> None:
+        status = self.query_one("#rotation-status", Static)
+        status.update(text)
+        status.set_class(refused, "-refused")
+
     @on(Checkbox.Changed, "#deployed")
     def _deployed(self, event: Checkbox.Changed) -> None:
         self.query_one("#revoke", Button).disabled = not event.value
+        self._status("Revoke old (r) stops the old keys at once." if event.value else WAITING)
+
+    def action_tick_deployed(self) -> None:
+        box = self.query_one("#deployed", Checkbox)
+        box.value = not box.value
 
     def action_revoke(self) -> None:
         """Only once the admin has ticked that the new key is deployed."""
         if not self.query_one("#deployed", Checkbox).value:
-            self.notify(
-                "Tick 'The new key is deployed everywhere' first: the old keys stop at once.",
-                severity="warning",
-            )
+            self._status(REVOKE_REFUSED, refused=True)
+            self.query_one("#deployed", Checkbox).focus()
             return
         self.dismiss("revoke")
+
+    def action_refuse_q(self) -> None:
+        self._status(Q_REFUSED, refused=True)
 
     def action_cancel_rotation(self) -> None:
         self.dismiss("cancel")

@@ -38,6 +38,16 @@ SESSION_ONLY = (
 __all__ = ["WelcomeScreen", "check_key"]
 
 
+class KeyField(Input):
+    """The API key's field: while it is empty it leaves `q` to the screen (q quits there, as
+    everywhere); once something is typed, q is a letter of the key."""
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        if key == "q" and not self.value:
+            return False
+        return super().check_consume_key(key, character)
+
+
 class WelcomeScreen(Screen[None]):
     """Without `connection`: add a profile. With one (a profile whose key is missing or
     cannot be read): enter its key, or say how else to give one."""
@@ -45,6 +55,9 @@ class WelcomeScreen(Screen[None]):
     BINDINGS = [
         Binding("f2", "demo", "Open the demo"),
         Binding("ctrl+q", "app.quit", "Quit", priority=True),
+        # A profile without a key: q quits while the key field is empty (the app's q never
+        # reaches past the focused field); once something is typed, q is a letter of it.
+        Binding("q", "quit_unless_typing", "Quit", show=False, priority=True),
     ]
 
     def __init__(self, connection: Connection | None = None, reason: str = "") -> None:
@@ -75,7 +88,7 @@ class WelcomeScreen(Screen[None]):
                     yield Static(connection.base_url, id="welcome-url", markup=False)
             with Horizontal(classes="welcome-row"):
                 yield Label("API key")
-                yield Input(
+                yield (KeyField if connection is not None else Input)(
                     password=True,
                     placeholder="checked with the service before it is kept",
                     id="api-key",
@@ -91,11 +104,21 @@ class WelcomeScreen(Screen[None]):
                 yield Button("Open the demo", id="open-demo", compact=True)
             if connection is not None:
                 yield Static(
-                    f"Or quit (ctrl+q), set {API_KEY_ENV} in the environment and start again.",
+                    f"Or quit (q or ctrl+q), set {API_KEY_ENV} in the environment and start again.",
                     id="welcome-env",
                     classes="muted",
                 )
         yield KeyBar()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """q quits on the "no usable key" screen only: adding a profile, it is a letter."""
+        if action == "quit_unless_typing":
+            return self.connection is not None
+        return True
+
+    def action_quit_unless_typing(self) -> None:
+        """q where no field takes it (KeyField while empty): nothing typed is lost."""
+        self.app.exit()
 
     def on_mount(self) -> None:
         self.query_one("#welcome-busy").display = False

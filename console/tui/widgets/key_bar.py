@@ -125,10 +125,10 @@ class KeyBar(Widget):
     }
     """
 
-    KEEP: ClassVar[frozenset[str]] = frozenset(
-        {"help", "quit", "back", "stop_or_back", "save", "dismiss"}
-    )
-    """Actions whose keys stay when the line is too narrow for every key."""
+    KEEP: ClassVar[frozenset[str]] = frozenset({"help", "back", "stop_or_back", "save", "dismiss"})
+    """Actions whose keys stay when the line is too narrow for every key: `?`, the way to
+    every other key, and the way back. Not `q`, `r`, `p`: every screen has them, so on a
+    narrow line the screen's own keys (n, e, d, R on a list) come first."""
     IMPORTANCE: ClassVar[tuple[str, ...]] = (
         "back",
         "stop_or_back",
@@ -157,8 +157,31 @@ class KeyBar(Widget):
     )
     """The order of the keys on the line, most important first; `*` stands for every action
     not named (a view's own keys: `A`, `w`, ctrl+r, `x`, `f` ...). When the line is too
-    narrow, keys are taken in this order while they fit (KEEP ones always): what goes is
-    the least important, and `?` lists them all."""
+    narrow, keys are taken while they fit: KEEP ones, then FIRST, then the screen's other
+    keys in this order, then those of EVERYWHERE: what goes is the least important, and `?`
+    lists them all."""
+    FIRST: ClassVar[tuple[str, ...]] = (
+        "select_cursor",
+        "open",
+        "new",
+        "edit",
+        "delete",
+        "regenerate",
+        "filter",
+    )
+    """What a newcomer reaches for first on a list (open, the changes, the filter): taken
+    first on a narrow line, drawn where IMPORTANCE puts them."""
+    EVERYWHERE: ClassVar[tuple[str, ...]] = (
+        "help",
+        "quit",
+        "refresh",
+        "section",
+        "overview",
+        "switch_profile",
+        "copy_id",
+    )
+    """The keys every screen has, taken on a narrow line after the screen's own and in this
+    order (`?` first); on a wide line they stand where IMPORTANCE puts them."""
 
     show_command_palette: var[bool] = var(True)
     """Show the command palette key on the right (when the app has a command palette)."""
@@ -304,17 +327,26 @@ class KeyBar(Widget):
         return runs
 
     def _fitted(self, items: tuple[_Key | _Group, ...], width: int) -> tuple[_Key | _Group, ...]:
-        """The items that fit in `width` cells, in their order: KEEP keys first (`? Help` and
-        `q Quit` stay), then the others from the left (most important) while they fit."""
+        """The items that fit in `width` cells, in their order: KEEP keys first, then FIRST,
+        then the screen's other keys from the left (most important) while they fit, then
+        the EVERYWHERE keys (`?` first) in what room is left."""
         sizes = [sum(cell_len(text) for text, _c, _k in self._runs((item,))) for item in items]
         if sum(sizes) <= width:
             return items
+        first, everywhere = set(self.FIRST), {a: n for n, a in enumerate(self.EVERYWHERE)}
+
+        def tier(index: int) -> tuple[int, int]:
+            action = _action(items[index])
+            if action in everywhere:
+                return 2, everywhere[action]
+            return (0 if action in first else 1), index
+
         kept = {i for i, item in enumerate(items) if _action(item) in self.KEEP}
         room = width - sum(sizes[i] for i in kept)
-        for index, size in enumerate(sizes):
-            if index not in kept and size <= room:
+        for index in sorted(range(len(items)), key=tier):
+            if index not in kept and sizes[index] <= room:
                 kept.add(index)
-                room -= size
+                room -= sizes[index]
         return tuple(item for i, item in enumerate(items) if i in kept)
 
     def _palette_runs(self, key: _Key) -> list[_Run]:

@@ -11,6 +11,7 @@ import io
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
@@ -53,7 +54,7 @@ class KeysPanel(Static):
         self.session_application = False
         self.rotation: Rotation | None = None
         self.note = ""
-        self.shown: Text | Table = Text("")
+        self.shown: Text | Group = Text("")
         self._labels: dict[str, str] = {}
 
     def show_keys(
@@ -94,19 +95,26 @@ class KeysPanel(Static):
         console.print(self.shown)
         return console.export_text()
 
-    def _render_keys(self, labels: Mapping[str, str]) -> Text | Table:
+    def _render_keys(self, labels: Mapping[str, str]) -> Text | Group:
+        """The rotation's line and the note above and below the table, never in it: in its
+        first column they would widen the ID column to their length (83 of 140 cells)."""
         if self.keys is None:
             return Text(self.note or "This service does not list the application's keys.")
+        above: list[Text] = []
+        if self.rotation is not None:
+            above.append(Text(self._rotation_line(), style="bold yellow"))
+        if not self.keys:
+            above.append(Text("No keys: nothing can authenticate as this application."))
+        below = [Text(self.note, style="dim")] if self.note else []
+        return Group(*above, *([self._table(self.keys, labels)] if self.keys else []), *below)
+
+    def _table(self, keys: list[ApplicationKey], labels: Mapping[str, str]) -> Table:
+        """One row a key: its short id (the first block), version, age, maker, marks."""
         table = Table.grid(padding=(0, 2))
         for _ in range(5):
             table.add_column(no_wrap=True)
-        if self.rotation is not None:
-            table.add_row(Text(self._rotation_line(), style="bold yellow"), "", "", "", "")
-        if not self.keys:
-            table.add_row(Text("No keys: nothing can authenticate as this application."))
-        else:
-            table.add_row(*(Text(h, style="dim") for h in ("ID", "VER", "MADE", "BY", "")))
-        for key in self.keys:
+        table.add_row(*(Text(h, style="dim") for h in ("ID", "VER", "MADE", "BY", "")))
+        for key in keys:
             key_id = str(key.id)
             by = str(key.created_by) if key.created_by else ""
             who = labels.get(by) or short_id(by) if by else "—"
@@ -117,8 +125,6 @@ class KeysPanel(Static):
                 fmt_text(who),
                 self._marker(key_id),
             )
-        if self.note:
-            table.add_row(Text(self.note, style="dim"))
         return table
 
     def _marker(self, key_id: str) -> Text:

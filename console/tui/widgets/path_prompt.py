@@ -1,4 +1,5 @@
-"""A small dialog asking for a file path, for the code editor's load and save actions.
+"""A small dialog asking for a file path: the code editor's load and save, a new key's file,
+the access review's export.
 
 It checks the path before closing (the file exists, or its folder does; an existing file is
 replaced only after a second Enter), so a typo is fixed in place instead of costing a retry.
@@ -50,8 +51,11 @@ class PathPrompt(Dialog[Path | None]):
         mode: PromptMode,
         initial: str = "",
         action_label: str | None = None,
+        placeholder: str = "path/to/code.js",
     ) -> None:
+        """`placeholder`: an example path fitting what is written (a key file, code)."""
         super().__init__()
+        self.placeholder = placeholder
         self.title_text = title
         self.mode: PromptMode = mode
         self.initial = initial
@@ -61,7 +65,7 @@ class PathPrompt(Dialog[Path | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Static(self.title_text, classes="dialog-title", markup=False)
-            yield Input(self.initial, placeholder="path/to/code.js", id="path")
+            yield Input(self.initial, placeholder=self.placeholder, id="path")
             yield Static("", id="path-problem", markup=False)
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Cancel", id="cancel")

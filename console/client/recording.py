@@ -57,7 +57,9 @@ class PendingChange:
 
 
 class ChangeRecorder(Protocol):
-    """What the client needs of a journal: record before sending, complete when answered."""
+    """What the client needs of a journal: record before sending, complete when answered.
+    A recorder may also have `prepare()`: blocking set-up (the journal's key, from the OS
+    keyring), called in a thread before each record so that the event loop never waits."""
 
     def record(self, change: PendingChange) -> int:
         """Keeps the change as pending; its id. Raises if it cannot be kept."""
@@ -206,6 +208,11 @@ class ChangeRecording:
             secrets=secrets,
         )
         try:
+            prepare = getattr(self.recorder, "prepare", None)
+            if prepare is not None:  # the journal reads its key from the keyring: in a thread
+                import asyncio
+
+                await asyncio.to_thread(prepare)
             change_id = self.recorder.record(change)
         except Exception as problem:
             refused = isinstance(problem, RecordRefused)  # its sentence says it all

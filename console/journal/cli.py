@@ -54,19 +54,24 @@ def what(change: Change) -> str:
 
 def change_details(change: Change) -> list[str]:
     """What an update changed, field by field (code as a line diff); what a delete removed
-    and a create made, field by field."""
+    and a create made, field by field. Configuration values show as *** (and a line says when
+    undo cannot restore them: they were masked, not sealed)."""
     from console.journal.diff import NOT_COMPARED, short
+    from console.journal.sealed import NOT_RESTORABLE, restorable
 
     if change.outcome != "ok":
         return []
+    lines: list[str] = []
     if change.action == "update":
-        return diff_lines(field_diffs(change.before, change.after))
+        lines = diff_lines(field_diffs(change.before, change.after))
     body = change.before if change.action == "delete" else change.after
     if change.action in ("create", "delete") and isinstance(body, dict):
-        return [
+        lines = [
             f"{name}: {short(value)}" for name, value in body.items() if name not in NOT_COMPARED
         ]
-    return []
+    if restorable((change.before, change.after)) is False:
+        lines.append(f"({NOT_RESTORABLE})")
+    return lines
 
 
 # ---- history --------------------------------------------------------------------------
@@ -307,7 +312,7 @@ async def _undo(
             relink = yes or _ask(question, stdin, out, err, declined="They stay unlinked.")
         try:
             result = await run_undo(client, plan, relink=relink)
-        except ApiError as error:
+        except (ApiError, CannotUndo) as error:
             _error(f"Not undone: {error}", err)
             return FAILED
     for line in result.lines:

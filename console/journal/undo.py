@@ -17,6 +17,7 @@ from console.client.endpoints import required_permission
 from console.client.guard import changed_since
 from console.client.recording import changes_made_by
 from console.journal.diff import FieldDiff, field_diffs
+from console.journal.sealed import markers_in, opened
 from console.journal.store import FAILED, OK, PENDING, Change
 
 if TYPE_CHECKING:
@@ -75,6 +76,8 @@ class UndoPlan:
     changed_since: bool = False
     """An update's object was changed by someone else after the recorded change."""
     notes: list[str] = field(default_factory=list)
+    unrestored: list[str] = field(default_factory=list)
+    """Configuration values the journal could not give back (`configuration.NAME`)."""
 
     @property
     def question(self) -> str:
@@ -240,6 +243,7 @@ async def check_now(client: AdminClient, plan: UndoPlan) -> UndoPlan:
     from console.client import NotFound
 
     if plan.action == "create":
+        await _open_configuration(plan, None)
         if plan.kind == "proxies":
             await _check_application(client, plan)
         return plan
@@ -253,17 +257,57 @@ async def check_now(client: AdminClient, plan: UndoPlan) -> UndoPlan:
             f"The {what} no longer exists: undo its delete first, then this change."
         ) from None
     if plan.action == "update" and isinstance(current, dict):
-        after = plan.change.after if isinstance(plan.change.after, dict) else {}
+        before, after = await _open_configuration(plan, current)
         kind = plan.kind
         plan.changed_since = changed_since(
             _Read(after), _Read(current), lambda read: update_body(kind, read.body)
         )
-        plan.diffs = field_diffs(current, plan.change.before, old_name="now", new_name="restored")
+        plan.diffs = field_diffs(current, before, old_name="now", new_name="restored")
         if not plan.diffs:
             raise CannotUndo(
                 f"The {noun(plan.kind)} is already as it was before change {plan.change.id}."
             )
     return plan
+
+
+async def _open_configuration(
+    plan: UndoPlan, current: dict[str, Any] | None
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The recorded bodies (before, after) with their configuration values opened with the
+    journal key (read from the keyring in a thread), and the payload made from them. A value
+    that cannot be opened keeps the value it has now (an update) or is left out (a restore),
+    and a note says so."""
+    import asyncio
+
+    from console.journal.sealed import load_sealer
+
+    change = plan.change
+    before = change.before if isinstance(change.before, dict) else {}
+    after = change.after if isinstance(change.after, dict) else {}
+    if not markers_in((before, after)):
+        return before, after
+    sealer = await asyncio.to_thread(load_sealer)
+    before, lost = opened(before, sealer, current)
+    after, _ = opened(after, sealer, current)
+    if plan.action == "create":
+        application = (plan.payload or {}).get("application")
+        plan.payload = creation_body(plan.kind, before)
+        if plan.kind == "proxies":
+            plan.payload["application"] = application
+    else:
+        plan.payload = update_body(plan.kind, before)
+    plan.unrestored = sorted(set(lost))
+    if plan.unrestored:
+        plan.notes.append(unrestored_note(plan))
+    return before, after
+
+
+def unrestored_note(plan: UndoPlan) -> str:
+    """What undo says of configuration values it cannot give back."""
+    from console.journal.sealed import NOT_RESTORABLE
+
+    left = "they stay as they are now" if plan.action == "update" else "it comes back without them"
+    return f"Its {NOT_RESTORABLE} ({', '.join(plan.unrestored)}); {left}: set them again by hand."
 
 
 class _Read:
@@ -299,6 +343,15 @@ async def _check_application(client: AdminClient, plan: UndoPlan) -> None:
 async def run_undo(client: AdminClient, plan: UndoPlan, *, relink: bool = False) -> UndoResult:
     """Makes the undo's request (recorded as an undo of the change); `relink`: link the
     proxies that used a re-created application to it."""
+    if markers_in((plan.payload,)):  # never sent: check_now opens them first
+        raise CannotUndo("Its configuration values have not been opened: nothing was sent.")
+    result = await _request(client, plan, relink)
+    if plan.unrestored:
+        result.lines.append(unrestored_note(plan))
+    return result
+
+
+async def _request(client: AdminClient, plan: UndoPlan, relink: bool) -> UndoResult:
     result = UndoResult()
     what = noun(plan.kind)
     with changes_made_by("undo", undoes=plan.change.id):

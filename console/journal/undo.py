@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
+from uuid import UUID
 
 from console.client.endpoints import required_permission
 from console.client.guard import changed_since
@@ -139,14 +140,15 @@ def plan_undo(change: Change) -> UndoPlan:
     if change.action == "create":
         if change.kind == "tenant" or not change.result_id:
             raise CannotUndo(f"Change {change.id} left no object id to delete.")
+        target = service_id(change.result_id, change, "after.id")
         return UndoPlan(
             change,
             "delete",
             change.kind,
-            change.result_id,
+            target,
             None,
             f"Delete {what}, created by change {change.id}",
-            required_permission("DELETE", f"{PATHS[change.kind]}/{change.result_id}"),
+            required_permission("DELETE", f"{PATHS[change.kind]}/{target}"),
         )
     if change.before is None:
         raise CannotUndo(
@@ -160,8 +162,23 @@ def plan_undo(change: Change) -> UndoPlan:
     raise CannotUndo(f'A "{change.action}" cannot be undone from the console.')
 
 
+def service_id(value: Any, change: Change, where: str) -> str:
+    """`value` as the service writes an id (a UUID); CannotUndo naming the field otherwise.
+    A journal is a file: an id in it could be `../tenants/self` (console.client.paths)."""
+    try:
+        return str(UUID(str(value)))
+    except ValueError:
+        raise CannotUndo(
+            f"Change {change.id} holds {where} {str(value)[:80]!r}, which is not an id of the "
+            "service (a UUID): nothing was sent."
+        ) from None
+
+
 def _plan_restore(change: Change, what: str) -> UndoPlan:
     body = creation_body(change.kind, change.before or {})
+    if isinstance(body.get("application"), dict):
+        app_id = service_id(body["application"].get("id"), change, "before.application_id")
+        body["application"] = {"id": app_id}
     plan = UndoPlan(
         change,
         "create",
@@ -174,7 +191,16 @@ def _plan_restore(change: Change, what: str) -> UndoPlan:
     )
     if change.kind == "applications":
         plan.summary += " with a new key"
-        plan.relink = list(change.related.get("linked_proxies") or [])
+        linked = change.related.get("linked_proxies") or []
+        if not isinstance(linked, list) or not all(isinstance(p, dict) for p in linked):
+            raise CannotUndo(f"Change {change.id} holds proxies to link again that are unreadable.")
+        plan.relink = [
+            {
+                "id": service_id(p.get("id"), change, f"related.linked_proxies[{i}].id"),
+                "name": str(p.get("name") or ""),
+            }
+            for i, p in enumerate(linked)
+        ]
         if "linked_proxies_unknown" in change.related:
             plan.notes.append(
                 "Which proxies used it could not be read when it was deleted: link them again "
@@ -190,7 +216,15 @@ def _plan_restore(change: Change, what: str) -> UndoPlan:
 
 def _plan_write_back(change: Change, what: str) -> UndoPlan:
     body = update_body(change.kind, change.before or {})
-    target = change.object_id if change.kind != "tenant" else "self"
+    if change.kind == "tenant":
+        if change.object_id not in (None, "self"):
+            raise CannotUndo(
+                f"Change {change.id} holds object_id {str(change.object_id)[:80]!r} for the "
+                "tenant, which is always self: nothing was sent."
+            )
+        target = "self"
+    else:
+        target = service_id(change.object_id, change, "object_id")
     path = "/tenants/self" if change.kind == "tenant" else f"{PATHS[change.kind]}/{target}"
     return UndoPlan(
         change,

@@ -251,15 +251,16 @@ def undo(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | No
 
 
 def _client_for(change: Change) -> AdminClient:
-    """A journaling client for the profile the change was made on; ValueError if that
-    profile is gone, has no key or now points at another service."""
+    """A journaling client for the profile the change was made on, or for the environment's
+    connection when it was made through one; ValueError if that profile is gone, has no key
+    or now points at another service. (check_now then checks the tenant.)"""
     from console.client import AdminClient
     from console.journal.store import open_journal
     from console.profiles.config import ProfileError
     from console.profiles.resolve import resolve_connection
 
     if change.profile is None:
-        raise ValueError(f"Change {change.id} was made without a profile: undo it in the console.")
+        return _environment_client(change)
     try:
         found = resolve_connection(change.profile)
     except ProfileError as error:
@@ -273,6 +274,40 @@ def _client_for(change: Change) -> AdminClient:
         )
     client = AdminClient(found.base_url, found.key, key_header=found.key_header)
     client.record_changes(open_journal(), profile=change.profile, origin="undo")
+    return client
+
+
+def _environment_client(change: Change) -> AdminClient:
+    """A change made without a profile is undone through the environment's connection
+    (TENANT_CONSOLE_BASE_URL and TENANT_CONSOLE_API_KEY), when it points at the same service;
+    ValueError naming both services otherwise."""
+    import os
+
+    from console.client import AdminClient
+    from console.journal.store import open_journal
+    from console.profiles.config import ProfileError
+    from console.profiles.resolve import API_KEY_ENV, BASE_URL_ENV, resolve_connection
+
+    made_on = f"{change.base_url} (tenant {change.tenant or 'not recorded'})"
+    if not (os.environ.get(BASE_URL_ENV, "").strip() and os.environ.get(API_KEY_ENV, "").strip()):
+        raise ValueError(
+            f"Change {change.id} was made without a profile, on {made_on}: set {BASE_URL_ENV} "
+            f"and {API_KEY_ENV} to that service and a key of that tenant to undo it. Nothing "
+            "was changed."
+        )
+    try:
+        found = resolve_connection()
+    except ProfileError as error:
+        raise ValueError(str(error)) from None
+    if found.key is None or found.profile is not None:  # not the environment's after all
+        raise ValueError(f"Change {change.id} was made without a profile, on {made_on}.")
+    if found.base_url.rstrip("/") != change.base_url.rstrip("/"):
+        raise ValueError(
+            f"Change {change.id} was made on {made_on}, but {BASE_URL_ENV} points at "
+            f"{found.base_url}: nothing was changed."
+        )
+    client = AdminClient(found.base_url, found.key, key_header=found.key_header)
+    client.record_changes(open_journal(), profile=None, origin="undo")
     return client
 
 

@@ -9,6 +9,7 @@ goes through the same journaling client, so it is a change in the journal too.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -23,6 +24,8 @@ from console.journal.store import FAILED, OK, PENDING, Change
 
 if TYPE_CHECKING:
     from console.client import AdminClient
+
+log = logging.getLogger(__name__)
 
 RESPONSE_ONLY = frozenset(
     {
@@ -276,6 +279,7 @@ async def check_now(client: AdminClient, plan: UndoPlan) -> UndoPlan:
     its diff becomes now -> restored); CannotUndo if the object is gone or already back."""
     from console.client import NotFound
 
+    await _check_tenant(client, plan.change)
     if plan.action == "create":
         await _open_configuration(plan, None)
         if plan.kind == "proxies":
@@ -302,6 +306,41 @@ async def check_now(client: AdminClient, plan: UndoPlan) -> UndoPlan:
                 f"The {noun(plan.kind)} is already as it was before change {plan.change.id}."
             )
     return plan
+
+
+async def _check_tenant(client: AdminClient, change: Change) -> None:
+    """CannotUndo, naming both, unless `client` reaches the service and tenant the change was
+    made on: the tenant's id where the journal has it (a name changes), else its name. A
+    change made through a profile without the tenant's id (recorded before ids were, or by
+    a key that could not read the tenant) is matched by the profile alone; one made
+    without a profile never is."""
+    from console.client import ApiError
+
+    recorded_id = change.related.get("tenant_id") if isinstance(change.related, dict) else None
+    recorded_id = recorded_id if isinstance(recorded_id, str) and recorded_id else None
+    recorded = change.tenant or recorded_id
+    if recorded_id is None and change.profile is not None:
+        return
+    data: Any = None
+    try:
+        data = await _read(client, "/tenants/self")
+    except ApiError as error:
+        log.info("Could not read the tenant to check an undo against: %s", error)
+    data = data if isinstance(data, dict) else {}
+    now = str(data.get("name") or data.get("id") or "") or None
+    now_id = str(data.get("id") or "") or None
+    made_on = f"tenant {recorded or '(not recorded)'} at {change.base_url}"
+    if recorded is None or now is None:
+        raise CannotUndo(
+            f"Change {change.id} was made on {made_on}; which tenant this connection reaches "
+            f"({client.base_url}) could not be checked against it: nothing was sent."
+        )
+    same = now_id == recorded_id if recorded_id else now == recorded
+    if not same or client.base_url.rstrip("/") != change.base_url.rstrip("/"):
+        raise CannotUndo(
+            f"Change {change.id} was made on {made_on}, but this connection reaches tenant "
+            f"{now} at {client.base_url}: nothing was changed."
+        )
 
 
 async def _open_configuration(

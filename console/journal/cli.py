@@ -57,7 +57,7 @@ def change_details(change: Change) -> list[str]:
     and a create made, field by field. Configuration values show as *** (and a line says when
     undo cannot restore them: they were masked, not sealed)."""
     from console.journal.diff import NOT_COMPARED, short
-    from console.journal.sealed import NOT_RESTORABLE, restorable
+    from console.journal.sealed import CONFIGURATION, NOT_RESTORABLE, restorable
 
     if change.outcome != "ok":
         return []
@@ -67,11 +67,22 @@ def change_details(change: Change) -> list[str]:
     body = change.before if change.action == "delete" else change.after
     if change.action in ("create", "delete") and isinstance(body, dict):
         lines = [
-            f"{name}: {short(value)}" for name, value in body.items() if name not in NOT_COMPARED
+            f"{name}: {_configuration(value) if name == CONFIGURATION else short(value)}"
+            for name, value in body.items()
+            if name not in NOT_COMPARED
         ]
     if restorable((change.before, change.after)) is False:
         lines.append(f"({NOT_RESTORABLE})")
     return lines
+
+
+def _configuration(value: object) -> str:
+    """A configuration map by its names: `REGION, API_KEY (values not shown)`."""
+    from console.journal.diff import short
+
+    if not isinstance(value, dict) or not value:
+        return short(value)
+    return f"{short([str(name) for name in value])} (values not shown)"
 
 
 # ---- history --------------------------------------------------------------------------

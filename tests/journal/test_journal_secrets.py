@@ -97,6 +97,8 @@ async def test_configuration_values_are_sealed_in_the_journal_and_undo_restores_
     assert "configuration.STRIPE_SECRET_KEY: *** -> ***" in out
     assert "configuration.REGION: *** -> ***" in out
     assert "configuration.ACCESS_TOKEN: *** -> ***" not in out  # unchanged
+    assert "configuration: ACCESS_TOKEN, ADYEN_API_KEY" in out  # what the create made
+    assert "(values not shown)" in out
     entries = json.loads(out[out.index("[\n") :])
     (entry,) = [e for e in entries if e["id"] == update.id]
     assert entry["after"]["configuration"] == dict.fromkeys(CHANGED, "***")

@@ -177,11 +177,16 @@ def service_id(value: Any, change: Change, where: str) -> str:
         ) from None
 
 
-def _plan_restore(change: Change, what: str) -> UndoPlan:
-    body = creation_body(change.kind, change.before or {})
+def _checked_application(change: Change, body: dict[str, Any]) -> dict[str, Any]:
+    """`body` with its application's id checked as the service's (it is read, then sent)."""
     if isinstance(body.get("application"), dict):
         app_id = service_id(body["application"].get("id"), change, "before.application_id")
         body["application"] = {"id": app_id}
+    return body
+
+
+def _plan_restore(change: Change, what: str) -> UndoPlan:
+    body = _checked_application(change, creation_body(change.kind, change.before or {}))
     plan = UndoPlan(
         change,
         "create",
@@ -218,7 +223,7 @@ def _plan_restore(change: Change, what: str) -> UndoPlan:
 
 
 def _plan_write_back(change: Change, what: str) -> UndoPlan:
-    body = update_body(change.kind, change.before or {})
+    body = _checked_application(change, update_body(change.kind, change.before or {}))
     if change.kind == "tenant":
         if change.object_id not in (None, "self"):
             raise CannotUndo(
@@ -362,13 +367,13 @@ async def _open_configuration(
     sealer = await asyncio.to_thread(load_sealer)
     before, lost = opened(before, sealer, current)
     after, _ = opened(after, sealer, current)
+    checked = plan.payload or {}  # its application's id was checked: kept as it is
     if plan.action == "create":
-        application = (plan.payload or {}).get("application")
         plan.payload = creation_body(plan.kind, before)
-        if plan.kind == "proxies":
-            plan.payload["application"] = application
     else:
         plan.payload = update_body(plan.kind, before)
+    if "application" in checked:
+        plan.payload["application"] = checked["application"]
     plan.unrestored = sorted(set(lost))
     if plan.unrestored:
         plan.notes.append(unrestored_note(plan))

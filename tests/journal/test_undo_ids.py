@@ -42,6 +42,10 @@ CRAFTED: list[tuple[str, dict[str, Any]]] = [
         {"action": "delete", "before": {**PROXY, "application_id": "../tenants/self"}},
     ),
     (
+        "update whose application escapes",
+        {"object_id": GOOD_ID, "before": {**PROXY, "application_id": "../tenants/self"}},
+    ),
+    (
         "delete whose linked proxy escapes",
         {
             "action": "delete",

@@ -18,7 +18,7 @@ import pytest
 from keyring.backends import fail
 
 from console.cli import main
-from console.journal.sealed import KEYRING_NAME, KEYRING_SERVICE
+from console.journal.sealed import KEYRING_NAME, KEYRING_SERVICE, masked
 from console.journal.store import ChangeJournal
 
 CONFIGURATION = {
@@ -254,3 +254,38 @@ def test_a_journal_of_an_older_console_has_its_clear_values_masked_once_opened(
     (entry,) = json.loads(out[out.index("[\n") :])
     assert entry["configuration_restorable"] is False
     assert "undo cannot restore them" in out
+
+
+async def test_a_pending_change_settled_later_keeps_no_value_in_clear(
+    service, prod, journal, capsys
+) -> None:
+    """A proxy update left pending (the console was killed) is checked against the service
+    at the next start: the object as found goes in the journal concealed too, and the check
+    compares the values it asked for although the journal holds them sealed."""
+    from test_settle import left_pending
+
+    from console.client import AdminClient
+    from console.journal.settle import settle_pending
+
+    tenant, key = prod
+    created = tenant.proxy(NAME, None, configuration=CONFIGURATION)
+    asked = {**created, "configuration": CHANGED}
+    change_id = left_pending(
+        journal,
+        service,
+        "PUT",
+        f"/proxies/{created['id']}",
+        "proxies",
+        "update",
+        object_id=created["id"],
+        name=NAME,
+        before=created,
+        request=asked,
+    )
+    tenant.put(f"/proxies/{created['id']}", asked)  # it reached the service
+    async with AdminClient(service.base_url, key) as client:
+        await settle_pending(client, journal, profile="prod")
+    settled = journal.get(change_id)
+    assert settled is not None and settled.outcome == "ok"
+    assert masked(settled.after["configuration"]) == dict.fromkeys(CHANGED, "***")
+    assert_nowhere(every_value(), journal_bytes(journal), history_output(capsys))

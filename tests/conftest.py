@@ -39,6 +39,18 @@ one of them alone at the end of the run (xdist hands tests out in collection ord
 TESTS = Path(__file__).parent
 
 
+@pytest.fixture(autouse=True)
+def no_real_keyring(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test reaches the user's keyring, and none waits on one another test left behind:
+    the change journal reads a key of its own there on a change's way out (issue 33). Every
+    test starts with no keyring (keyring's fail backend); suites that need one (profiles,
+    journal, estate...) install theirs over it."""
+    import keyring.core
+    from keyring.backends import fail
+
+    monkeypatch.setattr(keyring.core, "_keyring_backend", fail.Keyring())
+
+
 def _module(item: pytest.Item) -> str:
     try:
         return item.path.relative_to(TESTS).as_posix()

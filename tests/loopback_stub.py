@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Self
 
 
@@ -37,3 +38,25 @@ class LoopbackStub:
         while not condition():
             self.changed.clear()
             await self.changed.wait()
+
+
+@dataclass
+class Listener(LoopbackStub):
+    """A loopback listener that must hear nothing: it keeps the first line of every request
+    that reaches it (`heard`) and answers 500, so that a test proves nothing was sent."""
+
+    heard: list[str] = field(default_factory=list)
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            head = await reader.readuntil(b"\r\n\r\n")
+        except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError):
+            head = b"(a connection, no request)"
+        self.heard.append(head.decode("latin-1").split("\r\n")[0])
+        self.changed.set()
+        writer.write(b"HTTP/1.1 500 Heard\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+        try:
+            await writer.drain()
+        finally:
+            writer.close()

@@ -23,6 +23,7 @@ from console.client.errors import (
     ServiceUnreachable,
     Unauthorized,
     UnexpectedResponse,
+    UnsafePath,
     ValidationFailed,
 )
 
@@ -77,6 +78,7 @@ __all__ = [
     "ServiceUnreachable",
     "Unauthorized",
     "UnexpectedResponse",
+    "UnsafePath",
     "ValidationFailed",
     "required_permission",
 ]

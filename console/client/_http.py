@@ -40,6 +40,7 @@ from console.client.errors import (
     ValidationFailed,
 )
 from console.client.headers import KEY_HEADER, USER_AGENT, checked_header_name, checked_key
+from console.client.paths import check_path
 from console.client.recording import WRITE_METHODS, ChangeRecording
 
 log = logging.getLogger("console.client")
@@ -162,6 +163,7 @@ class HttpSession:
         With a change recording (see console.client.recording), a write is recorded before
         it is sent and completed when answered, and what a GET returns is remembered."""
         method = method.upper()
+        check_path(method, path)  # before it is recorded or sent
         recording = self.recording
         if recording is None:
             return await self._send(method, path, params, body)
@@ -182,6 +184,7 @@ class HttpSession:
     async def probe(self, method: str, path: str) -> Any:
         """A request that by design changes nothing (a POST to an object that exists nowhere,
         asking whether a route is offered): sent like any other, but never journalled."""
+        check_path(method.upper(), path)
         return await self._send(method.upper(), path, None, None)
 
     async def _journal_get(self, path: str) -> Any:
@@ -194,6 +197,7 @@ class HttpSession:
         return data
 
     async def _send(self, method: str, path: str, params: Params | None, body: Any) -> Any:
+        check_path(method, path)  # every path, the journal's own reads too
         policy = self.retry if self.retry.retries(method) else NO_RETRY
         headers = {self.key_header: self._key}
         content: bytes | None = None

@@ -169,6 +169,20 @@ class UnexpectedResponse(ApiError):
         )
 
 
+class UnsafePath(ApiError):
+    """Refused before sending: an id cannot be one segment of a request path (it is `..`,
+    holds `/`, ...). Nothing was recorded or sent (console.client.paths)."""
+
+    def __init__(self, segment: str, problem: str, **kwargs: object) -> None:
+        self.segment = segment
+        self.problem = problem
+        super().__init__(None, "Refused", **kwargs)  # type: ignore[arg-type]
+
+    def sentence(self) -> str:
+        shown = repr(self.segment[:80])  # repr: a control character shows as an escape
+        return f"Refused {shown} as part of a request path ({self.problem}): nothing was sent"
+
+
 def _bare(text: str) -> str:
     """A sentence without its final full stop, so that a status can follow it."""
     return text.rstrip().rstrip(".")
@@ -194,5 +208,6 @@ __all__ = [
     "ServiceUnreachable",
     "Unauthorized",
     "UnexpectedResponse",
+    "UnsafePath",
     "ValidationFailed",
 ]

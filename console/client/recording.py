@@ -57,7 +57,9 @@ class PendingChange:
 
 
 class ChangeRecorder(Protocol):
-    """What the client needs of a journal: record before sending, complete when answered."""
+    """What the client needs of a journal: record before sending, complete when answered.
+    A recorder may also have `prepare()`: blocking set-up (the journal's key, from the OS
+    keyring), called in a thread before each record so that the event loop never waits."""
 
     def record(self, change: PendingChange) -> int:
         """Keeps the change as pending; its id. Raises if it cannot be kept."""
@@ -133,6 +135,8 @@ class ChangeRecording:
         self.profile = profile
         self.origin = origin
         self.tenant: str | None = None
+        self.tenant_id: str | None = None
+        """The tenant's id (a name changes): kept in each change's `related`, for undo."""
         self._bodies: OrderedDict[tuple[str, str], dict[str, Any]] = OrderedDict()
 
     # ---- what was read -----------------------------------------------------------------
@@ -147,6 +151,7 @@ class ChangeRecording:
             if len(parts) == 2 and isinstance(data, dict):
                 self._keep((kind, "self"), data)
                 self.tenant = str(data.get("name") or data.get("id") or "") or self.tenant
+                self.tenant_id = str(data.get("id") or "") or self.tenant_id
             return
         if len(parts) == 1 and isinstance(data, dict) and isinstance(data.get("data"), list):
             for item in data["data"]:
@@ -182,6 +187,8 @@ class ChangeRecording:
         related = await self._related(kind, action, object_id, get)
         if self.tenant is None:
             await self._read_tenant(get)
+        if self.tenant_id:
+            related = {**related, "tenant_id": self.tenant_id}
         origin, undoes = _ORIGIN.get() or (self.origin, None)
         name = None
         for source in (body, before):
@@ -206,6 +213,11 @@ class ChangeRecording:
             secrets=secrets,
         )
         try:
+            prepare = getattr(self.recorder, "prepare", None)
+            if prepare is not None:  # the journal reads its key from the keyring: in a thread
+                import asyncio
+
+                await asyncio.to_thread(prepare)
             change_id = self.recorder.record(change)
         except Exception as problem:
             refused = isinstance(problem, RecordRefused)  # its sentence says it all
@@ -308,6 +320,7 @@ class ChangeRecording:
             return
         if isinstance(data, dict):
             self.tenant = str(data.get("name") or data.get("id") or "")
+            self.tenant_id = str(data.get("id") or "") or None
 
 
 __all__ = [

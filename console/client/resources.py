@@ -9,7 +9,6 @@ import builtins
 from collections.abc import AsyncIterator, Iterable, Mapping
 from contextlib import aclosing
 from typing import Any, ClassVar, Generic, TypeVar
-from urllib.parse import quote
 from uuid import UUID
 
 from pydantic import BaseModel, ValidationError
@@ -17,6 +16,7 @@ from pydantic import BaseModel, ValidationError
 from console.client._http import HttpSession, Params
 from console.client.envelope import checked_envelope, page_params
 from console.client.errors import NotFound, NotOffered, UnexpectedResponse
+from console.client.paths import segment
 from console.models import (
     Application,
     ApplicationCreate,
@@ -79,8 +79,8 @@ def parse_response(model: type[M] | Any, data: Any, *, method: str, path: str) -
 
 
 def _segment(id: Id) -> str:
-    """An id as one path segment, whatever characters a caller put in it."""
-    return quote(str(id), safe="")
+    """An id as one path segment; UnsafePath (nothing sent) for `..`, `a/b` and the like."""
+    return segment(id)
 
 
 def _ids(ids: Iterable[Id]) -> Params:

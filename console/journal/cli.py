@@ -54,19 +54,35 @@ def what(change: Change) -> str:
 
 def change_details(change: Change) -> list[str]:
     """What an update changed, field by field (code as a line diff); what a delete removed
-    and a create made, field by field."""
+    and a create made, field by field. Configuration values show as *** (and a line says when
+    undo cannot restore them: they were masked, not sealed)."""
     from console.journal.diff import NOT_COMPARED, short
+    from console.journal.sealed import CONFIGURATION, NOT_RESTORABLE, restorable
 
     if change.outcome != "ok":
         return []
+    lines: list[str] = []
     if change.action == "update":
-        return diff_lines(field_diffs(change.before, change.after))
+        lines = diff_lines(field_diffs(change.before, change.after))
     body = change.before if change.action == "delete" else change.after
     if change.action in ("create", "delete") and isinstance(body, dict):
-        return [
-            f"{name}: {short(value)}" for name, value in body.items() if name not in NOT_COMPARED
+        lines = [
+            f"{name}: {_configuration(value) if name == CONFIGURATION else short(value)}"
+            for name, value in body.items()
+            if name not in NOT_COMPARED
         ]
-    return []
+    if restorable((change.before, change.after)) is False:
+        lines.append(f"({NOT_RESTORABLE})")
+    return lines
+
+
+def _configuration(value: object) -> str:
+    """A configuration map by its names: `REGION, API_KEY (values not shown)`."""
+    from console.journal.diff import short
+
+    if not isinstance(value, dict) or not value:
+        return short(value)
+    return f"{short([str(name) for name in value])} (values not shown)"
 
 
 # ---- history --------------------------------------------------------------------------
@@ -246,15 +262,16 @@ def undo(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | No
 
 
 def _client_for(change: Change) -> AdminClient:
-    """A journaling client for the profile the change was made on; ValueError if that
-    profile is gone, has no key or now points at another service."""
+    """A journaling client for the profile the change was made on, or for the environment's
+    connection when it was made through one; ValueError if that profile is gone, has no key
+    or now points at another service. (check_now then checks the tenant.)"""
     from console.client import AdminClient
     from console.journal.store import open_journal
     from console.profiles.config import ProfileError
     from console.profiles.resolve import resolve_connection
 
     if change.profile is None:
-        raise ValueError(f"Change {change.id} was made without a profile: undo it in the console.")
+        return _environment_client(change)
     try:
         found = resolve_connection(change.profile)
     except ProfileError as error:
@@ -268,6 +285,40 @@ def _client_for(change: Change) -> AdminClient:
         )
     client = AdminClient(found.base_url, found.key, key_header=found.key_header)
     client.record_changes(open_journal(), profile=change.profile, origin="undo")
+    return client
+
+
+def _environment_client(change: Change) -> AdminClient:
+    """A change made without a profile is undone through the environment's connection
+    (TENANT_CONSOLE_BASE_URL and TENANT_CONSOLE_API_KEY), when it points at the same service;
+    ValueError naming both services otherwise."""
+    import os
+
+    from console.client import AdminClient
+    from console.journal.store import open_journal
+    from console.profiles.config import ProfileError
+    from console.profiles.resolve import API_KEY_ENV, BASE_URL_ENV, resolve_connection
+
+    made_on = f"{change.base_url} (tenant {change.tenant or 'not recorded'})"
+    if not (os.environ.get(BASE_URL_ENV, "").strip() and os.environ.get(API_KEY_ENV, "").strip()):
+        raise ValueError(
+            f"Change {change.id} was made without a profile, on {made_on}: set {BASE_URL_ENV} "
+            f"and {API_KEY_ENV} to that service and a key of that tenant to undo it. Nothing "
+            "was changed."
+        )
+    try:
+        found = resolve_connection()
+    except ProfileError as error:
+        raise ValueError(str(error)) from None
+    if found.key is None or found.profile is not None:  # not the environment's after all
+        raise ValueError(f"Change {change.id} was made without a profile, on {made_on}.")
+    if found.base_url.rstrip("/") != change.base_url.rstrip("/"):
+        raise ValueError(
+            f"Change {change.id} was made on {made_on}, but {BASE_URL_ENV} points at "
+            f"{found.base_url}: nothing was changed."
+        )
+    client = AdminClient(found.base_url, found.key, key_header=found.key_header)
+    client.record_changes(open_journal(), profile=None, origin="undo")
     return client
 
 
@@ -307,7 +358,7 @@ async def _undo(
             relink = yes or _ask(question, stdin, out, err, declined="They stay unlinked.")
         try:
             result = await run_undo(client, plan, relink=relink)
-        except ApiError as error:
+        except (ApiError, CannotUndo) as error:
             _error(f"Not undone: {error}", err)
             return FAILED
     for line in result.lines:

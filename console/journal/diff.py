@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from console.code_files.diff import code_of, line_diff
+from console.journal.sealed import CONFIGURATION, MASK, masked
 
 NOT_COMPARED = frozenset(
     {"id", "tenant_id", "created_at", "created_by", "modified_at", "modified_by", "key", "keys"}
@@ -27,7 +28,9 @@ class FieldDiff:
 
 
 def short(value: Any) -> str:
-    """A value in one short line: code by its size, lists joined, long text cut."""
+    """A value in one short line: code by its size, lists joined, long text cut; a
+    configuration value never shown (console.journal.sealed)."""
+    value = masked(value)
     if value is None or value == [] or value == {}:
         return "(none)"
     if isinstance(value, bool):
@@ -62,6 +65,9 @@ def field_diffs(
         before, after = old.get(name), new.get(name)
         if _same(before, after):
             continue
+        if name == CONFIGURATION and (isinstance(before, dict) or isinstance(after, dict)):
+            diffs += _configuration_diffs(before, after)
+            continue
         code: list[str] = []
         if name in CODE_FIELDS and (code_of(before) is not None or code_of(after) is not None):
             code = line_diff(
@@ -71,6 +77,25 @@ def field_diffs(
                 new_label=f"{name} ({new_name})",
             )
         diffs.append(FieldDiff(name, short(before), short(after), tuple(code)))
+    return diffs
+
+
+def _configuration_diffs(old: Any, new: Any) -> list[FieldDiff]:
+    """Which configuration values an update changed, added or removed: by name, each value
+    shown as *** (they are secrets; the journal keeps them sealed or masked)."""
+    old = old if isinstance(old, dict) else {}
+    new = new if isinstance(new, dict) else {}
+    diffs = []
+    for name in [*new, *(n for n in old if n not in new)]:
+        before, after = old.get(name), new.get(name)
+        if not _same(before, after):
+            diffs.append(
+                FieldDiff(
+                    f"{CONFIGURATION}.{name}",
+                    "(none)" if before is None else MASK,
+                    "(none)" if after is None else MASK,
+                )
+            )
     return diffs
 
 

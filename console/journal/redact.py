@@ -1,10 +1,13 @@
 """Key material out of everything the journal keeps: fields that hold keys are dropped, and
-any known key value left elsewhere (inside code, say) is replaced by ***."""
+any known key value left elsewhere (inside code, say) is replaced by ***. Configuration values
+are concealed first (console.journal.sealed): the markers in a configuration map are kept."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import Any
+
+from console.journal.sealed import CONFIGURATION, is_marker
 
 KEY_FIELDS = frozenset(
     {"key", "api_key", "apikey", "api-key", "secret", "client_secret", "private_key", "password"}
@@ -28,6 +31,9 @@ def _strip(value: Any, found: set[str]) -> Any:
     if isinstance(value, dict):
         kept = {}
         for name, item in value.items():
+            if name == CONFIGURATION and isinstance(item, dict):
+                kept[name] = {k: v if is_marker(v) else _strip(v, found) for k, v in item.items()}
+                continue
             if isinstance(name, str) and name.lower() in KEY_FIELDS:
                 if isinstance(item, str) and len(item) >= MIN_SECRET_LENGTH:
                     found.add(item)
@@ -46,7 +52,17 @@ def _mask(value: Any, secrets: list[str]) -> Any:
                 value = value.replace(secret, MASK)
         return value
     if isinstance(value, dict):
-        return {name: _mask(item, secrets) for name, item in value.items()}
+        return {
+            name: _kept_markers(item, secrets) if name == CONFIGURATION else _mask(item, secrets)
+            for name, item in value.items()
+        }
     if isinstance(value, list):
         return [_mask(item, secrets) for item in value]
     return value
+
+
+def _kept_markers(configuration: Any, secrets: list[str]) -> Any:
+    """A configuration map's markers as they are (their tokens are not text to mask)."""
+    if not isinstance(configuration, dict):
+        return _mask(configuration, secrets)
+    return {k: v if is_marker(v) else _mask(v, secrets) for k, v in configuration.items()}

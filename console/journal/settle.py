@@ -304,8 +304,10 @@ def _settable(body: dict[str, Any]) -> dict[str, Any]:
 
 def _matches(asked: Any, current: Any) -> bool:
     """Every field asked for is so on the object (fields the service sets and values the
-    journal masked are not compared; an object may hold more than was asked)."""
-    if isinstance(asked, str) and MASKED in asked:
+    journal masked or sealed are not compared; an object may hold more than was asked)."""
+    from console.journal.sealed import is_marker
+
+    if (isinstance(asked, str) and MASKED in asked) or is_marker(asked):
         return True
     if isinstance(asked, dict):
         if not isinstance(current, dict):

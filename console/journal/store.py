@@ -25,6 +25,14 @@ from console.client.recording import PendingChange, RecordRefused
 from console.journal.redact import without_keys
 from console.journal.rotations import LEGACY_FILE, Rotation, from_row, read_legacy_file, to_row
 from console.journal.rotations import SCHEMA as ROTATIONS_SCHEMA
+from console.journal.sealed import (
+    Concealer,
+    Sealer,
+    concealed_texts,
+    load_sealer,
+    masked,
+    restorable,
+)
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +41,9 @@ DAYS_ENV = "TENANT_CONSOLE_JOURNAL_DAYS"
 MEGABYTES_ENV = "TENANT_CONSOLE_JOURNAL_MB"
 DEFAULT_DAYS = 90
 DEFAULT_MEGABYTES = 50
+
+CONCEALED_VERSION = 1
+"""PRAGMA user_version from which no row holds a configuration value in clear."""
 
 PENDING, OK, FAILED, UNKNOWN = "pending", "ok", "failed", "unknown"
 """Outcomes: not answered yet (or the console stopped), done, refused, no answer came."""
@@ -164,9 +175,12 @@ class Change:
             "undoes": self.undoes,
             "outcome": self.outcome,
             "error": self.error,
-            "before": self.before,
-            "after": self.after,
+            # Configuration values as *** (console.journal.sealed), and whether undo can
+            # restore them (null: the change holds none).
+            "before": masked(self.before),
+            "after": masked(self.after),
             "related": self.related,
+            "configuration_restorable": restorable((self.before, self.after)),
         }
 
 
@@ -218,6 +232,11 @@ class ChangeJournal:
         self.max_bytes = max_bytes or _setting(MEGABYTES_ENV, DEFAULT_MEGABYTES) * 1_000_000
         self._lock = threading.Lock()
         self._db: sqlite3.Connection | None = None
+        self._sealer_lock = threading.Lock()
+        self._sealer: Sealer | None = None
+        self._sealer_loaded = False
+        self._concealers: dict[int, Concealer] = {}
+        """Each change's concealer from `record` to `complete`: one marker per value."""
 
     # ---- the file ----------------------------------------------------------------------
 
@@ -249,10 +268,12 @@ class ChangeJournal:
             raise JournalError(f"Cannot open the journal {self.path}: {problem}.") from None
         try:
             db.text_factory = _text
+            db.execute("PRAGMA secure_delete = ON")  # what is replaced or dropped is zeroed
             db.executescript(_SCHEMA)
             db.executescript(ROTATIONS_SCHEMA)
             still_same_file(self.path, "journal", status)
             self._rotate(db)
+            self._conceal_old_rows(db)
             self._adopt_rotations_file(db)
         except UnsafeFileError as problem:
             db.close()
@@ -302,6 +323,30 @@ class ChangeJournal:
             db.execute("VACUUM")
             log.info("Dropped %d change(s) from the journal to keep it under its size", len(doomed))
 
+    def _conceal_old_rows(self, db: sqlite3.Connection) -> None:
+        """Configuration values an older console kept in clear are masked, once per file
+        (PRAGMA user_version marks it done; console.journal.sealed)."""
+        (version,) = db.execute("PRAGMA user_version").fetchone()
+        if version >= CONCEALED_VERSION:
+            return
+        with db:
+            rows = db.execute(  # a row too big to read is listed as unreadable, never read
+                "SELECT id, before, after, request FROM changes WHERE (before LIKE :found OR "
+                f"after LIKE :found OR request LIKE :found) AND ({_ROW_SIZE}) <= :row_max",
+                {"found": '%"configuration"%', "row_max": ROW_BYTES_MAX},
+            ).fetchall()
+            for change_id, *texts in rows:
+                new = concealed_texts(texts)
+                if any(text is not None for text in new):
+                    kept = [n if n is not None else t for n, t in zip(new, texts, strict=True)]
+                    db.execute(
+                        "UPDATE changes SET before = ?, after = ?, request = ? WHERE id = ?",
+                        (*kept, change_id),
+                    )
+            db.execute(f"PRAGMA user_version = {CONCEALED_VERSION}")
+        if rows:
+            log.info("Masked the configuration values of %d older journal entries", len(rows))
+
     def _adopt_rotations_file(self, db: sqlite3.Connection) -> None:
         """Rotations kept in `key-rotations.json` (before the journal kept them) become rows,
         once: the file is removed after. One the journal already has is not added again."""
@@ -327,9 +372,23 @@ class ChangeJournal:
 
     # ---- writing -----------------------------------------------------------------------
 
+    def prepare(self) -> None:
+        """Reads the journal key from the OS keyring, once (blocking: the client calls it in
+        a thread before the first record, so the UI thread never waits on the keyring)."""
+        with self._sealer_lock:  # not the file's lock: reading the file never waits on it
+            if not self._sealer_loaded:
+                self._sealer = load_sealer()
+                self._sealer_loaded = True
+
     def record(self, change: PendingChange) -> int:
-        """Keeps `change` as pending (bodies without keys); its id."""
-        secrets = change.secrets
+        """Keeps `change` as pending (bodies without keys, configuration values concealed);
+        its id."""
+        self.prepare()
+        concealer = Concealer(self._sealer)
+        before, request, related = (
+            concealer.conceal(body) for body in (change.before, change.request, change.related)
+        )
+        secrets = (*change.secrets, *concealer.values)
         row = (
             _now().isoformat(),
             change.profile,
@@ -343,9 +402,9 @@ class ChangeJournal:
             change.undoes,
             change.method,
             change.path,
-            _dumps(change.before, secrets),
-            _dumps(change.request, secrets),
-            _dumps(change.related or {}, secrets),
+            _dumps(before, secrets),
+            _dumps(request, secrets),
+            _dumps(related or {}, secrets),
             PENDING,
         )
         size = sum(len(v.encode("utf-8", "replace")) for v in row if isinstance(v, str))
@@ -363,7 +422,9 @@ class ChangeJournal:
                     "related, outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     row,
                 )
-            return int(cursor.lastrowid or 0)
+            change_id = int(cursor.lastrowid or 0)
+            self._concealers[change_id] = concealer
+            return change_id
 
     def complete(
         self,
@@ -375,6 +436,11 @@ class ChangeJournal:
         secrets: tuple[str, ...] = (),
     ) -> None:
         """Marks the change answered: `ok` with the object as returned, `failed` or `unknown`."""
+        self.prepare()
+        with self._lock:
+            concealer = self._concealers.pop(change_id, None) or Concealer(self._sealer)
+        after = concealer.conceal(after)
+        secrets = (*secrets, *concealer.values)
         after_text = _dumps(after, secrets)
         error_text = without_keys(error, secrets) if error else None
         if after_text is not None and len(after_text.encode("utf-8", "replace")) > (
@@ -442,8 +508,12 @@ class ChangeJournal:
     def settle(self, change_id: int, *, outcome: str, after: Any = None, note: str) -> bool:
         """A change left pending, decided later (console.journal.settle): `outcome` with
         the object as found and `note` saying how it was decided. False if it was no longer
-        pending (another console answered it meanwhile)."""
-        after_text = _dumps(after, ())
+        pending (another console answered it meanwhile). Its configuration values are
+        concealed (sealed if the key is already read: this never waits on the keyring), with
+        markers of their own: whether a value changed is not known."""
+        concealer = Concealer(self._sealer if self._sealer_loaded else None, labels="settled-")
+        after = concealer.conceal(after)
+        after_text = _dumps(after, tuple(concealer.values))
         if after_text is not None and len(after_text) > self.row_limit // 3:
             after_text = None
         with self._lock:

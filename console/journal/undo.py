@@ -9,18 +9,23 @@ goes through the same journaling client, so it is a change in the journal too.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
+from uuid import UUID
 
 from console.client.endpoints import required_permission
 from console.client.guard import changed_since
 from console.client.recording import changes_made_by
 from console.journal.diff import FieldDiff, field_diffs
+from console.journal.sealed import markers_in, opened
 from console.journal.store import FAILED, OK, PENDING, Change
 
 if TYPE_CHECKING:
     from console.client import AdminClient
+
+log = logging.getLogger(__name__)
 
 RESPONSE_ONLY = frozenset(
     {
@@ -75,6 +80,8 @@ class UndoPlan:
     changed_since: bool = False
     """An update's object was changed by someone else after the recorded change."""
     notes: list[str] = field(default_factory=list)
+    unrestored: list[str] = field(default_factory=list)
+    """Configuration values the journal could not give back (`configuration.NAME`)."""
 
     @property
     def question(self) -> str:
@@ -136,14 +143,15 @@ def plan_undo(change: Change) -> UndoPlan:
     if change.action == "create":
         if change.kind == "tenant" or not change.result_id:
             raise CannotUndo(f"Change {change.id} left no object id to delete.")
+        target = service_id(change.result_id, change, "after.id")
         return UndoPlan(
             change,
             "delete",
             change.kind,
-            change.result_id,
+            target,
             None,
             f"Delete {what}, created by change {change.id}",
-            required_permission("DELETE", f"{PATHS[change.kind]}/{change.result_id}"),
+            required_permission("DELETE", f"{PATHS[change.kind]}/{target}"),
         )
     if change.before is None:
         raise CannotUndo(
@@ -157,8 +165,28 @@ def plan_undo(change: Change) -> UndoPlan:
     raise CannotUndo(f'A "{change.action}" cannot be undone from the console.')
 
 
+def service_id(value: Any, change: Change, where: str) -> str:
+    """`value` as the service writes an id (a UUID); CannotUndo naming the field otherwise.
+    A journal is a file: an id in it could be `../tenants/self` (console.client.paths)."""
+    try:
+        return str(UUID(str(value)))
+    except ValueError:
+        raise CannotUndo(
+            f"Change {change.id} holds {where} {str(value)[:80]!r}, which is not an id of the "
+            "service (a UUID): nothing was sent."
+        ) from None
+
+
+def _checked_application(change: Change, body: dict[str, Any]) -> dict[str, Any]:
+    """`body` with its application's id checked as the service's (it is read, then sent)."""
+    if isinstance(body.get("application"), dict):
+        app_id = service_id(body["application"].get("id"), change, "before.application_id")
+        body["application"] = {"id": app_id}
+    return body
+
+
 def _plan_restore(change: Change, what: str) -> UndoPlan:
-    body = creation_body(change.kind, change.before or {})
+    body = _checked_application(change, creation_body(change.kind, change.before or {}))
     plan = UndoPlan(
         change,
         "create",
@@ -171,7 +199,16 @@ def _plan_restore(change: Change, what: str) -> UndoPlan:
     )
     if change.kind == "applications":
         plan.summary += " with a new key"
-        plan.relink = list(change.related.get("linked_proxies") or [])
+        linked = change.related.get("linked_proxies") or []
+        if not isinstance(linked, list) or not all(isinstance(p, dict) for p in linked):
+            raise CannotUndo(f"Change {change.id} holds proxies to link again that are unreadable.")
+        plan.relink = [
+            {
+                "id": service_id(p.get("id"), change, f"related.linked_proxies[{i}].id"),
+                "name": str(p.get("name") or ""),
+            }
+            for i, p in enumerate(linked)
+        ]
         if "linked_proxies_unknown" in change.related:
             plan.notes.append(
                 "Which proxies used it could not be read when it was deleted: link them again "
@@ -186,8 +223,16 @@ def _plan_restore(change: Change, what: str) -> UndoPlan:
 
 
 def _plan_write_back(change: Change, what: str) -> UndoPlan:
-    body = update_body(change.kind, change.before or {})
-    target = change.object_id if change.kind != "tenant" else "self"
+    body = _checked_application(change, update_body(change.kind, change.before or {}))
+    if change.kind == "tenant":
+        if change.object_id not in (None, "self"):
+            raise CannotUndo(
+                f"Change {change.id} holds object_id {str(change.object_id)[:80]!r} for the "
+                "tenant, which is always self: nothing was sent."
+            )
+        target = "self"
+    else:
+        target = service_id(change.object_id, change, "object_id")
     path = "/tenants/self" if change.kind == "tenant" else f"{PATHS[change.kind]}/{target}"
     return UndoPlan(
         change,
@@ -239,7 +284,9 @@ async def check_now(client: AdminClient, plan: UndoPlan) -> UndoPlan:
     its diff becomes now -> restored); CannotUndo if the object is gone or already back."""
     from console.client import NotFound
 
+    await _check_tenant(client, plan.change)
     if plan.action == "create":
+        await _open_configuration(plan, None)
         if plan.kind == "proxies":
             await _check_application(client, plan)
         return plan
@@ -253,17 +300,92 @@ async def check_now(client: AdminClient, plan: UndoPlan) -> UndoPlan:
             f"The {what} no longer exists: undo its delete first, then this change."
         ) from None
     if plan.action == "update" and isinstance(current, dict):
-        after = plan.change.after if isinstance(plan.change.after, dict) else {}
+        before, after = await _open_configuration(plan, current)
         kind = plan.kind
         plan.changed_since = changed_since(
             _Read(after), _Read(current), lambda read: update_body(kind, read.body)
         )
-        plan.diffs = field_diffs(current, plan.change.before, old_name="now", new_name="restored")
+        plan.diffs = field_diffs(current, before, old_name="now", new_name="restored")
         if not plan.diffs:
             raise CannotUndo(
                 f"The {noun(plan.kind)} is already as it was before change {plan.change.id}."
             )
     return plan
+
+
+async def _check_tenant(client: AdminClient, change: Change) -> None:
+    """CannotUndo, naming both, unless `client` reaches the service and tenant the change was
+    made on: the tenant's id where the journal has it (a name changes), else its name. A
+    change made through a profile without the tenant's id (recorded before ids were, or by
+    a key that could not read the tenant) is matched by the profile alone; one made
+    without a profile never is."""
+    from console.client import ApiError
+
+    recorded_id = change.related.get("tenant_id") if isinstance(change.related, dict) else None
+    recorded_id = recorded_id if isinstance(recorded_id, str) and recorded_id else None
+    recorded = change.tenant or recorded_id
+    if recorded_id is None and change.profile is not None:
+        return
+    data: Any = None
+    try:
+        data = await _read(client, "/tenants/self")
+    except ApiError as error:
+        log.info("Could not read the tenant to check an undo against: %s", error)
+    data = data if isinstance(data, dict) else {}
+    now = str(data.get("name") or data.get("id") or "") or None
+    now_id = str(data.get("id") or "") or None
+    made_on = f"tenant {recorded or '(not recorded)'} at {change.base_url}"
+    if recorded is None or now is None:
+        raise CannotUndo(
+            f"Change {change.id} was made on {made_on}; which tenant this connection reaches "
+            f"({client.base_url}) could not be checked against it: nothing was sent."
+        )
+    same = now_id == recorded_id if recorded_id else now == recorded
+    if not same or client.base_url.rstrip("/") != change.base_url.rstrip("/"):
+        raise CannotUndo(
+            f"Change {change.id} was made on {made_on}, but this connection reaches tenant "
+            f"{now} at {client.base_url}: nothing was changed."
+        )
+
+
+async def _open_configuration(
+    plan: UndoPlan, current: dict[str, Any] | None
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The recorded bodies (before, after) with their configuration values opened with the
+    journal key (read from the keyring in a thread), and the payload made from them. A value
+    that cannot be opened keeps the value it has now (an update) or is left out (a restore),
+    and a note says so."""
+    import asyncio
+
+    from console.journal.sealed import load_sealer
+
+    change = plan.change
+    before = change.before if isinstance(change.before, dict) else {}
+    after = change.after if isinstance(change.after, dict) else {}
+    if not markers_in((before, after)):
+        return before, after
+    sealer = await asyncio.to_thread(load_sealer)
+    before, lost = opened(before, sealer, current)
+    after, _ = opened(after, sealer, current)
+    checked = plan.payload or {}  # its application's id was checked: kept as it is
+    if plan.action == "create":
+        plan.payload = creation_body(plan.kind, before)
+    else:
+        plan.payload = update_body(plan.kind, before)
+    if "application" in checked:
+        plan.payload["application"] = checked["application"]
+    plan.unrestored = sorted(set(lost))
+    if plan.unrestored:
+        plan.notes.append(unrestored_note(plan))
+    return before, after
+
+
+def unrestored_note(plan: UndoPlan) -> str:
+    """What undo says of configuration values it cannot give back."""
+    from console.journal.sealed import NOT_RESTORABLE
+
+    left = "they stay as they are now" if plan.action == "update" else "it comes back without them"
+    return f"Its {NOT_RESTORABLE} ({', '.join(plan.unrestored)}); {left}: set them again by hand."
 
 
 class _Read:
@@ -299,6 +421,15 @@ async def _check_application(client: AdminClient, plan: UndoPlan) -> None:
 async def run_undo(client: AdminClient, plan: UndoPlan, *, relink: bool = False) -> UndoResult:
     """Makes the undo's request (recorded as an undo of the change); `relink`: link the
     proxies that used a re-created application to it."""
+    if markers_in((plan.payload,)):  # never sent: check_now opens them first
+        raise CannotUndo("Its configuration values have not been opened: nothing was sent.")
+    result = await _request(client, plan, relink)
+    if plan.unrestored:
+        result.lines.append(unrestored_note(plan))
+    return result
+
+
+async def _request(client: AdminClient, plan: UndoPlan, relink: bool) -> UndoResult:
     result = UndoResult()
     what = noun(plan.kind)
     with changes_made_by("undo", undoes=plan.change.id):

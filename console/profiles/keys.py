@@ -101,6 +101,28 @@ def set_key(name: str, key: str, *, timeout: float | None = None) -> None:
     _run(write, "store the key", timeout, secret=key)
 
 
+def console_secret(
+    service: str, name: str, make: Callable[[], str], *, timeout: float | None = None
+) -> str:
+    """A secret of the console's own (not a profile's key) kept under `service`/`name`: the
+    one stored, else `make()`'s, stored and read back first. Raises NoKeyring, ..."""
+
+    def read_or_make() -> str:
+        backend = _usable_backend()
+        found = backend.get_password(service, name)
+        if found:
+            return str(found)
+        secret = make()
+        backend.set_password(service, name, secret)
+        if backend.get_password(service, name) != secret:
+            raise KeyringFailure(
+                "The OS keyring accepted a secret but does not give it back; it was not stored."
+            )
+        return secret
+
+    return _run(read_or_make, "read the console's own secret", timeout)
+
+
 def delete_key(name: str, *, timeout: float | None = None) -> bool:
     """Remove the key of profile `name`; False if there was none."""
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from estate_helpers import PROXY_CODE
 
 from console.cli import main
+from console.journal.sealed import masked
 from console.journal.store import ChangeJournal
 
 
@@ -83,7 +84,13 @@ async def test_an_injected_key_never_reaches_the_journal(client, journal, prod) 
     assert [c.action for c in changes] == ["regenerate", "update", "create"]
     update = changes[1]
     assert update.before["request_transform"]["code"] == PROXY_CODE  # as read before
-    assert update.after["configuration"] == {"REGION": "eu"}  # API_KEY: by value
+    # Every configuration value is concealed (sealed: the test keyring holds the journal key).
+    assert masked(update.after["configuration"]) == {
+        "API_KEY": "***",
+        "REGION": "***",
+        "key": "***",
+    }
+    assert all(v.get("sealed") for v in update.after["configuration"].values())
     assert "***" in update.after["request_transform"]["code"]
     assert "key" not in update.after  # the proxy's own invocation key
     assert updated.key  # which the service did return

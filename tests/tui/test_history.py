@@ -85,7 +85,11 @@ async def test_console_changes_are_recorded_and_a_delete_is_undone_from_history(
         await pilot.press("y")
         await wait_until(pilot, screen_is(app, HistoryScreen), what="history again")
         await settle(pilot)
-        await wait_until(pilot, lambda: len(journal.list()) == 3, what="the undo recorded")
+        await wait_until(  # answered, not only recorded: the journal has it before it is sent
+            pilot,
+            lambda: [c.outcome for c in journal.list()][:1] == ["ok"] and len(journal.list()) == 3,
+            what="the undo recorded and answered",
+        )
         (back,) = proxies_of(service.base_url, tenant.key)
         assert back["name"] == "Card intake" and back["id"] != deleted.object_id
         undone = journal.list()[0]

@@ -26,13 +26,20 @@ SUBPROCESS_HEAVY = {
     "runner/test_sandbox_runs.py",
     "service/test_stalled_connections.py",
     "profiles/test_profiles_subprocess.py",
+    "profiles/test_closed_output.py",
     "tui/test_demo_signals.py",
     "test_import_hygiene.py",
 }
 """Modules whose tests start engine, console or service processes (sandboxed test-runs,
 fresh interpreters): slow as a whole (docs/development/index.md, "CI and test speed")."""
 
-FIRST = ("service/test_schemathesis.py", "tui/test_test_run.py", "tui/test_forms.py")
+FIRST = (
+    "service/test_schemathesis.py",
+    "profiles/test_closed_output.py",
+    "tui/test_test_run.py",
+    "tui/test_forms.py",
+    "tui/test_list_keys.py",
+)
 """Modules holding the longest single tests, started first so that no worker is left running
 one of them alone at the end of the run (xdist hands tests out in collection order)."""
 

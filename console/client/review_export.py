@@ -10,8 +10,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
-import tempfile
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -85,13 +83,9 @@ def render(
 
 def write_text(path: Path, text: str) -> None:
     """Writes the file whole or not at all (a temporary file beside it, then a rename), so a
-    failure never leaves half an export in place of an older one."""
-    directory = path.parent
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
-            stream.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    failure never leaves half an export in place of an older one; readable by its owner
+    only. The view asks before it replaces a file (a second Enter), the command line
+    (`review -o`) only with --force."""
+    from console.files import create_file
+
+    create_file(path, text, force=True, private=True)

@@ -9,8 +9,6 @@ object's keys come in a fixed order, so two exports diff cleanly in git.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
@@ -332,17 +330,9 @@ def read_data(path: Path) -> Any:
 def write_private(path: Path, text: str) -> None:
     """Writes `text` to `path` readable by its owner only (0600), replacing it atomically:
     proxy configuration values and new keys may be secrets."""
-    path = path.expanduser()
-    directory = path.parent if str(path.parent) else Path(".")
-    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
-    try:
-        os.fchmod(fd, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    from console.files import create_file
+
+    create_file(path, text, force=True, private=True)
 
 
 def _yaml() -> Any:

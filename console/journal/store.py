@@ -185,7 +185,7 @@ class Change:
 
 
 def journal_path() -> Path:
-    from console.runner.samples import data_dir
+    from console.data_dir import data_dir
 
     return data_dir() / JOURNAL_FILE
 

@@ -18,7 +18,7 @@ SESSION_KEYS_FILE = "session-keys.json"
 
 
 def _path() -> Path:
-    from console.runner.samples import data_dir
+    from console.data_dir import data_dir
 
     return data_dir() / SESSION_KEYS_FILE
 

@@ -11,7 +11,7 @@ import logging
 import re
 from pathlib import Path
 
-from console.data_dir import DATA_DIR_ENV, data_dir
+from console.data_dir import data_dir
 from console.profiles.config import _write_atomically
 
 SAMPLES_DIR_NAME = "test-runs"
@@ -20,8 +20,7 @@ MAX_SAMPLE_BYTES = 1_000_000
 log = logging.getLogger(__name__)
 
 
-# The data dir is shared with the usage history (console.data_dir); kept importable here.
-__all__ = ["DATA_DIR_ENV", "data_dir", "load_sample", "sample_path", "save_sample"]
+__all__ = ["load_sample", "sample_path", "save_sample"]
 
 
 def sample_path(key: str) -> Path:

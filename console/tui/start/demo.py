@@ -178,8 +178,9 @@ class DemoService:
         dir, so the demo writes nothing of the user's and leaves nothing behind; writes there
         a sample for every demo formula and transform."""
         from console.client.index import CACHE_DIR_ENV
+        from console.data_dir import DATA_DIR_ENV
         from console.models.demo import demo_samples
-        from console.runner.samples import DATA_DIR_ENV, save_sample
+        from console.runner.samples import save_sample
 
         assert self.data_dir is not None, "start() first"
         directory = self.data_dir / CONSOLE_DATA

@@ -153,6 +153,44 @@ def test_no_import_cycle_in_console() -> None:
     assert not found, describe(found, graph)
 
 
+def package_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The same imports between the console's top-level packages and modules (console.journal
+    for console.journal.store): a loop between two packages is a knot too, even where no two
+    of their modules import each other."""
+
+    def top(module: str) -> str:
+        return ".".join(module.split(".")[:2])
+
+    packages: dict[str, set[str]] = {}
+    for module, targets in graph.items():
+        source = top(module)
+        if source == PACKAGE:
+            continue
+        packages.setdefault(source, set()).update(
+            top(target) for target in targets if top(target) not in (source, PACKAGE)
+        )
+    return packages
+
+
+def test_no_import_cycle_between_the_console_s_packages() -> None:
+    graph = package_graph(import_graph())
+    found = cycles(graph)
+    assert not found, describe(found, graph)
+
+
+def test_the_package_checker_finds_a_loop_no_two_modules_close() -> None:
+    """journal.diff -> code_files.diff and code_files.cli -> journal.store: no module cycle,
+    a package loop (issue 34)."""
+    graph = {
+        "console.journal.diff": {"console.code_files.diff"},
+        "console.code_files.cli": {"console.journal.store"},
+        "console.code_files.diff": set(),
+        "console.journal.store": set(),
+    }
+    assert cycles(graph) == []
+    assert cycles(package_graph(graph)) == [["console.code_files", "console.journal"]]
+
+
 if __name__ == "__main__":
     graph = import_graph()
     print(describe(cycles(graph), graph) or "no cycle")

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from console.client.guard import changed_since, modified_at
-from console.code_files.diff import line_diff
+from console.code_diff import line_diff
 from console.models.as_request import formula_request, proxy_request
 from console.models.errors import PayloadInvalid
 from console.models.round_trip import keep_item_fields, update_body

@@ -1,4 +1,4 @@
-"""What a change changed, field by field; code as a line diff (console.code_files.diff)."""
+"""What a change changed, field by field; code as a line diff (console.code_diff)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from console.code_files.diff import code_of, line_diff
+from console.code_diff import code_of, line_diff
 from console.journal.sealed import CONFIGURATION, MASK, masked
 
 NOT_COMPARED = frozenset(

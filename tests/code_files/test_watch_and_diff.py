@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from console.code_files.diff import code_of, line_diff
+from console.code_diff import code_of, line_diff
 from console.code_files.watch import CodeFileProblem, FileWatch, read_code_text
 
 

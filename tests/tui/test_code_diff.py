@@ -10,7 +10,7 @@ from form_host import FormHost, screen_is, wait_until
 from textual.containers import VerticalScroll
 
 from console.client import AdminClient
-from console.code_files.diff import line_diff
+from console.code_diff import line_diff
 from console.tui.forms import FormulaForm, ProxyForm
 from console.tui.modals import CodeWarningModal, FieldChange, LostUpdateModal
 from console.tui.widgets.code_editor import CodeEditor

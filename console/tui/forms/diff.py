@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from console.code_files.diff import code_of, line_diff
+from console.code_diff import code_of, line_diff
 from console.tui.base.shown import JsonObject
 from console.tui.modals.lost_update import FieldChange
 

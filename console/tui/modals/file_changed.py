@@ -11,7 +11,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Static
 
-from console.code_files.diff import line_diff
+from console.code_diff import line_diff
 from console.tui.modals.base import Dialog
 from console.tui.widgets.line_diff import LineDiff, fit_scroll
 

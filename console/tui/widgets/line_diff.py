@@ -1,6 +1,6 @@
 """A unified line diff shown in a dialog: removed lines red, added lines green, hunks marked.
 
-The lines come from console.code_files.diff.line_diff; this only colours them. Colours follow
+The lines come from console.code_diff.line_diff; this only colours them. Colours follow
 the app's theme, and the +/- signs stay, so the diff reads without colour too.
 """
 

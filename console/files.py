@@ -89,8 +89,7 @@ def create_file(
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
     fd = os.open(path, flags, 0o600 if private else 0o666)
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(content)
+        _write_durably(fd, content)
     except BaseException:
         path.unlink(missing_ok=True)
         raise
@@ -104,12 +103,20 @@ def _replace(path: Path, content: bytes, mode: int) -> None:
     fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=folder)
     try:
         os.fchmod(fd, mode)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(content)
+        _write_durably(fd, content)
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _write_durably(fd: int, content: bytes) -> None:
+    """Writes `content` to `fd`, on disk before it is closed: a new key written to a file
+    must survive a crash right after the command said where it is."""
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(content)
+        handle.flush()
+        os.fsync(handle.fileno())
 
 
 def _umask() -> int:

@@ -111,18 +111,10 @@ def _refusal_code(error: Exception) -> int:
 def _write_key(path: Path, key: ApplicationKey, *, force: bool) -> Path:
     """The key in a file this command creates (0600); with `force`, replacing what is there
     atomically (a link or a pipe is replaced, never followed or written into)."""
-    from console.files import create_file
-    from console.keys.key_file import KeyFileError, KeyFileExists
+    from console.keys.key_file import write_key_file
 
     assert key.key is not None
-    path = path.expanduser()
-    try:
-        create_file(path, key.key + "\n", force=force, private=True)
-    except FileExistsError:
-        raise KeyFileExists(f"{path} appeared meanwhile and is not replaced.") from None
-    except OSError as error:
-        raise KeyFileError(f"Could not write {path}: {error.strerror or error}.") from None
-    return path
+    return write_key_file(path, key.key, force=force)
 
 
 async def _list(client: AdminClient, args: argparse.Namespace) -> int:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
+
+from console.files import create_file
 
 
 class KeyFileError(Exception):
@@ -15,9 +15,11 @@ class KeyFileExists(KeyFileError):
     """Something is already at the key file's path, and it is not replaced."""
 
 
-def write_key_file(path: Path, key: str) -> Path:
-    """Writes `key` (and a newline) to `path`, mode 0600 from the first byte, replacing it
-    atomically: a reader sees the old file or the whole new key, never half of it."""
+def write_key_file(path: Path, key: str, *, force: bool = True) -> Path:
+    """Writes `key` (and a newline) to `path`, mode 0600 from the first byte, on disk before
+    this returns. With `force` (the console's file prompt asks before replacing) what is
+    there is replaced atomically: a reader sees the old file or the whole new key, never
+    half of it. Without it the file is created here or not at all: KeyFileExists."""
     path = Path(path).expanduser()
     if path.is_dir():
         raise KeyFileError(f"{path} is a folder, not a file.")
@@ -25,20 +27,9 @@ def write_key_file(path: Path, key: str) -> Path:
     if not directory.is_dir():
         raise KeyFileError(f"The folder of {path} does not exist.")
     try:
-        fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
+        create_file(path, key + "\n", force=force, private=True)
+    except FileExistsError:
+        raise KeyFileExists(f"{path} appeared meanwhile and is not replaced.") from None
     except OSError as error:
         raise KeyFileError(f"Could not write {path}: {error.strerror or error}.") from None
-    try:
-        os.fchmod(fd, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(key + "\n")
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, path)
-    except OSError as error:
-        Path(temporary).unlink(missing_ok=True)
-        raise KeyFileError(f"Could not write {path}: {error.strerror or error}.") from None
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
     return path

@@ -1,0 +1,123 @@
+"""The kinds of the service's specification: one declaration each.
+
+Adding a kind is a declaration here (or beside it), its models, its service routes and its
+look and form in the console (docs/development/adding-a-kind.md).
+"""
+
+from __future__ import annotations
+
+from console.kinds.declaration import READ_ONLY, Features, Kind, Models, Nouns
+from console.kinds.facets import EstateFacet, IndexFacet, UndoFacet
+from console.kinds.registry import KINDS
+
+
+def _application_models() -> Models:
+    from console.models.applications import Application, ApplicationCreate, ApplicationUpdate
+
+    return Models(Application, ApplicationCreate, ApplicationUpdate)
+
+
+def _proxy_models() -> Models:
+    from console.models.proxies import Proxy, ProxyCreate, ProxyUpdate
+
+    return Models(Proxy, ProxyCreate, ProxyUpdate)
+
+
+def _formula_models() -> Models:
+    from console.models.formulas import ReactorFormula, ReactorFormulaCreate, ReactorFormulaUpdate
+
+    return Models(ReactorFormula, ReactorFormulaCreate, ReactorFormulaUpdate)
+
+
+def _permission_models() -> Models:
+    from console.models.permissions import Permission
+
+    return Models(Permission)
+
+
+def _tenant_models() -> Models:
+    from console.models.tenants import Tenant, TenantUpdate
+
+    return Models(Tenant, None, TenantUpdate)
+
+
+APPLICATIONS = KINDS.register(
+    Kind(
+        key="applications",
+        path="/applications",
+        nouns=Nouns("application", "applications"),
+        load_models=_application_models,
+        permission="application",
+        features=Features(keys=True),
+        id_filter=True,
+        # -- export / apply
+        estate=EstateFacet(order=1),
+        # -- undo
+        undo=UndoFacet(),
+        # -- local index
+        index=IndexFacet(name="applications"),
+    )
+)
+
+PROXIES = KINDS.register(
+    Kind(
+        key="proxies",
+        path="/proxies",
+        nouns=Nouns("proxy", "proxies"),
+        load_models=_proxy_models,
+        permission="proxy",
+        features=Features(code=True),
+        name_filter=True,
+        id_filter=True,
+        # -- export / apply
+        estate=EstateFacet(order=3),
+        # -- undo
+        undo=UndoFacet(),
+        # -- local index
+        index=IndexFacet(name="proxies"),
+    )
+)
+
+REACTOR_FORMULAS = KINDS.register(
+    Kind(
+        key="reactor_formulas",
+        path="/reactor-formulas",
+        nouns=Nouns("reactor formula", "reactor formulas"),
+        load_models=_formula_models,
+        permission="reactor",
+        features=Features(code=True),
+        name_filter=True,
+        # -- export / apply
+        estate=EstateFacet(order=2),
+        # -- undo
+        undo=UndoFacet(),
+        # -- local index
+        index=IndexFacet(name="formulas"),
+    )
+)
+
+PERMISSIONS = KINDS.register(
+    Kind(
+        key="permissions",
+        path="/permissions",
+        nouns=Nouns("permission", "permissions"),
+        load_models=_permission_models,
+        features=READ_ONLY,
+        id_field="type",
+        name_field="type",
+    )
+)
+
+TENANT = KINDS.register(
+    Kind(
+        key="tenant",
+        path="/tenants/self",
+        nouns=Nouns("tenant", "tenants", title="Tenant"),
+        load_models=_tenant_models,
+        permission="tenant",
+        features=Features(create=False),
+        singleton=True,
+        # -- undo
+        undo=UndoFacet(),
+    )
+)

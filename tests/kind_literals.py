@@ -1,0 +1,92 @@
+"""Which product modules name a kind as a string literal (issue 34's count).
+
+A kind's names are those its declaration gives (console.kinds): its key, its path and the
+paths below it, the path's first segment, its nouns and title, its name in the local index.
+A literal used to read a field (`item["permissions"]`, `item.get("name")`) is a field's name,
+not the kind's, and docstrings are prose: neither counts.
+
+    python -m tests.kind_literals [-v]
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+from console.kinds import KINDS, Kind
+
+ROOT = Path(__file__).resolve().parents[1] / "console"
+
+
+def names_of(kind: Kind) -> set[str]:
+    names = {kind.key, kind.path, kind.segment, kind.nouns.singular, kind.nouns.plural}
+    names.add(kind.nouns.title)
+    if kind.index:
+        names.add(kind.index.name)
+    return {n.lower() for n in names}
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    found: set[int] = set()
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
+            if isinstance(body[0].value, ast.Constant):
+                found.add(id(body[0].value))
+    return found
+
+
+def _field_reads(tree: ast.AST) -> set[int]:
+    """Constants that name a field: subscripts, `.get(...)`, `.pop(...)`'s first argument."""
+    found: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+            found.add(id(node.slice))
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("get", "pop", "setdefault")
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+        ):
+            found.add(id(node.args[0]))
+    return found
+
+
+def _names_kind(value: str, names: set[str], path: str) -> bool:
+    text = value.strip().lower()
+    return text in names or text.startswith(path.lower() + "/")
+
+
+def modules_naming(root: Path = ROOT) -> dict[str, dict[str, set[str]]]:
+    """For each registered kind: module (relative to the package) -> the literals found."""
+    found: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+    kinds = [(k, names_of(k)) for k in KINDS]
+    for module in sorted(root.rglob("*.py")):
+        tree = ast.parse(module.read_text(encoding="utf-8"))
+        skip = _docstrings(tree) | _field_reads(tree)
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Constant) or not isinstance(node.value, str):
+                continue
+            if id(node) in skip:
+                continue
+            for kind, names in kinds:
+                if _names_kind(node.value, names, kind.path):
+                    found[kind.key][str(module.relative_to(root.parent))].add(node.value)
+    return found
+
+
+def main() -> None:
+    found = modules_naming()
+    for kind in KINDS:
+        modules = found.get(kind.key, {})
+        print(f"{kind.key}: {len(modules)}")
+        if "-v" in sys.argv:
+            for name, literals in sorted(modules.items()):
+                print(f"    {name}: {sorted(literals)}")
+
+
+if __name__ == "__main__":
+    main()

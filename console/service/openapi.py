@@ -15,7 +15,6 @@ from fastapi.openapi.utils import get_openapi
 from pydantic import BaseModel
 
 from console.models import (
-    PERMISSIONS,
     TRANSFORMS,
     ApplicationCreate,
     ApplicationUpdate,
@@ -32,6 +31,7 @@ from console.models.tenants import (
     SETTING_NAME_MAX,
     SETTING_VALUE_MAX,
 )
+from console.service.grants import catalogue
 
 REQUEST_BODIES: dict[str, type[BaseModel]] = {
     "ApplicationCreate": ApplicationCreate,
@@ -42,7 +42,6 @@ REQUEST_BODIES: dict[str, type[BaseModel]] = {
 }
 
 _REF = "#/components/schemas/{model}"
-_PERMISSION_TYPES = [p.type for p in PERMISSIONS]
 _BOOL_STRING = {"type": "string", "enum": ["true", "false"]}
 _SETTINGS = {
     "type": "object",
@@ -57,6 +56,11 @@ _CODE_TRANSFORM = {
     "properties": {"code": {"type": "string", "minLength": 1, "maxLength": CODE_MAX}},
     "required": ["code"],
 }
+
+
+def _permission_types() -> list[str]:
+    """The catalogue the service checks grants against (console.service.grants)."""
+    return [p.type for p in catalogue()]
 
 
 def _schema(model: type[BaseModel], mode: str, schemas: dict[str, Any]) -> dict[str, Any]:
@@ -74,7 +78,7 @@ def _request_schema(name: str, model: type[BaseModel], schemas: dict[str, Any]) 
         # `type` is declared only to be refused: a type never changes.
         properties.pop("type", None)
     if name in ("ApplicationCreate", "ApplicationUpdate"):
-        properties["permissions"]["items"] = {"type": "string", "enum": _PERMISSION_TYPES}
+        properties["permissions"]["items"] = {"type": "string", "enum": _permission_types()}
     if name == "TenantUpdate":
         properties["settings"] = {"anyOf": [_SETTINGS, {"type": "null"}], "title": "Settings"}
     if name == "ReactorFormulaCreate":

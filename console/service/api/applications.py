@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 import sqlite3
+from collections.abc import AsyncIterator
 
-from fastapi import APIRouter, Depends, Request, Response
+from fastapi import APIRouter, Depends, FastAPI, Request, Response
 from fastapi.responses import JSONResponse
+from starlette.concurrency import run_in_threadpool
 
 from console.models import Application, ApplicationCreate, ApplicationUpdate, Page
 from console.service.api.common import found_or_404, raw_body
@@ -13,10 +18,41 @@ from console.service.api.docs import AUTH, PATH_ID, route
 from console.service.api.problems import Problem
 from console.service.api.query import AcceptedQuery
 from console.service.api.serving import Served, serving
+from console.service.grants import catalogue_types
+from console.service.store import Store
 from console.service.store import applications as rows
 from console.service.timestamps import stamp
 
-router = APIRouter(tags=["Applications"])
+log = logging.getLogger("console.service")
+
+SWEEP_INTERVAL_SECONDS = 30.0
+
+
+async def _sweep_forever(store: Store, interval: float) -> None:
+    """Deletes expired applications now and then (they are hidden at once regardless)."""
+    while True:
+        try:
+            removed = await run_in_threadpool(store.sweep_expired)
+            if removed:
+                log.info("Deleted %d expired application(s).", removed)
+        except Exception:  # a failed sweep must not stop the service; the next one retries
+            log.exception("The expiry sweep failed.")
+        await asyncio.sleep(interval)
+
+
+@contextlib.asynccontextmanager
+async def _sweeping(app: FastAPI) -> AsyncIterator[None]:
+    """The expiry sweep, for as long as the app serves (`create_app(sweep_interval=)`)."""
+    sweeper = asyncio.create_task(_sweep_forever(app.state.store, app.state.sweep_interval))
+    try:
+        yield
+    finally:
+        sweeper.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await sweeper
+
+
+router = APIRouter(tags=["Applications"], lifespan=_sweeping)
 
 
 LIST_QUERY = AcceptedQuery("id", "page", "size")
@@ -38,7 +74,9 @@ def _named(served: Served) -> sqlite3.Row:
 )
 def create_application(request: Request, raw: bytes = Depends(raw_body)) -> JSONResponse:
     with serving(request, write=True, raw=raw) as served:
-        payload = served.payload(ApplicationCreate, now=served.clock.moment)
+        payload = served.payload(
+            ApplicationCreate, now=served.clock.moment, catalogue=catalogue_types()
+        )
         row, key = rows.insert(
             served.conn,
             tenant_id=served.tenant_id,
@@ -110,7 +148,9 @@ def get_application(request: Request) -> JSONResponse:
 def update_application(request: Request, raw: bytes = Depends(raw_body)) -> JSONResponse:
     with serving(request, write=True, raw=raw) as served:
         stored = _named(served)
-        payload = served.payload(ApplicationUpdate, application_type=stored["type"])
+        payload = served.payload(
+            ApplicationUpdate, application_type=stored["type"], catalogue=catalogue_types()
+        )
         row = rows.update(
             served.conn,
             stored["id"],

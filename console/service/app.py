@@ -84,7 +84,7 @@ def _allowed_methods(request: Request) -> list[str]:
     routes: list[APIRoute] = request.app.state.api_routes
     matching = [route for route in routes if route.path_regex.match(path)]
     exact = [route for route in matching if route.path == path]
-    return sorted({method for route in exact or matching for method in route.methods})
+    return sorted({method for route in exact or matching for method in route.methods or ()})
 
 
 def _install_error_handlers(app: FastAPI) -> None:

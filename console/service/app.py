@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from fastapi import APIRouter, FastAPI, Request
+from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -25,6 +25,7 @@ from console.service.api import (
     tenants,
 )
 from console.service.api.applications import SWEEP_INTERVAL_SECONDS
+from console.service.api.docs import ServiceRouter
 from console.service.api.problems import Problem, problem_response
 from console.service.openapi import install_openapi
 from console.service.ratelimit import RateLimitMiddleware
@@ -42,7 +43,7 @@ def create_app(
     rate_limit: int | None = None,
     sweep_interval: float = SWEEP_INTERVAL_SECONDS,
     key_header: str = DEFAULT_KEY_HEADER,
-    routers: Sequence[APIRouter] = (),
+    routers: Sequence[ServiceRouter] = (),
 ) -> FastAPI:
     """The service's app on `store`. `routers` serve more than the specification's routes
     (a test's own kind, tests/proof_kind); a router's lifespan runs with the app's."""
@@ -62,6 +63,7 @@ def create_app(
     served = (*(module.router for module in SPECIFIED), *routers)
     for router in served:
         app.include_router(router)
+    app.state.request_bodies = [body for router in served for body in router.bodies]
     app.state.api_routes = [
         route
         for router in served

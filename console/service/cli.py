@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from fastapi import APIRouter
+    from console.service.api.docs import ServiceRouter
 
 DEFAULT_TENANT_NAME = "Local tenant"
 
@@ -45,7 +45,7 @@ def _open_store(command: str, data_dir: Path):  # -> Store | int
     return store
 
 
-def serve(args: argparse.Namespace, routers: Sequence[APIRouter] = ()) -> int:
+def serve(args: argparse.Namespace, routers: Sequence[ServiceRouter] = ()) -> int:
     """Opens (or creates) the data dir, bootstraps a tenant if none exists, then serves.
 
     `routers` serve routes beyond the specification's: only code passes them (a test's own

@@ -24,7 +24,7 @@ from console.service.connections import (
 from console.service.store import Store
 
 if TYPE_CHECKING:
-    from fastapi import APIRouter
+    from console.service.api.docs import ServiceRouter
 
 KEEP_ALIVE_SECONDS = 5
 """How long an idle kept-alive connection stays open (uvicorn's default, stated)."""
@@ -79,7 +79,7 @@ def run(
     key_header: str = DEFAULT_KEY_HEADER,
     request_timeout: float = DEFAULT_REQUEST_TIMEOUT,
     max_connections: int = DEFAULT_MAX_CONNECTIONS,
-    routers: Sequence[APIRouter] = (),
+    routers: Sequence[ServiceRouter] = (),
 ) -> None:
     """Serves until interrupted (Ctrl+C or SIGTERM); `routers` as for create_app."""
     app = create_app(store, rate_limit=rate_limit, key_header=key_header, routers=routers)

@@ -12,12 +12,12 @@ import contextlib
 import sqlite3
 from collections.abc import AsyncIterator
 
-from fastapi import APIRouter, Depends, FastAPI, Request, Response
+from fastapi import Depends, FastAPI, Request, Response
 from fastapi.responses import JSONResponse
 
 from console.models import Page
 from console.service.api.common import found_or_404, raw_body
-from console.service.api.docs import AUTH, PATH_ID, route
+from console.service.api.docs import AUTH, PATH_ID, RequestBody, ServiceRouter, route
 from console.service.api.query import AcceptedQuery
 from console.service.api.serving import Served, serving
 from proof_kind import store as rows
@@ -33,7 +33,8 @@ async def _with_table(app: FastAPI) -> AsyncIterator[None]:
     yield
 
 
-router = APIRouter(tags=[WIDGETS.nouns.title], lifespan=_with_table)
+BODY = RequestBody(WidgetCreate)
+router = ServiceRouter(tags=[WIDGETS.nouns.title], lifespan=_with_table, bodies=(BODY,))
 LIST_QUERY = AcceptedQuery("name", "page", "size")
 ITEM = WIDGETS.path + "/{id}"
 
@@ -52,7 +53,7 @@ def _fields(served: Served) -> dict[str, object]:
     return served.payload(WidgetCreate).model_dump(mode="json")
 
 
-@router.post(WIDGETS.path, **route(201, Widget, body="WidgetCreate", summary="Create a widget"))
+@router.post(WIDGETS.path, **route(201, Widget, body=BODY, summary="Create a widget"))
 def create_widget(request: Request, raw: bytes = Depends(raw_body)) -> JSONResponse:
     with serving(request, write=True, raw=raw, permission=_permission("create")) as served:
         row = rows.insert(
@@ -85,7 +86,7 @@ def get_widget(request: Request) -> JSONResponse:
     **route(
         200,
         Widget,
-        body="WidgetCreate",
+        body=BODY,
         params=(PATH_ID,),
         errors=(*AUTH, 404),
         summary="Update a widget",

@@ -163,6 +163,9 @@ def test_the_served_catalogue_holds_the_widgets_permissions(api: Api) -> None:
     assert served == [p.type for p in PERMISSIONS] + WIDGET_PERMISSIONS
     document = api.ok("GET", "/openapi.json")
     assert {"/widgets", "/widgets/{id}"} <= set(document["paths"])
+    create = document["paths"]["/widgets"]["post"]["requestBody"]["content"]["application/json"]
+    assert create["schema"] == {"$ref": "#/components/schemas/WidgetCreate"}
+    assert document["components"]["schemas"]["WidgetCreate"]["required"] == ["name"]
 
 
 def test_the_product_catalogue_is_unchanged_without_the_kind() -> None:

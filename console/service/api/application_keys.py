@@ -9,18 +9,18 @@ from __future__ import annotations
 import sqlite3
 import uuid
 
-from fastapi import APIRouter, Request, Response
+from fastapi import Request, Response
 from fastapi.responses import JSONResponse
 
 from console.models import ApplicationKey
 from console.service.api.common import found_or_404, not_found
-from console.service.api.docs import AUTH, PATH_ID, route
+from console.service.api.docs import AUTH, PATH_ID, ServiceRouter, route
 from console.service.api.query import AcceptedQuery
 from console.service.api.serving import Served, serving
 from console.service.store import application_keys as keys
 from console.service.store import applications as apps
 
-router = APIRouter(tags=["Application Keys"])
+router = ServiceRouter(tags=["Application Keys"])
 
 LIST_QUERY = AcceptedQuery("id")
 """`?id=` narrows the list to those keys; the hosted SDKs' `type` is accepted and ignored

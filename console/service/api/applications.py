@@ -8,17 +8,17 @@ import logging
 import sqlite3
 from collections.abc import AsyncIterator
 
-from fastapi import APIRouter, Depends, FastAPI, Request, Response
+from fastapi import Depends, FastAPI, Request, Response
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
-from console.models import Application, ApplicationCreate, ApplicationUpdate, Page
+from console.models import TRANSFORMS, Application, ApplicationCreate, ApplicationUpdate, Page
 from console.service.api.common import found_or_404, raw_body
-from console.service.api.docs import AUTH, PATH_ID, route
+from console.service.api.docs import AUTH, PATH_ID, RequestBody, Schema, ServiceRouter, route
 from console.service.api.problems import Problem
 from console.service.api.query import AcceptedQuery
 from console.service.api.serving import Served, serving
-from console.service.grants import catalogue_types
+from console.service.grants import catalogue, catalogue_types
 from console.service.store import Store
 from console.service.store import applications as rows
 from console.service.timestamps import stamp
@@ -52,7 +52,28 @@ async def _sweeping(app: FastAPI) -> AsyncIterator[None]:
             await sweeper
 
 
-router = APIRouter(tags=["Applications"], lifespan=_sweeping)
+def _grants_documented(properties: Schema) -> None:
+    properties["permissions"]["items"] = {
+        "type": "string",
+        "enum": [permission.type for permission in catalogue()],
+    }
+
+
+def _update_documented(properties: Schema) -> None:
+    properties.pop("type", None)  # declared only to be refused: a type never changes
+    _grants_documented(properties)
+
+
+def _rules_documented(schemas: Schema) -> None:
+    rule = schemas.get("AccessRule")
+    if rule:  # the model lets the console send back a service's own value; this has three
+        rule["properties"]["transform"]["enum"] = list(TRANSFORMS)
+
+
+CREATE = RequestBody(ApplicationCreate, _grants_documented, _rules_documented)
+UPDATE = RequestBody(ApplicationUpdate, _update_documented, _rules_documented)
+
+router = ServiceRouter(tags=["Applications"], lifespan=_sweeping, bodies=(CREATE, UPDATE))
 
 
 LIST_QUERY = AcceptedQuery("id", "page", "size")
@@ -70,7 +91,7 @@ def _named(served: Served) -> sqlite3.Row:
 
 @router.post(
     "/applications",
-    **route(201, Application, body="ApplicationCreate", summary="Create an application"),
+    **route(201, Application, body=CREATE, summary="Create an application"),
 )
 def create_application(request: Request, raw: bytes = Depends(raw_body)) -> JSONResponse:
     with serving(request, write=True, raw=raw) as served:
@@ -139,7 +160,7 @@ def get_application(request: Request) -> JSONResponse:
     **route(
         200,
         Application,
-        body="ApplicationUpdate",
+        body=UPDATE,
         params=(PATH_ID,),
         errors=(*AUTH, 404),
         summary="Update an application",

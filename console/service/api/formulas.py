@@ -5,18 +5,33 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from fastapi import APIRouter, Depends, Request, Response
+from fastapi import Depends, Request, Response
 from fastapi.responses import JSONResponse
 
 from console.models import Page, ReactorFormula, ReactorFormulaCreate
+from console.models.formulas import VALUE_TYPES
 from console.service.api.common import found_or_404, raw_body
-from console.service.api.docs import AUTH, PATH_ID, route
+from console.service.api.docs import AUTH, PATH_ID, RequestBody, Schema, ServiceRouter, route
 from console.service.api.problems import Problem
 from console.service.api.query import AcceptedQuery
 from console.service.api.serving import Served, serving
 from console.service.store import formulas as rows
 
-router = APIRouter(tags=["Reactor formulas"])
+
+def _private_only(properties: Schema) -> None:
+    # Official formulas belong to the operator: tenants can only send `private`.
+    properties["type"] = {"type": "string", "enum": ["private"], "title": "Type"}
+
+
+def _value_types_documented(schemas: Schema) -> None:
+    for name in ("FormulaConfiguration", "FormulaRequestParameter"):
+        if name in schemas:  # as for rule transforms: the console may send back a service's own
+            schemas[name]["properties"]["type"]["enum"] = list(VALUE_TYPES)
+
+
+BODY = RequestBody(ReactorFormulaCreate, _private_only, _value_types_documented)
+
+router = ServiceRouter(tags=["Reactor formulas"], bodies=(BODY,))
 LIST_QUERY = AcceptedQuery("name", "page", "size")
 
 _OFFICIAL_READ_ONLY = "Official formulas belong to the service operator and are read-only."
@@ -44,7 +59,7 @@ def _refuse_official(body: Any) -> None:
 
 @router.post(
     "/reactor-formulas",
-    **route(201, ReactorFormula, body="ReactorFormulaCreate", summary="Create a private formula"),
+    **route(201, ReactorFormula, body=BODY, summary="Create a private formula"),
 )
 def create_formula(request: Request, raw: bytes = Depends(raw_body)) -> JSONResponse:
     with serving(request, write=True, raw=raw) as served:
@@ -86,7 +101,7 @@ def get_formula(request: Request) -> JSONResponse:
     **route(
         200,
         ReactorFormula,
-        body="ReactorFormulaCreate",
+        body=BODY,
         params=(PATH_ID,),
         errors=(*AUTH, 404),
         summary="Update a private formula",

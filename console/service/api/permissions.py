@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from fastapi import Request
 from fastapi.responses import JSONResponse
 
 from console.models import Permission
-from console.service.api.docs import route
+from console.service.api.docs import ServiceRouter, route
 from console.service.api.query import AcceptedQuery
 from console.service.api.serving import serving
 from console.service.grants import permissions_for
 
-router = APIRouter(tags=["Permissions"])
+router = ServiceRouter(tags=["Permissions"])
 QUERY = AcceptedQuery("application_type")
 
 

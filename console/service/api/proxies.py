@@ -5,19 +5,37 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from fastapi import APIRouter, Depends, Request, Response
+from fastapi import Depends, Request, Response
 from fastapi.responses import JSONResponse
 
 from console.models import Page, Proxy, ProxyCreate
+from console.models.proxies import CODE_MAX
 from console.service.api.common import found_or_404, raw_body
-from console.service.api.docs import AUTH, PATH_ID, route
+from console.service.api.docs import AUTH, PATH_ID, RequestBody, Schema, ServiceRouter, route
 from console.service.api.problems import invalid
 from console.service.api.query import AcceptedQuery
 from console.service.api.serving import Served, serving
 from console.service.store import applications as app_rows
 from console.service.store import proxies as rows
 
-router = APIRouter(tags=["Proxies"])
+_CODE_TRANSFORM = {
+    "type": "object",
+    "title": "ProxyTransform",
+    "properties": {"code": {"type": "string", "minLength": 1, "maxLength": CODE_MAX}},
+    "required": ["code"],
+}
+
+
+def _code_transforms_documented(schemas: Schema) -> None:
+    if "ProxyTransform" in schemas:
+        # The shared model also carries the hosted service's other kinds of transform through
+        # the console; this service runs only code transforms.
+        schemas["ProxyTransform"] = _CODE_TRANSFORM
+
+
+BODY = RequestBody(ProxyCreate, tighten_shared=_code_transforms_documented)
+
+router = ServiceRouter(tags=["Proxies"], bodies=(BODY,))
 LIST_QUERY = AcceptedQuery("id", "name", "page", "size")
 
 
@@ -55,7 +73,7 @@ def _fields(served: Served) -> dict[str, Any]:
     return fields
 
 
-@router.post("/proxies", **route(201, Proxy, body="ProxyCreate", summary="Create a proxy"))
+@router.post("/proxies", **route(201, Proxy, body=BODY, summary="Create a proxy"))
 def create_proxy(request: Request, raw: bytes = Depends(raw_body)) -> JSONResponse:
     with serving(request, write=True, raw=raw) as served:
         row = rows.insert(
@@ -101,7 +119,7 @@ def get_proxy(request: Request) -> JSONResponse:
     **route(
         200,
         Proxy,
-        body="ProxyCreate",
+        body=BODY,
         params=(PATH_ID,),
         errors=(*AUTH, 404),
         summary="Update a proxy",

@@ -133,7 +133,7 @@ def new_tenant(args: argparse.Namespace) -> int:
     store = _open_store("new-tenant", data_dir)
     if isinstance(store, int):
         return store
-    if getattr(args, "demo_data", False):
+    if args.demo_data:
         import sqlite3
 
         from console.service.demo import seed_demo_tenant

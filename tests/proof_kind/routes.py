@@ -17,7 +17,7 @@ from fastapi.responses import JSONResponse
 
 from console.models import Page
 from console.service.api.common import found_or_404, raw_body
-from console.service.api.docs import AUTH, PATH_ID, RequestBody, ServiceRouter, route
+from console.service.api.docs import AUTH, PATH_ID, RequestBody, ServiceRouter, route, tag_of
 from console.service.api.query import AcceptedQuery
 from console.service.api.serving import Served, serving
 from proof_kind import store as rows
@@ -34,9 +34,9 @@ async def _with_table(app: FastAPI) -> AsyncIterator[None]:
 
 
 BODY = RequestBody(WidgetCreate)
-router = ServiceRouter(tags=[WIDGETS.nouns.title], lifespan=_with_table, bodies=(BODY,))
+router = ServiceRouter(tags=[tag_of(WIDGETS)], lifespan=_with_table, bodies=(BODY,))
 LIST_QUERY = AcceptedQuery("name", "page", "size")
-ITEM = WIDGETS.path + "/{id}"
+ITEM = WIDGETS.item_path("{id}")
 
 
 def _permission(verb: str) -> str | None:

@@ -12,9 +12,18 @@ from fastapi import Depends, FastAPI, Request, Response
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
+from console.kinds import APPLICATIONS
 from console.models import TRANSFORMS, Application, ApplicationCreate, ApplicationUpdate, Page
 from console.service.api.common import found_or_404, raw_body
-from console.service.api.docs import AUTH, PATH_ID, RequestBody, Schema, ServiceRouter, route
+from console.service.api.docs import (
+    AUTH,
+    PATH_ID,
+    RequestBody,
+    Schema,
+    ServiceRouter,
+    route,
+    tag_of,
+)
 from console.service.api.problems import Problem
 from console.service.api.query import AcceptedQuery
 from console.service.api.serving import Served, serving
@@ -73,7 +82,11 @@ def _rules_documented(schemas: Schema) -> None:
 CREATE = RequestBody(ApplicationCreate, _grants_documented, _rules_documented)
 UPDATE = RequestBody(ApplicationUpdate, _update_documented, _rules_documented)
 
-router = ServiceRouter(tags=["Applications"], lifespan=_sweeping, bodies=(CREATE, UPDATE))
+ITEM = APPLICATIONS.item_path("{id}")
+OWN = APPLICATIONS.path + "/key"
+"""The application that owns the request's key (not an `{id}`)."""
+
+router = ServiceRouter(tags=[tag_of(APPLICATIONS)], lifespan=_sweeping, bodies=(CREATE, UPDATE))
 
 
 LIST_QUERY = AcceptedQuery("id", "page", "size")
@@ -86,11 +99,11 @@ def _rules(payload: ApplicationCreate | ApplicationUpdate) -> list[dict]:
 def _named(served: Served) -> sqlite3.Row:
     """The application the path names, in the caller's tenant (else 404)."""
     row = rows.get(served.conn, served.tenant_id, served.path_id, served.clock.text)
-    return found_or_404(row, "application")
+    return found_or_404(row, APPLICATIONS.nouns.singular)
 
 
 @router.post(
-    "/applications",
+    APPLICATIONS.path,
     **route(201, Application, body=CREATE, summary="Create an application"),
 )
 def create_application(request: Request, raw: bytes = Depends(raw_body)) -> JSONResponse:
@@ -113,7 +126,7 @@ def create_application(request: Request, raw: bytes = Depends(raw_body)) -> JSON
 
 
 @router.get(
-    "/applications",
+    APPLICATIONS.path,
     **route(200, Page[Application], query=LIST_QUERY, summary="List applications"),
 )
 def list_applications(request: Request) -> JSONResponse:
@@ -124,7 +137,7 @@ def list_applications(request: Request) -> JSONResponse:
 
 
 @router.get(
-    "/applications/key",
+    OWN,
     **route(200, Application, summary="The application that owns the request's key"),
 )
 def current_application(request: Request) -> JSONResponse:
@@ -135,7 +148,7 @@ def current_application(request: Request) -> JSONResponse:
 
 
 @router.api_route(
-    "/applications/key",
+    OWN,
     methods=["POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"],
     include_in_schema=False,
 )
@@ -147,7 +160,7 @@ def current_application_other_methods(request: Request) -> None:
 
 
 @router.get(
-    "/applications/{id}",
+    ITEM,
     **route(200, Application, params=(PATH_ID,), errors=(*AUTH, 404), summary="Get an application"),
 )
 def get_application(request: Request) -> JSONResponse:
@@ -156,7 +169,7 @@ def get_application(request: Request) -> JSONResponse:
 
 
 @router.put(
-    "/applications/{id}",
+    ITEM,
     **route(
         200,
         Application,
@@ -185,7 +198,7 @@ def update_application(request: Request, raw: bytes = Depends(raw_body)) -> JSON
 
 
 @router.post(
-    "/applications/{id}/regenerate",
+    f"{ITEM}/regenerate",
     **route(
         200,
         Application,
@@ -204,7 +217,7 @@ def regenerate_key(request: Request) -> JSONResponse:
 
 
 @router.delete(
-    "/applications/{id}",
+    ITEM,
     **route(204, params=(PATH_ID,), errors=(*AUTH, 404), summary="Delete an application"),
 )
 def delete_application(request: Request) -> Response:

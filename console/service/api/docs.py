@@ -14,6 +14,7 @@ from typing import Any
 from fastapi import APIRouter, Response
 from pydantic import BaseModel
 
+from console.kinds import Kind
 from console.service.api.query import NO_QUERY, AcceptedQuery
 
 ERROR_DESCRIPTIONS = {
@@ -37,6 +38,13 @@ PATH_ID = {
 
 
 Schema = dict[str, Any]
+
+
+def tag_of(kind: Kind) -> str:
+    """The document's tag of a kind's routes: its plural with a capital ("Reactor formulas",
+    "Tenants")."""
+    plural = kind.nouns.plural
+    return plural[:1].upper() + plural[1:]
 
 
 @dataclass(frozen=True)

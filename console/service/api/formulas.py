@@ -8,10 +8,19 @@ from typing import Any
 from fastapi import Depends, Request, Response
 from fastapi.responses import JSONResponse
 
+from console.kinds import REACTOR_FORMULAS
 from console.models import Page, ReactorFormula, ReactorFormulaCreate
 from console.models.formulas import VALUE_TYPES
 from console.service.api.common import found_or_404, raw_body
-from console.service.api.docs import AUTH, PATH_ID, RequestBody, Schema, ServiceRouter, route
+from console.service.api.docs import (
+    AUTH,
+    PATH_ID,
+    RequestBody,
+    Schema,
+    ServiceRouter,
+    route,
+    tag_of,
+)
 from console.service.api.problems import Problem
 from console.service.api.query import AcceptedQuery
 from console.service.api.serving import Served, serving
@@ -31,7 +40,9 @@ def _value_types_documented(schemas: Schema) -> None:
 
 BODY = RequestBody(ReactorFormulaCreate, _private_only, _value_types_documented)
 
-router = ServiceRouter(tags=["Reactor formulas"], bodies=(BODY,))
+ITEM = REACTOR_FORMULAS.item_path("{id}")
+
+router = ServiceRouter(tags=[tag_of(REACTOR_FORMULAS)], bodies=(BODY,))
 LIST_QUERY = AcceptedQuery("name", "page", "size")
 
 _OFFICIAL_READ_ONLY = "Official formulas belong to the service operator and are read-only."
@@ -40,7 +51,7 @@ _OFFICIAL_READ_ONLY = "Official formulas belong to the service operator and are 
 def _named(served: Served) -> sqlite3.Row:
     """The formula the path names, official or the caller tenant's own (else 404)."""
     row = rows.get(served.conn, served.tenant_id, served.path_id)
-    return found_or_404(row, "reactor formula")
+    return found_or_404(row, REACTOR_FORMULAS.nouns.singular)
 
 
 def _private(served: Served) -> sqlite3.Row:
@@ -58,7 +69,7 @@ def _refuse_official(body: Any) -> None:
 
 
 @router.post(
-    "/reactor-formulas",
+    REACTOR_FORMULAS.path,
     **route(201, ReactorFormula, body=BODY, summary="Create a private formula"),
 )
 def create_formula(request: Request, raw: bytes = Depends(raw_body)) -> JSONResponse:
@@ -76,7 +87,7 @@ def create_formula(request: Request, raw: bytes = Depends(raw_body)) -> JSONResp
 
 
 @router.get(
-    "/reactor-formulas",
+    REACTOR_FORMULAS.path,
     **route(
         200, Page[ReactorFormula], query=LIST_QUERY, summary="List official and private formulas"
     ),
@@ -88,7 +99,7 @@ def list_formulas(request: Request) -> JSONResponse:
 
 
 @router.get(
-    "/reactor-formulas/{id}",
+    ITEM,
     **route(200, ReactorFormula, params=(PATH_ID,), errors=(*AUTH, 404), summary="Get a formula"),
 )
 def get_formula(request: Request) -> JSONResponse:
@@ -97,7 +108,7 @@ def get_formula(request: Request) -> JSONResponse:
 
 
 @router.put(
-    "/reactor-formulas/{id}",
+    ITEM,
     **route(
         200,
         ReactorFormula,
@@ -123,7 +134,7 @@ def update_formula(request: Request, raw: bytes = Depends(raw_body)) -> JSONResp
 
 
 @router.delete(
-    "/reactor-formulas/{id}",
+    ITEM,
     **route(204, params=(PATH_ID,), errors=(*AUTH, 404), summary="Delete a private formula"),
 )
 def delete_formula(request: Request) -> Response:

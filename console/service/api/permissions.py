@@ -5,18 +5,19 @@ from __future__ import annotations
 from fastapi import Request
 from fastapi.responses import JSONResponse
 
+from console.kinds import PERMISSIONS
 from console.models import Permission
-from console.service.api.docs import ServiceRouter, route
+from console.service.api.docs import ServiceRouter, route, tag_of
 from console.service.api.query import AcceptedQuery
 from console.service.api.serving import serving
 from console.service.grants import permissions_for
 
-router = ServiceRouter(tags=["Permissions"])
+router = ServiceRouter(tags=[tag_of(PERMISSIONS)])
 QUERY = AcceptedQuery("application_type")
 
 
 @router.get(
-    "/permissions",
+    PERMISSIONS.path,
     **route(
         200,
         list[Permission],

@@ -9,6 +9,7 @@ from typing import Any
 
 import httpx
 import pytest
+from local_service import RunningService
 
 from console.kinds import KINDS, Kind
 from console.models.permissions import PERMISSIONS
@@ -179,3 +180,13 @@ def test_widgets_registered_registers_the_kind_for_the_test(widgets_registered: 
     assert KINDS.get("widgets") is WIDGETS and KINDS.by_path("/widgets/3") is WIDGETS
     assert [p.type for p in grants.catalogue()][-4:] == WIDGET_PERMISSIONS
     assert WIDGETS.models.create is not None and WIDGETS.models.read.__name__ == "Widget"
+
+
+def test_the_product_service_serves_no_widgets(service: RunningService) -> None:
+    """`tenant-console serve` (the session's shared service) has no widgets' routes, and its
+    catalogue no widgets' permissions: only the tests' launcher adds them."""
+    headers = {service.key_header: service.key}
+    response = httpx.get(f"{service.base_url}/widgets", headers=headers, timeout=30.0)
+    assert problem(response, 404)["detail"] == "No route matches this path."
+    catalogue = httpx.get(f"{service.base_url}/permissions", headers=headers, timeout=30.0)
+    assert [p["type"] for p in catalogue.json()] == [p.type for p in PERMISSIONS]

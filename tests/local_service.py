@@ -14,6 +14,7 @@ import re
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -60,8 +61,12 @@ class RunningService:
         frozen_now: str | None = None,
         env: dict[str, str] | None = None,
         key_header: str | None = None,
+        launcher: Sequence[str] = ("console", "serve"),
     ) -> None:
         self.root = root
+        self.launcher = tuple(launcher)
+        """What `python -m` runs, before the options: `serve` itself, or a test's launcher
+        that serves more (tests/proof_kind/serve.py)."""
         self.data_dir = root / "data"
         self.log_dir = root / "logs"  # outside the data dir: stdout holds the bootstrap key
         self.log_dir.mkdir(parents=True, exist_ok=True)
@@ -92,7 +97,7 @@ class RunningService:
         return self._process is not None and self._process.poll() is None
 
     def command(self) -> list[str]:
-        cmd = [sys.executable, "-m", "console", "serve", "--host", "127.0.0.1"]
+        cmd = [sys.executable, "-m", *self.launcher, "--host", "127.0.0.1"]
         cmd += ["--port", str(self.port), "--data-dir", str(self.data_dir)]
         if self.demo_data:
             cmd.append("--demo-data")

@@ -1,15 +1,16 @@
-"""The FastAPI application: routers, problem-details errors, rate limit, expiry sweep."""
+"""The FastAPI application: routers, problem-details errors, rate limit.
+
+Each route module brings what runs beside its routes in its router's lifespan (the expiry
+sweep comes with the applications' routes)."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import Sequence
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from starlette.concurrency import run_in_threadpool
+from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import JSONResponse
 
@@ -23,6 +24,8 @@ from console.service.api import (
     proxies,
     tenants,
 )
+from console.service.api.applications import SWEEP_INTERVAL_SECONDS
+from console.service.api.docs import ServiceRouter
 from console.service.api.problems import Problem, problem_response
 from console.service.openapi import install_openapi
 from console.service.ratelimit import RateLimitMiddleware
@@ -30,19 +33,8 @@ from console.service.store import Store
 
 log = logging.getLogger("console.service")
 
-SWEEP_INTERVAL_SECONDS = 30.0
-
-
-async def _sweep_forever(store: Store, interval: float) -> None:
-    """Deletes expired applications now and then (they are hidden at once regardless)."""
-    while True:
-        try:
-            removed = await run_in_threadpool(store.sweep_expired)
-            if removed:
-                log.info("Deleted %d expired application(s).", removed)
-        except Exception:  # a failed sweep must not stop the service; the next one retries
-            log.exception("The expiry sweep failed.")
-        await asyncio.sleep(interval)
+SPECIFIED = (permissions, formulas, tenants, proxies, applications, application_keys)
+"""The route modules of the specification's API (and Application Keys), in routing order."""
 
 
 def create_app(
@@ -51,34 +43,32 @@ def create_app(
     rate_limit: int | None = None,
     sweep_interval: float = SWEEP_INTERVAL_SECONDS,
     key_header: str = DEFAULT_KEY_HEADER,
+    routers: Sequence[ServiceRouter] = (),
 ) -> FastAPI:
-    @contextlib.asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        sweeper = asyncio.create_task(_sweep_forever(store, sweep_interval))
-        try:
-            yield
-        finally:
-            sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await sweeper
-
+    """The service's app on `store`. `routers` serve more than the specification's routes
+    (a test's own kind, tests/proof_kind); a router's lifespan runs with the app's."""
     app = FastAPI(
         title="Tenant administration API (local service)",
         version=__version__,
         description="The tenant-console's local, stateful implementation of the tenant "
         f"administration API. Authenticate with the `{key_header}` header.",
-        lifespan=lifespan,
-        # Starlette would answer `/applications/` with a 307 whose Location comes from the
-        # request's Host header; an unknown path is a 404 problem like any other.
+        # Starlette would answer a collection's path with a trailing slash with a 307 whose
+        # Location comes from the request's Host header; an unknown path is a 404 problem
+        # like any other.
         redirect_slashes=False,
     )
     app.state.store = store
     app.state.key_header = key_header
-    routers = (permissions, formulas, tenants, proxies, applications, application_keys)
-    for module in routers:
-        app.include_router(module.router)
+    app.state.sweep_interval = sweep_interval
+    served = (*(module.router for module in SPECIFIED), *routers)
+    for router in served:
+        app.include_router(router)
+    app.state.request_bodies = [body for router in served for body in router.bodies]
     app.state.api_routes = [
-        route for module in routers for route in module.router.routes if route.include_in_schema
+        route
+        for router in served
+        for route in router.routes
+        if isinstance(route, APIRoute) and route.include_in_schema
     ]
     _install_error_handlers(app)
     if rate_limit:
@@ -88,14 +78,15 @@ def create_app(
 
 
 def _allowed_methods(request: Request) -> list[str]:
-    """Every method some route serves on this path (Starlette names only the first route's)."""
-    methods: set[str] = set()
-    for route in request.app.state.api_routes:
-        if route.path_regex.match(request.url.path):
-            methods |= route.methods
-    if request.url.path == "/applications/key":
-        methods = {"GET"}  # not `/applications/{id}`, whose pattern it also fits
-    return sorted(methods)
+    """Every method some route serves on this path (Starlette names only the first route's).
+
+    A route whose path is this very path wins over those whose pattern it fits (a request for
+    `/things/key` is not one for `/things/{id}`), as it does when requests are routed."""
+    path = request.url.path
+    routes: list[APIRoute] = request.app.state.api_routes
+    matching = [route for route in routes if route.path_regex.match(path)]
+    exact = [route for route in matching if route.path == path]
+    return sorted({method for route in exact or matching for method in route.methods or ()})
 
 
 def _install_error_handlers(app: FastAPI) -> None:

@@ -9,7 +9,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from console.service.api.docs import ServiceRouter
 
 DEFAULT_TENANT_NAME = "Local tenant"
 
@@ -40,8 +45,11 @@ def _open_store(command: str, data_dir: Path):  # -> Store | int
     return store
 
 
-def serve(args: argparse.Namespace) -> int:
-    """Opens (or creates) the data dir, bootstraps a tenant if none exists, then serves."""
+def serve(args: argparse.Namespace, routers: Sequence[ServiceRouter] = ()) -> int:
+    """Opens (or creates) the data dir, bootstraps a tenant if none exists, then serves.
+
+    `routers` serve routes beyond the specification's: only code passes them (a test's own
+    kind, tests/proof_kind/serve.py), never the command line."""
     if not 0 <= args.port <= 65535:
         return _fail("serve", f"--port must be between 0 and 65535, not {args.port}.")
     if args.rate_limit is not None and args.rate_limit < 1:
@@ -94,6 +102,7 @@ def serve(args: argparse.Namespace) -> int:
         key_header=key_header,
         request_timeout=args.request_timeout,
         max_connections=max_connections,
+        routers=routers,
     )
     return 0
 
@@ -124,7 +133,7 @@ def new_tenant(args: argparse.Namespace) -> int:
     store = _open_store("new-tenant", data_dir)
     if isinstance(store, int):
         return store
-    if getattr(args, "demo_data", False):
+    if args.demo_data:
         import sqlite3
 
         from console.service.demo import seed_demo_tenant

@@ -1,9 +1,10 @@
 """The OpenAPI document: real request bodies, problem-details errors, the API key scheme.
 
 FastAPI infers nothing from our handlers (they parse by hand, after authorization), so this
-adds what they declare: request body schemas from the shared models, the ProblemDetails
-schema on every error response, and `SVC-API-KEY` as the security scheme. Every `pattern` in
-the document is the one its validator uses, defined next to it in console.models.
+adds what they declare: the request bodies their routers name (console.service.api.docs,
+each with what the service's checks add to its model's schema), the ProblemDetails schema on
+every error response, and `SVC-API-KEY` as the security scheme. Every `pattern` in the
+document is the one its validator uses, defined next to it in console.models.
 """
 
 from __future__ import annotations
@@ -14,49 +15,10 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 from pydantic import BaseModel
 
-from console.models import (
-    PERMISSIONS,
-    TRANSFORMS,
-    ApplicationCreate,
-    ApplicationUpdate,
-    ProblemDetails,
-    ProxyCreate,
-    ReactorFormulaCreate,
-    TenantUpdate,
-)
-from console.models.formulas import VALUE_TYPES
-from console.models.proxies import CODE_MAX
-from console.models.tenants import (
-    NAMED_SETTINGS,
-    OTHER_SETTINGS_MAX,
-    SETTING_NAME_MAX,
-    SETTING_VALUE_MAX,
-)
-
-REQUEST_BODIES: dict[str, type[BaseModel]] = {
-    "ApplicationCreate": ApplicationCreate,
-    "ApplicationUpdate": ApplicationUpdate,
-    "ProxyCreate": ProxyCreate,
-    "ReactorFormulaCreate": ReactorFormulaCreate,
-    "TenantUpdate": TenantUpdate,
-}
+from console.models import ProblemDetails
+from console.service.api.docs import RequestBody
 
 _REF = "#/components/schemas/{model}"
-_PERMISSION_TYPES = [p.type for p in PERMISSIONS]
-_BOOL_STRING = {"type": "string", "enum": ["true", "false"]}
-_SETTINGS = {
-    "type": "object",
-    "properties": {"fingerprint_tokens": _BOOL_STRING, "deduplicate_tokens": _BOOL_STRING},
-    "additionalProperties": {"type": "string", "maxLength": SETTING_VALUE_MAX},
-    "propertyNames": {"minLength": 1, "maxLength": SETTING_NAME_MAX},
-    "maxProperties": OTHER_SETTINGS_MAX + len(NAMED_SETTINGS),
-}
-_CODE_TRANSFORM = {
-    "type": "object",
-    "title": "ProxyTransform",
-    "properties": {"code": {"type": "string", "minLength": 1, "maxLength": CODE_MAX}},
-    "required": ["code"],
-}
 
 
 def _schema(model: type[BaseModel], mode: str, schemas: dict[str, Any]) -> dict[str, Any]:
@@ -66,35 +28,19 @@ def _schema(model: type[BaseModel], mode: str, schemas: dict[str, Any]) -> dict[
     return schema
 
 
-def _request_schema(name: str, model: type[BaseModel], schemas: dict[str, Any]) -> dict[str, Any]:
+def _request_schema(body: RequestBody, schemas: dict[str, Any]) -> dict[str, Any]:
     """The model's schema, plus the rules its validators apply that a schema can express."""
-    schema = _schema(model, "validation", schemas)
-    properties = schema["properties"]
-    if name == "ApplicationUpdate":
-        # `type` is declared only to be refused: a type never changes.
-        properties.pop("type", None)
-    if name in ("ApplicationCreate", "ApplicationUpdate"):
-        properties["permissions"]["items"] = {"type": "string", "enum": _PERMISSION_TYPES}
-    if name == "TenantUpdate":
-        properties["settings"] = {"anyOf": [_SETTINGS, {"type": "null"}], "title": "Settings"}
-    if name == "ReactorFormulaCreate":
-        # Official formulas belong to the operator: tenants can only send `private`.
-        properties["type"] = {"type": "string", "enum": ["private"], "title": "Type"}
-    schema["title"] = name
+    schema = _schema(body.model, "validation", schemas)
+    if body.tighten is not None:
+        body.tighten(schema["properties"])
+    schema["title"] = body.name
     return schema
 
 
-def _tighten_shared(schemas: dict[str, Any]) -> None:
-    for name in ("FormulaConfiguration", "FormulaRequestParameter"):
-        if name in schemas:  # as for rule transforms: the console may send back a service's own
-            schemas[name]["properties"]["type"]["enum"] = list(VALUE_TYPES)
-    rule = schemas.get("AccessRule")
-    if rule:  # the model lets the console send back a service's own value; this has three
-        rule["properties"]["transform"]["enum"] = list(TRANSFORMS)
-    if "ProxyTransform" in schemas:
-        # The shared model also carries the hosted service's other kinds of transform through
-        # the console; this service runs only code transforms.
-        schemas["ProxyTransform"] = _CODE_TRANSFORM
+def request_bodies(app: FastAPI) -> list[RequestBody]:
+    """The bodies the app's routers read, once each, by name."""
+    bodies: dict[str, RequestBody] = {body.name: body for body in app.state.request_bodies}
+    return [bodies[name] for name in sorted(bodies)]
 
 
 def build_openapi(app: FastAPI) -> dict[str, Any]:
@@ -103,9 +49,12 @@ def build_openapi(app: FastAPI) -> dict[str, Any]:
     )
     components = document.setdefault("components", {})
     schemas = components.setdefault("schemas", {})
-    for name, model in REQUEST_BODIES.items():
-        schemas[name] = _request_schema(name, model, schemas)
-    _tighten_shared(schemas)
+    bodies = request_bodies(app)
+    for body in bodies:
+        schemas[body.name] = _request_schema(body, schemas)
+    for body in bodies:
+        if body.tighten_shared is not None:
+            body.tighten_shared(schemas)
     schemas["ProblemDetails"] = _schema(ProblemDetails, "serialization", schemas)
     components["securitySchemes"] = {
         "ApiKey": {"type": "apiKey", "in": "header", "name": app.state.key_header}

@@ -7,7 +7,8 @@ pick a free port whose number the `Listening on` line then tells.
 from __future__ import annotations
 
 import socket
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import uvicorn
 
@@ -21,6 +22,9 @@ from console.service.connections import (
     guarded_protocol,
 )
 from console.service.store import Store
+
+if TYPE_CHECKING:
+    from console.service.api.docs import ServiceRouter
 
 KEEP_ALIVE_SECONDS = 5
 """How long an idle kept-alive connection stays open (uvicorn's default, stated)."""
@@ -75,9 +79,10 @@ def run(
     key_header: str = DEFAULT_KEY_HEADER,
     request_timeout: float = DEFAULT_REQUEST_TIMEOUT,
     max_connections: int = DEFAULT_MAX_CONNECTIONS,
+    routers: Sequence[ServiceRouter] = (),
 ) -> None:
-    """Serves until interrupted (Ctrl+C or SIGTERM)."""
-    app = create_app(store, rate_limit=rate_limit, key_header=key_header)
+    """Serves until interrupted (Ctrl+C or SIGTERM); `routers` as for create_app."""
+    app = create_app(store, rate_limit=rate_limit, key_header=key_header, routers=routers)
     host, port = sock.getsockname()[:2]
     config = uvicorn.Config(
         app,

@@ -9,18 +9,22 @@ from __future__ import annotations
 import sqlite3
 import uuid
 
-from fastapi import APIRouter, Request, Response
+from fastapi import Request, Response
 from fastapi.responses import JSONResponse
 
+from console.kinds import APPLICATIONS
 from console.models import ApplicationKey
 from console.service.api.common import found_or_404, not_found
-from console.service.api.docs import AUTH, PATH_ID, route
+from console.service.api.docs import AUTH, PATH_ID, ServiceRouter, route
 from console.service.api.query import AcceptedQuery
 from console.service.api.serving import Served, serving
 from console.service.store import application_keys as keys
 from console.service.store import applications as apps
 
-router = APIRouter(tags=["Application Keys"])
+KEYS = APPLICATIONS.item_path("{id}") + "/keys"
+KEY = KEYS + "/{keyId}"
+
+router = ServiceRouter(tags=["Application Keys"])
 
 LIST_QUERY = AcceptedQuery("id")
 """`?id=` narrows the list to those keys; the hosted SDKs' `type` is accepted and ignored
@@ -32,7 +36,7 @@ PATH_KEY_ID = {**PATH_ID, "name": "keyId"}
 def _application(served: Served) -> sqlite3.Row:
     """The application the path names, in the caller's tenant (else 404)."""
     row = apps.get(served.conn, served.tenant_id, served.path_id, served.clock.text)
-    return found_or_404(row, "application")
+    return found_or_404(row, APPLICATIONS.nouns.singular)
 
 
 def _key_id(request: Request) -> str:
@@ -50,7 +54,7 @@ def _key(served: Served) -> tuple[sqlite3.Row, sqlite3.Row]:
 
 
 @router.post(
-    "/applications/{id}/keys",
+    KEYS,
     **route(
         201,
         ApplicationKey,
@@ -70,7 +74,7 @@ def create_key(request: Request) -> JSONResponse:
 
 
 @router.get(
-    "/applications/{id}/keys",
+    KEYS,
     **route(
         200,
         list[ApplicationKey],
@@ -88,7 +92,7 @@ def list_keys(request: Request) -> JSONResponse:
 
 
 @router.get(
-    "/applications/{id}/keys/{keyId}",
+    KEY,
     **route(
         200,
         ApplicationKey,
@@ -104,7 +108,7 @@ def get_key(request: Request) -> JSONResponse:
 
 
 @router.delete(
-    "/applications/{id}/keys/{keyId}",
+    KEY,
     **route(
         204,
         params=(PATH_ID, PATH_KEY_ID),

@@ -2,21 +2,91 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 import sqlite3
+from collections.abc import AsyncIterator
 
-from fastapi import APIRouter, Depends, Request, Response
+from fastapi import Depends, FastAPI, Request, Response
 from fastapi.responses import JSONResponse
+from starlette.concurrency import run_in_threadpool
 
-from console.models import Application, ApplicationCreate, ApplicationUpdate, Page
+from console.kinds import APPLICATIONS
+from console.models import TRANSFORMS, Application, ApplicationCreate, ApplicationUpdate, Page
 from console.service.api.common import found_or_404, raw_body
-from console.service.api.docs import AUTH, PATH_ID, route
+from console.service.api.docs import (
+    AUTH,
+    PATH_ID,
+    RequestBody,
+    Schema,
+    ServiceRouter,
+    route,
+    tag_of,
+)
 from console.service.api.problems import Problem
 from console.service.api.query import AcceptedQuery
 from console.service.api.serving import Served, serving
+from console.service.grants import catalogue, catalogue_types
+from console.service.store import Store
 from console.service.store import applications as rows
 from console.service.timestamps import stamp
 
-router = APIRouter(tags=["Applications"])
+log = logging.getLogger("console.service")
+
+SWEEP_INTERVAL_SECONDS = 30.0
+
+
+async def _sweep_forever(store: Store, interval: float) -> None:
+    """Deletes expired applications now and then (they are hidden at once regardless)."""
+    while True:
+        try:
+            removed = await run_in_threadpool(store.sweep_expired)
+            if removed:
+                log.info("Deleted %d expired application(s).", removed)
+        except Exception:  # a failed sweep must not stop the service; the next one retries
+            log.exception("The expiry sweep failed.")
+        await asyncio.sleep(interval)
+
+
+@contextlib.asynccontextmanager
+async def _sweeping(app: FastAPI) -> AsyncIterator[None]:
+    """The expiry sweep, for as long as the app serves (`create_app(sweep_interval=)`)."""
+    sweeper = asyncio.create_task(_sweep_forever(app.state.store, app.state.sweep_interval))
+    try:
+        yield
+    finally:
+        sweeper.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await sweeper
+
+
+def _grants_documented(properties: Schema) -> None:
+    properties["permissions"]["items"] = {
+        "type": "string",
+        "enum": [permission.type for permission in catalogue()],
+    }
+
+
+def _update_documented(properties: Schema) -> None:
+    properties.pop("type", None)  # declared only to be refused: a type never changes
+    _grants_documented(properties)
+
+
+def _rules_documented(schemas: Schema) -> None:
+    rule = schemas.get("AccessRule")
+    if rule:  # the model lets the console send back a service's own value; this has three
+        rule["properties"]["transform"]["enum"] = list(TRANSFORMS)
+
+
+CREATE = RequestBody(ApplicationCreate, _grants_documented, _rules_documented)
+UPDATE = RequestBody(ApplicationUpdate, _update_documented, _rules_documented)
+
+ITEM = APPLICATIONS.item_path("{id}")
+OWN = APPLICATIONS.path + "/key"
+"""The application that owns the request's key (not an `{id}`)."""
+
+router = ServiceRouter(tags=[tag_of(APPLICATIONS)], lifespan=_sweeping, bodies=(CREATE, UPDATE))
 
 
 LIST_QUERY = AcceptedQuery("id", "page", "size")
@@ -29,16 +99,18 @@ def _rules(payload: ApplicationCreate | ApplicationUpdate) -> list[dict]:
 def _named(served: Served) -> sqlite3.Row:
     """The application the path names, in the caller's tenant (else 404)."""
     row = rows.get(served.conn, served.tenant_id, served.path_id, served.clock.text)
-    return found_or_404(row, "application")
+    return found_or_404(row, APPLICATIONS.nouns.singular)
 
 
 @router.post(
-    "/applications",
-    **route(201, Application, body="ApplicationCreate", summary="Create an application"),
+    APPLICATIONS.path,
+    **route(201, Application, body=CREATE, summary="Create an application"),
 )
 def create_application(request: Request, raw: bytes = Depends(raw_body)) -> JSONResponse:
     with serving(request, write=True, raw=raw) as served:
-        payload = served.payload(ApplicationCreate, now=served.clock.moment)
+        payload = served.payload(
+            ApplicationCreate, now=served.clock.moment, catalogue=catalogue_types()
+        )
         row, key = rows.insert(
             served.conn,
             tenant_id=served.tenant_id,
@@ -54,7 +126,7 @@ def create_application(request: Request, raw: bytes = Depends(raw_body)) -> JSON
 
 
 @router.get(
-    "/applications",
+    APPLICATIONS.path,
     **route(200, Page[Application], query=LIST_QUERY, summary="List applications"),
 )
 def list_applications(request: Request) -> JSONResponse:
@@ -65,7 +137,7 @@ def list_applications(request: Request) -> JSONResponse:
 
 
 @router.get(
-    "/applications/key",
+    OWN,
     **route(200, Application, summary="The application that owns the request's key"),
 )
 def current_application(request: Request) -> JSONResponse:
@@ -76,7 +148,7 @@ def current_application(request: Request) -> JSONResponse:
 
 
 @router.api_route(
-    "/applications/key",
+    OWN,
     methods=["POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"],
     include_in_schema=False,
 )
@@ -88,7 +160,7 @@ def current_application_other_methods(request: Request) -> None:
 
 
 @router.get(
-    "/applications/{id}",
+    ITEM,
     **route(200, Application, params=(PATH_ID,), errors=(*AUTH, 404), summary="Get an application"),
 )
 def get_application(request: Request) -> JSONResponse:
@@ -97,11 +169,11 @@ def get_application(request: Request) -> JSONResponse:
 
 
 @router.put(
-    "/applications/{id}",
+    ITEM,
     **route(
         200,
         Application,
-        body="ApplicationUpdate",
+        body=UPDATE,
         params=(PATH_ID,),
         errors=(*AUTH, 404),
         summary="Update an application",
@@ -110,7 +182,9 @@ def get_application(request: Request) -> JSONResponse:
 def update_application(request: Request, raw: bytes = Depends(raw_body)) -> JSONResponse:
     with serving(request, write=True, raw=raw) as served:
         stored = _named(served)
-        payload = served.payload(ApplicationUpdate, application_type=stored["type"])
+        payload = served.payload(
+            ApplicationUpdate, application_type=stored["type"], catalogue=catalogue_types()
+        )
         row = rows.update(
             served.conn,
             stored["id"],
@@ -124,7 +198,7 @@ def update_application(request: Request, raw: bytes = Depends(raw_body)) -> JSON
 
 
 @router.post(
-    "/applications/{id}/regenerate",
+    f"{ITEM}/regenerate",
     **route(
         200,
         Application,
@@ -143,7 +217,7 @@ def regenerate_key(request: Request) -> JSONResponse:
 
 
 @router.delete(
-    "/applications/{id}",
+    ITEM,
     **route(204, params=(PATH_ID,), errors=(*AUTH, 404), summary="Delete an application"),
 )
 def delete_application(request: Request) -> Response:

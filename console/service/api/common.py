@@ -16,15 +16,12 @@ from pydantic import ValidationError
 from starlette.requests import ClientDisconnect
 
 from console.clock import now
-from console.models.contract import DEFAULT_KEY_HEADER
 from console.models.errors import PayloadInvalid, field_errors
 from console.service.api.problems import Problem, invalid
 from console.service.store import Caller, Store
 from console.service.store import applications as app_rows
 from console.service.timestamps import stamp
 
-API_KEY_HEADER = DEFAULT_KEY_HEADER
-"""The default; `serve --key-header` names another (kept in `app.state.key_header`)."""
 MAX_BODY_BYTES = 4 * 1024 * 1024
 """Generous for a formula's code (50,000 characters) with an icon; a guard, not a quota."""
 
@@ -44,8 +41,9 @@ def store_of(request: Request) -> Store:
 
 
 def key_header_of(request: Request) -> str:
-    """The header this service reads the API key from."""
-    return getattr(request.app.state, "key_header", API_KEY_HEADER)
+    """The header this service reads the API key from (`serve --key-header`; create_app
+    keeps it in the app's state)."""
+    return request.app.state.key_header
 
 
 async def raw_body(request: Request) -> bytes:

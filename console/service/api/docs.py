@@ -7,10 +7,14 @@ query parameters from the model that reads them (console.service.api.query).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from fastapi import Response
+from fastapi import APIRouter, Response
+from pydantic import BaseModel
 
+from console.kinds import Kind
 from console.service.api.query import NO_QUERY, AcceptedQuery
 
 ERROR_DESCRIPTIONS = {
@@ -33,11 +37,47 @@ PATH_ID = {
 }
 
 
+Schema = dict[str, Any]
+
+
+def tag_of(kind: Kind) -> str:
+    """The document's tag of a kind's routes: its plural with a capital ("Reactor formulas",
+    "Tenants")."""
+    plural = kind.nouns.plural
+    return plural[:1].upper() + plural[1:]
+
+
+@dataclass(frozen=True)
+class RequestBody:
+    """A body that routes read (and parse by hand, so FastAPI documents nothing of it): its
+    model, and what this service's checks add to the model's own schema in the document."""
+
+    model: type[BaseModel]
+    tighten: Callable[[Schema], None] | None = None
+    """Edits the body's `properties` (an enum from the service's catalogue...)."""
+    tighten_shared: Callable[[Schema], None] | None = None
+    """Edits the document's shared schemas (components.schemas) the body refers to."""
+
+    @property
+    def name(self) -> str:
+        """Its schema's name in the document: the model's."""
+        return self.model.__name__
+
+
+class ServiceRouter(APIRouter):
+    """A router of the service, with the request bodies its routes read (console.service.openapi
+    puts them in the document)."""
+
+    def __init__(self, *, bodies: Sequence[RequestBody] = (), **options: Any) -> None:
+        super().__init__(**options)
+        self.bodies = tuple(bodies)
+
+
 def route(
     success: int,
     model: Any = None,
     *,
-    body: str | None = None,
+    body: RequestBody | None = None,
     params: tuple[dict[str, Any], ...] = (),
     query: AcceptedQuery = NO_QUERY,
     errors: tuple[int, ...] = AUTH,
@@ -66,7 +106,9 @@ def route(
     if body is not None:
         extra["requestBody"] = {
             "required": True,
-            "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{body}"}}},
+            "content": {
+                "application/json": {"schema": {"$ref": f"#/components/schemas/{body.name}"}}
+            },
         }
     kwargs: dict[str, Any] = {
         "status_code": success,

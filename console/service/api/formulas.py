@@ -5,18 +5,44 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from fastapi import APIRouter, Depends, Request, Response
+from fastapi import Depends, Request, Response
 from fastapi.responses import JSONResponse
 
+from console.kinds import REACTOR_FORMULAS
 from console.models import Page, ReactorFormula, ReactorFormulaCreate
+from console.models.formulas import VALUE_TYPES
 from console.service.api.common import found_or_404, raw_body
-from console.service.api.docs import AUTH, PATH_ID, route
+from console.service.api.docs import (
+    AUTH,
+    PATH_ID,
+    RequestBody,
+    Schema,
+    ServiceRouter,
+    route,
+    tag_of,
+)
 from console.service.api.problems import Problem
 from console.service.api.query import AcceptedQuery
 from console.service.api.serving import Served, serving
 from console.service.store import formulas as rows
 
-router = APIRouter(tags=["Reactor formulas"])
+
+def _private_only(properties: Schema) -> None:
+    # Official formulas belong to the operator: tenants can only send `private`.
+    properties["type"] = {"type": "string", "enum": ["private"], "title": "Type"}
+
+
+def _value_types_documented(schemas: Schema) -> None:
+    for name in ("FormulaConfiguration", "FormulaRequestParameter"):
+        if name in schemas:  # as for rule transforms: the console may send back a service's own
+            schemas[name]["properties"]["type"]["enum"] = list(VALUE_TYPES)
+
+
+BODY = RequestBody(ReactorFormulaCreate, _private_only, _value_types_documented)
+
+ITEM = REACTOR_FORMULAS.item_path("{id}")
+
+router = ServiceRouter(tags=[tag_of(REACTOR_FORMULAS)], bodies=(BODY,))
 LIST_QUERY = AcceptedQuery("name", "page", "size")
 
 _OFFICIAL_READ_ONLY = "Official formulas belong to the service operator and are read-only."
@@ -25,7 +51,7 @@ _OFFICIAL_READ_ONLY = "Official formulas belong to the service operator and are 
 def _named(served: Served) -> sqlite3.Row:
     """The formula the path names, official or the caller tenant's own (else 404)."""
     row = rows.get(served.conn, served.tenant_id, served.path_id)
-    return found_or_404(row, "reactor formula")
+    return found_or_404(row, REACTOR_FORMULAS.nouns.singular)
 
 
 def _private(served: Served) -> sqlite3.Row:
@@ -43,8 +69,8 @@ def _refuse_official(body: Any) -> None:
 
 
 @router.post(
-    "/reactor-formulas",
-    **route(201, ReactorFormula, body="ReactorFormulaCreate", summary="Create a private formula"),
+    REACTOR_FORMULAS.path,
+    **route(201, ReactorFormula, body=BODY, summary="Create a private formula"),
 )
 def create_formula(request: Request, raw: bytes = Depends(raw_body)) -> JSONResponse:
     with serving(request, write=True, raw=raw) as served:
@@ -61,7 +87,7 @@ def create_formula(request: Request, raw: bytes = Depends(raw_body)) -> JSONResp
 
 
 @router.get(
-    "/reactor-formulas",
+    REACTOR_FORMULAS.path,
     **route(
         200, Page[ReactorFormula], query=LIST_QUERY, summary="List official and private formulas"
     ),
@@ -73,7 +99,7 @@ def list_formulas(request: Request) -> JSONResponse:
 
 
 @router.get(
-    "/reactor-formulas/{id}",
+    ITEM,
     **route(200, ReactorFormula, params=(PATH_ID,), errors=(*AUTH, 404), summary="Get a formula"),
 )
 def get_formula(request: Request) -> JSONResponse:
@@ -82,11 +108,11 @@ def get_formula(request: Request) -> JSONResponse:
 
 
 @router.put(
-    "/reactor-formulas/{id}",
+    ITEM,
     **route(
         200,
         ReactorFormula,
-        body="ReactorFormulaCreate",
+        body=BODY,
         params=(PATH_ID,),
         errors=(*AUTH, 404),
         summary="Update a private formula",
@@ -108,7 +134,7 @@ def update_formula(request: Request, raw: bytes = Depends(raw_body)) -> JSONResp
 
 
 @router.delete(
-    "/reactor-formulas/{id}",
+    ITEM,
     **route(204, params=(PATH_ID,), errors=(*AUTH, 404), summary="Delete a private formula"),
 )
 def delete_formula(request: Request) -> Response:

@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from fastapi import Request
 from fastapi.responses import JSONResponse
 
-from console.models import Permission, permissions_for
-from console.service.api.docs import route
+from console.kinds import PERMISSIONS
+from console.models import Permission
+from console.service.api.docs import ServiceRouter, route, tag_of
 from console.service.api.query import AcceptedQuery
 from console.service.api.serving import serving
+from console.service.grants import permissions_for
 
-router = APIRouter(tags=["Permissions"])
+router = ServiceRouter(tags=[tag_of(PERMISSIONS)])
 QUERY = AcceptedQuery("application_type")
 
 
 @router.get(
-    "/permissions",
+    PERMISSIONS.path,
     **route(
         200,
         list[Permission],

@@ -5,27 +5,55 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from fastapi import APIRouter, Depends, Request, Response
+from fastapi import Depends, Request, Response
 from fastapi.responses import JSONResponse
 
+from console.kinds import PROXIES
 from console.models import Page, Proxy, ProxyCreate
+from console.models.proxies import CODE_MAX
 from console.service.api.common import found_or_404, raw_body
-from console.service.api.docs import AUTH, PATH_ID, route
+from console.service.api.docs import (
+    AUTH,
+    PATH_ID,
+    RequestBody,
+    Schema,
+    ServiceRouter,
+    route,
+    tag_of,
+)
 from console.service.api.problems import invalid
 from console.service.api.query import AcceptedQuery
 from console.service.api.serving import Served, serving
 from console.service.store import applications as app_rows
 from console.service.store import proxies as rows
 
-router = APIRouter(tags=["Proxies"])
+_CODE_TRANSFORM = {
+    "type": "object",
+    "title": "ProxyTransform",
+    "properties": {"code": {"type": "string", "minLength": 1, "maxLength": CODE_MAX}},
+    "required": ["code"],
+}
+
+
+def _code_transforms_documented(schemas: Schema) -> None:
+    if "ProxyTransform" in schemas:
+        # The shared model also carries the hosted service's other kinds of transform through
+        # the console; this service runs only code transforms.
+        schemas["ProxyTransform"] = _CODE_TRANSFORM
+
+
+BODY = RequestBody(ProxyCreate, tighten_shared=_code_transforms_documented)
+
+ITEM = PROXIES.item_path("{id}")
+
+router = ServiceRouter(tags=[tag_of(PROXIES)], bodies=(BODY,))
 LIST_QUERY = AcceptedQuery("id", "name", "page", "size")
 
 
 def _named(served: Served) -> sqlite3.Row:
     """The proxy the path names, in the caller's tenant (else 404)."""
-    return found_or_404(
-        rows.get(served.conn, served.tenant_id, served.path_id, served.clock.text), "proxy"
-    )
+    row = rows.get(served.conn, served.tenant_id, served.path_id, served.clock.text)
+    return found_or_404(row, PROXIES.nouns.singular)
 
 
 def _fields(served: Served) -> dict[str, Any]:
@@ -55,7 +83,7 @@ def _fields(served: Served) -> dict[str, Any]:
     return fields
 
 
-@router.post("/proxies", **route(201, Proxy, body="ProxyCreate", summary="Create a proxy"))
+@router.post(PROXIES.path, **route(201, Proxy, body=BODY, summary="Create a proxy"))
 def create_proxy(request: Request, raw: bytes = Depends(raw_body)) -> JSONResponse:
     with serving(request, write=True, raw=raw) as served:
         row = rows.insert(
@@ -69,7 +97,7 @@ def create_proxy(request: Request, raw: bytes = Depends(raw_body)) -> JSONRespon
 
 
 @router.get(
-    "/proxies",
+    PROXIES.path,
     **route(200, Page[Proxy], query=LIST_QUERY, summary="List proxies"),
 )
 def list_proxies(request: Request) -> JSONResponse:
@@ -88,7 +116,7 @@ def list_proxies(request: Request) -> JSONResponse:
 
 
 @router.get(
-    "/proxies/{id}",
+    ITEM,
     **route(200, Proxy, params=(PATH_ID,), errors=(*AUTH, 404), summary="Get a proxy"),
 )
 def get_proxy(request: Request) -> JSONResponse:
@@ -97,11 +125,11 @@ def get_proxy(request: Request) -> JSONResponse:
 
 
 @router.put(
-    "/proxies/{id}",
+    ITEM,
     **route(
         200,
         Proxy,
-        body="ProxyCreate",
+        body=BODY,
         params=(PATH_ID,),
         errors=(*AUTH, 404),
         summary="Update a proxy",
@@ -121,7 +149,7 @@ def update_proxy(request: Request, raw: bytes = Depends(raw_body)) -> JSONRespon
 
 
 @router.delete(
-    "/proxies/{id}",
+    ITEM,
     **route(204, params=(PATH_ID,), errors=(*AUTH, 404), summary="Delete a proxy"),
 )
 def delete_proxy(request: Request) -> Response:

@@ -10,12 +10,13 @@ permission learns nothing from validation messages.
 
 from __future__ import annotations
 
+import enum
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from fastapi import Request
 
@@ -58,6 +59,14 @@ class Served:
         return parse(model, self.body, self.raw, **context)
 
 
+class _Contract(enum.Enum):
+    TABLE = "the contract table"
+
+
+FROM_CONTRACT: Literal[_Contract.TABLE] = _Contract.TABLE
+"""`serving(permission=)`'s default: the permission the contract table gives the route."""
+
+
 def endpoint_permission(request: Request) -> str | None:
     """The permission the matched route requires, by the contract table."""
     return required_permission(request.method, request.scope["route"].path)
@@ -70,19 +79,22 @@ def serving(
     write: bool = False,
     query: AcceptedQuery = NO_QUERY,
     raw: bytes = b"",
+    permission: str | Literal[_Contract.TABLE] | None = FROM_CONTRACT,
 ) -> Iterator[Served]:
     """The request's transaction, clock, caller and query, in the order the API checks them.
 
     The permission the endpoint requires comes from the API's contract table
     (console.models.contract), by the method and the route's path template; where it is
-    None, any valid key will do. A write transaction (`write=True`) commits when
-    the block ends and rolls back if it raises; it waits for the write lock first, and the
-    clock is read only once the lock is held: read before, a write that waited longer would
-    commit later with an earlier `modified_at` than the write it overwrites.
+    None, any valid key will do. Routes beyond the specification (a test's own kind) name
+    their `permission` instead, checked the same way. A write transaction (`write=True`)
+    commits when the block ends and rolls back if it raises; it waits for the write lock
+    first, and the clock is read only once the lock is held: read before, a write that waited
+    longer would commit later with an earlier `modified_at` than the write it overwrites.
     """
     store = store_of(request)
     transaction = store.write() if write else store.read()
     with transaction as conn:
         clock = Clock()
-        caller = authenticate(conn, request, clock, endpoint_permission(request))
+        required = endpoint_permission(request) if permission is FROM_CONTRACT else permission
+        caller = authenticate(conn, request, clock, required)
         yield Served(request, conn, clock, caller, query.read(request), raw)

@@ -2,26 +2,49 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends, Request, Response
+from fastapi import Depends, Request, Response
 from fastapi.responses import JSONResponse
 
+from console.kinds import TENANT
 from console.models import Tenant, TenantUpdate, UsageReport
+from console.models.tenants import (
+    NAMED_SETTINGS,
+    OTHER_SETTINGS_MAX,
+    SETTING_NAME_MAX,
+    SETTING_VALUE_MAX,
+)
 from console.service.api.common import raw_body
-from console.service.api.docs import route
+from console.service.api.docs import RequestBody, Schema, ServiceRouter, route, tag_of
 from console.service.api.serving import serving
 from console.service.store import tenants as rows
 
-router = APIRouter(tags=["Tenants"])
+_BOOL_STRING = {"type": "string", "enum": ["true", "false"]}
+_SETTINGS = {
+    "type": "object",
+    "properties": {"fingerprint_tokens": _BOOL_STRING, "deduplicate_tokens": _BOOL_STRING},
+    "additionalProperties": {"type": "string", "maxLength": SETTING_VALUE_MAX},
+    "propertyNames": {"minLength": 1, "maxLength": SETTING_NAME_MAX},
+    "maxProperties": OTHER_SETTINGS_MAX + len(NAMED_SETTINGS),
+}
 
 
-@router.get("/tenants/self", **route(200, Tenant, summary="Get the caller's tenant"))
+def _settings_documented(properties: Schema) -> None:
+    properties["settings"] = {"anyOf": [_SETTINGS, {"type": "null"}], "title": "Settings"}
+
+
+BODY = RequestBody(TenantUpdate, _settings_documented)
+
+router = ServiceRouter(tags=[tag_of(TENANT)], bodies=(BODY,))
+
+
+@router.get(TENANT.path, **route(200, Tenant, summary="Get the caller's tenant"))
 def get_tenant(request: Request) -> JSONResponse:
     with serving(request) as served:
         tenant = rows.get(served.conn, served.tenant_id)
         return JSONResponse(rows.view(tenant))  # type: ignore[arg-type]
 
 
-@router.put("/tenants/self", **route(200, Tenant, body="TenantUpdate", summary="Update the tenant"))
+@router.put(TENANT.path, **route(200, Tenant, body=BODY, summary="Update the tenant"))
 def update_tenant(request: Request, raw: bytes = Depends(raw_body)) -> JSONResponse:
     with serving(request, write=True, raw=raw) as served:
         payload = served.payload(TenantUpdate)
@@ -36,7 +59,7 @@ def update_tenant(request: Request, raw: bytes = Depends(raw_body)) -> JSONRespo
         return JSONResponse(rows.view(row))
 
 
-@router.delete("/tenants/self", **route(204, summary="Delete the tenant and everything it owns"))
+@router.delete(TENANT.path, **route(204, summary="Delete the tenant and everything it owns"))
 def delete_tenant(request: Request) -> Response:
     with serving(request, write=True) as served:
         rows.delete(served.conn, served.tenant_id)
@@ -44,7 +67,7 @@ def delete_tenant(request: Request) -> Response:
 
 
 @router.get(
-    "/tenants/self/reports/usage",
+    TENANT.path + "/reports/usage",
     **route(200, UsageReport, summary="The tenant's token usage report"),
 )
 def usage_report(request: Request) -> JSONResponse:

@@ -21,6 +21,15 @@ from console.service.timestamps import shown
 LIVE = "(expires_at IS NULL OR expires_at > ?)"
 
 
+def live_id(reference: str, *, alias: str) -> str:
+    """A select-list column: the application `reference` (a column holding its id) names,
+    while it lives, as `alias`; its one parameter is now."""
+    return (
+        f"(SELECT a.id FROM applications a WHERE a.id = {reference}"
+        f" AND (a.expires_at IS NULL OR a.expires_at > ?)) AS {alias}"
+    )
+
+
 def view(
     row: sqlite3.Row, key: str | None = None, keys: list[dict[str, Any]] | None = None
 ) -> dict[str, Any]:

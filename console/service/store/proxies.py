@@ -13,6 +13,7 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
+import console.service.store.applications as applications
 from console.service.keys import new_proxy_key
 from console.service.store.listing import PageRequest, in_clause, name_pattern, page_of
 from console.service.timestamps import shown
@@ -45,10 +46,7 @@ def view(row: sqlite3.Row) -> dict[str, Any]:
     }
 
 
-LIVE_APPLICATION = (
-    "(SELECT a.id FROM applications a WHERE a.id = proxies.application_id"
-    " AND (a.expires_at IS NULL OR a.expires_at > ?)) AS live_application_id"
-)
+LIVE_APPLICATION = applications.live_id("proxies.application_id", alias="live_application_id")
 """A column for the proxy's application while it lives; its one parameter is now."""
 
 _SELECT = f"SELECT proxies.*, {LIVE_APPLICATION} FROM proxies"

@@ -13,8 +13,8 @@ from pathlib import Path
 import console.service.store.applications as applications
 import console.service.store.formulas as formulas
 import console.service.store.tenants as tenants
-from console.models.permissions import MANAGEMENT_PERMISSIONS
 from console.service.db import Database
+from console.service.grants import management_grants
 from console.service.timestamps import now_stamp, stamp
 
 BOOTSTRAP_APPLICATION_NAME = "Bootstrap management"
@@ -138,7 +138,7 @@ def bootstrap_tenant(
         tenant_id=tenant["id"],
         name=BOOTSTRAP_APPLICATION_NAME,
         type="management",
-        permissions=list(MANAGEMENT_PERMISSIONS),
+        permissions=management_grants(),
         rules=[],
         expires_at=None,
         by=tenant["owner_id"],

@@ -1,0 +1,114 @@
+"""`/widgets` on the real local service: the routes a new kind adds, built from its declaration.
+
+Served the way the built-in kinds are (console.service.api): `serving` checks the key, the
+permission, the query; the paths, the permissions and the 404's noun come from WIDGETS. The
+permissions are named here because the contract table (console.models.contract) lists only
+the specification's endpoints. The table is made when the app starts (the router's lifespan).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from collections.abc import AsyncIterator
+
+from fastapi import Depends, FastAPI, Request, Response
+from fastapi.responses import JSONResponse
+
+from console.models import Page
+from console.service.api.common import found_or_404, raw_body
+from console.service.api.docs import AUTH, PATH_ID, RequestBody, ServiceRouter, route, tag_of
+from console.service.api.query import AcceptedQuery
+from console.service.api.serving import Served, serving
+from proof_kind import store as rows
+from proof_kind.kind import WIDGETS
+from proof_kind.model import Widget, WidgetCreate
+
+
+@contextlib.asynccontextmanager
+async def _with_table(app: FastAPI) -> AsyncIterator[None]:
+    """The widgets' table, in the service's own data dir, before the first request."""
+    with app.state.store.write() as conn:
+        rows.create_table(conn)
+    yield
+
+
+BODY = RequestBody(WidgetCreate)
+router = ServiceRouter(tags=[tag_of(WIDGETS)], lifespan=_with_table, bodies=(BODY,))
+LIST_QUERY = AcceptedQuery("name", "page", "size")
+ITEM = WIDGETS.item_path("{id}")
+
+
+def _permission(verb: str) -> str | None:
+    return WIDGETS.permission_for(verb)
+
+
+def _named(served: Served) -> sqlite3.Row:
+    """The widget the path names, in the caller's tenant (else 404)."""
+    row = rows.get(served.conn, served.tenant_id, served.path_id)
+    return found_or_404(row, WIDGETS.nouns.singular)
+
+
+def _fields(served: Served) -> dict[str, object]:
+    return served.payload(WidgetCreate).model_dump(mode="json")
+
+
+@router.post(WIDGETS.path, **route(201, Widget, body=BODY, summary="Create a widget"))
+def create_widget(request: Request, raw: bytes = Depends(raw_body)) -> JSONResponse:
+    with serving(request, write=True, raw=raw, permission=_permission("create")) as served:
+        row = rows.insert(
+            served.conn,
+            served.tenant_id,
+            _fields(served),
+            by=served.caller.application_id,
+            at=served.clock.text,
+        )
+        return JSONResponse(rows.view(row), status_code=201)
+
+
+@router.get(WIDGETS.path, **route(200, Page[Widget], query=LIST_QUERY, summary="List widgets"))
+def list_widgets(request: Request) -> JSONResponse:
+    with serving(request, query=LIST_QUERY, permission=_permission("read")) as served:
+        query = served.query
+        return JSONResponse(rows.page(served.conn, served.tenant_id, query.name, query.paging))
+
+
+@router.get(
+    ITEM, **route(200, Widget, params=(PATH_ID,), errors=(*AUTH, 404), summary="Get a widget")
+)
+def get_widget(request: Request) -> JSONResponse:
+    with serving(request, permission=_permission("read")) as served:
+        return JSONResponse(rows.view(_named(served)))
+
+
+@router.put(
+    ITEM,
+    **route(
+        200,
+        Widget,
+        body=BODY,
+        params=(PATH_ID,),
+        errors=(*AUTH, 404),
+        summary="Update a widget",
+    ),
+)
+def update_widget(request: Request, raw: bytes = Depends(raw_body)) -> JSONResponse:
+    with serving(request, write=True, raw=raw, permission=_permission("update")) as served:
+        stored = _named(served)
+        row = rows.update(
+            served.conn,
+            stored["id"],
+            _fields(served),
+            by=served.caller.application_id,
+            at=served.clock.text,
+        )
+        return JSONResponse(rows.view(row))
+
+
+@router.delete(
+    ITEM, **route(204, params=(PATH_ID,), errors=(*AUTH, 404), summary="Delete a widget")
+)
+def delete_widget(request: Request) -> Response:
+    with serving(request, write=True, permission=_permission("delete")) as served:
+        rows.delete(served.conn, _named(served)["id"])
+        return Response(status_code=204)

@@ -327,7 +327,7 @@ async def _undo(
 ) -> int:
     from console.client import ApiError
     from console.journal.settle import settle_at_start
-    from console.journal.undo import CannotUndo, check_now, run_undo
+    from console.journal.undo import CannotUndo, check_now, noun, run_undo
 
     async with client:
         await settle_at_start(client, plan.change.profile, err)
@@ -354,7 +354,7 @@ async def _undo(
         relink = False
         if plan.relink:
             names = ", ".join(p["name"] for p in plan.relink)
-            question = f"Link {names} to the new application?"
+            question = f"Link {names} to the new {noun(plan.kind)}?"
             relink = yes or _ask(question, stdin, out, err, declined="They stay unlinked.")
         try:
             result = await run_undo(client, plan, relink=relink)

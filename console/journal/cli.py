@@ -230,7 +230,7 @@ def undo(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | No
     err = sys.stderr
     from console.journal.store import JournalError
 
-    if getattr(args, "read_only", False):
+    if args.read_only:
         _error("Read-only mode: undo is refused. Nothing was changed.", err)
         return FAILED
     try:

@@ -201,7 +201,9 @@ def history(args: argparse.Namespace, out: TextIO | None = None) -> int:
         )
         for c in changes
     ]
-    head = ("ID", "WHEN", "PROFILE", "TENANT", "CHANGE", "VIA", "OUTCOME")
+    from console.kinds import TENANT
+
+    head = ("ID", "WHEN", "PROFILE", TENANT.nouns.singular.upper(), "CHANGE", "VIA", "OUTCOME")
     widths = [max(len(visible(r[i])) for r in [head, *rows]) for i in range(len(head))]
     for index, row in enumerate([head, *rows]):
         line = "  ".join(visible(cell).ljust(widths[i]) for i, cell in enumerate(row))

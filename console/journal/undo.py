@@ -364,7 +364,7 @@ async def _check_tenant(client: AdminClient, change: Change) -> None:
     data = data if isinstance(data, dict) else {}
     now = str(data.get("name") or data.get("id") or "") or None
     now_id = str(data.get("id") or "") or None
-    made_on = f"tenant {recorded or '(not recorded)'} at {change.base_url}"
+    made_on = f"{TENANT.nouns.singular} {recorded or '(not recorded)'} at {change.base_url}"
     if recorded is None or now is None:
         raise CannotUndo(
             f"Change {change.id} was made on {made_on}; which tenant this connection reaches "

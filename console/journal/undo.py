@@ -92,14 +92,6 @@ def _capitalised(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def undoable(kind: str) -> tuple[Kind, UndoFacet] | None:
-    """The kind named `kind` and how it is undone; None if changes to it cannot be."""
-    found = KINDS.find(kind)
-    if found is None or found.undo is None:
-        return None
-    return found, found.undo
-
-
 def plan_undo(change: Change) -> UndoPlan:
     """The undo of `change`, from the journal alone; CannotUndo with the reason if none."""
     what = f'{noun(change.kind)} "{change.name}"' if change.name else noun(change.kind)
@@ -268,10 +260,11 @@ def _plan_write_back(change: Change, kind: Kind, facet: UndoFacet, what: str) ->
 
 
 def _facet(kind: str) -> UndoFacet:
-    found = undoable(kind)
-    if found is None:
+    """How changes to the kind named `kind` are undone; CannotUndo if they cannot be."""
+    found = KINDS.find(kind)
+    if found is None or found.undo is None:
         raise CannotUndo(f"Changes to {kind} cannot be undone from the console.")
-    return found[1]
+    return found.undo
 
 
 def creation_body(kind: str, before: dict[str, Any]) -> dict[str, Any]:

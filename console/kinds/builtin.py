@@ -77,7 +77,7 @@ PROXIES = KINDS.register(
         # -- export / apply
         estate=EstateFacet(order=3),
         # -- undo
-        undo=UndoFacet(reference=Reference("applications", "application", "application_id")),
+        undo=UndoFacet(reference=Reference(APPLICATIONS.key, "application", "application_id")),
         # -- local index
         index=IndexFacet(name="proxies"),
     )

@@ -359,9 +359,16 @@ def _add_search_command(sub: argparse._SubParsersAction[_Parser]) -> None:
         help="find applications, proxies and formulas by name (the local index, then live)",
     )
     search.add_argument("name", metavar="NAME", help="part of the name; * matches any run")
-    search.add_argument("--kind", choices=("applications", "proxies", "formulas"))
+    search.add_argument("--kind", choices=_searched_kinds())
     search.add_argument("--format", choices=("table", "json"), default="table")
     search.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
+
+
+def _searched_kinds() -> tuple[str, ...]:
+    """The kinds `search --kind` takes, as the local index names them (console.kinds)."""
+    from console.kinds import KINDS
+
+    return tuple(kind.index.name for kind in KINDS.indexed() if kind.index is not None)
 
 
 def _add_configuration_commands(sub: argparse._SubParsersAction[_Parser]) -> None:

@@ -146,10 +146,18 @@ class AdminClient:
     def recording(self) -> ChangeRecording | None:
         return self._session.recording
 
-    async def send_json(self, method: str, path: str, *, body: Any = None) -> Any:
+    async def send_json(
+        self,
+        method: str,
+        path: str,
+        *,
+        body: Any = None,
+        params: list[tuple[str, str]] | None = None,
+    ) -> Any:
         """One request with the answer as sent (no model): for code that works on whole
-        bodies, such as undo writing back a recorded object. Retried and recorded as any."""
-        return await self._session.request(method, path, body=body)
+        bodies of any kind, such as undo writing back a recorded object. Retried and recorded
+        as any (with `params`, a list page is recorded in the local index as any)."""
+        return await self._session.request(method, path, params=params, body=body)
 
     async def key_features(self) -> KeyFeatures:
         """Whether the service offers Application Keys, regenerate, both or neither: asked

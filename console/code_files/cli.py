@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, TextIO, cast
 
 if TYPE_CHECKING:
     from console.client import AdminClient
-    from console.code_files.push import CodePusher, ConcurrentChange, PushKind
+    from console.code_files.push import CodePusher, ConcurrentChange, PushKind, PushOutcome
     from console.code_files.watch import FileWatch
 
 
@@ -64,7 +64,7 @@ def run_push(
     if kind == "formula" and args.field is not None:
         print("tenant-console push: --field is for transforms; a formula has one code.", file=err)
         return USAGE
-    if getattr(args, "read_only", False):
+    if args.read_only:
         print(f"tenant-console push: {READ_ONLY_REFUSAL}", file=err)
         return FAILED
     path = Path(args.code).expanduser()
@@ -73,14 +73,14 @@ def run_push(
     except CodeFileProblem as problem:
         print(f"tenant-console push: {problem}", file=err)
         return USAGE
-    force = bool(getattr(args, "force", False))
+    force = bool(args.force)
     if not args.watch and _refused_by_check(code, path, force, err):
         return FAILED
     from console.profiles.config import ProfileError
     from console.profiles.resolve import resolve_connection
 
     try:
-        connection = resolve_connection(getattr(args, "profile", None))
+        connection = resolve_connection(args.profile)
     except ProfileError as error:
         print(f"tenant-console push: {error}", file=err)
         return FAILED
@@ -133,7 +133,7 @@ async def _push(
     from console.code_files.push import CodePusher, ConcurrentChange, find_target
     from console.code_files.watch import FileWatch
 
-    force = bool(getattr(args, "force", False))
+    force = bool(args.force)
 
     target = await find_target(client, args.kind, args.name, args.field)
     pusher = CodePusher(client, target)
@@ -235,12 +235,11 @@ async def watch_and_push(
             code = None
 
 
-def _report(outcome: object, path: Path, pusher: CodePusher, out: TextIO) -> None:
+def _report(outcome: PushOutcome, path: Path, pusher: CodePusher, out: TextIO) -> None:
     from console.code_files.push import when
 
-    pushed = getattr(outcome, "pushed", False)
     noun = pusher.target.noun
-    if pushed:
+    if outcome.pushed:
         line = f"{_stamp()} Pushed {path.name} to the {noun} (modified {when(pusher.target.base)})."
     else:
         line = f"{_stamp()} The {noun} already holds {path.name}'s code; nothing pushed."

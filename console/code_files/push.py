@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from console.client.guard import changed_since, modified_at
 from console.code_diff import line_diff
+from console.kinds import PROXIES
 from console.models.as_request import formula_request, proxy_request
 from console.models.errors import PayloadInvalid
 from console.models.round_trip import keep_item_fields, update_body
@@ -22,6 +23,7 @@ from console.models.round_trip import keep_item_fields, update_body
 if TYPE_CHECKING:
     from console.client import AdminClient
     from console.models import Proxy, ReactorFormula
+    from console.models.proxies import TransformView
 
 PushKind = Literal["formula", "transform"]
 TRANSFORM_FIELDS = {"request": "request_transform", "response": "response_transform"}
@@ -60,7 +62,7 @@ class PushTarget:
         if self.kind == "formula":
             return f'formula "{self.base.name}"'
         assert self.field is not None
-        return f'{self.field.replace("_", " ")} of proxy "{self.base.name}"'
+        return f'{self.field.replace("_", " ")} of {PROXIES.nouns.singular} "{self.base.name}"'
 
     def request_of(self, obj: Any) -> dict[str, Any]:
         return formula_request(obj) if self.kind == "formula" else proxy_request(obj)
@@ -68,7 +70,7 @@ class PushTarget:
     def code_of(self, obj: Any) -> str:
         if self.kind == "formula":
             return str(obj.code or "")
-        transform = getattr(obj, self.field or "")
+        transform = transform_of(obj, self.field or "")
         return str(transform.code or "") if transform is not None else ""
 
     def body(self, obj: Any, code: str) -> dict[str, Any]:
@@ -81,8 +83,12 @@ class PushTarget:
                 payload["code"] = code
                 held = {i.type for i in (*obj.configuration, *obj.request_parameters)}
                 body = update_body(obj, ReactorFormulaCreate.parse(payload, held_value_types=held))
-                for name in ("configuration", "request_parameters"):
-                    body[name] = keep_item_fields(body.get(name) or [], getattr(obj, name), "name")
+                body["configuration"] = keep_item_fields(
+                    body.get("configuration") or [], obj.configuration, "name"
+                )
+                body["request_parameters"] = keep_item_fields(
+                    body.get("request_parameters") or [], obj.request_parameters, "name"
+                )
                 return body
             assert self.field is not None
             payload[self.field] = {"code": code}
@@ -120,7 +126,7 @@ async def find_target(
         noun = "formula"
     else:
         candidates = [p async for p in client.proxies.iterate(name=name)]
-        noun = "proxy"
+        noun = PROXIES.nouns.singular
     matches = [c for c in candidates if c.name == name]
     if not matches:
         near = sorted({c.name for c in candidates if c.name.casefold() == name.casefold()})
@@ -128,8 +134,9 @@ async def find_target(
         raise PushRefused(f'No {noun} is named "{name}".{hint}')
     if len(matches) > 1:
         listed = "\n".join(f"  {m.id}  modified {when(m)}" for m in matches)
+        plural = PROXIES.nouns.plural if kind == "transform" else f"{noun}s"
         raise PushRefused(
-            f"{len(matches)} {'proxies' if noun == 'proxy' else 'formulas'} are named "
+            f"{len(matches)} {plural} are named "
             f'"{name}"; not pushed to any. Rename one so the name says which:\n{listed}'
         )
     if kind == "formula":
@@ -142,13 +149,20 @@ async def find_target(
         return PushTarget("formula", None, formula)
     field = TRANSFORM_FIELDS[side or "request"]
     proxy = await client.proxies.get(matches[0].id)
-    transform = getattr(proxy, field)
+    transform = transform_of(proxy, field)
     if transform is not None and not transform.is_code:
         raise PushRefused(
             f'The {field.replace("_", " ")} of proxy "{name}" is a {transform.kind} transform, '
             "not code; pushing code would replace it. Change it in the console if you mean to."
         )
     return PushTarget("transform", field, proxy)
+
+
+def transform_of(proxy: Proxy, field: str) -> TransformView | None:
+    """A proxy's request or response transform, by its field's name (TRANSFORM_FIELDS)."""
+    if field == TRANSFORM_FIELDS["request"]:
+        return proxy.request_transform
+    return proxy.response_transform
 
 
 class CodePusher:

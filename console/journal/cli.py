@@ -201,7 +201,9 @@ def history(args: argparse.Namespace, out: TextIO | None = None) -> int:
         )
         for c in changes
     ]
-    head = ("ID", "WHEN", "PROFILE", "TENANT", "CHANGE", "VIA", "OUTCOME")
+    from console.kinds import TENANT
+
+    head = ("ID", "WHEN", "PROFILE", TENANT.nouns.singular.upper(), "CHANGE", "VIA", "OUTCOME")
     widths = [max(len(visible(r[i])) for r in [head, *rows]) for i in range(len(head))]
     for index, row in enumerate([head, *rows]):
         line = "  ".join(visible(cell).ljust(widths[i]) for i, cell in enumerate(row))
@@ -230,7 +232,7 @@ def undo(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | No
     err = sys.stderr
     from console.journal.store import JournalError
 
-    if getattr(args, "read_only", False):
+    if args.read_only:
         _error("Read-only mode: undo is refused. Nothing was changed.", err)
         return FAILED
     try:
@@ -327,7 +329,7 @@ async def _undo(
 ) -> int:
     from console.client import ApiError
     from console.journal.settle import settle_at_start
-    from console.journal.undo import CannotUndo, check_now, run_undo
+    from console.journal.undo import CannotUndo, check_now, noun, run_undo
 
     async with client:
         await settle_at_start(client, plan.change.profile, err)
@@ -354,7 +356,7 @@ async def _undo(
         relink = False
         if plan.relink:
             names = ", ".join(p["name"] for p in plan.relink)
-            question = f"Link {names} to the new application?"
+            question = f"Link {names} to the new {noun(plan.kind)}?"
             relink = yes or _ask(question, stdin, out, err, declined="They stay unlinked.")
         try:
             result = await run_undo(client, plan, relink=relink)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from uuid import UUID
 
 from console.journal.store import FAILED, OK, PENDING, UNREADABLE, Change, ChangeJournal
+from console.kinds import KINDS, TENANT, Kind
 
 if TYPE_CHECKING:
     from console.client import AdminClient
@@ -41,11 +42,6 @@ CLOCK_SLACK = timedelta(minutes=1)
 """An object made this long before the change started may still be the change's (the two
 clocks differ); one made earlier was there already."""
 
-PATHS = {
-    "applications": "/applications",
-    "proxies": "/proxies",
-    "reactor_formulas": "/reactor-formulas",
-}
 SET_BY_SERVICE = frozenset(
     {"id", "tenant_id", "key", "keys", "created_at", "created_by", "modified_at", "modified_by"}
 )
@@ -181,7 +177,7 @@ async def _tenant(client: AdminClient) -> str | None:
     from console.client import ApiError
 
     try:
-        data = await client.send_json("GET", "/tenants/self")
+        data = await client.send_json("GET", TENANT.path)
     except ApiError as error:
         log.info("The tenant could not be read to check pending changes: %s", error)
         return None
@@ -194,17 +190,17 @@ async def _check(client: AdminClient, change: Change, requests: _Requests) -> tu
     """(outcome, the object as it is, a note) for one stale change; _Undecided if unsure."""
     from console.client import ApiError
 
-    base = PATHS.get(change.kind)
-    if base is None:
+    kind = checkable(change.kind)
+    if kind is None:
         raise _Undecided(f"a change of the {change.kind or 'unknown'} kind cannot be checked")
     try:
         if change.action == "delete":
-            current = await _read(client, base, change.object_id, requests)
+            current = await _read(client, kind, change.object_id, requests)
             if current is None:
                 return OK, None, "It is gone from the service."
             return FAILED, None, "It is still on the service."
         if change.action == "update":
-            current = await _read(client, base, change.object_id, requests)
+            current = await _read(client, kind, change.object_id, requests)
             if current is None:
                 raise _Undecided("the object is no longer on the service")
             if _matches(change.request, current):
@@ -213,14 +209,23 @@ async def _check(client: AdminClient, change: Change, requests: _Requests) -> tu
                 return FAILED, None, "The service still holds the object as it was."
             raise _Undecided("the object was changed since")
         if change.action == "create":
-            return await _check_create(client, base, change, requests)
+            return await _check_create(client, kind, change, requests)
     except ApiError as error:
         raise _Undecided(f"the service did not answer as expected ({error})") from None
     raise _Undecided(f"a {change.action or 'change'} leaves nothing to compare")
 
 
+def checkable(key: str) -> Kind | None:
+    """The kind named `key` if its changes can be checked: one of many objects, each at its
+    own path, that the console changes (not the tenant)."""
+    kind = KINDS.find(key)
+    if kind is None or kind.singleton or not kind.features.changeable:
+        return None
+    return kind
+
+
 async def _read(
-    client: AdminClient, base: str, object_id: str | None, requests: _Requests
+    client: AdminClient, kind: Kind, object_id: str | None, requests: _Requests
 ) -> dict[str, Any] | None:
     """The object, None if the service says there is none (404)."""
     from console.client import NotFound
@@ -231,7 +236,7 @@ async def _read(
         raise _Undecided("its id is not one of the service's ids") from None
     requests.spend()
     try:
-        data = await client.send_json("GET", f"{base}/{checked}")
+        data = await client.send_json("GET", kind.item_path(checked))
     except NotFound:
         return None
     if not isinstance(data, dict):
@@ -240,20 +245,20 @@ async def _read(
 
 
 async def _check_create(
-    client: AdminClient, base: str, change: Change, requests: _Requests
+    client: AdminClient, kind: Kind, change: Change, requests: _Requests
 ) -> tuple[str, Any, str]:
     """A create is found by its name among the objects made since it started."""
     request = change.request or {}
     name = request.get("name")
     if not isinstance(name, str) or not name:
         raise _Undecided("the change recorded no name to look for")
-    found, complete = await _named(client, change.kind, name, requests)
+    found, complete = await _named(client, kind, name, requests)
     since = change.started_at - CLOCK_SLACK
     new = [item for item in found if _made_since(item, since)]
     matching = [item for item in new if _matches(request, item)]
     if len(matching) == 1:
         note = "It is on the service."
-        if change.kind == "applications":
+        if kind.undo is not None and kind.undo.new_key is not None:  # it came with a key
             note += " Its key was never shown: regenerate it to have one."
         return OK, matching[0], note
     if not new and complete:
@@ -264,19 +269,19 @@ async def _check_create(
 
 
 async def _named(
-    client: AdminClient, kind: str, name: str, requests: _Requests
+    client: AdminClient, kind: Kind, name: str, requests: _Requests
 ) -> tuple[list[dict[str, Any]], bool]:
-    """Objects named exactly `name` (CREATE_PAGES pages at most), and whether every page
-    was read."""
+    """Objects named exactly `name` (CREATE_PAGES pages at most; filtered by the service
+    where the kind's list takes a name), and whether every page was read."""
+    from console.client.envelope import checked_envelope, page_params
+
     found: list[dict[str, Any]] = []
+    filters = [("name", name)] if kind.name_filter else []
     for page in range(1, CREATE_PAGES + 1):
         requests.spend()
-        if kind == "applications":
-            data = await client.applications.page_json(page, PAGE_SIZE)
-        elif kind == "proxies":
-            data = await client.proxies.page_json(page, PAGE_SIZE, name=name)
-        else:
-            data = await client.reactor_formulas.page_json(page, PAGE_SIZE, name=name)
+        params = page_params(page, PAGE_SIZE, filters)
+        sent = await client.send_json("GET", kind.path, params=params)
+        data = checked_envelope(sent, method="GET", path=kind.path)
         items = data.get("data") if isinstance(data, dict) else None
         if not isinstance(items, list):
             raise _Undecided("the service's list is not one")

@@ -15,46 +15,18 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-from console.client.endpoints import required_permission
 from console.client.guard import changed_since
 from console.client.recording import changes_made_by
 from console.journal.diff import FieldDiff, field_diffs
 from console.journal.sealed import markers_in, opened
 from console.journal.store import FAILED, OK, PENDING, Change
+from console.kinds import KINDS, TENANT, Kind, UndoFacet
+from console.kinds.facets import Reference
 
 if TYPE_CHECKING:
     from console.client import AdminClient
 
 log = logging.getLogger(__name__)
-
-RESPONSE_ONLY = frozenset(
-    {
-        "id",
-        "tenant_id",
-        "key",
-        "keys",
-        "status",
-        "created_at",
-        "created_by",
-        "modified_at",
-        "modified_by",
-        "application_id",
-        "owner_id",
-    }
-)
-"""Fields the service sets: never sent back (it would ignore them, or refuse a key)."""
-
-PATHS = {
-    "applications": "/applications",
-    "proxies": "/proxies",
-    "reactor_formulas": "/reactor-formulas",
-}
-NOUNS = {
-    "applications": "application",
-    "proxies": "proxy",
-    "reactor_formulas": "reactor formula",
-    "tenant": "tenant",
-}
 
 
 class CannotUndo(Exception):
@@ -74,7 +46,8 @@ class UndoPlan:
     summary: str
     permission: str | None
     relink: list[dict[str, str]] = field(default_factory=list)
-    """Proxies that used a deleted application, to be linked to the one created again."""
+    """Objects that used a deleted object (proxies an application), to be linked to the one
+    created again: each with its `id`, `name` and `kind` (its kind's key)."""
     diffs: list[FieldDiff] = field(default_factory=list)
     """What the undo changes on the object as it is now."""
     changed_since: bool = False
@@ -94,17 +67,29 @@ class UndoPlan:
             )
         return text
 
+    @property
+    def path(self) -> str:
+        """Where the undo's request goes: the collection for a create, else the object."""
+        kind = KINDS.get(self.kind)
+        return _path(kind, None if self.action == "create" else self.target_id)
+
 
 @dataclass
 class UndoResult:
     lines: list[str] = field(default_factory=list)
     new_id: str | None = None
     new_key: str | None = field(default=None, repr=False)
-    """A re-created application's key: shown once, never kept."""
+    """A re-created object's key (an application's): shown once, never kept."""
 
 
 def noun(kind: str) -> str:
-    return NOUNS.get(kind, kind.replace("_", " "))
+    """The journal's kind as a person reads it: "reactor formula" for `reactor_formulas`."""
+    found = KINDS.find(kind)
+    return found.nouns.singular if found is not None else kind.replace("_", " ")
+
+
+def _capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def plan_undo(change: Change) -> UndoPlan:
@@ -134,14 +119,17 @@ def plan_undo(change: Change) -> UndoPlan:
             "A new key is taken back by revoking it: x on the application's keys, or "
             "`tenant-console keys revoke`."
         )
-    if change.kind == "tenant" and change.action == "delete":
+    found = KINDS.find(change.kind)
+    if found is not None and found.singleton and change.action == "delete":
         raise CannotUndo(
-            "A deleted tenant cannot be restored: everything it owned was deleted with it."
+            f"A deleted {noun(change.kind)} cannot be restored: everything it owned was "
+            "deleted with it."
         )
-    if change.kind not in PATHS and change.kind != "tenant":
+    if found is None or found.undo is None:
         raise CannotUndo(f"Changes to {change.kind} cannot be undone from the console.")
+    kind, facet = found, found.undo
     if change.action == "create":
-        if change.kind == "tenant" or not change.result_id:
+        if kind.singleton or not change.result_id:
             raise CannotUndo(f"Change {change.id} left no object id to delete.")
         target = service_id(change.result_id, change, "after.id")
         return UndoPlan(
@@ -151,7 +139,7 @@ def plan_undo(change: Change) -> UndoPlan:
             target,
             None,
             f"Delete {what}, created by change {change.id}",
-            required_permission("DELETE", f"{PATHS[change.kind]}/{target}"),
+            kind.permission_for("delete"),
         )
     if change.before is None:
         raise CannotUndo(
@@ -159,9 +147,9 @@ def plan_undo(change: Change) -> UndoPlan:
             "(it could not be read): there is nothing to restore."
         )
     if change.action == "delete":
-        return _plan_restore(change, what)
+        return _plan_restore(change, kind, facet, what)
     if change.action == "update":
-        return _plan_write_back(change, what)
+        return _plan_write_back(change, kind, facet, what)
     raise CannotUndo(f'A "{change.action}" cannot be undone from the console.')
 
 
@@ -177,16 +165,18 @@ def service_id(value: Any, change: Change, where: str) -> str:
         ) from None
 
 
-def _checked_application(change: Change, body: dict[str, Any]) -> dict[str, Any]:
-    """`body` with its application's id checked as the service's (it is read, then sent)."""
-    if isinstance(body.get("application"), dict):
-        app_id = service_id(body["application"].get("id"), change, "before.application_id")
-        body["application"] = {"id": app_id}
+def _checked_reference(change: Change, facet: UndoFacet, body: dict[str, Any]) -> dict[str, Any]:
+    """`body` with the id of the object it uses (a proxy's application) checked as the
+    service's: it is read, then sent."""
+    reference = facet.reference
+    if reference is not None and isinstance(body.get(reference.field), dict):
+        used = service_id(body[reference.field].get("id"), change, f"before.{reference.read_field}")
+        body[reference.field] = {"id": used}
     return body
 
 
-def _plan_restore(change: Change, what: str) -> UndoPlan:
-    body = _checked_application(change, creation_body(change.kind, change.before or {}))
+def _plan_restore(change: Change, kind: Kind, facet: UndoFacet, what: str) -> UndoPlan:
+    body = _checked_reference(change, facet, creation_body(change.kind, change.before or {}))
     plan = UndoPlan(
         change,
         "create",
@@ -194,46 +184,69 @@ def _plan_restore(change: Change, what: str) -> UndoPlan:
         None,
         body,
         f"Create {what} again (it gets a new id)",
-        required_permission("POST", PATHS[change.kind]),
+        kind.permission_for("create"),
         diffs=field_diffs({}, body, old_name="deleted", new_name="restored"),
     )
-    if change.kind == "applications":
+    if facet.new_key is not None:
         plan.summary += " with a new key"
-        linked = change.related.get("linked_proxies") or []
-        if not isinstance(linked, list) or not all(isinstance(p, dict) for p in linked):
-            raise CannotUndo(f"Change {change.id} holds proxies to link again that are unreadable.")
-        plan.relink = [
-            {
-                "id": service_id(p.get("id"), change, f"related.linked_proxies[{i}].id"),
-                "name": str(p.get("name") or ""),
-            }
-            for i, p in enumerate(linked)
-        ]
-        if "linked_proxies_unknown" in change.related:
-            plan.notes.append(
-                "Which proxies used it could not be read when it was deleted: link them again "
-                "by hand."
-            )
-        if plan.relink:
-            plan.notes.append(
-                f"{len(plan.relink)} prox{'y' if len(plan.relink) == 1 else 'ies'} used it: "
-                + ", ".join(p["name"] for p in plan.relink)
-            )
+    for user in _users_of(kind):
+        _plan_relink(plan, user)
     return plan
 
 
-def _plan_write_back(change: Change, what: str) -> UndoPlan:
-    body = _checked_application(change, update_body(change.kind, change.before or {}))
-    if change.kind == "tenant":
+def _users_of(kind: Kind) -> list[Kind]:
+    """The kinds whose objects use objects of `kind` (proxies use applications)."""
+    return [
+        other
+        for other in KINDS
+        if other.undo is not None
+        and other.undo.reference is not None
+        and other.undo.reference.kind == kind.key
+    ]
+
+
+def _plan_relink(plan: UndoPlan, user: Kind) -> None:
+    """The objects of `user` that used the deleted object, as the journal recorded them
+    before the delete (`related.linked_<key>`): linked again to the one made again."""
+    change = plan.change
+    recorded = f"linked_{user.key}"
+    linked = change.related.get(recorded) or []
+    if not isinstance(linked, list) or not all(isinstance(p, dict) for p in linked):
+        raise CannotUndo(
+            f"Change {change.id} holds {user.nouns.plural} to link again that are unreadable."
+        )
+    found = [
+        {
+            "id": service_id(p.get("id"), change, f"related.{recorded}[{i}].id"),
+            "name": str(p.get("name") or ""),
+            "kind": user.key,
+        }
+        for i, p in enumerate(linked)
+    ]
+    plan.relink += found
+    if f"{recorded}_unknown" in change.related:
+        plan.notes.append(
+            f"Which {user.nouns.plural} used it could not be read when it was deleted: link "
+            "them again by hand."
+        )
+    if found:
+        plan.notes.append(
+            f"{len(found)} {user.nouns.singular if len(found) == 1 else user.nouns.plural} "
+            "used it: " + ", ".join(p["name"] for p in found)
+        )
+
+
+def _plan_write_back(change: Change, kind: Kind, facet: UndoFacet, what: str) -> UndoPlan:
+    body = _checked_reference(change, facet, update_body(change.kind, change.before or {}))
+    if kind.singleton:
         if change.object_id not in (None, "self"):
             raise CannotUndo(
                 f"Change {change.id} holds object_id {str(change.object_id)[:80]!r} for the "
-                "tenant, which is always self: nothing was sent."
+                f"{noun(change.kind)}, which is always self: nothing was sent."
             )
         target = "self"
     else:
         target = service_id(change.object_id, change, "object_id")
-    path = "/tenants/self" if change.kind == "tenant" else f"{PATHS[change.kind]}/{target}"
     return UndoPlan(
         change,
         "update",
@@ -241,38 +254,49 @@ def _plan_write_back(change: Change, what: str) -> UndoPlan:
         target,
         body,
         f"Write {what} back as it was before change {change.id}",
-        required_permission("PUT", path),
+        kind.permission_for("update"),
         diffs=field_diffs(change.after, change.before, old_name="now", new_name="restored"),
     )
 
 
+def _facet(kind: str) -> UndoFacet:
+    """How changes to the kind named `kind` are undone; CannotUndo if they cannot be."""
+    found = KINDS.find(kind)
+    if found is None or found.undo is None:
+        raise CannotUndo(f"Changes to {kind} cannot be undone from the console.")
+    return found.undo
+
+
 def creation_body(kind: str, before: dict[str, Any]) -> dict[str, Any]:
     """The create request that makes the object of `before` again (its fields as recorded,
-    unknown ones included; the service's own fields left out)."""
-    body = {k: v for k, v in before.items() if k not in RESPONSE_ONLY}
-    if kind == "proxies":
-        application = before.get("application_id")
-        body["application"] = {"id": str(application)} if application else None
-    if kind == "applications" and not body.get("expires_at"):
-        body.pop("expires_at", None)
+    unknown ones included; the service's own fields left out), by the kind's undo facet."""
+    facet = _facet(kind)
+    body = facet.creation_body(before)
+    if facet.reference is not None:  # the id as read goes back as the body's link
+        body.pop(facet.reference.read_field, None)
+        body.update(_reference_body(facet.reference, before))
     return body
+
+
+def _reference_body(reference: Reference, before: dict[str, Any]) -> dict[str, Any]:
+    """The field holding the object used (`{"application": {"id": ...}}`), null if none."""
+    used = before.get(reference.read_field)
+    return {reference.field: {"id": str(used)} if used else None}
 
 
 def update_body(kind: str, before: dict[str, Any]) -> dict[str, Any]:
     """The update request that writes `before` back."""
-    body = creation_body(kind, before)
-    if kind == "applications":
-        body.pop("type", None)  # a type never changes; sending it is refused
-        body.pop("expires_at", None)
-    if kind == "tenant":
-        body = {"name": before.get("name"), "settings": before.get("settings")}
-    return body
+    facet = _facet(kind)
+    if facet.update_body is None:
+        return creation_body(kind, before)
+    return facet.update_body(before)
 
 
-def _path(kind: str, object_id: str | None) -> str:
-    if kind == "tenant":
-        return "/tenants/self"
-    return PATHS[kind] + (f"/{object_id}" if object_id else "")
+def _path(kind: Kind, object_id: str | None) -> str:
+    """The collection's path, or an object's; `object_id` was checked (service_id)."""
+    if kind.singleton or not object_id:
+        return kind.path
+    return kind.item_path(object_id)
 
 
 async def _read(client: AdminClient, path: str) -> Any:
@@ -287,11 +311,10 @@ async def check_now(client: AdminClient, plan: UndoPlan) -> UndoPlan:
     await _check_tenant(client, plan.change)
     if plan.action == "create":
         await _open_configuration(plan, None)
-        if plan.kind == "proxies":
-            await _check_application(client, plan)
+        await _check_reference(client, plan)
         return plan
     try:
-        current = await _read(client, _path(plan.kind, plan.target_id))
+        current = await _read(client, plan.path)
     except NotFound:
         what = noun(plan.kind)
         if plan.action == "delete":
@@ -328,13 +351,13 @@ async def _check_tenant(client: AdminClient, change: Change) -> None:
         return
     data: Any = None
     try:
-        data = await _read(client, "/tenants/self")
+        data = await _read(client, TENANT.path)
     except ApiError as error:
         log.info("Could not read the tenant to check an undo against: %s", error)
     data = data if isinstance(data, dict) else {}
     now = str(data.get("name") or data.get("id") or "") or None
     now_id = str(data.get("id") or "") or None
-    made_on = f"tenant {recorded or '(not recorded)'} at {change.base_url}"
+    made_on = f"{TENANT.nouns.singular} {recorded or '(not recorded)'} at {change.base_url}"
     if recorded is None or now is None:
         raise CannotUndo(
             f"Change {change.id} was made on {made_on}; which tenant this connection reaches "
@@ -367,13 +390,14 @@ async def _open_configuration(
     sealer = await asyncio.to_thread(load_sealer)
     before, lost = opened(before, sealer, current)
     after, _ = opened(after, sealer, current)
-    checked = plan.payload or {}  # its application's id was checked: kept as it is
+    checked = plan.payload or {}  # the id of the object it uses was checked: kept as it is
     if plan.action == "create":
         plan.payload = creation_body(plan.kind, before)
     else:
         plan.payload = update_body(plan.kind, before)
-    if "application" in checked:
-        plan.payload["application"] = checked["application"]
+    reference = _facet(plan.kind).reference
+    if reference is not None and reference.field in checked:
+        plan.payload[reference.field] = checked[reference.field]
     plan.unrestored = sorted(set(lost))
     if plan.unrestored:
         plan.notes.append(unrestored_note(plan))
@@ -400,21 +424,26 @@ class _Read:
             self.modified_at = None
 
 
-async def _check_application(client: AdminClient, plan: UndoPlan) -> None:
-    """A proxy's application may be gone too: then the proxy comes back without it."""
+async def _check_reference(client: AdminClient, plan: UndoPlan) -> None:
+    """The object a re-created one uses (a proxy's application) may be gone too: then it
+    comes back without it."""
     from console.client import NotFound
 
-    application = (plan.payload or {}).get("application")
-    if not application:
+    reference = _facet(plan.kind).reference
+    used = KINDS.find(reference.kind) if reference is not None else None
+    if reference is None or used is None:
+        return
+    link = (plan.payload or {}).get(reference.field)
+    if not link:
         return
     try:
-        await _read(client, f"/applications/{application['id']}")
+        await _read(client, _path(used, link["id"]))
     except NotFound:
         assert plan.payload is not None
-        plan.payload["application"] = None
+        plan.payload[reference.field] = None
         plan.notes.append(
-            "Its application no longer exists: the proxy comes back without one (restore the "
-            "application first to keep the link)."
+            f"Its {used.nouns.singular} no longer exists: the {noun(plan.kind)} comes back "
+            f"without one (restore the {used.nouns.singular} first to keep the link)."
         )
 
 
@@ -434,40 +463,46 @@ async def _request(client: AdminClient, plan: UndoPlan, relink: bool) -> UndoRes
     what = noun(plan.kind)
     with changes_made_by("undo", undoes=plan.change.id):
         if plan.action == "delete":
-            await client.send_json("DELETE", _path(plan.kind, plan.target_id))
+            await client.send_json("DELETE", plan.path)
             result.lines.append(f"Deleted {what} {plan.change.name or plan.target_id}.")
             return result
         if plan.action == "update":
-            method_path = _path(plan.kind, plan.target_id)
-            await client.send_json("PUT", method_path, body=plan.payload)
+            await client.send_json("PUT", plan.path, body=plan.payload)
             result.lines.append(f"Wrote {what} {plan.change.name or ''} back.".replace("  ", " "))
             return result
-        created = await client.send_json("POST", _path(plan.kind, None), body=plan.payload)
+        created = await client.send_json("POST", plan.path, body=plan.payload)
+        new_key = _facet(plan.kind).new_key
         if isinstance(created, dict):
             result.new_id = str(created.get("id") or "") or None
-            key = created.get("key") if plan.kind == "applications" else None
-            result.new_key = key if isinstance(key, str) else None  # a proxy's is no secret
+            # only a kind whose objects come with a key shows it (a proxy's is no secret)
+            result.new_key = new_key(created) if new_key is not None else None
         result.lines.append(f'Created {what} "{plan.change.name}" again as {result.new_id}.')
         if relink and plan.relink and result.new_id:
             result.lines += await _relink(client, plan.relink, result.new_id)
     return result
 
 
-async def _relink(client: AdminClient, proxies: list[dict[str, str]], app_id: str) -> list[str]:
-    """Links each proxy to the re-created application (each read, then written back whole)."""
+async def _relink(client: AdminClient, users: list[dict[str, str]], new_id: str) -> list[str]:
+    """Links each object that used the deleted one (a proxy its application) to the one made
+    again: each read, then written back whole."""
     from console.client import ApiError
 
     lines = []
-    for proxy in proxies:
+    for user in users:
+        kind = KINDS.get(user["kind"])
+        reference = _facet(kind.key).reference
+        assert reference is not None  # planned only for kinds with one (_users_of)
+        word = kind.nouns.singular
         try:
-            current = await _read(client, f"/proxies/{proxy['id']}")
-            body = creation_body("proxies", current)
-            body["application"] = {"id": app_id}
-            await client.send_json("PUT", f"/proxies/{proxy['id']}", body=body)
+            path = _path(kind, user["id"])  # checked when planned (service_id)
+            current = await _read(client, path)
+            body = creation_body(kind.key, current)
+            body[reference.field] = {"id": new_id}
+            await client.send_json("PUT", path, body=body)
         except ApiError as error:
-            lines.append(f'Proxy "{proxy["name"]}" was not linked again: {error}')
+            lines.append(f'{_capitalised(word)} "{user["name"]}" was not linked again: {error}')
         else:
-            lines.append(f'Linked proxy "{proxy["name"]}" to it again.')
+            lines.append(f'Linked {word} "{user["name"]}" to it again.')
     return lines
 
 

@@ -374,11 +374,11 @@ def run(args: argparse.Namespace) -> int:
     from console.profiles.keys import KeyStoreError
     from console.profiles.resolve import connection_with_key
 
-    if getattr(args, "read_only", False) and args.keys_command != "list":
+    if args.read_only and args.keys_command != "list":
         _error(f"read-only: `keys {args.keys_command}` changes keys and is refused.")
         return FAILED
     try:
-        connection = connection_with_key(getattr(args, "profile", None))
+        connection = connection_with_key(args.profile)
     except (ProfileError, KeyStoreError) as error:
         _error(str(error))
         return FAILED

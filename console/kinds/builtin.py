@@ -7,8 +7,9 @@ look and form in the console (docs/development/adding-a-kind.md).
 from __future__ import annotations
 
 from console.kinds.declaration import READ_ONLY, Features, Kind, Models, Nouns
-from console.kinds.facets import EstateFacet, IndexFacet, UndoFacet
+from console.kinds.facets import EstateFacet, IndexFacet, Reference, UndoFacet
 from console.kinds.registry import KINDS
+from console.kinds.undo_hooks import application_creation, application_update, key_of, tenant_update
 
 
 def _application_models() -> Models:
@@ -53,7 +54,11 @@ APPLICATIONS = KINDS.register(
         # -- export / apply
         estate=EstateFacet(order=1),
         # -- undo
-        undo=UndoFacet(),
+        undo=UndoFacet(
+            creation_body=application_creation,
+            update_body=application_update,
+            new_key=key_of,
+        ),
         # -- local index
         index=IndexFacet(name="applications"),
     )
@@ -72,7 +77,7 @@ PROXIES = KINDS.register(
         # -- export / apply
         estate=EstateFacet(order=3),
         # -- undo
-        undo=UndoFacet(),
+        undo=UndoFacet(reference=Reference(APPLICATIONS.key, "application", "application_id")),
         # -- local index
         index=IndexFacet(name="proxies"),
     )
@@ -118,6 +123,6 @@ TENANT = KINDS.register(
         features=Features(create=False),
         singleton=True,
         # -- undo
-        undo=UndoFacet(),
+        undo=UndoFacet(update_body=tenant_update),
     )
 )

@@ -6,7 +6,14 @@ Each facet is optional: a kind without `estate` does not travel between tenants,
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
+
+from console.kinds.undo_hooks import recorded_fields
+
+BodyHook = Callable[[Mapping[str, Any]], dict[str, Any]]
+"""A request body made from an object as the journal recorded it (console.kinds.undo_hooks)."""
 
 
 @dataclass(frozen=True)
@@ -18,8 +25,34 @@ class EstateFacet:
 
 
 @dataclass(frozen=True)
+class Reference:
+    """A field through which an object uses an object of another kind: a proxy its
+    application. Undo checks the id, restores the link, and links again the objects that
+    used a deleted object it makes again (the journal records them in the delete's
+    `related` as `linked_<key>`)."""
+
+    kind: str
+    """The key of the kind used (`applications`)."""
+    field: str
+    """The field in a request body, holding `{"id": ...}` or null (`application`)."""
+    read_field: str
+    """The field in the object as read, holding the id (`application_id`)."""
+
+
+@dataclass(frozen=True)
 class UndoFacet:
-    """How the journal takes a change of this kind back (console.journal.undo)."""
+    """How the journal takes a change of this kind back (console.journal.undo): a delete by
+    creating the object again, an update by writing it back, a create by deleting it."""
+
+    creation_body: BodyHook = recorded_fields
+    """The create request that makes a recorded object again."""
+    update_body: BodyHook | None = None
+    """The update request that writes a recorded object back; None: as `creation_body`."""
+    new_key: Callable[[Mapping[str, Any]], str | None] | None = None
+    """The key an object made again comes with, from the create's answer (shown once);
+    None: the kind's objects have none."""
+    reference: Reference | None = None
+    """The field through which its objects use another kind's, if any."""
 
 
 @dataclass(frozen=True)

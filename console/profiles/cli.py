@@ -49,16 +49,16 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _add(args: argparse.Namespace) -> int:
-    label, color = getattr(args, "label", None), getattr(args, "color", None)
+    label, color = args.label, args.color
     try:
         profile = Profile(
             args.name,
             args.base_url,
-            key_header=getattr(args, "key_header", None),
+            key_header=args.key_header,
             label=label,
             color=color,
-            key_env=getattr(args, "key_env", None),
-            key_command=getattr(args, "key_command", None),
+            key_env=args.key_env,
+            key_command=args.key_command,
         )
     except ProfileError as error:
         raise CommandFailed(str(error), USAGE) from None

@@ -351,8 +351,13 @@ class ProfilesFile:
             lines.append(f"base_url = {_toml_string(profile.base_url)}")
             if profile.key_header is not None:
                 lines.append(f"key_header = {_toml_string(profile.key_header)}")
-            for key in ("label", "color", "tenant_name", "key_env", "key_command"):
-                value = getattr(profile, key)
+            for key, value in (
+                ("label", profile.label),
+                ("color", profile.color),
+                ("tenant_name", profile.tenant_name),
+                ("key_env", profile.key_env),
+                ("key_command", profile.key_command),
+            ):
                 if value is not None:
                     lines.append(f"{key} = {_toml_string(value)}")
             if profile.rate_limit is not None:

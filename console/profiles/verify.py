@@ -68,16 +68,18 @@ async def verify_key(
             tenant = await client.tenant.get()
         except Forbidden:
             tenant = None
+    if tenant is not None:
+        tenant_id: object = tenant.id
+    else:
+        tenant_id = application.tenant_id if application is not None else None
     return KeyInfo(
-        application_id=_text(getattr(application, "id", None)),
-        application_name=getattr(application, "name", None),
-        application_type=_text(getattr(application, "type", None)),
-        tenant_id=_text(getattr(tenant, "id", None) or getattr(application, "tenant_id", None)),
-        tenant_name=getattr(tenant, "name", None),
+        application_id=_text(application.id) if application is not None else None,
+        application_name=application.name if application is not None else None,
+        application_type=application.type if application is not None else None,
+        tenant_id=_text(tenant_id),
+        tenant_name=tenant.name if tenant is not None else None,
     )
 
 
 def _text(value: object) -> str | None:
-    if value is None:
-        return None
-    return str(getattr(value, "value", value))
+    return None if value is None else str(value)

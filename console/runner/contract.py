@@ -9,7 +9,7 @@ Also the prefilled sample request a test-run starts from.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from console.runner.result import Kind
 
@@ -17,6 +17,17 @@ VALUE_TYPES = ("string", "boolean", "number")
 
 PLACEHOLDERS: dict[str, Any] = {"string": "text", "boolean": True, "number": 1}
 """A value of each declared type, for a prefilled sample."""
+
+
+class FormulaContract(Protocol):
+    """What a formula declares of its request: the formula as read (a model), or the two
+    fields read from a file (`run --formula`) or a form (each a list of entries, or None)."""
+
+    @property
+    def request_parameters(self) -> Iterable[Any] | None: ...
+
+    @property
+    def configuration(self) -> Iterable[Any] | None: ...
 
 
 def _type_name(value: Any) -> str:
@@ -35,10 +46,11 @@ def _type_name(value: Any) -> str:
 
 def _item(entry: Any) -> dict[str, Any]:
     """A contract entry as a dict, whether a model or a dict was given."""
+    from pydantic import BaseModel  # loaded already: a model was given
+
     if isinstance(entry, Mapping):
         return dict(entry)
-    dump = getattr(entry, "model_dump", None)
-    return dict(dump()) if dump is not None else {}
+    return dict(entry.model_dump()) if isinstance(entry, BaseModel) else {}
 
 
 def check_formula_request(
@@ -160,14 +172,14 @@ def check_transform_request(request: Any) -> list[str]:
     return problems
 
 
-def check_request(kind: Kind, request: Any, formula: Any = None) -> list[str]:
+def check_request(kind: Kind, request: Any, formula: FormulaContract | None = None) -> list[str]:
     """The request check for a kind; a formula's declared contract comes from `formula`."""
     if kind == "transform":
         return check_transform_request(request)
+    if formula is None:
+        return check_formula_request(request)
     return check_formula_request(
-        request,
-        getattr(formula, "request_parameters", None) or (),
-        getattr(formula, "configuration", None) or (),
+        request, formula.request_parameters or (), formula.configuration or ()
     )
 
 
@@ -222,9 +234,12 @@ def _transform_shape(value: dict[str, Any]) -> tuple[list[str], list[str]]:
 
 def formula_sample(formula: Any = None) -> dict[str, Any]:
     """`{args, configuration}` with a placeholder of the right type for every declared
-    parameter (dotted names nested) and setting."""
+    parameter (dotted names nested) and setting. `formula`: a FormulaContract or None (the
+    console's forms hand theirs over untyped)."""
     args: dict[str, Any] = {}
-    for parameter in map(_item, getattr(formula, "request_parameters", None) or ()):
+    parameters = (formula.request_parameters if formula is not None else None) or ()
+    settings = (formula.configuration if formula is not None else None) or ()
+    for parameter in map(_item, parameters):
         name = str(parameter.get("name") or "")
         if not name:
             continue
@@ -238,7 +253,7 @@ def formula_sample(formula: Any = None) -> dict[str, Any]:
         holder[parts[-1]] = PLACEHOLDERS.get(str(parameter.get("type")), "text")
     configuration = {
         str(setting.get("name")): PLACEHOLDERS.get(str(setting.get("type")), "text")
-        for setting in map(_item, getattr(formula, "configuration", None) or ())
+        for setting in map(_item, settings)
         if setting.get("name")
     }
     return {"args": args, "configuration": configuration}

@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     from console.usage_history.store import HistoryError, HistoryStore
 
     try:
-        connection = resolve_connection(getattr(args, "profile", None))
+        connection = resolve_connection(args.profile)
     except (ProfileError, KeyStoreError) as error:
         _error(str(error))
         return FAILED

@@ -1,0 +1,60 @@
+"""How the journal's undo makes a request body from an object as it was recorded.
+
+The hooks a kind's UndoFacet names (console.kinds.facets): plain functions of the recorded
+object, so that undo (console.journal.undo) knows no kind by name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+RESPONSE_ONLY = frozenset(
+    {
+        "id",
+        "tenant_id",
+        "key",
+        "keys",
+        "status",
+        "created_at",
+        "created_by",
+        "modified_at",
+        "modified_by",
+        "application_id",
+        "owner_id",
+    }
+)
+"""Fields the service sets: never sent back (it would ignore them, or refuse a key)."""
+
+
+def recorded_fields(before: Mapping[str, Any]) -> dict[str, Any]:
+    """The object's fields as recorded, unknown ones included; the service's own left out."""
+    return {k: v for k, v in before.items() if k not in RESPONSE_ONLY}
+
+
+def application_creation(before: Mapping[str, Any]) -> dict[str, Any]:
+    """An application made again: without an expiry when it had none (null is refused)."""
+    body = recorded_fields(before)
+    if not body.get("expires_at"):
+        body.pop("expires_at", None)
+    return body
+
+
+def application_update(before: Mapping[str, Any]) -> dict[str, Any]:
+    """An application written back: a type never changes and sending it is refused, and
+    its expiry is not changed by an update."""
+    body = application_creation(before)
+    body.pop("type", None)
+    body.pop("expires_at", None)
+    return body
+
+
+def tenant_update(before: Mapping[str, Any]) -> dict[str, Any]:
+    """The tenant written back: only its name and settings can be."""
+    return {"name": before.get("name"), "settings": before.get("settings")}
+
+
+def key_of(created: Mapping[str, Any]) -> str | None:
+    """The key an object is created with (an application's): shown once, never kept."""
+    key = created.get("key")
+    return key if isinstance(key, str) else None

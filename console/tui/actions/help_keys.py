@@ -107,7 +107,7 @@ KEY_GROUPS: tuple[KeyGroup, ...] = (
         "Access review (A)",
         (
             ("f / F", "Next / previous flag filter"),
-            ("x", "Export (CSV or JSON, by file name)"),
+            ("X", "Export (CSV or JSON, by file name)"),
             ("enter", "Open the highlighted application"),
             ("r", "Read the tenant again"),
             ("escape", "Stop the reading, then back"),
@@ -156,7 +156,7 @@ KEY_GROUPS: tuple[KeyGroup, ...] = (
         (
             ("ctrl+r", "Run the code on the sample request"),
             ("ctrl+t", "Prefill the sample"),
-            ("ctrl+g", "Go to the error in the code"),
+            ("F8", "Go to the error in the code"),
             ("escape", "Close"),
         ),
     ),
@@ -174,7 +174,7 @@ KEY_GROUPS: tuple[KeyGroup, ...] = (
                 " everywhere)",
             ),
             ("a", "Plan: show unchanged objects too"),
-            ("F2", "Welcome screen: open the demo"),
+            ("ctrl+o", "Welcome screen: open the demo"),
         ),
     ),
 )

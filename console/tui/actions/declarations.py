@@ -393,8 +393,8 @@ def _key_action(
         permission="edit",
         feature=KEYS,
         not_offered=(
-            "This service does not offer Application Keys: R regenerates the key instead "
-            "(the old key stops at once)."
+            f"This service does not offer Application Keys: {REGENERATE_KEY.key} regenerates "
+            "the key instead (the old key stops at once)."
         ),
         not_offered_title="No Application Keys",
     )

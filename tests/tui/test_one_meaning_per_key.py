@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import pkgutil
+import sys
 from collections import defaultdict
 
 import pytest
@@ -79,7 +80,7 @@ def bindings_of_every_screen() -> list[tuple[str, str, str]]:
         importlib.import_module(info.name)
     found = []
     seen: set[type] = set()
-    for module_name, module in list(__import__("sys").modules.items()):
+    for module_name, module in list(sys.modules.items()):
         if not module_name.startswith("console.tui"):
             continue
         for cls in vars(module).values():

@@ -281,7 +281,7 @@ READS = {
 CONSOLE_ONLY = {
     # `K` after a 401: the profile's own API key typed anew (the app checks it); nothing
     # in the tenant changes. Not the detail's `new_key` (N), an Application Key.
-    "new_key",
+    "enter_key",
 }
 
 

@@ -239,7 +239,7 @@ async def test_who_holds_from_the_palette(service: RunningService, tenant: Revie
 
 
 async def export_to(pilot: Pilot[Any], screen: ReviewScreen, path: Path) -> None:
-    await pilot.press("x")
+    await pilot.press("X")
     await until(pilot, lambda: isinstance(pilot.app.screen, PathPrompt), "the path prompt")
     pilot.app.screen.query_one(Input).value = str(path)
     await pilot.press("enter")

@@ -165,7 +165,7 @@ async def test_a_thrown_error_is_marked_in_the_editor(service):
         strip = str(editor.query_one("#code-problems", Static).content)
         assert strip.startswith("✗ Test-run: TypeError: Cannot read properties of undefined")
         assert "at 3:27" in strip
-        await pilot.press("ctrl+g")
+        await pilot.press("f8")
         await wait_until(pilot, lambda: app.screen is app.form, what="back to the form")
         assert editor.text_area.cursor_location == (2, 26)
         assert editor.text_area.has_focus
@@ -220,7 +220,7 @@ def test_snapshot_a_thrown_error_marked_in_the_editor(service, snap_compare):
 
     async def marked(pilot: Any) -> None:
         await open_and_run(pilot, pilot.app)
-        await pilot.press("ctrl+g")
+        await pilot.press("f8")
         await wait_until(pilot, lambda: pilot.app.screen is pilot.app.form)
         steady(pilot)
         await pilot.pause()

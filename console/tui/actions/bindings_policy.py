@@ -19,8 +19,10 @@ from console.tui.actions.declarations import (
     DELETE,
     DETAIL_ACTIONS,
     EDIT,
+    NEW,
     NEW_KEY,
     NO_TARGET,
+    REGENERATE_KEY,
     REVOKE_KEY,
     ROTATE_KEY,
     Action,
@@ -30,6 +32,7 @@ from console.tui.actions.declarations import (
     run,
 )
 from console.tui.actions.declarations import start as start_action
+from console.tui.actions.declared_keys import ScreenActions
 from console.tui.actions.flows import start_flow
 from console.tui.actions.key_permissions import in_read_only_mode
 from console.tui.base.app_access import OfAnApp, console_app
@@ -167,3 +170,17 @@ async def _detail_flow(screen: DetailScreen, action: Action) -> None:
             app.pop_screen()
     elif action in KEY_ACTIONS and screen.is_attached:
         screen.action_refresh()
+
+
+CONSOLE_SCREEN_ACTIONS = ScreenActions[ConsoleScreen](
+    CONSOLE_ACTIONS,
+    run_console_action,
+    explain_console_lacking,
+    group=CHANGE_KEYS_GROUP,
+    grouped=frozenset(a.name for a in (NEW, EDIT, DELETE, REGENERATE_KEY)),
+)
+"""The console screen's keys n, e, d, R (under one footer label) and c."""
+DETAIL_SCREEN_ACTIONS = ScreenActions[DetailScreen](
+    DETAIL_ACTIONS, run_detail_action, explain_detail_lacking
+)
+"""A detail screen's keys e, d, R, c, and N, x, o on an application."""

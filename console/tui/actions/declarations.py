@@ -80,7 +80,10 @@ class Action:
     name: str
     """The screen action its key calls (`action_<name>`), and its name in this module."""
     key: str
-    """Its key on the screens that offer it."""
+    """Its key on the screens that offer it (their bindings are made from this: see
+    console.tui.actions.declared_keys); one meaning per key everywhere."""
+    label: str
+    """Its name in the footer."""
     kinds: frozenset[str]
     """The kinds (Kind.key) it applies to."""
     flow: Callable[[ConsoleShell, Target], Awaitable[object]]
@@ -327,6 +330,7 @@ async def _copy_to_profile(app: ConsoleShell, target: Target) -> object:
 NEW = Action(
     name="new",
     key="n",
+    label="New",
     kinds=_kinds(creatable=True),
     flow=_create,
     refused_as=_a_noun("creating"),
@@ -337,6 +341,7 @@ NEW = Action(
 EDIT = Action(
     name="edit",
     key="e",
+    label="Edit",
     kinds=_kinds(),
     flow=_edit,
     refused_as=_a_noun("editing"),
@@ -347,6 +352,7 @@ EDIT = Action(
 DELETE = Action(
     name="delete",
     key="d",
+    label="Delete",
     kinds=_kinds(),
     flow=_delete,
     refused_as=_a_noun("deleting"),
@@ -357,6 +363,7 @@ DELETE = Action(
 REGENERATE_KEY = Action(
     name="regenerate",
     key="R",
+    label="Regenerate key",
     kinds=_kinds(regenerable=True),
     flow=_regenerate,
     refused_as=lambda target: "regenerating a key",
@@ -368,33 +375,39 @@ REGENERATE_KEY = Action(
 
 
 def _key_action(
-    name: str, key: str, flow: Callable[[ConsoleShell, Target], Awaitable[object]], doing: str
+    name: str,
+    key: str,
+    label: str,
+    flow: Callable[[ConsoleShell, Target], Awaitable[object]],
+    doing: str,
 ) -> Action:
     """One of the Application Keys actions on an application (N, x, o): `edit` permission,
     and the service must offer Application Keys."""
     return Action(
         name=name,
         key=key,
+        label=label,
         kinds=frozenset({APPLICATIONS.key}),
         flow=flow,
         refused_as=_named(doing),
         permission="edit",
         feature=KEYS,
         not_offered=(
-            "This service does not offer Application Keys: R regenerates the key instead "
-            "(the old key stops at once)."
+            f"This service does not offer Application Keys: {REGENERATE_KEY.key} regenerates "
+            "the key instead (the old key stops at once)."
         ),
         not_offered_title="No Application Keys",
     )
 
 
-NEW_KEY = _key_action("new_key", "N", _new_key, 'making a new key for "{name}"')
-REVOKE_KEY = _key_action("revoke_key", "x", _revoke_key, 'revoking a key of "{name}"')
-ROTATE_KEY = _key_action("rotate_key", "o", _rotate_key, 'rotating the key of "{name}"')
+NEW_KEY = _key_action("new_key", "N", "New key", _new_key, 'making a new key for "{name}"')
+REVOKE_KEY = _key_action("revoke_key", "x", "Revoke key", _revoke_key, 'revoking a key of "{name}"')
+ROTATE_KEY = _key_action("rotate_key", "o", "Rotate", _rotate_key, 'rotating the key of "{name}"')
 
 COPY_TO_PROFILE = Action(
     name="copy_to_profile",
     key="c",
+    label="Copy to profile",
     kinds=frozenset(PROMOTABLE_KINDS),
     flow=_copy_to_profile,
     refused_as=lambda target: "copying to another profile",

@@ -1,10 +1,21 @@
 """Every key of the console, grouped by the screen it works on: what the help (`?`) shows and
-what docs/keys.md is generated from (tests/tui/test_help_keys.py keeps the two the same)."""
+what docs/keys.md is generated from (tests/tui/test_findability.py keeps the two the same).
+The keys of the declared actions are their declarations' (console.tui.actions.declarations)."""
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
+from console.tui.actions.declarations import (
+    COPY_TO_PROFILE,
+    DELETE,
+    EDIT,
+    NEW,
+    NEW_KEY,
+    REGENERATE_KEY,
+    REVOKE_KEY,
+    ROTATE_KEY,
+)
 from console.tui.browse.sections import SECTIONS
 
 
@@ -67,11 +78,14 @@ KEY_GROUPS: tuple[KeyGroup, ...] = (
     KeyGroup(
         "Console: changes",
         (
-            ("n", "New application, proxy or formula (in its list)"),
-            ("e", "Edit the object (row or detail), or the tenant (Tenant section)"),
-            ("d", "Delete the object, or the tenant (asks first)"),
-            ("R", "Regenerate an application's API key (asks first; shown once)"),
-            ("c", "Copy the application, proxy or formula to another profile (plan first)"),
+            (NEW.key, "New application, proxy or formula (in its list)"),
+            (EDIT.key, "Edit the object (row or detail), or the tenant (Tenant section)"),
+            (DELETE.key, "Delete the object, or the tenant (asks first)"),
+            (REGENERATE_KEY.key, "Regenerate an application's API key (asks first; shown once)"),
+            (
+                COPY_TO_PROFILE.key,
+                "Copy the application, proxy or formula to another profile (plan first)",
+            ),
         ),
         changes=True,
     ),
@@ -83,15 +97,24 @@ KEY_GROUPS: tuple[KeyGroup, ...] = (
             ("y", "Copy the id"),
             ("r", "Read it again"),
             ("j / k, g / G", "Scroll"),
-            ("e / d / R / c", "Edit, delete, regenerate the key, copy to profile"),
+            (
+                " / ".join(a.key for a in (EDIT, DELETE, REGENERATE_KEY, COPY_TO_PROFILE)),
+                "Edit, delete, regenerate the key, copy to profile",
+            ),
         ),
     ),
     KeyGroup(
         "Application detail: keys",
         (
-            ("N", "New key beside the others (shown once)"),
-            ("x", "Revoke one of its keys (asks first; the session's own needs the name)"),
-            ("o", "Rotate: new key, deploy it, then revoke the old (or go on with one begun)"),
+            (NEW_KEY.key, "New key beside the others (shown once)"),
+            (
+                REVOKE_KEY.key,
+                "Revoke one of its keys (asks first; the session's own needs the name)",
+            ),
+            (
+                ROTATE_KEY.key,
+                "Rotate: new key, deploy it, then revoke the old (or go on with one begun)",
+            ),
         ),
         changes=True,
     ),
@@ -107,7 +130,7 @@ KEY_GROUPS: tuple[KeyGroup, ...] = (
         "Access review (A)",
         (
             ("f / F", "Next / previous flag filter"),
-            ("x", "Export (CSV or JSON, by file name)"),
+            ("X", "Export (CSV or JSON, by file name)"),
             ("enter", "Open the highlighted application"),
             ("r", "Read the tenant again"),
             ("escape", "Stop the reading, then back"),
@@ -156,7 +179,7 @@ KEY_GROUPS: tuple[KeyGroup, ...] = (
         (
             ("ctrl+r", "Run the code on the sample request"),
             ("ctrl+t", "Prefill the sample"),
-            ("ctrl+g", "Go to the error in the code"),
+            ("F8", "Go to the error in the code"),
             ("escape", "Close"),
         ),
     ),
@@ -174,7 +197,7 @@ KEY_GROUPS: tuple[KeyGroup, ...] = (
                 " everywhere)",
             ),
             ("a", "Plan: show unchanged objects too"),
-            ("F2", "Welcome screen: open the demo"),
+            ("ctrl+o", "Welcome screen: open the demo"),
         ),
     ),
 )

@@ -16,13 +16,12 @@ from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Static
 
 from console.tui.actions.bindings_policy import (
-    CHANGE_KEYS_GROUP,
+    CONSOLE_SCREEN_ACTIONS,
     console_action_allowed,
-    explain_console_lacking,
     hide_mutating_bindings,
-    run_console_action,
 )
 from console.tui.actions.declarations import CONSOLE_ACTIONS
+from console.tui.actions.declared_keys import DeclaredActions
 from console.tui.base.app_access import console_app
 from console.tui.base.key_hints import explain_key, explaining_bindings
 from console.tui.browse.kinds import APPLICATIONS, KINDS_BY_KEY, PERMISSIONS
@@ -111,26 +110,23 @@ def highlighted_permission(app: ConsoleShell) -> str | None:
     return PERMISSIONS.item_id(row) if row is not None else None
 
 
-class ConsoleScreen(Screen[None]):
-    """Browses one tenant; the app resets it when the profile changes."""
+class ConsoleScreen(DeclaredActions, Screen[None], actions=CONSOLE_SCREEN_ACTIONS):
+    """Browses one tenant; the app resets it when the profile changes. Its keys n, e, d, R
+    and c, and their actions, come from their declarations (console.tui.actions)."""
 
     COMMANDS = {list_commands, review_commands, history_commands}
 
+    # Before these: n, e, d, R and c (DeclaredActions).
     BINDINGS = [
         Binding("1", "section(1)", "Sections", key_display="1-6"),
         *(Binding(str(n), f"section({n})", SECTIONS[n - 1].title, show=False) for n in range(2, 7)),
         Binding("r", "refresh", "Refresh"),
         Binding("y", "copy_id", "Copy id"),
-        Binding("K", "new_key", "New key"),
-        Binding("n", "new", "New", group=CHANGE_KEYS_GROUP),
-        Binding("e", "edit", "Edit", group=CHANGE_KEYS_GROUP),
-        Binding("d", "delete", "Delete", group=CHANGE_KEYS_GROUP),
-        Binding("R", "regenerate", "Regenerate key", group=CHANGE_KEYS_GROUP),
+        Binding("K", "enter_key", "Enter key"),
         # The section's own keys: shown where they apply (check_action), in the order of
         # KeyBar.IMPORTANCE; pressed elsewhere, they say where they work (key_hints).
         Binding("A", "access_review", "Review", tooltip="Access review of every application"),
         Binding("w", "who_holds", "Who holds", tooltip="Who holds the highlighted permission"),
-        Binding("c", "copy_to_profile", "Copy to profile"),  # issue 17
         *explaining_bindings(
             "access_review",
             "who_holds",
@@ -280,30 +276,9 @@ class ConsoleScreen(Screen[None]):
         if permission is not None:
             app.open_who_holds(permission)
 
-    def action_new_key(self) -> None:
+    def action_enter_key(self) -> None:
+        """K after the service rejected the profile's key: type the key anew."""
         console_app(self).prompt_new_key()
-
-    # n, e, d, R, c: declared in console.tui.actions.declarations (what they need, their flows)
-
-    def action_new(self) -> None:
-        run_console_action(self, "new")
-
-    def action_edit(self) -> None:
-        run_console_action(self, "edit")
-
-    def action_delete(self) -> None:
-        run_console_action(self, "delete")
-
-    def action_regenerate(self) -> None:
-        run_console_action(self, "regenerate")
-
-    def action_copy_to_profile(self) -> None:
-        """The highlighted application, proxy or formula to another profile (see promote)."""
-        run_console_action(self, "copy_to_profile")
-
-    def action_lacking_permission(self, action: str) -> None:
-        """A dimmed n, e, d or R: says which permission the key lacks."""
-        explain_console_lacking(self, action)
 
     def action_explain_key(self, action: str) -> None:
         """A section's key pressed where it does not apply: says where it does."""
@@ -316,7 +291,7 @@ class ConsoleScreen(Screen[None]):
             return self.current == APPLICATIONS.key
         if action == "who_holds":
             return console_app(self).highlighted_permission() is not None
-        if action == "new_key":
+        if action == "enter_key":
             return console_app(self).key_rejected
         if action in ("copy_id", "open"):
             current = self.current_list

@@ -16,12 +16,12 @@ from textual.widgets import Static
 
 from console.clock import now
 from console.tui.actions.bindings_policy import (
+    DETAIL_SCREEN_ACTIONS,
     detail_action_allowed,
-    explain_detail_lacking,
     hide_mutating_bindings,
-    run_detail_action,
 )
 from console.tui.actions.declarations import DETAIL_ACTIONS
+from console.tui.actions.declared_keys import DeclaredActions
 from console.tui.base.app_access import console_app
 from console.tui.base.clock_ticks import follow_clock
 from console.tui.base.formatting import clock_time, mask_secrets
@@ -102,27 +102,20 @@ class CodeView(Static):
         self.update(_syntax(self.block.code, self.block.language, self.app))
 
 
-class DetailScreen(Screen[None]):
-    """Opened with enter on a list row or from the palette; escape goes back."""
+class DetailScreen(DeclaredActions, Screen[None], actions=DETAIL_SCREEN_ACTIONS):
+    """Opened with enter on a list row or from the palette; escape goes back. Its keys e, d,
+    R, c and an application's N, x, o, and their actions, come from their declarations."""
 
+    # Before these: e, d, R, c, N, x, o (DeclaredActions).
     BINDINGS = [
         Binding("escape", "back", "Back"),
         Binding("v", "toggle_json", "Raw JSON"),
         Binding("y", "copy_id", "Copy id"),
         Binding("r", "refresh", "Refresh"),
-        Binding("e", "edit", "Edit"),
-        Binding("d", "delete", "Delete"),
-        Binding("R", "regenerate", "Regenerate key"),
         # Shown where they apply, in the order of KeyBar.IMPORTANCE; elsewhere they say
         # where they work (key_hints).
         Binding("ctrl+r", "test_run", "Test-run"),
-        Binding("c", "copy_to_profile", "Copy to profile"),  # issue 17
         *explaining_bindings("test_run", "copy_to_profile"),
-        # Issue 26: an application's keys (its keys panel names them;
-        # console.tui.actions.key_flows).
-        Binding("N", "new_key", "New key"),
-        Binding("x", "revoke_key", "Revoke key"),
-        Binding("o", "rotate_key", "Rotate"),
     ]
 
     def __init__(
@@ -205,18 +198,6 @@ class DetailScreen(Screen[None]):
             work = fill_keys_panel(console_app(self), panel, item, self.labels)
             self.run_worker(work, group="keys", exclusive=True, exit_on_error=False)
 
-    # N, x, o: a new key, revoke one, rotate (console.tui.actions.declarations;
-    # console.tui.actions.key_flows)
-
-    def action_new_key(self) -> None:
-        run_detail_action(self, "new_key")
-
-    def action_revoke_key(self) -> None:
-        run_detail_action(self, "revoke_key")
-
-    def action_rotate_key(self) -> None:
-        run_detail_action(self, "rotate_key")
-
     async def _name_ids(self, item: Shown) -> None:
         """Names beside the ids of applications (creator, last editor, a proxy's application),
         looked up by id once the detail shows; a failed lookup leaves the ids as they are."""
@@ -258,25 +239,6 @@ class DetailScreen(Screen[None]):
     def action_copy_id(self) -> None:
         if self.item_id:
             console_app(self).copy_id(self.item_id)
-
-    # e, d, R, c: declared in console.tui.actions.declarations (what they need, their flows)
-
-    def action_edit(self) -> None:
-        run_detail_action(self, "edit")
-
-    def action_delete(self) -> None:
-        run_detail_action(self, "delete")
-
-    def action_regenerate(self) -> None:
-        run_detail_action(self, "regenerate")
-
-    def action_copy_to_profile(self) -> None:
-        """This application, proxy or formula to another profile (console.tui.actions.promote)."""
-        run_detail_action(self, "copy_to_profile")
-
-    def action_lacking_permission(self, action: str) -> None:
-        """A dimmed n, e, d or R: says which permission the key lacks."""
-        explain_detail_lacking(self, action)
 
     def action_test_run(self) -> None:
         """A formula's code, or a proxy's first code transform, run on a sample (nothing is

@@ -3,7 +3,7 @@ permissions, access rules and expiry, flagged where it goes beyond minimum scope
 
 The flags and the walk are console.client.review's (the command line exports the same rows);
 this screen shows them as they come, filters them by flag (`f` / `F`), opens one (enter) and
-exports what it shows (`x`, CSV or JSON by the file's name).
+exports what it shows (`X`, CSV or JSON by the file's name).
 """
 
 from __future__ import annotations
@@ -142,7 +142,7 @@ class ReviewScreen(TenantWalkScreen["ReviewPage"]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f", "next_filter", "Flag filter"),
         Binding("F", "previous_filter", "Previous flag filter", show=False),
-        Binding("x", "export", "Export"),
+        Binding("X", "export", "Export"),
     ]
 
     COMMANDS = {ReviewViewCommands, WhoHoldsCommands}

@@ -70,7 +70,7 @@ class TenantWalkScreen(Screen[None], Generic[PageT]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "stop_or_back", "Back"),
         Binding("r", "restart", "Read again"),
-        Binding("K", "new_key", "New key", show=False),
+        Binding("K", "enter_key", "Enter key", show=False),
     ]
 
     title_text = ""
@@ -326,14 +326,14 @@ class TenantWalkScreen(Screen[None], Generic[PageT]):
     def action_restart(self) -> None:
         self.start()
 
-    def action_new_key(self) -> None:
+    def action_enter_key(self) -> None:
         """After a 401 (the problem says "Press K"): the new-key prompt, as on the console."""
         console_app(self).prompt_new_key()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "restart":
             return not self.walking
-        if action == "new_key":
+        if action == "enter_key":
             return console_app(self).key_rejected
         return True
 

@@ -220,7 +220,7 @@ class TestRunScreen(ModalScreen[None]):
     BINDINGS = [
         Binding("escape", "close", "Close"),
         Binding("ctrl+r", "run", "Run", priority=True),
-        Binding("ctrl+g", "go_to_error", "Go to error", priority=True),
+        Binding("f8", "go_to_error", "Go to error", priority=True),
         Binding("ctrl+t", "prefill", "Prefill sample", priority=True),
     ]
 
@@ -436,7 +436,7 @@ class TestRunScreen(ModalScreen[None]):
             summary = printable(result.error.summary)
             if self.target.editor is not None:
                 self.target.editor.show_run_error(self._problem(result))
-                status = f"{summary} — marked in the code; ctrl+g goes there."
+                status = f"{summary} — marked in the code; F8 goes there."
             else:
                 status = summary
         self._status(status)

@@ -53,7 +53,7 @@ class WelcomeScreen(Screen[None]):
     cannot be read): enter its key, or say how else to give one."""
 
     BINDINGS = [
-        Binding("f2", "demo", "Open the demo"),
+        Binding("ctrl+o", "demo", "Open the demo"),
         Binding("ctrl+q", "app.quit", "Quit", priority=True),
         # A profile without a key: q quits while the key field is empty (the app's q never
         # reaches past the focused field); once something is typed, q is a letter of it.

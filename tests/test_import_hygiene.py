@@ -160,14 +160,14 @@ from console.tui.app import TenantConsoleApp
 from console.tui.widgets.resource_list import ResourceList
 
 at_first_rows = []
-show_page = ResourceList._show_page
+show_page = ResourceList.show_page
 
 def recording_show_page(self, page, fetched):
     if not at_first_rows:  # what is loaded when the first rows are put on screen
         at_first_rows.append(sorted(sys.modules))
     show_page(self, page, fetched)
 
-ResourceList._show_page = recording_show_page
+ResourceList.show_page = recording_show_page
 
 def shows_rows(app):
     lists = app.screen.query(ResourceList) if app.console_screen is app.screen else []

@@ -111,7 +111,7 @@ async def _console(base_url: str, key: str, runs: int) -> dict[str, Any]:
         await _until(lambda: app.client.index is not None, "the index never opened", 30)
         marks: dict[str, float] = {}
         workers: list[Any] = []
-        add_found, run_worker = listing._add_found, listing.run_worker
+        add_found, run_worker = listing.add_found, listing.run_worker
 
         def timed_add_found(items: Any) -> None:
             add_found(items)
@@ -129,7 +129,7 @@ async def _console(base_url: str, key: str, runs: int) -> dict[str, Any]:
                 marks.setdefault("shown", time.perf_counter())
 
         listing.start_search = timed_start_search  # type: ignore[method-assign]
-        listing._add_found = timed_add_found  # type: ignore[method-assign]
+        listing.add_found = timed_add_found  # type: ignore[method-assign]
         listing.run_worker = captured  # type: ignore[method-assign]
         for _ in range(runs):
             app.client.index.clear()  # a first search: nothing known yet

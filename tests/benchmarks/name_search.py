@@ -76,7 +76,7 @@ async def _run(base_url: str, key: str, runs: int) -> dict[str, Any]:
             # a match reached the table, and the search's worker when it ended.
             marks: dict[str, float] = {}
             started_workers: list[Any] = []
-            add_found, run_worker = listing._add_found, listing.run_worker
+            add_found, run_worker = listing.add_found, listing.run_worker
 
             def timed_add_found(items: Any) -> None:
                 add_found(items)  # the matches are in the table now
@@ -86,7 +86,7 @@ async def _run(base_url: str, key: str, runs: int) -> dict[str, Any]:
                 started_workers.append(run_worker(*args, **kwargs))
                 return started_workers[-1]
 
-            listing._add_found = timed_add_found  # type: ignore[method-assign]
+            listing.add_found = timed_add_found  # type: ignore[method-assign]
             listing.run_worker = captured  # type: ignore[method-assign]
             await _baseline_walk(client, TARGET, SEARCH_PAGE_SIZE)  # warm-up, not counted
             for run in range(-1, runs):  # run -1: the console's warm-up, not counted

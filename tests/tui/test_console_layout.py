@@ -26,7 +26,7 @@ from textual.pilot import Pilot
 
 from console.tui.browse.kinds import APPLICATIONS
 from console.tui.palette.list_commands import ListCommands
-from console.tui.widgets import resource_list as resource_list_module
+from console.tui.widgets import list_paging as list_paging_module
 from console.tui.widgets.key_bar import KeyBar
 from console.tui.widgets.row_table import RowTable
 
@@ -190,7 +190,7 @@ async def test_list_keys_move_and_g_twice_loads_to_the_real_end(
     info, seed = tenant
     for n in range(29):
         seed.application(f"App {n:02}")
-    monkeypatch.setattr(resource_list_module, "PREFETCH_MARGIN", 1)
+    monkeypatch.setattr(list_paging_module, "PREFETCH_MARGIN", 1)
     app = make_app(service.base_url, info.key)
     async with app.run_test(size=SMALL) as pilot:
         await settle(pilot)
@@ -231,7 +231,7 @@ async def test_loading_to_the_end_stops_on_escape(
     info, seed = tenant
     for n in range(29):
         seed.application(f"App {n:02}")
-    monkeypatch.setattr(resource_list_module, "PREFETCH_MARGIN", 1)
+    monkeypatch.setattr(list_paging_module, "PREFETCH_MARGIN", 1)
     gate = asyncio.Event()
     fetch = APPLICATIONS.fetch
     held: list[int] = []
@@ -272,7 +272,7 @@ async def test_every_list_sorts_by_a_column_and_says_so(
     service: Any, tenant: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     info, seed = tenant
-    monkeypatch.setattr(resource_list_module, "PREFETCH_MARGIN", 1)
+    monkeypatch.setattr(list_paging_module, "PREFETCH_MARGIN", 1)
     for name in ("b-app", "A-app", "c-app", "App 10", "App 9"):
         seed.application(name)
     app = make_app(service.base_url, info.key)
@@ -513,7 +513,7 @@ async def test_the_palette_loads_a_list_to_its_end_and_sorts_it(
     info, seed = tenant
     for n in range(11):
         seed.application(f"App {n:02}")
-    monkeypatch.setattr(resource_list_module, "PREFETCH_MARGIN", 1)
+    monkeypatch.setattr(list_paging_module, "PREFETCH_MARGIN", 1)
     app = make_app(service.base_url, info.key)
     async with app.run_test(size=SMALL) as pilot:
         await settle(pilot)

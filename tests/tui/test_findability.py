@@ -12,6 +12,7 @@ from console_support import Seeder, console, make_app, resource_list, settle, tw
 from form_host import SIZE, FormHost, wait_until
 from textual.widgets import Input, OptionList
 
+import console.tui.widgets.list_paging as list_paging_module
 import console.tui.widgets.resource_list as resource_list_module
 import console.tui.widgets.usage_view as usage_view_module
 from console.tui.actions.help_keys import KEY_GROUPS, keys_markdown
@@ -309,7 +310,7 @@ async def test_the_palette_leads_with_the_screens_commands(service: Any, tenant:
 async def test_sort_of_a_partly_loaded_list_shows_its_top_and_loads_nothing(
     service: Any, tenant: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(resource_list_module, "PREFETCH_MARGIN", 1)
+    monkeypatch.setattr(list_paging_module, "PREFETCH_MARGIN", 1)
     app = make_app(service.base_url, tenant.key)
     async with app.run_test(size=SMALL) as pilot:
         await settle(pilot)

@@ -9,6 +9,9 @@ from __future__ import annotations
 from console.kinds.declaration import READ_ONLY, Features, Kind, Models, Nouns
 from console.kinds.facets import EstateFacet, IndexFacet, UndoFacet
 from console.kinds.registry import KINDS
+from console.kinds.routes import Route, Routes
+
+_APPLICATION_KEYS = "application keys"
 
 
 def _application_models() -> Models:
@@ -50,6 +53,40 @@ APPLICATIONS = KINDS.register(
         permission="application",
         features=Features(keys=True),
         id_filter=True,
+        routes=Routes(
+            (
+                Route("GET", "", "read", feature="listing applications"),
+                Route(
+                    "GET",
+                    "/key",
+                    "read",
+                    feature="looking up the key's own application",
+                    subject="application of this key",
+                ),
+                Route(
+                    "POST", "/{id}/regenerate", "update", "regenerating keys", action="regenerate"
+                ),
+                # Application Keys: beyond the spec, as the hosted service has them
+                # (docs/local-service-keys.md says what the local service does).
+                Route("POST", "/{id}/keys", "update", _APPLICATION_KEYS, action="create key"),
+                Route("GET", "/{id}/keys", "read", _APPLICATION_KEYS),
+                Route(
+                    "GET",
+                    "/{id}/keys/{keyId}",
+                    "read",
+                    _APPLICATION_KEYS,
+                    subject="key {keyId} of application {id}",
+                ),
+                Route(
+                    "DELETE",
+                    "/{id}/keys/{keyId}",
+                    "update",
+                    _APPLICATION_KEYS,
+                    subject="key {keyId} of application {id}",
+                    action="revoke key",
+                ),
+            )
+        ),
         # -- export / apply
         estate=EstateFacet(order=1),
         # -- undo
@@ -105,6 +142,7 @@ PERMISSIONS = KINDS.register(
         features=READ_ONLY,
         id_field="type",
         name_field="type",
+        routes=Routes((Route("GET", "", None, feature="a permission catalogue"),), catalogue=True),
     )
 )
 
@@ -117,6 +155,7 @@ TENANT = KINDS.register(
         permission="tenant",
         features=Features(create=False),
         singleton=True,
+        routes=Routes((Route("GET", "/reports/usage", "report:read", "a usage report"),)),
         # -- undo
         undo=UndoFacet(),
     )

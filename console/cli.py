@@ -353,13 +353,15 @@ def _add_keys_command(sub: argparse._SubParsersAction[_Parser]) -> None:
 
 
 def _add_search_command(sub: argparse._SubParsersAction[_Parser]) -> None:
-    """Issue 27: objects by name, from the local index at once, then live."""
-    search = sub.add_parser(
-        "search",
-        help="find applications, proxies and formulas by name (the local index, then live)",
-    )
+    """Issue 27: objects by name, from the local index at once, then live; the kinds are
+    those the local index records (console.kinds)."""
+    from console.kinds import KINDS
+
+    kinds = [kind.index.name for kind in KINDS.indexed() if kind.index]
+    listed = " and ".join(filter(None, (", ".join(kinds[:-1]), kinds[-1])))
+    search = sub.add_parser("search", help=f"find {listed} by name (the local index, then live)")
     search.add_argument("name", metavar="NAME", help="part of the name; * matches any run")
-    search.add_argument("--kind", choices=("applications", "proxies", "formulas"))
+    search.add_argument("--kind", choices=kinds)
     search.add_argument("--format", choices=("table", "json"), default="table")
     search.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
 

@@ -129,7 +129,7 @@ REACTOR_FORMULAS = KINDS.register(
         # -- undo
         undo=UndoFacet(),
         # -- local index
-        index=IndexFacet(name="formulas"),
+        index=IndexFacet(name="formulas", word="formula"),
     )
 )
 

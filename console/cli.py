@@ -353,22 +353,17 @@ def _add_keys_command(sub: argparse._SubParsersAction[_Parser]) -> None:
 
 
 def _add_search_command(sub: argparse._SubParsersAction[_Parser]) -> None:
-    """Issue 27: objects by name, from the local index at once, then live."""
-    search = sub.add_parser(
-        "search",
-        help="find applications, proxies and formulas by name (the local index, then live)",
-    )
-    search.add_argument("name", metavar="NAME", help="part of the name; * matches any run")
-    search.add_argument("--kind", choices=_searched_kinds())
-    search.add_argument("--format", choices=("table", "json"), default="table")
-    search.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
-
-
-def _searched_kinds() -> tuple[str, ...]:
-    """The kinds `search --kind` takes, as the local index names them (console.kinds)."""
+    """Issue 27: objects by name, from the local index at once, then live; the kinds are
+    those the local index records (console.kinds)."""
     from console.kinds import KINDS
 
-    return tuple(kind.index.name for kind in KINDS.indexed() if kind.index is not None)
+    kinds = [kind.index.name for kind in KINDS.indexed() if kind.index]
+    listed = " and ".join(filter(None, (", ".join(kinds[:-1]), kinds[-1])))
+    search = sub.add_parser("search", help=f"find {listed} by name (the local index, then live)")
+    search.add_argument("name", metavar="NAME", help="part of the name; * matches any run")
+    search.add_argument("--kind", choices=kinds)
+    search.add_argument("--format", choices=("table", "json"), default="table")
+    search.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
 
 
 def _add_configuration_commands(sub: argparse._SubParsersAction[_Parser]) -> None:

@@ -1,4 +1,5 @@
-"""`tenant-console search NAME [--kind applications|proxies|formulas] [--format table|json]`.
+"""`tenant-console search NAME [--kind KIND] [--format table|json]`: KIND is one the local
+index records (console.kinds' IndexFacet: applications, proxies, formulas).
 
 Objects whose names contain NAME (case-insensitively, `*` matching any run, as the
 service's name filter). The table prints what the profile's local index knows at once
@@ -24,7 +25,16 @@ if TYPE_CHECKING:
     from console.profiles.resolve import ResolvedConnection
 
 OK, FAILED, USAGE, NONE_FOUND = 0, 1, 2, 3
-KIND_WORDS = {"applications": "application", "proxies": "proxy", "formulas": "formula"}
+
+
+def kind_word(index_name: str) -> str:
+    """One object's kind in the table ("application", "formula"), from its declaration."""
+    from console.kinds import KINDS
+
+    kind = KINDS.by_index_name(index_name)
+    if kind is None or kind.index is None:
+        return index_name
+    return kind.index.word or kind.nouns.singular
 
 
 def _error(message: str) -> None:
@@ -41,8 +51,7 @@ def table(rows: list[Found], *, states: bool = True) -> str:
     """Kind, name, id (and state) in columns."""
     header = ["KIND", "NAME", "ID"] + (["STATE"] if states else [])
     lines = [header] + [
-        [KIND_WORDS.get(r.kind, r.kind), _printable(r.name), _printable(r.id)]
-        + ([r.state] if states else [])
+        [kind_word(r.kind), _printable(r.name), _printable(r.id)] + ([r.state] if states else [])
         for r in rows
     ]
     widths = [max(len(line[n]) for line in lines) for n in range(len(header))]
@@ -120,7 +129,9 @@ def run(args: argparse.Namespace) -> int:
     if not query:
         _error("give a name (or part of one) to search for.")
         return USAGE
-    kinds = [args.kind] if args.kind else ["applications", "proxies", "formulas"]
+    from console.client.index import indexed_names
+
+    kinds = [args.kind] if args.kind else list(indexed_names())
     try:
         connection = connection_with_key(getattr(args, "profile", None))
     except (ProfileError, KeyStoreError) as error:

@@ -12,6 +12,7 @@ import json
 import logging
 import random
 import ssl
+import sys
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -447,7 +448,8 @@ def _jsonable(value: Any) -> Any:
         return value.isoformat()
     if isinstance(value, Enum):
         return value.value
-    if hasattr(value, "model_dump"):
+    pydantic = sys.modules.get("pydantic")  # loaded if any model exists; not loaded for one
+    if pydantic is not None and isinstance(value, pydantic.BaseModel):
         return value.model_dump(mode="json")
     if isinstance(value, set | frozenset | tuple):
         return list(value)

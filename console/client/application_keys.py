@@ -13,6 +13,7 @@ from pydantic import ValidationError
 
 from console.client.errors import UnexpectedResponse
 from console.client.resources import Id, _ids, _Resource, _segment
+from console.kinds import APPLICATIONS
 from console.models import ApplicationKey
 
 log = logging.getLogger(__name__)
@@ -23,7 +24,7 @@ class ApplicationKeys(_Resource):
 
     @staticmethod
     def _path(application_id: Id, key_id: Id | None = None) -> str:
-        path = f"/applications/{_segment(application_id)}/keys"
+        path = f"{APPLICATIONS.item_path(_segment(application_id))}/keys"
         return path if key_id is None else f"{path}/{_segment(key_id)}"
 
     async def list(self, application_id: Id, ids: Iterable[Id] = ()) -> list[ApplicationKey]:

@@ -16,6 +16,7 @@ from console.client.key_features import KeyFeatures, probe
 from console.client.recording import ChangeRecorder, ChangeRecording
 from console.client.resources import (
     Applications,
+    Collection,
     Permissions,
     Proxies,
     ReactorFormulas,
@@ -24,6 +25,7 @@ from console.client.resources import (
 
 if TYPE_CHECKING:
     from console.client.index import LocalIndex
+    from console.kinds import Kind
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +37,8 @@ class AdminClient:
     """A typed async client of the tenant administration API, for one base URL and key.
 
     Use it as `async with AdminClient(url, key) as c:`; resource groups hang off it as
-    `c.permissions`, `c.applications`, `c.proxies`, `c.reactor_formulas` and `c.tenant`.
+    `c.permissions`, `c.applications`, `c.proxies`, `c.reactor_formulas` and `c.tenant`,
+    and `c.collection(kind)` serves any paged kind of the registry (console.kinds).
     Every failure raises an ApiError subclass. GET, PUT and DELETE are retried on 429,
     502, 503, 504 and lost connections per `retry`; POST never is.
     """
@@ -71,9 +74,22 @@ class AdminClient:
         self.proxies = Proxies(self._session)
         self.reactor_formulas = ReactorFormulas(self._session)
         self.tenant = TenantResource(self._session)
+        self._collections: dict[Kind, Collection[Any, Any, Any]] = {
+            group.kind: group for group in (self.applications, self.proxies, self.reactor_formulas)
+        }
         self.application_keys = ApplicationKeys(self._session)
         self._key_features: KeyFeatures | None = None
         self._key_features_lock: Any = None  # an asyncio.Lock, made on first use
+
+    def collection(self, kind: Kind) -> Collection[Any, Any, Any]:
+        """The resource group of a paged kind (any the registry holds): the typed one where
+        the client has it (`client.proxies` for PROXIES), else one made from the kind's
+        declaration. ValueError for a singleton or a catalogue (`c.tenant`,
+        `c.permissions`)."""
+        group = self._collections.get(kind)
+        if group is None:
+            group = self._collections[kind] = Collection(self._session, kind)
+        return group
 
     @property
     def base_url(self) -> str:

@@ -2,10 +2,11 @@
 
 What the index holds is the first answer ("from the index, 3 minutes old"); the live walk
 behind it confirms each row, adds the ones the index did not know and marks those that no
-longer exist. Applications are found by walking every page (the API filters them by id
-only), proxies and formulas through the service's name filter; every walk goes through
-console.client.walk, and every page it reads lands in the index. Used by
-`tenant-console search`; no Textual here.
+longer exist. A kind whose list the service filters by name (its declaration's
+`name_filter`) is searched through that filter, any other by walking every page; every walk
+goes through console.client.walk, and every page it reads lands in the index. Kinds are
+named as the index names them (console.kinds' IndexFacet). Used by `tenant-console search`;
+no Textual here.
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ from contextlib import aclosing
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from console.client.index import KINDS, IndexRow, LocalIndex, age_text, name_pattern
+from console.client.index import IndexRow, LocalIndex, age_text, indexed_names, name_pattern
 from console.client.walk import WALK_PAGE_SIZE, PageEnd, envelope_end, walk_pages
+from console.kinds import KINDS
 
 if TYPE_CHECKING:
     from console.client.client import AdminClient
@@ -56,8 +58,10 @@ class IndexAnswer:
         return f"from the index, {age_text(self.age)}"
 
 
-def from_index(index: LocalIndex | None, query: str, kinds: Sequence[str] = KINDS) -> IndexAnswer:
-    """The index's answer, at once."""
+def from_index(
+    index: LocalIndex | None, query: str, kinds: Sequence[str] | None = None
+) -> IndexAnswer:
+    """The index's answer, at once; `kinds` by their names in the index (all if None)."""
     rows: list[IndexRow] = index.search(query, kinds) if index is not None else []
     found = [Found(row.kind, row.id, row.name, "indexed") for row in rows]
     age = time.time() - min(row.seen_at for row in rows) if rows else None
@@ -67,28 +71,32 @@ def from_index(index: LocalIndex | None, query: str, kinds: Sequence[str] = KIND
 PageFetch = Callable[[int], Awaitable[dict[str, Any]]]
 
 
-def _pages(client: AdminClient, kind: str, query: str) -> tuple[PageFetch, bool]:
-    """Page n of the walk that finds `kind` by name, and whether the service filters it."""
-    size = WALK_PAGE_SIZE
-    if kind == "applications":
-        return (lambda n: client.applications.page_json(page=n, size=size)), False
-    if kind == "proxies":
-        return (lambda n: client.proxies.page_json(page=n, size=size, name=query)), True
-    return (lambda n: client.reactor_formulas.page_json(page=n, size=size, name=query)), True
+def _pages(client: AdminClient, index_name: str, query: str) -> tuple[PageFetch, bool]:
+    """Page n of the walk that finds the kind named `index_name` in the index by name, and
+    whether the service filters it (else every page is walked); KeyError for a kind the
+    index does not hold."""
+    kind = KINDS.by_index_name(index_name)
+    if kind is None:
+        raise KeyError(index_name)
+    group = client.collection(kind)
+    name = query if kind.name_filter else None
+    return (lambda n: group.page_json(page=n, size=WALK_PAGE_SIZE, name=name)), kind.name_filter
 
 
 async def confirm_live(
     client: AdminClient,
     query: str,
     answer: IndexAnswer,
-    kinds: Sequence[str] = KINDS,
+    kinds: Sequence[str] | None = None,
     *,
     index: LocalIndex | None = None,
     on_found: Callable[[Found], None] | None = None,
 ) -> list[Found]:
     """The live answer: every match in list order (confirmed or new), then the index's rows
     the service no longer has (gone, and marked so in the index). `on_found` is told of
-    each match as its page arrives."""
+    each match as its page arrives. `kinds` by their names in the index (all if None)."""
+    names = indexed_names()
+    kinds = names if kinds is None else kinds
     pattern = name_pattern(query)
     known = {(row.kind, row.id) for row in answer.rows}
     results: list[Found] = []
@@ -127,6 +135,6 @@ async def confirm_live(
             if not filtered:  # every object of the kind was seen: the others are gone too
                 index.sweep(kind, started)
         results += [Found(row.kind, row.id, row.name, "gone") for row in gone]
-    order = {kind: n for n, kind in enumerate(KINDS)}
+    order = {kind: n for n, kind in enumerate(names)}
     results.sort(key=lambda found: (order.get(found.kind, 0), found.state == "gone"))
     return results

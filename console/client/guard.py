@@ -9,16 +9,26 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 
-def modified_at(obj: Any) -> datetime | None:
+class Dated(Protocol):
+    """An object as read, with the service's time of its last change (None: it sent none)."""
+
+    @property
+    def modified_at(self) -> datetime | None: ...
+
+
+D = TypeVar("D", bound=Dated)
+
+
+def modified_at(obj: Dated) -> datetime | None:
     """When the service last changed `obj`, if it says."""
-    value = getattr(obj, "modified_at", None)
+    value = obj.modified_at
     return value if isinstance(value, datetime) else None
 
 
-def changed_since(opened: Any, current: Any, payload_of: Callable[[Any], dict[str, Any]]) -> bool:
+def changed_since(opened: D, current: D, payload_of: Callable[[D], dict[str, Any]]) -> bool:
     """Whether `current` (read now) differs from `opened` (the version the edit started from):
     a newer `modified_at`, or any writable field changed."""
     if modified_at(current) != modified_at(opened):

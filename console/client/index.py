@@ -22,14 +22,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from console.kinds import KINDS, Kind
+
 log = logging.getLogger("console.client")
 
 CACHE_DIR_ENV = "TENANT_CONSOLE_CACHE_DIR"
 APP_NAME = "tenant-console"
-KINDS = ("applications", "proxies", "formulas")
-"""The kinds the index holds, by the words `tenant-console search --kind` takes."""
-PATH_KINDS = {"/applications": "applications", "/proxies": "proxies"}
-PATH_KINDS["/reactor-formulas"] = "formulas"
 NAME_LIMIT = 512
 """Characters of a name kept: a name is for finding an object, not for storing data."""
 
@@ -44,6 +42,17 @@ CREATE TABLE IF NOT EXISTS objects (
     PRIMARY KEY (kind, id)
 );
 """
+
+
+def indexed_names() -> tuple[str, ...]:
+    """The kinds the index holds, by their names in its rows (the words `tenant-console
+    search --kind` takes), in the registry's order."""
+    return tuple(kind.index.name for kind in KINDS.indexed() if kind.index)
+
+
+def indexed_kind(path: str) -> Kind | None:
+    """The kind whose list is at `path` (exactly), if the index records it."""
+    return next((kind for kind in KINDS.indexed() if kind.path == path), None)
 
 
 def cache_dir() -> Path:
@@ -185,9 +194,9 @@ class LocalIndex:
     def record_page(self, path: str, items: Sequence[Any]) -> None:
         """A list page as the session read it (HttpSession.page_seen): its objects' names
         and ids, if the path is one of the kinds the index holds."""
-        kind = PATH_KINDS.get(path)
-        if kind is not None:
-            self.record(kind, items)
+        kind = indexed_kind(path)
+        if kind is not None and kind.index is not None:
+            self.record(kind.index.name, items)
 
     def record(self, kind: str, items: Iterable[Any], at: float | None = None) -> None:
         """Seen now (or `at`): each object's id and name, nothing else of it."""
@@ -243,10 +252,13 @@ class LocalIndex:
     # ---- reading ---------------------------------------------------------------------------
 
     def search(
-        self, query: str, kinds: Sequence[str] = KINDS, *, gone: bool = False
+        self, query: str, kinds: Sequence[str] | None = None, *, gone: bool = False
     ) -> list[IndexRow]:
         """The objects whose names match `query` as the service's name filter would, by
-        kind then name; those marked gone only with `gone`."""
+        kind then name; those marked gone only with `gone`. `kinds`: names in the index's
+        rows (all it holds if None)."""
+        names = indexed_names()
+        kinds = names if kinds is None else kinds
         pattern = name_pattern(query)
         marks = ",".join("?" for _ in kinds)
         sql = f"SELECT kind, id, name, seen_at, gone_at FROM objects WHERE kind IN ({marks})"
@@ -257,7 +269,7 @@ class LocalIndex:
             args += (f"%{like}%",)
         with self._lock:
             found = self._conn.execute(sql, args).fetchall()
-        order = {kind: n for n, kind in enumerate(KINDS)}
+        order = {kind: n for n, kind in enumerate(names)}
         rows = [
             IndexRow(kind, item_id, name, seen_at, gone_at is not None)
             for kind, item_id, name, seen_at, gone_at in found

@@ -19,6 +19,7 @@ from enum import Enum
 
 from console.client._http import HttpSession
 from console.client.errors import ApiError, Forbidden, NotFound, NotOffered, ValidationFailed
+from console.kinds import APPLICATIONS
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +104,7 @@ def _verdict(answer: Answer | _Undecided, nowhere: Answer | _Undecided) -> bool 
 async def probe(session: HttpSession) -> KeyFeatures:
     """Four requests at once: the two routes, and a route that exists nowhere for each method.
     The POSTs go to an application that does not exist, so they change nothing."""
-    base = f"/applications/{PROBE_APPLICATION_ID}"
+    base = APPLICATIONS.item_path(PROBE_APPLICATION_ID)
     keys, keys_nowhere, regenerate, post_nowhere = await asyncio.gather(
         _answer(session, "GET", f"{base}/keys"),
         _answer(session, "GET", f"{base}/{_NOWHERE}"),

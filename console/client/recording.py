@@ -16,7 +16,10 @@ from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from console.client.endpoints import path_template
 from console.client.errors import ApiError
+from console.kinds import APPLICATIONS, KINDS, PROXIES, TENANT, Kind
+from console.kinds.endpoints import endpoint
 
 log = logging.getLogger("console.client")
 
@@ -24,13 +27,8 @@ WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 CACHED_BODIES = 500
 """Bodies last read, kept per session for the journal's "as it was" (oldest dropped first)."""
 
-KINDS = {
-    "applications": "applications",
-    "proxies": "proxies",
-    "reactor-formulas": "reactor_formulas",
-    "tenants": "tenant",
-}
-"""First path segment -> the journal's kind (the names of the configuration document)."""
+SINGLETON_ID = "self"
+"""A singleton's object id in the journal (the tenant's path names none)."""
 
 
 @dataclass
@@ -57,9 +55,13 @@ class PendingChange:
 
 
 class ChangeRecorder(Protocol):
-    """What the client needs of a journal: record before sending, complete when answered.
-    A recorder may also have `prepare()`: blocking set-up (the journal's key, from the OS
-    keyring), called in a thread before each record so that the event loop never waits."""
+    """What the client needs of a journal: set up, record before sending, complete when
+    answered."""
+
+    def prepare(self) -> None:
+        """Blocking set-up (the journal's key, from the OS keyring): called in a thread
+        before each record, so that the event loop never waits."""
+        ...
 
     def record(self, change: PendingChange) -> int:
         """Keeps the change as pending; its id. Raises if it cannot be kept."""
@@ -103,22 +105,36 @@ def changes_made_by(origin: str, *, undoes: int | None = None) -> Iterator[None]
         _ORIGIN.reset(token)
 
 
+def _segments(path: str) -> list[str]:
+    return [p for p in path.split("?", 1)[0].split("/") if p]
+
+
+def _placed(path: str) -> tuple[Kind | None, str | None, list[str]]:
+    """The kind `path` is about, the object's id in it, and the segments after that."""
+    parts = _segments(path)
+    kind = KINDS.by_path(path)
+    if kind is None:
+        return None, (parts[1] if len(parts) > 1 else None), parts[2:]
+    depth = len(_segments(kind.path))
+    if kind.singleton:
+        return kind, SINGLETON_ID, parts[depth:]
+    return kind, (parts[depth] if len(parts) > depth else None), parts[depth + 1 :]
+
+
 def classify(method: str, path: str) -> tuple[str, str, str | None]:
-    """(kind, action, object id) of a write at `method path`."""
-    parts = [p for p in path.split("?", 1)[0].split("/") if p]
-    first = parts[0] if parts else ""
-    kind = KINDS.get(first, first or "unknown")
-    object_id = parts[1] if len(parts) > 1 and first != "tenants" else None
-    if first == "tenants":
-        object_id = "self"
-    if len(parts) > 2 and parts[2] == "regenerate":
-        return kind, "regenerate", object_id
-    if len(parts) > 2 and parts[2] == "keys" and method in ("POST", "DELETE"):
-        return kind, "create key" if method == "POST" else "revoke key", object_id
+    """(kind, action, object id) of a write at `method path`: the journal's kind is the kind's
+    key (the names of the configuration document); a route special to the kind may name its
+    action (`regenerate`, `revoke key`)."""
+    kind, object_id, rest = _placed(path)
+    parts = _segments(path)
+    key = kind.key if kind is not None else (parts[0] if parts else "unknown")
+    route = endpoint(method, path_template(path)) if kind is not None else None
+    if route is not None and route.action:
+        return key, route.action, object_id
+    if rest:
+        return key, f"{method.lower()} {'/'.join(rest)}", object_id
     action = {"POST": "create", "PUT": "update", "PATCH": "update", "DELETE": "delete"}
-    if len(parts) > 2:
-        return kind, f"{method.lower()} {'/'.join(parts[2:])}", object_id
-    return kind, action.get(method, method.lower()), object_id
+    return key, action.get(method, method.lower()), object_id
 
 
 def _body_id(value: Any) -> str | None:
@@ -142,23 +158,24 @@ class ChangeRecording:
     # ---- what was read -----------------------------------------------------------------
 
     def remember(self, path: str, data: Any) -> None:
-        """Keeps the bodies a GET returned: one object, or the items of a list page."""
-        parts = [p for p in path.split("?", 1)[0].split("/") if p]
-        if not parts or parts[0] not in KINDS:
+        """Keeps the bodies a GET returned of a kind the console changes: one object, or
+        the items of a list page."""
+        kind, object_id, rest = _placed(path)
+        if kind is None or not kind.features.changeable or rest:
             return
-        kind = KINDS[parts[0]]
-        if parts[0] == "tenants":
-            if len(parts) == 2 and isinstance(data, dict):
-                self._keep((kind, "self"), data)
-                self.tenant = str(data.get("name") or data.get("id") or "") or self.tenant
-                self.tenant_id = str(data.get("id") or "") or self.tenant_id
+        if kind.singleton:
+            if isinstance(data, dict):
+                self._keep((kind.key, SINGLETON_ID), data)
+                if kind is TENANT:
+                    self.tenant = str(data.get("name") or data.get("id") or "") or self.tenant
+                    self.tenant_id = str(data.get("id") or "") or self.tenant_id
             return
-        if len(parts) == 1 and isinstance(data, dict) and isinstance(data.get("data"), list):
+        if object_id is None and isinstance(data, dict) and isinstance(data.get("data"), list):
             for item in data["data"]:
                 if (item_id := _body_id(item)) is not None:
-                    self._keep((kind, item_id), item)
-        elif len(parts) == 2 and (item_id := _body_id(data)) is not None:
-            self._keep((kind, item_id), data)
+                    self._keep((kind.key, item_id), item)
+        elif object_id is not None and (item_id := _body_id(data)) is not None:
+            self._keep((kind.key, item_id), data)
 
     def _keep(self, key: tuple[str, str], body: dict[str, Any]) -> None:
         self._bodies[key] = body
@@ -213,11 +230,9 @@ class ChangeRecording:
             secrets=secrets,
         )
         try:
-            prepare = getattr(self.recorder, "prepare", None)
-            if prepare is not None:  # the journal reads its key from the keyring: in a thread
-                import asyncio
+            import asyncio  # the journal reads its key from the keyring: in a thread
 
-                await asyncio.to_thread(prepare)
+            await asyncio.to_thread(self.recorder.prepare)
             change_id = self.recorder.record(change)
         except Exception as problem:
             refused = isinstance(problem, RecordRefused)  # its sentence says it all
@@ -288,13 +303,13 @@ class ChangeRecording:
     ) -> dict[str, Any]:
         """Before an application is deleted: the proxies that use it (the service unlinks
         them), so that an undo can link them again."""
-        if kind != "applications" or action != "delete" or object_id is None:
+        if kind != APPLICATIONS.key or action != "delete" or object_id is None:
             return {}
         linked: list[dict[str, str]] = []
         page = 1
         try:
             while page <= 1000:
-                data = await get(f"/proxies?page={page}&size=100")
+                data = await get(f"{PROXIES.path}?page={page}&size=100")
                 items = data.get("data") if isinstance(data, dict) else None
                 if not items:
                     break
@@ -314,7 +329,7 @@ class ChangeRecording:
         leaves it blank)."""
         self.tenant = ""
         try:
-            data = await get("/tenants/self")
+            data = await get(TENANT.path)
         except ApiError as error:
             log.info("Could not read the tenant for the journal: %s", error)
             return

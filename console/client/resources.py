@@ -1,6 +1,9 @@
-"""One small class per resource group: what `c.applications`, `c.proxies`, ... offer.
+"""The resource groups: what `c.collection(kind)`, `c.applications`, `c.proxies`, ... offer.
 
-Each method is one endpoint of the specification; results are the models of console.models.
+`Collection` serves any paged kind from its declaration (console.kinds): its path, models
+and filters. The typed groups (Applications, Proxies, ReactorFormulas) are Collections of
+their kinds with their models as types, and with the routes special to them. Each method
+is one endpoint of the specification; results are the models of console.models.
 """
 
 from __future__ import annotations
@@ -8,7 +11,7 @@ from __future__ import annotations
 import builtins
 from collections.abc import AsyncIterator, Iterable, Mapping
 from contextlib import aclosing
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, Generic, TypeVar
 from uuid import UUID
 
 from pydantic import BaseModel, ValidationError
@@ -17,6 +20,7 @@ from console.client._http import HttpSession, Params
 from console.client.envelope import checked_envelope, page_params
 from console.client.errors import NotFound, NotOffered, UnexpectedResponse
 from console.client.paths import segment
+from console.kinds import APPLICATIONS, PERMISSIONS, PROXIES, REACTOR_FORMULAS, TENANT, Kind
 from console.models import (
     Application,
     ApplicationCreate,
@@ -38,6 +42,8 @@ from console.models import (
 from console.models.errors import field_errors
 
 M = TypeVar("M", bound=BaseModel)
+C = TypeVar("C", bound=RequestModel)
+U = TypeVar("U", bound=RequestModel)
 Id = UUID | str
 Payload = RequestModel | Mapping[str, Any]
 
@@ -108,20 +114,85 @@ class _Resource:
         return parse_response(model, data, method=method, path=path)
 
 
-class _Collection(_Resource, Generic[M]):
-    """The endpoints a paged collection shares: list, get, create, update, delete."""
+class Collection(_Resource, Generic[M, C, U]):
+    """A paged kind's endpoints, from its declaration: list, get, create, update, delete.
 
-    path: ClassVar[str]
-    model: ClassVar[type[BaseModel]]
+    `M` is its model as read, `C` and `U` its create and update requests (console.models);
+    a payload may also be a dict, sent as given. Filters the kind does not have (`ids`,
+    `name`: its declaration's `id_filter`, `name_filter`) are refused before anything is
+    sent (ValueError), as are changes its features do not offer."""
+
+    def __init__(self, session: HttpSession, kind: Kind) -> None:
+        super().__init__(session)
+        if kind.singleton or kind.routes.catalogue:
+            raise ValueError(f"{kind!r} is not a paged collection")
+        self.kind = kind
+
+    @property
+    def path(self) -> str:
+        return self.kind.path
+
+    @property
+    def model(self) -> type[BaseModel]:
+        """The kind's model as read (importing it on first use)."""
+        return self.kind.models.read
+
+    def _filters(self, ids: Iterable[Id], name: str | None) -> Params:
+        filters = _ids(ids)
+        if filters and not self.kind.id_filter:
+            raise ValueError(f"The service does not filter {self.kind.nouns.plural} by id.")
+        if name and not self.kind.name_filter:
+            raise ValueError(f"The service does not filter {self.kind.nouns.plural} by name.")
+        return [*filters, *_name(name)]
+
+    def _offered(self, offered: bool, verb: str) -> None:
+        if not offered:
+            raise ValueError(f"The service does not {verb} {self.kind.nouns.plural}.")
+
+    async def list(
+        self, page: int = 1, size: int = 20, *, ids: Iterable[Id] = (), name: str | None = None
+    ) -> Page[M]:
+        """One page as models. An item that does not match the model goes to `unreadable`
+        (as sent) instead of failing the page; missing page numbers are the ones asked for.
+        `name` matches names containing it, case-insensitively; `*` matches any run."""
+        return await self._list(page, size, self._filters(ids, name))
+
+    async def page_json(
+        self, page: int = 1, size: int = 20, *, ids: Iterable[Id] = (), name: str | None = None
+    ) -> dict[str, Any]:
+        """As `list`, but the page as sent: for views that only show rows."""
+        return await self._page_json(page, size, self._filters(ids, name))
+
+    def iterate(
+        self, *, ids: Iterable[Id] = (), name: str | None = None, size: int = ITERATE_PAGE_SIZE
+    ) -> AsyncIterator[M]:
+        """Every object, page by page, fetched only as the loop goes on."""
+        return self._iterate(self._filters(ids, name), size)
+
+    async def create(self, payload: C | Mapping[str, Any]) -> M:
+        """POST: never retried, so a failure never creates the object twice."""
+        self._offered(self.kind.features.create, "create")
+        return await self._call("POST", self.path, self.model, body=body_of(payload))
+
+    async def update(self, id: Id, payload: U | Mapping[str, Any]) -> M:
+        self._offered(self.kind.features.update, "update")
+        path = self.kind.item_path(_segment(id))
+        return await self._call("PUT", path, self.model, body=body_of(payload))
+
+    async def get(self, id: Id) -> M:
+        return await self._call("GET", self.kind.item_path(_segment(id)), self.model)
+
+    async def delete(self, id: Id) -> None:
+        self._offered(self.kind.features.delete, "delete")
+        await self._call("DELETE", self.kind.item_path(_segment(id)))
 
     async def _list(self, page: int, size: int, filters: Params) -> Page[M]:
-        """One page as models. An item that does not match the model goes to `unreadable`
-        (as sent) instead of failing the page; missing page numbers are the ones asked for."""
         envelope = await self._page_json(page, size, filters)
+        model = self.model
         data, unreadable = [], []
         for item in envelope["data"]:
             try:
-                data.append(self.model.model_validate(item))
+                data.append(model.model_validate(item))
             except ValidationError:
                 unreadable.append(item)
         pagination = dict(envelope.get("pagination") or {})
@@ -130,7 +201,7 @@ class _Collection(_Resource, Generic[M]):
         for name, asked in (("page_number", page), ("page_size", size)):
             if pagination[name] is None:
                 pagination[name] = asked
-        return Page[self.model](  # type: ignore[name-defined]
+        return Page[model](  # type: ignore[valid-type]
             pagination=Pagination.model_validate(pagination), data=data, unreadable=unreadable
         )
 
@@ -156,21 +227,6 @@ class _Collection(_Resource, Generic[M]):
                 for item in result.data:
                     yield item
 
-    async def get(self, id: Id) -> M:
-        return await self._call("GET", f"{self.path}/{_segment(id)}", self.model)
-
-    async def _create(self, payload: Payload) -> M:
-        """POST: never retried, so a failure never creates the object twice."""
-        return await self._call("POST", self.path, self.model, body=body_of(payload))
-
-    async def _update(self, id: Id, payload: Payload) -> M:
-        return await self._call(
-            "PUT", f"{self.path}/{_segment(id)}", self.model, body=body_of(payload)
-        )
-
-    async def delete(self, id: Id) -> None:
-        await self._call("DELETE", f"{self.path}/{_segment(id)}")
-
 
 def _name(name: str | None) -> Params:
     return [("name", name)] if name else []
@@ -181,59 +237,37 @@ class Permissions(_Resource):
 
     async def list(self, application_type: str | None = None) -> builtins.list[Permission]:
         data = await self.list_json(application_type)
-        return [
-            parse_response(Permission, item, method="GET", path="/permissions") for item in data
-        ]
+        path = PERMISSIONS.path
+        return [parse_response(Permission, item, method="GET", path=path) for item in data]
 
     async def list_json(self, application_type: str | None = None) -> builtins.list[dict[str, Any]]:
         """As `list`, but the objects as sent."""
         params = [("application_type", application_type)] if application_type else None
-        data = await self._session.request("GET", "/permissions", params=params)
+        data = await self._session.request("GET", PERMISSIONS.path, params=params)
         if not isinstance(data, list) or not all(isinstance(item, dict) for item in data):
             raise UnexpectedResponse(
                 200,
                 "Unexpected answer",
                 "The service's permission list is not a list",
                 method="GET",
-                path="/permissions",
+                path=PERMISSIONS.path,
             )
         return data
 
 
-class Applications(_Collection[Application]):
-    path = "/applications"
-    model = Application
+class Applications(Collection[Application, ApplicationCreate, ApplicationUpdate]):
+    """`client.applications`: filtered by id; `create` answers with the new key, the only
+    time it is shown (with `regenerate`)."""
 
-    async def list(
-        self, page: int = 1, size: int = 20, ids: Iterable[Id] = ()
-    ) -> Page[Application]:
-        return await self._list(page, size, _ids(ids))
-
-    async def page_json(
-        self, page: int = 1, size: int = 20, ids: Iterable[Id] = ()
-    ) -> dict[str, Any]:
-        """As `list`, but the page as sent: for views that only show rows (see _page_json)."""
-        return await self._page_json(page, size, _ids(ids))
-
-    def iterate(
-        self, ids: Iterable[Id] = (), *, size: int = ITERATE_PAGE_SIZE
-    ) -> AsyncIterator[Application]:
-        """Every application, page by page, fetched only as the loop goes on."""
-        return self._iterate(_ids(ids), size)
-
-    async def create(self, payload: ApplicationCreate | Mapping[str, Any]) -> Application:
-        """The created application, with its key: the only time it is shown, with regenerate."""
-        return await self._create(payload)
-
-    async def update(self, id: Id, payload: ApplicationUpdate | Mapping[str, Any]) -> Application:
-        return await self._update(id, payload)
+    def __init__(self, session: HttpSession) -> None:
+        super().__init__(session, APPLICATIONS)
 
     async def regenerate(self, id: Id) -> Application:
         """A new key for the application (the old one stops working at once). Never retried.
 
         A 404 could mean the application or the route is missing: the application is then
         read (a GET, not a second POST), and if it exists, the service lacks regenerate."""
-        path = f"{self.path}/{_segment(id)}/regenerate"
+        path = f"{self.kind.item_path(_segment(id))}/regenerate"
         try:
             return await self._call("POST", path, Application)
         except NotFound as missing:
@@ -255,80 +289,25 @@ class Applications(_Collection[Application]):
         return await self._call("GET", f"{self.path}/key", Application)
 
 
-class Proxies(_Collection[Proxy]):
-    path = "/proxies"
-    model = Proxy
+class Proxies(Collection[Proxy, ProxyCreate, ProxyUpdate]):
+    """`client.proxies`: filtered by id and by name."""
 
-    async def list(
-        self,
-        page: int = 1,
-        size: int = 20,
-        ids: Iterable[Id] = (),
-        name: str | None = None,
-    ) -> Page[Proxy]:
-        """`name` matches names containing it, case-insensitively; `*` matches any run."""
-        return await self._list(page, size, [*_ids(ids), *_name(name)])
-
-    async def page_json(
-        self,
-        page: int = 1,
-        size: int = 20,
-        ids: Iterable[Id] = (),
-        name: str | None = None,
-    ) -> dict[str, Any]:
-        """As `list`, but the page as sent."""
-        return await self._page_json(page, size, [*_ids(ids), *_name(name)])
-
-    def iterate(
-        self,
-        ids: Iterable[Id] = (),
-        name: str | None = None,
-        *,
-        size: int = ITERATE_PAGE_SIZE,
-    ) -> AsyncIterator[Proxy]:
-        return self._iterate([*_ids(ids), *_name(name)], size)
-
-    async def create(self, payload: ProxyCreate | Mapping[str, Any]) -> Proxy:
-        return await self._create(payload)
-
-    async def update(self, id: Id, payload: ProxyUpdate | Mapping[str, Any]) -> Proxy:
-        return await self._update(id, payload)
+    def __init__(self, session: HttpSession) -> None:
+        super().__init__(session, PROXIES)
 
 
-class ReactorFormulas(_Collection[ReactorFormula]):
-    path = "/reactor-formulas"
-    model = ReactorFormula
+class ReactorFormulas(Collection[ReactorFormula, ReactorFormulaCreate, ReactorFormulaUpdate]):
+    """`client.reactor_formulas`: official formulas and this tenant's private ones, filtered
+    by name."""
 
-    async def list(
-        self, page: int = 1, size: int = 20, name: str | None = None
-    ) -> Page[ReactorFormula]:
-        """Official formulas and this tenant's private ones; `name` filters as for proxies."""
-        return await self._list(page, size, _name(name))
-
-    async def page_json(
-        self, page: int = 1, size: int = 20, name: str | None = None
-    ) -> dict[str, Any]:
-        """As `list`, but the page as sent."""
-        return await self._page_json(page, size, _name(name))
-
-    def iterate(
-        self, name: str | None = None, *, size: int = ITERATE_PAGE_SIZE
-    ) -> AsyncIterator[ReactorFormula]:
-        return self._iterate(_name(name), size)
-
-    async def create(self, payload: ReactorFormulaCreate | Mapping[str, Any]) -> ReactorFormula:
-        return await self._create(payload)
-
-    async def update(
-        self, id: Id, payload: ReactorFormulaUpdate | Mapping[str, Any]
-    ) -> ReactorFormula:
-        return await self._update(id, payload)
+    def __init__(self, session: HttpSession) -> None:
+        super().__init__(session, REACTOR_FORMULAS)
 
 
 class TenantResource(_Resource):
-    """The tenant that owns the key (`/tenants/self`)."""
+    """The tenant that owns the key (its kind's path)."""
 
-    path = "/tenants/self"
+    path = TENANT.path
 
     async def get(self) -> Tenant:
         return await self._call("GET", self.path, Tenant)

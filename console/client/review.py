@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from console.client.envelope import page_numbers
 from console.client.walk import PageEnd, envelope_end, walk_pages
+from console.kinds import APPLICATIONS
 
 if TYPE_CHECKING:
     from console.client.client import AdminClient
@@ -406,7 +407,7 @@ class ReviewPage:
         """ "page 3 of 100, 300 of 10,000 applications" (without totals: what is known)."""
         pages = f"page {self.number}" + (f" of {self.total_pages}" if self.total_pages else "")
         total = f" of {self.total_items:,}" if self.total_items is not None else ""
-        return f"{pages}, {rows_so_far:,}{total} applications"
+        return f"{pages}, {rows_so_far:,}{total} {APPLICATIONS.nouns.plural}"
 
 
 async def review_pages(

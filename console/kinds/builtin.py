@@ -9,7 +9,10 @@ from __future__ import annotations
 from console.kinds.declaration import READ_ONLY, Features, Kind, Models, Nouns
 from console.kinds.facets import EstateFacet, IndexFacet, Reference, UndoFacet
 from console.kinds.registry import KINDS
+from console.kinds.routes import Route, Routes
 from console.kinds.undo_hooks import application_creation, application_update, key_of, tenant_update
+
+_APPLICATION_KEYS = "application keys"
 
 
 def _application_models() -> Models:
@@ -51,6 +54,40 @@ APPLICATIONS = KINDS.register(
         permission="application",
         features=Features(keys=True),
         id_filter=True,
+        routes=Routes(
+            (
+                Route("GET", "", "read", feature="listing applications"),
+                Route(
+                    "GET",
+                    "/key",
+                    "read",
+                    feature="looking up the key's own application",
+                    subject="application of this key",
+                ),
+                Route(
+                    "POST", "/{id}/regenerate", "update", "regenerating keys", action="regenerate"
+                ),
+                # Application Keys: beyond the spec, as the hosted service has them
+                # (docs/local-service-keys.md says what the local service does).
+                Route("POST", "/{id}/keys", "update", _APPLICATION_KEYS, action="create key"),
+                Route("GET", "/{id}/keys", "read", _APPLICATION_KEYS),
+                Route(
+                    "GET",
+                    "/{id}/keys/{keyId}",
+                    "read",
+                    _APPLICATION_KEYS,
+                    subject="key {keyId} of application {id}",
+                ),
+                Route(
+                    "DELETE",
+                    "/{id}/keys/{keyId}",
+                    "update",
+                    _APPLICATION_KEYS,
+                    subject="key {keyId} of application {id}",
+                    action="revoke key",
+                ),
+            )
+        ),
         # -- export / apply
         estate=EstateFacet(order=1),
         # -- undo
@@ -97,7 +134,7 @@ REACTOR_FORMULAS = KINDS.register(
         # -- undo
         undo=UndoFacet(),
         # -- local index
-        index=IndexFacet(name="formulas"),
+        index=IndexFacet(name="formulas", word="formula"),
     )
 )
 
@@ -110,6 +147,7 @@ PERMISSIONS = KINDS.register(
         features=READ_ONLY,
         id_field="type",
         name_field="type",
+        routes=Routes((Route("GET", "", None, feature="a permission catalogue"),), catalogue=True),
     )
 )
 
@@ -122,6 +160,7 @@ TENANT = KINDS.register(
         permission="tenant",
         features=Features(create=False),
         singleton=True,
+        routes=Routes((Route("GET", "/reports/usage", "report:read", "a usage report"),)),
         # -- undo
         undo=UndoFacet(update_body=tenant_update),
     )

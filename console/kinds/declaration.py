@@ -13,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from console.kinds.routes import STANDARD, Routes
+
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
@@ -97,6 +99,9 @@ class Kind:
     """Whether the collection answers a `name` query parameter (proxies, formulas)."""
     id_filter: bool = False
     """Whether the collection answers an `id` query parameter of full ids."""
+    routes: Routes = STANDARD
+    """Routes beyond the standard ones of its features (console.kinds.routes): an
+    application's `/key` and `keys`, the tenant's usage report; or a catalogue's fewer."""
 
     # -- export, diff, apply (console.estate) --------------------------------------------
     estate: EstateFacet | None = None

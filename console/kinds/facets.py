@@ -60,4 +60,7 @@ class IndexFacet:
     """How the local index (console.client.index) records objects of this kind."""
 
     name: str
-    """The kind's name in the index's rows (kept as it was: indexes on disk hold it)."""
+    """The kind's name in the index's rows (kept as it was: indexes on disk hold it), and
+    the word `tenant-console search --kind` takes."""
+    word: str = ""
+    """One object's kind in the search's table ("formula"); the singular noun if not given."""

@@ -1,7 +1,8 @@
 """`/applications/{id}/keys`: Application Keys, beyond the spec, as the hosted service has
 them. An application holds several keys; a new one is made beside the others, and revoking
 one stops it at once. Creating and revoking need application:update, reading
-application:read (console.models.contract). A key of another application or tenant is a 404.
+application:read (the applications' routes, console.kinds.builtin). A key of another
+application or tenant is a 404.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from typing import Any, Literal, TypeVar
 
 from fastapi import Request
 
-from console.models.contract import required_permission
+from console.kinds.endpoints import required_permission
 from console.service.api.common import Clock, authenticate, json_body, parse, path_id, store_of
 from console.service.api.query import NO_QUERY, AcceptedQuery, QueryParameters
 from console.service.store import Caller
@@ -84,12 +84,12 @@ def serving(
     """The request's transaction, clock, caller and query, in the order the API checks them.
 
     The permission the endpoint requires comes from the API's contract table
-    (console.models.contract), by the method and the route's path template; where it is
-    None, any valid key will do. Routes beyond the specification (a test's own kind) name
-    their `permission` instead, checked the same way. A write transaction (`write=True`)
-    commits when the block ends and rolls back if it raises; it waits for the write lock
-    first, and the clock is read only once the lock is held: read before, a write that waited
-    longer would commit later with an earlier `modified_at` than the write it overwrites.
+    (console.kinds.endpoints), by the method and the route's path template; where it is
+    None, any valid key will do. Routes beyond the registry's (a test's own) may name their
+    `permission` instead, checked the same way. A write transaction (`write=True`) commits
+    when the block ends and rolls back if it raises; it waits for the write lock first, and
+    the clock is read only once the lock is held: read before, a write that waited longer
+    would commit later with an earlier `modified_at` than the write it overwrites.
     """
     store = store_of(request)
     transaction = store.write() if write else store.read()

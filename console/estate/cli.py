@@ -26,6 +26,7 @@ from console.estate.document import (
     read_file,
     redact,
 )
+from console.estate.kinds import SETTINGS, TENANT, in_document
 from console.files import already_exists
 from console.terminal_text import printable
 
@@ -142,14 +143,11 @@ def _export(args: argparse.Namespace) -> int:
     text = dumps(document, args.format)
     if args.output:
         _write_output(Path(args.output), text, force)
-        counts = ", ".join(f"{len(document[k])} {k.replace('_', ' ')}" for k in _KINDS)
+        counts = ", ".join(f"{len(document[k.key])} {k.nouns.plural}" for k in in_document())
         print(f"Wrote the configuration of {label} to {args.output} ({counts}).", file=sys.stderr)
     else:
         sys.stdout.write(text)
     return OK
-
-
-_KINDS = ("applications", "proxies", "reactor_formulas")
 
 
 def _write_output(path: Path, text: str, force: bool) -> None:
@@ -190,12 +188,10 @@ async def load_target(spec: str, *, own_application: bool = False) -> tuple[Tena
     if is_file(spec):
         document = read_file(Path(spec).expanduser())
         names: dict[str, dict[str, list[str]]] = {}
-        for kind in _KINDS:
-            for item in document[kind]:
-                names.setdefault(kind, {}).setdefault(item["name"], []).append("")
-        return TenantSnapshot(
-            document, document.get("tenant") or "", document["settings"], names
-        ), spec
+        for kind in in_document():
+            for item in document[kind.key]:
+                names.setdefault(kind.key, {}).setdefault(item["name"], []).append("")
+        return TenantSnapshot(document, document.get(TENANT) or "", document[SETTINGS], names), spec
     return await read_profile(spec, own_application=own_application, catalogue=True)
 
 

@@ -10,18 +10,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from console.kinds.estate_facet import EstateFacet as EstateFacet
 from console.kinds.undo_hooks import recorded_fields
 
 BodyHook = Callable[[Mapping[str, Any]], dict[str, Any]]
 """A request body made from an object as the journal recorded it (console.kinds.undo_hooks)."""
-
-
-@dataclass(frozen=True)
-class EstateFacet:
-    """How a kind travels in a configuration document (console.estate)."""
-
-    order: int
-    """Its place in apply order: a kind another refers to comes first."""
 
 
 @dataclass(frozen=True)

@@ -135,10 +135,10 @@ async def _read(
 def _export(args: argparse.Namespace) -> int:
     """`-o FILE` is checked first: a file already there is refused (exit 2) before the
     tenant is read, unless --force; it is created exclusively all the same (console.files)."""
-    force = bool(getattr(args, "force", False))
+    force = bool(args.force)
     if args.output and not force and os.path.lexists(Path(args.output).expanduser()):
         raise CommandFailed(already_exists(args.output), USAGE)
-    snapshot, label = asyncio.run(read_profile(getattr(args, "profile", None)))
+    snapshot, label = asyncio.run(read_profile(args.profile))
     document = redact(snapshot.document) if args.redact else snapshot.document
     text = dumps(document, args.format)
     if args.output:
@@ -222,7 +222,7 @@ def _apply(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
     file, the --keys-out path."""
     from console.estate.keys_out import KeysOutUnusable, check_keys_out
 
-    if getattr(args, "read_only", False):
+    if args.read_only:
         raise CommandFailed("Read-only mode: apply is refused. Nothing was changed.")
     data = read_data(Path(args.file).expanduser())
     checked(data, args.file)  # the file itself, before any request
@@ -243,10 +243,10 @@ async def _apply_async(
     from console.estate.plan import compute_plan
     from console.estate.render import plan_lines
 
-    force = bool(getattr(args, "force", False))
+    force = bool(args.force)
     from console.journal.settle import settle_at_start
 
-    client, label = open_client(getattr(args, "profile", None))
+    client, label = open_client(args.profile)
     async with client:
         await settle_at_start(client, client.recording.profile if client.recording else None)
         target = await _read(client, label, own_application=args.prune, catalogue=True)

@@ -76,7 +76,7 @@ def notes() -> Iterator[Kind]:
         yield kind
 
 
-def note(name: str, colour: str = "red", proxy: str | None = None, **more: Any) -> dict:
+def note(name: str, colour: str = "red", proxy: Any = None, **more: Any) -> dict:
     return {"name": name, "colour": colour, "proxy": proxy, **more}
 
 

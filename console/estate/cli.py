@@ -190,7 +190,7 @@ async def load_target(spec: str, *, own_application: bool = False) -> tuple[Tena
         names: dict[str, dict[str, list[str]]] = {}
         for kind in in_document():
             for item in document[kind.key]:
-                names.setdefault(kind.key, {}).setdefault(item["name"], []).append("")
+                names.setdefault(kind.key, {}).setdefault(item[kind.name_field], []).append("")
         return TenantSnapshot(document, document.get(TENANT) or "", document[SETTINGS], names), spec
     return await read_profile(spec, own_application=own_application, catalogue=True)
 

@@ -188,13 +188,13 @@ def field_changes(
     return [FieldChange(path, before, after, secret)]
 
 
-def _duplicates(items: Iterable[Item]) -> set[str]:
-    counts = Counter(str(i.get("name")) for i in items)
+def _duplicates(items: Iterable[Item], by: str) -> set[str]:
+    counts = Counter(str(i.get(by)) for i in items)
     return {name for name, n in counts.items() if n > 1}
 
 
-def _by_name(items: Iterable[Item]) -> dict[str, Item]:
-    return {str(i.get("name")): i for i in items}
+def _by_name(items: Iterable[Item], by: str) -> dict[str, Item]:
+    return {str(i.get(by)): i for i in items}
 
 
 def compute_plan(
@@ -223,8 +223,8 @@ def compute_plan(
         present = target.document.get(kind.key) or []
         names = None if only is None else only.get(kind.key, set())
         if names is not None:
-            wanted = [i for i in wanted if i.get("name") in names]
-            present = [i for i in present if i.get("name") in names]
+            wanted = [i for i in wanted if i.get(kind.name_field) in names]
+            present = [i for i in present if i.get(kind.name_field) in names]
         kind_steps = _kind_steps(kind, wanted, present, target)
         by_kind[kind.key] = {s.name: s for s in kind_steps}
         for reference in estate_of(kind).references:
@@ -297,16 +297,16 @@ def _setting_steps(
 def _kind_steps(
     kind: Kind, wanted: list[Item], present: list[Item], target: TenantSnapshot
 ) -> list[Step]:
-    facet = estate_of(kind)
-    twice_in_source, twice_in_target = _duplicates(wanted), _duplicates(present)
-    source_items, target_items = _by_name(wanted), _by_name(present)
+    facet, by = estate_of(kind), kind.name_field
+    twice_in_source, twice_in_target = _duplicates(wanted, by), _duplicates(present, by)
+    source_items, target_items = _by_name(wanted, by), _by_name(present, by)
     steps = []
     for name in sorted({*source_items, *target_items}):
         counts = []
         if name in twice_in_source:
-            counts.append(f"{sum(1 for i in wanted if i.get('name') == name)} in the source")
+            counts.append(f"{sum(1 for i in wanted if i.get(by) == name)} in the source")
         if name in twice_in_target:
-            counts.append(f"{sum(1 for i in present if i.get('name') == name)} in the target")
+            counts.append(f"{sum(1 for i in present if i.get(by) == name)} in the target")
         if counts:
             note = f"the name is not unique ({', '.join(counts)}): left alone"
             steps.append(Step(kind.key, name, DUPLICATE, note=note))

@@ -141,15 +141,16 @@ async def read_objects(client: AdminClient, wanted: dict[str, set[str]]) -> Tena
     uses = _names_by_id(rows)
     for kind in reversed(kinds):
         for row in rows.get(kind.key, []):
-            if str(row.get("name")) not in keep[kind.key]:
+            if str(row.get(kind.name_field)) not in keep[kind.key]:
                 continue
             for ref in estate_of(kind).references:
                 name = _referred(row, ref.id_field, uses.get(ref.kind, {}))
                 if name is not None:
                     keep[ref.kind].add(name)
     chosen = {
-        key: [row for row in found if str(row.get("name")) in keep[key]]
-        for key, found in rows.items()
+        kind.key: [row for row in rows[kind.key] if str(row.get(kind.name_field)) in keep[kind.key]]
+        for kind in kinds
+        if kind.key in rows
     }
     document = make_document(None, {}, _normal(chosen, uses))
     return TenantSnapshot(document, "", {}, _ids(rows))
@@ -171,7 +172,7 @@ async def _named(client: AdminClient, kind: Kind, names: list[str]) -> list[Item
     found = []
     for name in names:
         async for row in _walk(client, kind, name):
-            if row.get("name") != name:  # the filter matches names containing it
+            if row.get(kind.name_field) != name:  # the filter matches names containing it
                 continue
             if travels(row):
                 found.append(row)
@@ -180,9 +181,11 @@ async def _named(client: AdminClient, kind: Kind, names: list[str]) -> list[Item
 
 def _names_by_id(rows: Rows) -> dict[str, dict[str, Any]]:
     """Each object's name by its id, by kind key: what a reference by id names."""
-    return {
-        key: {str(row.get("id")): row.get("name") for row in found} for key, found in rows.items()
-    }
+    found: dict[str, dict[str, Any]] = {}
+    for kind in in_apply_order():
+        by_id, by_name = kind.id_field, kind.name_field
+        found[kind.key] = {str(r.get(by_id)): r.get(by_name) for r in rows.get(kind.key, [])}
+    return found
 
 
 def _referred(row: Mapping[str, Any], id_field: str, names: Mapping[str, Any]) -> Any:
@@ -212,8 +215,10 @@ def _normal(
 
 def _ids(rows: Rows) -> dict[str, dict[str, list[str]]]:
     """Each object's id, by kind and name (a name may have several)."""
-    ids: dict[str, dict[str, list[str]]] = {kind.key: {} for kind in in_apply_order()}
-    for key, found in rows.items():
-        for row in found:
-            ids[key].setdefault(str(row.get("name")), []).append(str(row.get("id")))
+    ids: dict[str, dict[str, list[str]]] = {}
+    for kind in in_apply_order():
+        by_name = ids[kind.key] = {}
+        for row in rows.get(kind.key, []):
+            name, object_id = row.get(kind.name_field), row.get(kind.id_field)
+            by_name.setdefault(str(name), []).append(str(object_id))
     return ids

@@ -196,17 +196,17 @@ class _Checker:
             hint = f' (write "{str(value).lower()}", in quotes)' if isinstance(value, bool) else ""
             self.add(f"settings.{printable(str(key))}", f"must be text, not {kind_of(value)}{hint}")
 
-    def unique_names(self, items: list[tuple[str, Mapping]]) -> None:
-        """A name once per kind: objects are matched by name, and which of two is meant
-        cannot be guessed."""
+    def unique_names(self, items: list[tuple[str, Mapping]], by: str) -> None:
+        """A name (the field `by`) once per kind: objects are matched by name, and which of
+        two is meant cannot be guessed."""
         first: dict[str, str] = {}
         for path, item in items:
-            name = item.get("name")
+            name = item.get(by)
             if not isinstance(name, str) or not name.strip():
                 continue  # reported as a missing name
             if name in first:
                 self.add(
-                    f"{path}.name",
+                    f"{path}.{by}",
                     f"{compact(name)} is also the name of {first[name]}; a name may be used "
                     "once per kind",
                 )
@@ -222,13 +222,15 @@ class _Checker:
     def _referred(
         self, data: Mapping[str, Any], key: str, reference: Reference, known: TargetFacts | None
     ) -> None:
+        referred = KINDS.get(reference.kind)
+        by = referred.name_field
         named = {
-            item.get("name")
+            item.get(by)
             for _path, item in self.objects(data, reference.kind, report=False)
-            if isinstance(item.get("name"), str)
+            if isinstance(item.get(by), str)
         }
-        in_target = known.names(reference.kind) if known is not None else set()
-        noun = KINDS.get(reference.kind).nouns.singular
+        in_target = known.names(reference.kind, by) if known is not None else set()
+        noun = referred.nouns.singular
         for path, item in self.objects(data, key, report=False):
             value = item.get(reference.field)
             name = referred_name(value) if isinstance(value, str | Mapping) else None
@@ -288,7 +290,7 @@ def document_problems(data: Mapping[str, Any]) -> list[Problem]:
         for path, item in check.objects(data, kind.key):
             estate_of(kind).check(check, item, path)
     for kind in kinds:
-        check.unique_names(check.objects(data, kind.key, report=False))
+        check.unique_names(check.objects(data, kind.key, report=False), kind.name_field)
     numbers = number_problems(data)
     odd = {path for path, _ in numbers}  # "is nan" says more than "must be text, not a number"
     return [p for p in check.problems if not (p[0] in odd and p[1].startswith("must be"))] + numbers

@@ -67,9 +67,9 @@ class TargetFacts:
     now: datetime | None = None
     """The time an object to create must expire after; None: not checked (a file)."""
 
-    def names(self, kind: str) -> set[str]:
-        """The names the target's objects of `kind` have."""
-        return {str(item.get("name")) for item in self.objects.get(kind, ())}
+    def names(self, kind: str, by: str = "name") -> set[str]:
+        """The names (the field `by`) the target's objects of `kind` have."""
+        return {str(item.get(by)) for item in self.objects.get(kind, ())}
 
 
 class FileCheck(Protocol):

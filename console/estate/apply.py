@@ -20,8 +20,8 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from console.estate import requests
-from console.estate.kinds import SETTINGS, estate_of
 from console.estate.plan import CREATE, DELETE, UPDATE, Plan, Step
+from console.estate.travelling import SETTINGS, estate_of
 from console.kinds import KINDS, field_of
 from console.terminal_text import printable
 

@@ -26,7 +26,7 @@ from console.estate.document import (
     read_file,
     redact,
 )
-from console.estate.kinds import SETTINGS, TENANT, in_document
+from console.estate.travelling import SETTINGS, TENANT, in_document
 from console.files import already_exists
 from console.terminal_text import printable
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from console.estate.kinds import SETTINGS, TENANT, estate_of, in_apply_order, in_document
+from console.estate.travelling import SETTINGS, TENANT, estate_of, in_apply_order, in_document
 from console.estate.validate import (
     MAX_DEPTH,
     TargetFacts,
@@ -38,7 +38,7 @@ Document = dict[str, Any]
 
 def __getattr__(name: str) -> Any:
     """`KINDS`: the travelling kinds' keys in apply order, asked of the registry at each use
-    (console.tui.actions.promote reads it; new code asks console.estate.kinds)."""
+    (console.tui.actions.promote reads it; new code asks console.estate.travelling)."""
     if name == "KINDS":
         return tuple(kind.key for kind in in_apply_order())
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from console.estate.document import REDACTED, Document
-from console.estate.kinds import SETTINGS, estate_of, in_apply_order, noun
 from console.estate.tenant import TenantSnapshot
+from console.estate.travelling import SETTINGS, estate_of, in_apply_order, noun
 from console.kinds import KINDS, Kind
 from console.kinds.estate_facet import Item, Reference
 

@@ -5,7 +5,6 @@ Proxy configuration values may be secrets: the plan says which change, never the
 
 from __future__ import annotations
 
-from console.estate.kinds import SETTINGS, estate_of, heading, noun
 from console.estate.plan import (
     BLOCKED,
     CREATE,
@@ -19,6 +18,7 @@ from console.estate.plan import (
     Step,
     compact,
 )
+from console.estate.travelling import SETTINGS, estate_of, heading, noun
 from console.kinds import KINDS
 from console.terminal_text import printable
 

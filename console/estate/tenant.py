@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from console.estate import requests
 from console.estate.document import Document, make_document, normal_item
-from console.estate.kinds import estate_of, in_apply_order, in_document
+from console.estate.travelling import estate_of, in_apply_order, in_document
 from console.kinds import Kind
 from console.kinds.estate_facet import Item, TargetFacts
 

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from console.estate.kinds import SETTINGS, TENANT, estate_of, in_document
+from console.estate.travelling import SETTINGS, TENANT, estate_of, in_document
 from console.kinds import KINDS
 from console.kinds.estate_facet import Reference, TargetFacts
 from console.terminal_text import printable

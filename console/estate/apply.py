@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from console.estate import requests
+from console.estate import kind_requests
 from console.estate.plan import CREATE, DELETE, UPDATE, Plan, Step
 from console.estate.travelling import SETTINGS, estate_of
 from console.kinds import KINDS, field_of
@@ -184,7 +184,7 @@ async def _apply_step(
         return await _apply_settings(client, step, plan)
     kind = KINDS.get(step.kind)
     if step.action == DELETE:
-        await requests.delete(client, kind, str(step.target_id))
+        await kind_requests.delete(client, kind, str(step.target_id))
         return f"deleted {step.label}"
     facet = estate_of(kind)
     desired: dict[str, Any] = step.desired or {}
@@ -194,9 +194,9 @@ async def _apply_step(
         name = body.pop(reference.field, None)
         body[reference.field] = {"id": known_ids[reference.kind][name]} if name else None
     if not creating:
-        await requests.update(client, kind, step.target_id or "", body)
+        await kind_requests.update(client, kind, step.target_id or "", body)
         return f"updated {step.label}"
-    created = await requests.create(client, kind, body)
+    created = await kind_requests.create(client, kind, body)
     known_ids.setdefault(kind.key, {})[step.name] = str(field_of(created, kind.id_field))
     key = field_of(created, "key") if kind.features.keys else None
     if key:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from console.estate import requests
+from console.estate import kind_requests
 from console.estate.document import Document, make_document, normal_item
 from console.estate.travelling import estate_of, in_apply_order, in_document
 from console.kinds import Kind
@@ -160,7 +160,7 @@ async def _walk(client: AdminClient, kind: Kind, name: str | None = None) -> Asy
     """Every object of `kind` as sent (those whose names contain `name`, if given)."""
 
     def fetch(page: int, size: int) -> Awaitable[dict[str, Any]]:
-        return requests.page_json(client, kind, page, size, name)
+        return kind_requests.page_json(client, kind, page, size, name)
 
     async for row in walk(fetch, budget=client.budget):
         yield row

@@ -18,7 +18,8 @@ from console.estate.document import REDACTED, Document
 from console.estate.tenant import TenantSnapshot
 from console.estate.travelling import SETTINGS, estate_of, in_apply_order, noun
 from console.kinds import KINDS, Kind
-from console.kinds.estate_facet import Item, Reference
+from console.kinds.estate_facet import Item
+from console.kinds.reference import Reference
 
 CREATE = "create"
 UPDATE = "update"

@@ -144,7 +144,7 @@ async def read_objects(client: AdminClient, wanted: dict[str, set[str]]) -> Tena
             if str(row.get(kind.name_field)) not in keep[kind.key]:
                 continue
             for ref in estate_of(kind).references:
-                name = _referred(row, ref.id_field, uses.get(ref.kind, {}))
+                name = _referred(row, ref.read_field, uses.get(ref.kind, {}))
                 if name is not None:
                     keep[ref.kind].add(name)
     chosen = {
@@ -205,7 +205,7 @@ def _normal(
         items = []
         for row in rows.get(kind.key, []):
             names = {
-                ref.field: _referred(row, ref.id_field, uses.get(ref.kind, {}))
+                ref.field: _referred(row, ref.read_field, uses.get(ref.kind, {}))
                 for ref in references
             }
             items.append(normal_item(kind, row, names))

@@ -25,7 +25,8 @@ from typing import Any
 
 from console.estate.travelling import SETTINGS, TENANT, estate_of, in_document
 from console.kinds import KINDS
-from console.kinds.estate_facet import Reference, TargetFacts
+from console.kinds.estate_facet import TargetFacts
+from console.kinds.reference import Reference
 from console.terminal_text import printable
 
 Problem = tuple[str, str]

@@ -24,7 +24,6 @@ from console.kinds.estate_checks import (
     proxy_check,
 )
 from console.kinds.estate_facet import CodeField
-from console.kinds.estate_facet import Reference as EstateReference
 from console.kinds.facets import EstateFacet, IndexFacet, Reference, UndoFacet
 from console.kinds.registry import KINDS
 from console.kinds.routes import Route, Routes
@@ -127,7 +126,7 @@ APPLICATIONS = KINDS.register(
     )
 )
 
-_PROXY_APPLICATION = EstateReference("application", APPLICATIONS.key, "application_id")
+_PROXY_APPLICATION = Reference(APPLICATIONS.key, "application", "application_id")
 """A proxy's application: by name in a document, `application_id` as read."""
 
 PROXIES = KINDS.register(
@@ -154,7 +153,7 @@ PROXIES = KINDS.register(
             redacted=("configuration",),
         ),
         # -- undo
-        undo=UndoFacet(reference=Reference(APPLICATIONS.key, "application", "application_id")),
+        undo=UndoFacet(reference=_PROXY_APPLICATION),
         # -- local index
         index=IndexFacet(name="proxies"),
     )

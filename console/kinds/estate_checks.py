@@ -11,7 +11,8 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from console.kinds.estate_facet import FileCheck, Located, Reference, TargetFacts
+from console.kinds.estate_facet import FileCheck, Located, TargetFacts
+from console.kinds.reference import Reference
 
 APPLICATION_FIELDS = ("name", "type", "expires_at", "permissions", "rules")
 RULE_FIELDS = ("description", "priority", "container", "transform", "permissions", "conditions")

@@ -14,24 +14,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
+from console.kinds.reference import Reference
+
 Item = dict[str, Any]
 """An object in a configuration document: its normal form."""
 
 Located = Sequence[tuple[str, Mapping[str, Any]]]
 """Objects of one kind as a file holds them, each with its path (`proxies[2]`)."""
-
-
-@dataclass(frozen=True)
-class Reference:
-    """A field naming an object of another kind (a proxy's application): by name in a
-    document, since ids differ between tenants; by id on the service."""
-
-    field: str
-    """The field in the document (the other's name) and in a request body ({"id": ...})."""
-    kind: str
-    """The key of the kind referred to; it comes earlier in apply order."""
-    id_field: str
-    """Where an object as the service sends it holds the other's id."""
 
 
 @dataclass(frozen=True)

@@ -16,10 +16,11 @@ from console.estate.render import plan_lines
 from console.estate.tenant import TenantSnapshot
 from console.estate.validate import document_problems, sections, target_problems
 from console.kinds import KINDS, PROXIES, EstateFacet, Kind, Models, Nouns
-from console.kinds.estate_facet import CodeField, FileCheck, Reference, Unchangeable
+from console.kinds.estate_facet import CodeField, FileCheck, Unchangeable
+from console.kinds.facets import Reference
 
 NOTE_FIELDS = ("name", "colour", "proxy", "script", "secrets")
-ON_PROXY = Reference("proxy", PROXIES.key, "proxy_id")
+ON_PROXY = Reference(PROXIES.key, "proxy", "proxy_id")
 
 
 class Note(BaseModel):

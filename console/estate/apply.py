@@ -19,7 +19,10 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from console.estate import kind_requests
 from console.estate.plan import CREATE, DELETE, UPDATE, Plan, Step
+from console.estate.travelling import SETTINGS, estate_of
+from console.kinds import KINDS, field_of
 from console.terminal_text import printable
 
 if TYPE_CHECKING:
@@ -103,14 +106,15 @@ async def apply_plan(
     if snapshot is None:
         raise ApplyRefused("A plan against a file cannot be applied; plan against a tenant.")
     result = result if result is not None else ApplyResult()
-    application_ids = {
-        name: ids[0] for name, ids in snapshot.ids.get("applications", {}).items() if len(ids) == 1
+    known_ids = {
+        kind: {name: ids[0] for name, ids in by_name.items() if len(ids) == 1}
+        for kind, by_name in snapshot.ids.items()
     }
     steps = _in_order(plan)
     for index, step in enumerate(steps):
         try:
             line = await _waiting_out_429(
-                step, partial(_apply_step, client, step, plan, application_ids, result, on_key)
+                step, partial(_apply_step, client, step, plan, known_ids, result, on_key)
             )
         except ApiError as error:
             result.failed = step
@@ -154,14 +158,14 @@ async def _waiting_out_429(step: Step, send: Callable[[], Awaitable[str]]) -> st
 
 def _in_order(plan: Plan) -> list[Step]:
     """Settings first (one request for all), then the plan's own order."""
-    settings = [s for s in plan.to_do if s.kind == "settings"]
-    others = [s for s in plan.to_do if s.kind != "settings"]
+    settings = [s for s in plan.to_do if s.kind == SETTINGS]
+    others = [s for s in plan.to_do if s.kind != SETTINGS]
     return ([_settings_step(settings)] if settings else []) + others
 
 
 def _settings_step(settings: list[Step]) -> Step:
     names = ", ".join(s.name for s in settings)
-    step = Step("settings", names, UPDATE)
+    step = Step(SETTINGS, names, UPDATE)
     step.desired = settings
     return step
 
@@ -170,52 +174,37 @@ async def _apply_step(
     client: AdminClient,
     step: Step,
     plan: Plan,
-    application_ids: dict[str, str],
+    known_ids: dict[str, dict[str, str]],
     result: ApplyResult,
     on_key: Callable[[NewKey], None] | None = None,
 ) -> str:
-    if step.kind == "settings":
+    """One step's request. `known_ids` (by kind, then name) gives the ids references are
+    sent as, and learns each created object's."""
+    if step.kind == SETTINGS:
         return await _apply_settings(client, step, plan)
-    desired: dict[str, Any] = step.desired or {}
+    kind = KINDS.get(step.kind)
     if step.action == DELETE:
-        resource = _resource(client, step.kind)
-        await resource.delete(step.target_id)
+        await kind_requests.delete(client, kind, str(step.target_id))
         return f"deleted {step.label}"
-    if step.kind == "applications":
-        body = {
-            "name": desired["name"],
-            "permissions": desired["permissions"],
-            "rules": desired["rules"],
-        }
-        if step.action == CREATE:
-            body["type"] = desired["type"]
-            if desired.get("expires_at"):  # set on creation only (an update cannot send it)
-                body["expires_at"] = desired["expires_at"]
-            created = await client.applications.create(body)
-            application_ids[step.name] = str(created.id)
-            if created.key:
-                new = NewKey(step.name, created.key)
-                result.new_keys.append(new)
-                if on_key is not None:
-                    on_key(new)
-            return f"created {step.label}"
-        await client.applications.update(step.target_id or "", body)
+    facet = estate_of(kind)
+    desired: dict[str, Any] = step.desired or {}
+    creating = step.action == CREATE
+    body = facet.body(desired, creating)
+    for reference in facet.references:
+        name = body.pop(reference.field, None)
+        body[reference.field] = {"id": known_ids[reference.kind][name]} if name else None
+    if not creating:
+        await kind_requests.update(client, kind, step.target_id or "", body)
         return f"updated {step.label}"
-    if step.kind == "reactor_formulas":
-        body = {**desired, "type": "private"}
-        if step.action == CREATE:
-            await client.reactor_formulas.create(body)
-            return f"created {step.label}"
-        await client.reactor_formulas.update(step.target_id or "", body)
-        return f"updated {step.label}"
-    body = {k: v for k, v in desired.items() if k != "application"}
-    application = desired.get("application")
-    body["application"] = {"id": application_ids[application]} if application else None
-    if step.action == CREATE:
-        await client.proxies.create(body)
-        return f"created {step.label}"
-    await client.proxies.update(step.target_id or "", body)
-    return f"updated {step.label}"
+    created = await kind_requests.create(client, kind, body)
+    known_ids.setdefault(kind.key, {})[step.name] = str(field_of(created, kind.id_field))
+    key = field_of(created, "key") if kind.features.keys else None
+    if key:
+        new = NewKey(step.name, key)
+        result.new_keys.append(new)
+        if on_key is not None:
+            on_key(new)
+    return f"created {step.label}"
 
 
 async def _apply_settings(client: AdminClient, step: Step, plan: Plan) -> str:
@@ -231,14 +220,6 @@ async def _apply_settings(client: AdminClient, step: Step, plan: Plan) -> str:
             settings[setting.name] = setting.desired
     await client.tenant.update({"name": snapshot.tenant_name, "settings": settings})
     return f"updated settings {step.name}"
-
-
-def _resource(client: AdminClient, kind: str) -> Any:
-    return {
-        "applications": client.applications,
-        "proxies": client.proxies,
-        "reactor_formulas": client.reactor_formulas,
-    }[kind]
 
 
 __all__ = ["ApplyRefused", "ApplyResult", "NewKey", "apply_plan", "check_applicable"]

@@ -26,6 +26,7 @@ from console.estate.document import (
     read_file,
     redact,
 )
+from console.estate.travelling import SETTINGS, TENANT, in_document
 from console.files import already_exists
 from console.terminal_text import printable
 
@@ -134,22 +135,19 @@ async def _read(
 def _export(args: argparse.Namespace) -> int:
     """`-o FILE` is checked first: a file already there is refused (exit 2) before the
     tenant is read, unless --force; it is created exclusively all the same (console.files)."""
-    force = bool(getattr(args, "force", False))
+    force = bool(args.force)
     if args.output and not force and os.path.lexists(Path(args.output).expanduser()):
         raise CommandFailed(already_exists(args.output), USAGE)
-    snapshot, label = asyncio.run(read_profile(getattr(args, "profile", None)))
+    snapshot, label = asyncio.run(read_profile(args.profile))
     document = redact(snapshot.document) if args.redact else snapshot.document
     text = dumps(document, args.format)
     if args.output:
         _write_output(Path(args.output), text, force)
-        counts = ", ".join(f"{len(document[k])} {k.replace('_', ' ')}" for k in _KINDS)
+        counts = ", ".join(f"{len(document[k.key])} {k.nouns.plural}" for k in in_document())
         print(f"Wrote the configuration of {label} to {args.output} ({counts}).", file=sys.stderr)
     else:
         sys.stdout.write(text)
     return OK
-
-
-_KINDS = ("applications", "proxies", "reactor_formulas")
 
 
 def _write_output(path: Path, text: str, force: bool) -> None:
@@ -190,12 +188,10 @@ async def load_target(spec: str, *, own_application: bool = False) -> tuple[Tena
     if is_file(spec):
         document = read_file(Path(spec).expanduser())
         names: dict[str, dict[str, list[str]]] = {}
-        for kind in _KINDS:
-            for item in document[kind]:
-                names.setdefault(kind, {}).setdefault(item["name"], []).append("")
-        return TenantSnapshot(
-            document, document.get("tenant") or "", document["settings"], names
-        ), spec
+        for kind in in_document():
+            for item in document[kind.key]:
+                names.setdefault(kind.key, {}).setdefault(item[kind.name_field], []).append("")
+        return TenantSnapshot(document, document.get(TENANT) or "", document[SETTINGS], names), spec
     return await read_profile(spec, own_application=own_application, catalogue=True)
 
 
@@ -226,7 +222,7 @@ def _apply(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
     file, the --keys-out path."""
     from console.estate.keys_out import KeysOutUnusable, check_keys_out
 
-    if getattr(args, "read_only", False):
+    if args.read_only:
         raise CommandFailed("Read-only mode: apply is refused. Nothing was changed.")
     data = read_data(Path(args.file).expanduser())
     checked(data, args.file)  # the file itself, before any request
@@ -247,10 +243,10 @@ async def _apply_async(
     from console.estate.plan import compute_plan
     from console.estate.render import plan_lines
 
-    force = bool(getattr(args, "force", False))
+    force = bool(args.force)
     from console.journal.settle import settle_at_start
 
-    client, label = open_client(getattr(args, "profile", None))
+    client, label = open_client(args.profile)
     async with client:
         await settle_at_start(client, client.recording.profile if client.recording else None)
         target = await _read(client, label, own_application=args.prune, catalogue=True)

@@ -10,18 +10,20 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from console.estate.travelling import SETTINGS, TENANT, estate_of, in_apply_order, in_document
 from console.estate.validate import (
     MAX_DEPTH,
     TargetFacts,
-    application_name,
     document_problems,
+    referred_name,
     shape_problems,
     target_problems,
 )
+from console.kinds import Kind
+from console.kinds.estate_facet import Item
 from console.terminal_text import printable
 
 FORMAT = "tenant-console/configuration-1"
@@ -31,18 +33,15 @@ REDACTED = "<redacted>"
 """What `export --redact` writes instead of each proxy configuration value; `apply` refuses
 to send it (a proxy would otherwise run with the placeholder as its secret)."""
 
-KINDS: tuple[str, ...] = ("applications", "reactor_formulas", "proxies")
-"""The object kinds in dependency order: a proxy refers to an application by name."""
-
-SINGULAR = {
-    "settings": "setting",
-    "applications": "application",
-    "reactor_formulas": "reactor formula",
-    "proxies": "proxy",
-}
-
 Document = dict[str, Any]
-Item = dict[str, Any]
+
+
+def __getattr__(name: str) -> Any:
+    """`KINDS`: the travelling kinds' keys in apply order, asked of the registry at each use
+    (console.tui.actions.promote reads it; new code asks console.estate.travelling)."""
+    if name == "KINDS":
+        return tuple(kind.key for kind in in_apply_order())
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
@@ -61,155 +60,57 @@ class DocumentError(Exception):
         super().__init__("\n".join(lines))
 
 
-# ---- normal forms: one function per kind, the same for a tenant's answer and a file ------
+# ---- normal forms: each kind's own (its estate facet), the same for a tenant and a file ----
 
 
 def _text(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def _strings(values: Any) -> list[str]:
-    return sorted({v for v in values or [] if isinstance(v, str)})
+def normal_item(kind: Kind, raw: Mapping[str, Any], names: Mapping[str, str | None]) -> Item:
+    """An object of `kind` in normal form, each reference naming its object as `names`
+    has it (by the reference's field)."""
+    facet = estate_of(kind)
+    if facet.references:
+        raw = {**raw, **{ref.field: names.get(ref.field) for ref in facet.references}}
+    return facet.form(raw)
 
 
-def _rule(raw: Mapping[str, Any]) -> Item:
-    """An access rule in a fixed key order; conditions only when the service sent some."""
-    rule: Item = {
-        "description": raw.get("description"),
-        "priority": raw.get("priority"),
-        "container": raw.get("container"),
-        "transform": raw.get("transform"),
-        "permissions": _strings(raw.get("permissions")),
-    }
-    if raw.get("conditions"):
-        rule["conditions"] = raw["conditions"]
-    return rule
+def file_item(kind: Kind, raw: Mapping[str, Any]) -> Item:
+    """An object of a (checked) file in normal form: its references already by name."""
+    names = {ref.field: referred_name(raw.get(ref.field)) for ref in estate_of(kind).references}
+    return normal_item(kind, raw, names)
 
 
-def _rule_order(rule: Item) -> tuple[int, str]:
-    priority = rule.get("priority")
-    return (priority if isinstance(priority, int) else 1 << 62, str(rule.get("description")))
-
-
-def moment(value: Any) -> Any:
-    """A time as the document writes it: UTC, ISO 8601 with `Z` (`2026-12-01T09:30:00Z`), so
-    the service's `+00:00` and a file's `+02:00` of the same moment compare equal. What is
-    not a time with a zone is kept as it is (the file check reports it)."""
-    if not isinstance(value, str):
-        return value
-    try:
-        parsed = datetime.fromisoformat(value.strip())
-    except ValueError:
-        return value
-    if parsed.tzinfo is None:
-        return value
-    return parsed.astimezone(UTC).isoformat().replace("+00:00", "Z")
-
-
-def application_item(raw: Mapping[str, Any]) -> Item:
-    """An application as configured: name, type, expiry (null: never), permissions and
-    rules; never its key. The expiry travels: a temporary key stays temporary."""
-    rules = [_rule(r) for r in raw.get("rules") or [] if isinstance(r, Mapping)]
-    return {
-        "name": raw.get("name"),
-        "type": raw.get("type"),
-        "expires_at": moment(raw.get("expires_at")),
-        "permissions": _strings(raw.get("permissions")),
-        "rules": sorted(rules, key=_rule_order),
-    }
-
-
-def _transform(raw: Any) -> Item | None:
-    """A transform with `type` and `code` first, then any other fields as given (the hosted
-    service's mask transforms): what the console does not understand is carried through."""
-    if not isinstance(raw, Mapping):
-        return None
-    shaped: Item = {}
-    for name in ("type", "code"):
-        if raw.get(name) is not None:
-            shaped[name] = raw[name]
-    for name in sorted(raw):
-        if name not in ("type", "code") and raw[name] is not None:
-            shaped[name] = raw[name]
-    return shaped or None
-
-
-def proxy_item(raw: Mapping[str, Any], application_name: str | None) -> Item:
-    """A proxy as configured; its application by name (ids differ between tenants)."""
-    configuration = raw.get("configuration")
-    if isinstance(configuration, Mapping):
-        configuration = {k: configuration[k] for k in sorted(configuration)}
-    else:
-        configuration = None
-    return {
-        "name": raw.get("name"),
-        "destination_url": raw.get("destination_url"),
-        "require_auth": bool(raw.get("require_auth", True)),
-        "application": application_name,
-        "request_transform": _transform(raw.get("request_transform")),
-        "response_transform": _transform(raw.get("response_transform")),
-        "configuration": configuration,
-    }
-
-
-def _contract(items: Any, *, optional: bool) -> list[Item]:
-    """Configuration settings or request parameters, in their own order (it is meaningful)."""
-    shaped = []
-    for raw in items or []:
-        if not isinstance(raw, Mapping):
-            continue
-        item: Item = {
-            "name": raw.get("name"),
-            "description": raw.get("description"),
-            "type": raw.get("type"),
-        }
-        if optional:
-            item["optional"] = bool(raw.get("optional", False))
-        shaped.append(item)
-    return shaped
-
-
-def formula_item(raw: Mapping[str, Any]) -> Item:
-    """A private formula as configured: code, configuration, request parameters and icon."""
-    return {
-        "name": raw.get("name"),
-        "description": raw.get("description"),
-        "icon": raw.get("icon"),
-        "configuration": _contract(raw.get("configuration"), optional=False),
-        "request_parameters": _contract(raw.get("request_parameters"), optional=True),
-        "code": raw.get("code"),
-    }
-
-
-def sort_items(items: Iterable[Item]) -> list[Item]:
+def sort_items(items: Iterable[Item], by: str = "name") -> list[Item]:
     """By name; objects of one name (reported as duplicates) in a stable order too."""
-    return sorted(items, key=lambda i: (str(i.get("name")), json.dumps(i, sort_keys=True)))
+    return sorted(items, key=lambda i: (str(i.get(by)), json.dumps(i, sort_keys=True)))
 
 
 def make_document(
     tenant_name: str | None,
     settings: Mapping[str, Any],
-    applications: Iterable[Item],
-    proxies: Iterable[Item],
-    formulas: Iterable[Item],
+    objects: Mapping[str, Iterable[Item]],
 ) -> Document:
-    return {
-        "format": FORMAT,
-        "tenant": tenant_name,
-        "settings": {k: settings[k] for k in sorted(settings)},
-        "applications": sort_items(applications),
-        "proxies": sort_items(proxies),
-        "reactor_formulas": sort_items(formulas),
-    }
+    """A document: the tenant's name and settings, then every travelling kind's objects
+    (`objects`, by kind key; a kind not given has none)."""
+    document: Document = {"format": FORMAT, TENANT: tenant_name}
+    document[SETTINGS] = {k: settings[k] for k in sorted(settings)}
+    for kind in in_document():
+        document[kind.key] = sort_items(objects.get(kind.key, ()), kind.name_field)
+    return document
 
 
 def redact(document: Document) -> Document:
-    """A copy with every proxy configuration value replaced by REDACTED."""
+    """A copy with every value of each kind's redacted maps (a proxy's configuration)
+    replaced by REDACTED."""
     copy = json.loads(json.dumps(document))
-    for proxy in copy.get("proxies", []):
-        configuration = proxy.get("configuration")
-        if isinstance(configuration, dict):
-            proxy["configuration"] = {k: REDACTED for k in configuration}
+    for kind in in_document():
+        for item in copy.get(kind.key, []):
+            for name in estate_of(kind).redacted:
+                values = item.get(name)
+                if isinstance(values, dict):
+                    item[name] = {k: REDACTED for k in values}
     return copy
 
 
@@ -296,14 +197,11 @@ def checked(
         raise DocumentError(
             f"{where} has {_count(problems)} on {target}; nothing was sent:", problems
         )
-    lists = {kind: data.get(kind) or [] for kind in KINDS}
-    return make_document(
-        _text(data.get("tenant")),
-        data.get("settings") or {},
-        (application_item(a) for a in lists["applications"]),
-        (proxy_item(p, application_name(p.get("application"))) for p in lists["proxies"]),
-        (formula_item(f) for f in lists["reactor_formulas"]),
-    )
+    objects = {
+        kind.key: [file_item(kind, raw) for raw in data.get(kind.key) or []]
+        for kind in in_document()
+    }
+    return make_document(_text(data.get(TENANT)), data.get(SETTINGS) or {}, objects)
 
 
 def _count(problems: list[tuple[str, str]]) -> str:

@@ -25,6 +25,7 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
+from console.kinds import APPLICATIONS, PROXIES
 from console.models.contract import DEFAULT_KEY_HEADER
 
 if TYPE_CHECKING:
@@ -259,8 +260,8 @@ class ProfileStatus:
             "tenant_name": self.tenant_name,
             "tenant_name_cached": self.tenant_name_cached,
             "usage": part(self.usage),
-            "applications": part(self.applications),
-            "proxies": part(self.proxies),
+            APPLICATIONS.key: part(self.applications),
+            PROXIES.key: part(self.proxies),
             "private_formulas": part(self.formulas),
         }
 
@@ -409,8 +410,8 @@ def read_keyring_key(name: str, base_url: str, timeout: float) -> KeyLookup:
 # ---- checking -------------------------------------------------------------------------
 
 
-ClientFactory = Callable[..., Any]
-"""(base_url, key, *, key_header, timeout, retry) -> an AdminClient-like async client."""
+ClientFactory = Callable[..., "AdminClient"]
+"""(base_url, key, *, key_header, timeout, retry) -> a client (default_client)."""
 UsageRecorder = Callable[[str, Any, Any], tuple[Sequence[int], bool]]
 """(base_url, tenant id, usage report) -> (this month's monthly active tokens recorded so
 far, whether they are demo data) (console.usage_history.recorder.history_recorder).
@@ -614,9 +615,9 @@ async def _read_service(
 
     deadline = asyncio.get_running_loop().time() + timeout * COUNT_SHARE
     client = client_factory(base_url, key, key_header=key_header, timeout=timeout)
-    if budget is not None and hasattr(client, "budget"):
+    if budget is not None:
         client.budget = budget
-    budget = getattr(client, "budget", None)
+    budget = client.budget
     index: LocalIndex | None = None
     try:
         tenant_name: str | None = None
@@ -634,7 +635,7 @@ async def _read_service(
             tenant_figure = Count(value=1)
             tenant_name, tenant_id = tenant.name, tenant.id
         index = await _local_index(index_profile, base_url)
-        if index is not None and hasattr(client, "index"):
+        if index is not None:
             client.index = index
         usage, applications, proxies, formulas = await asyncio.gather(
             _figure(_usage(client, reports), Usage),

@@ -14,8 +14,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from console.estate.document import REDACTED, SINGULAR, Document, Item
+from console.estate.document import REDACTED, Document
 from console.estate.tenant import TenantSnapshot
+from console.estate.travelling import SETTINGS, estate_of, in_apply_order, noun
+from console.kinds import KINDS, Kind
+from console.kinds.estate_facet import Item
+from console.kinds.reference import Reference
 
 CREATE = "create"
 UPDATE = "update"
@@ -37,7 +41,8 @@ class FieldChange:
     before: Any
     after: Any
     secret: bool = False
-    """A proxy configuration value: the plan says it changes, never what it is."""
+    """A value that may be a secret (a proxy's configuration): the plan says it changes,
+    never what it is."""
 
     @property
     def is_text_block(self) -> bool:
@@ -83,15 +88,19 @@ class Step:
 
     @property
     def label(self) -> str:
-        return f"{SINGULAR[self.kind]} {self.name}"
+        return f"{noun(self.kind)} {self.name}"
 
     @property
     def redacted(self) -> list[str]:
-        """Configuration values this step would send as the --redact placeholder."""
-        if self.kind != "proxies" or self.action not in (CREATE, UPDATE):
+        """Values this step would send as the --redact placeholder (a proxy's configuration
+        settings)."""
+        if self.kind == SETTINGS or self.action not in (CREATE, UPDATE):
             return []
-        configuration = (self.desired or {}).get("configuration") or {}
-        return [k for k, v in configuration.items() if v == REDACTED]
+        found = []
+        for name in estate_of(KINDS.get(self.kind)).redacted:
+            values = (self.desired or {}).get(name) or {}
+            found += [k for k, v in values.items() if v == REDACTED]
+        return found
 
 
 @dataclass
@@ -128,7 +137,7 @@ class Plan:
 
     def redacted(self) -> list[str]:
         """ "proxy NAME: setting" for every placeholder the plan would send."""
-        return [f"proxy {s.name}: {k}" for s in self.steps for k in s.redacted]
+        return [f"{s.label}: {k}" for s in self.steps for k in s.redacted]
 
     def code_problems(self) -> list[str]:
         """ "proxy NAME: sentence" for every problem of the code a step would send."""
@@ -159,9 +168,10 @@ class Plan:
 
 
 def field_changes(
-    before: Any, after: Any, path: str = "", secret: bool = False
+    before: Any, after: Any, path: str = "", secret: bool = False, hidden: Iterable[str] = ()
 ) -> list[FieldChange]:
-    """Field by field: maps recurse; anything else (lists, text) differs as a whole."""
+    """Field by field: maps recurse; anything else (lists, text) differs as a whole. The
+    values of the `hidden` fields (and all below them) are secret."""
     if before == after:
         return []
     if before is None and isinstance(after, Mapping):  # a new transform: its code as lines
@@ -172,19 +182,20 @@ def field_changes(
         found = []
         for key in [*before, *(k for k in after if k not in before)]:
             child = f"{path}.{key}" if path else str(key)
-            hidden = secret or child == "configuration"
-            found += field_changes(before.get(key), after.get(key), child, hidden)
+            found += field_changes(
+                before.get(key), after.get(key), child, secret or child in hidden, hidden
+            )
         return found
     return [FieldChange(path, before, after, secret)]
 
 
-def _duplicates(items: Iterable[Item]) -> set[str]:
-    counts = Counter(str(i.get("name")) for i in items)
+def _duplicates(items: Iterable[Item], by: str) -> set[str]:
+    counts = Counter(str(i.get(by)) for i in items)
     return {name for name, n in counts.items() if n > 1}
 
 
-def _by_name(items: Iterable[Item]) -> dict[str, Item]:
-    return {str(i.get("name")): i for i in items}
+def _by_name(items: Iterable[Item], by: str) -> dict[str, Item]:
+    return {str(i.get(by)): i for i in items}
 
 
 def compute_plan(
@@ -197,40 +208,40 @@ def compute_plan(
     only: Mapping[str, set[str]] | None = None,
 ) -> Plan:
     """Every step that makes `target` look like `source`, in dependency order (settings,
-    applications, formulas, proxies, then deletes with `prune`: proxies first).
+    then the kinds in apply order: applications, formulas, proxies; then deletes with
+    `prune`, in the reverse order: proxies first).
 
     `only` limits the plan to these names per kind (a promotion): no settings then, and
     nothing only in the target is listed.
     """
     steps: list[Step] = []
     if only is None:
-        steps += _setting_steps(source.get("settings") or {}, target.settings, prune)
-    application_steps: dict[str, Step] = {}
+        steps += _setting_steps(source.get(SETTINGS) or {}, target.settings, prune)
+    by_kind: dict[str, dict[str, Step]] = {}
     deletes: list[Step] = []
-    for kind in ("applications", "reactor_formulas", "proxies"):
-        wanted = source.get(kind) or []
-        present = target.document.get(kind) or []
-        names = None if only is None else only.get(kind, set())
+    for kind in in_apply_order():
+        wanted = source.get(kind.key) or []
+        present = target.document.get(kind.key) or []
+        names = None if only is None else only.get(kind.key, set())
         if names is not None:
-            wanted = [i for i in wanted if i.get("name") in names]
-            present = [i for i in present if i.get("name") in names]
+            wanted = [i for i in wanted if i.get(kind.name_field) in names]
+            present = [i for i in present if i.get(kind.name_field) in names]
         kind_steps = _kind_steps(kind, wanted, present, target)
-        if kind == "applications":
-            application_steps = {s.name: s for s in kind_steps}
-        if kind == "proxies":
-            _check_applications(kind_steps, application_steps, target)
+        by_kind[kind.key] = {s.name: s for s in kind_steps}
+        for reference in estate_of(kind).references:
+            _check_references(kind_steps, reference, by_kind.get(reference.kind, {}), target)
         for step in kind_steps:
             if step.action == ONLY_IN_TARGET and names is not None:
                 continue
             if step.action == ONLY_IN_TARGET and prune:
-                if kind == "applications" and step.target_id == target.own_application_id:
+                if kind.features.keys and step.target_id == target.own_application_id:
                     step.note = "kept: its key is the one this plan is applied with"
                 else:
                     step.action = DELETE
                     deletes.append(step)
                     continue
             steps.append(step)
-    order = {"proxies": 0, "reactor_formulas": 1, "applications": 2}
+    order = {kind.key: place for place, kind in enumerate(reversed(in_apply_order()))}
     steps += sorted(deletes, key=lambda s: order[s.kind])
     for step in steps:
         step.code_problems = sent_code_problems(step)
@@ -244,32 +255,24 @@ def compute_plan(
     return plan
 
 
-CODE_FIELDS = {
-    "reactor_formulas": (("code", "code", False),),
-    "proxies": (
-        ("request_transform", "request transform", True),
-        ("response_transform", "response transform", True),
-    ),
-}
-"""Per kind: (field, label, whether the code sits in the field's `code`)."""
-
-
 def sent_code_problems(step: Step) -> list[str]:
     """The code check on the code `step` sends: all of a created object's, an updated one's
     only where it changes (code already on the service is not this plan's doing)."""
     from console.code_files.problems import code_check_sentences
 
-    if step.action not in (CREATE, UPDATE) or not isinstance(step.desired, Mapping):
+    if step.kind == SETTINGS or step.action not in (CREATE, UPDATE):
+        return []
+    if not isinstance(step.desired, Mapping):
         return []
     changed = {change.path.split(".")[0] for change in step.changes}
     found: list[str] = []
-    for name, label, nested in CODE_FIELDS.get(step.kind, ()):
-        if step.action == UPDATE and name not in changed:
+    for field_ in estate_of(KINDS.get(step.kind)).code:
+        if step.action == UPDATE and field_.field not in changed:
             continue
-        value = step.desired.get(name)
-        code = value.get("code") if nested and isinstance(value, Mapping) else value
+        value = step.desired.get(field_.field)
+        code = value.get("code") if field_.nested and isinstance(value, Mapping) else value
         if isinstance(code, str):
-            found += code_check_sentences(label, code)
+            found += code_check_sentences(field_.label, code)
     return found
 
 
@@ -279,97 +282,80 @@ def _setting_steps(
     steps = []
     for name in sorted({*wanted, *present}):
         if name not in present:
-            steps.append(Step("settings", name, CREATE, [FieldChange(name, None, wanted[name])]))
+            steps.append(Step(SETTINGS, name, CREATE, [FieldChange(name, None, wanted[name])]))
         elif name not in wanted:
             action = DELETE if prune else ONLY_IN_TARGET
-            steps.append(Step("settings", name, action, [FieldChange(name, present[name], None)]))
+            steps.append(Step(SETTINGS, name, action, [FieldChange(name, present[name], None)]))
         elif wanted[name] != present[name]:
             change = FieldChange(name, present[name], wanted[name])
-            steps.append(Step("settings", name, UPDATE, [change], wanted[name]))
+            steps.append(Step(SETTINGS, name, UPDATE, [change], wanted[name]))
         else:
-            steps.append(Step("settings", name, UNCHANGED))
+            steps.append(Step(SETTINGS, name, UNCHANGED))
         steps[-1].desired = wanted.get(name)
     return steps
 
 
 def _kind_steps(
-    kind: str, wanted: list[Item], present: list[Item], target: TenantSnapshot
+    kind: Kind, wanted: list[Item], present: list[Item], target: TenantSnapshot
 ) -> list[Step]:
-    twice_in_source, twice_in_target = _duplicates(wanted), _duplicates(present)
-    source_items, target_items = _by_name(wanted), _by_name(present)
+    facet, by = estate_of(kind), kind.name_field
+    twice_in_source, twice_in_target = _duplicates(wanted, by), _duplicates(present, by)
+    source_items, target_items = _by_name(wanted, by), _by_name(present, by)
     steps = []
     for name in sorted({*source_items, *target_items}):
         counts = []
         if name in twice_in_source:
-            counts.append(f"{sum(1 for i in wanted if i.get('name') == name)} in the source")
+            counts.append(f"{sum(1 for i in wanted if i.get(by) == name)} in the source")
         if name in twice_in_target:
-            counts.append(f"{sum(1 for i in present if i.get('name') == name)} in the target")
+            counts.append(f"{sum(1 for i in present if i.get(by) == name)} in the target")
         if counts:
             note = f"the name is not unique ({', '.join(counts)}): left alone"
-            steps.append(Step(kind, name, DUPLICATE, note=note))
+            steps.append(Step(kind.key, name, DUPLICATE, note=note))
             continue
         desired, existing = source_items.get(name), target_items.get(name)
-        target_id = target.id_of(kind, name)
+        target_id = target.id_of(kind.key, name)
         if existing is None:
-            steps.append(Step(kind, name, CREATE, desired=desired))
+            steps.append(Step(kind.key, name, CREATE, desired=desired))
         elif desired is None:
-            steps.append(Step(kind, name, ONLY_IN_TARGET, target_id=target_id))
+            steps.append(Step(kind.key, name, ONLY_IN_TARGET, target_id=target_id))
         else:
-            changes = field_changes(existing, desired)
+            changes = field_changes(existing, desired, hidden=facet.secret)
             action = UPDATE if changes else UNCHANGED
-            step = Step(kind, name, action, changes, desired, target_id)
-            if kind == "applications" and existing.get("type") != desired.get("type"):
-                step.action = BLOCKED
-                step.note = (
-                    f"its type cannot change (target: {existing.get('type')}, "
-                    f"source: {desired.get('type')})"
-                )
-            elif kind == "applications":
-                _expiry_left_behind(step, existing, desired)
+            step = Step(kind.key, name, action, changes, desired, target_id)
+            unchangeable = None
+            if facet.cannot_change is not None:
+                paths = [change.path for change in changes]
+                unchangeable = facet.cannot_change(existing, desired, paths)
+            if unchangeable is not None:
+                step.note = unchangeable.note
+                if unchangeable.blocks:
+                    step.action = BLOCKED
             steps.append(step)
     return steps
 
 
-def _expiry_left_behind(step: Step, existing: Item, desired: Item) -> None:
-    """An application's expiry is set when it is created and never changes: a plan that
-    would need it to change says so, and never reports the application as made alike."""
-    before, after = existing.get("expires_at"), desired.get("expires_at")
-    if before == after:
-        return
-    both = f"target: {before or 'never'}, source: {after or 'never'}"
-    if any(change.path != "expires_at" for change in step.changes):
-        step.note = (
-            f"expires_at is left behind: the service cannot change an application's expiry "
-            f"({both}); the other fields are updated"
-        )
-        return
-    step.action = BLOCKED
-    step.note = (
-        f"its expiry cannot change once it exists ({both}); to give it this expiry, delete "
-        "it in the target and apply again (it gets a new key)"
-    )
-
-
-def _check_applications(
-    proxies: list[Step], applications: dict[str, Step], target: TenantSnapshot
+def _check_references(
+    steps: list[Step], reference: Reference, referred: dict[str, Step], target: TenantSnapshot
 ) -> None:
-    """A proxy can be applied only if its application will exist, once, in the target."""
-    for step in proxies:
+    """An object can be applied only if the one it refers to (a proxy's application) will
+    exist, once, in the target."""
+    what = KINDS.get(reference.kind).nouns.singular
+    for step in steps:
         if step.action not in (CREATE, UPDATE):
             continue
-        name = (step.desired or {}).get("application")
+        name = (step.desired or {}).get(reference.field)
         if name is None:
             continue
-        app_step = applications.get(name)
-        in_target = target.ids.get("applications", {}).get(name, [])
-        if app_step is not None and app_step.action == DUPLICATE:
-            step.action, step.note = BLOCKED, f"its application {name} is not unique"
+        other = referred.get(name)
+        in_target = target.ids.get(reference.kind, {}).get(name, [])
+        if other is not None and other.action == DUPLICATE:
+            step.action, step.note = BLOCKED, f"its {what} {name} is not unique"
         elif len(in_target) > 1:
-            step.action, step.note = BLOCKED, f"its application {name} is not unique in the target"
-        elif not in_target and (app_step is None or app_step.action != CREATE):
-            step.action, step.note = BLOCKED, f"its application {name} is not in the target"
-        elif app_step is not None and app_step.action == CREATE:
-            step.note = f"after its application {name}"
+            step.action, step.note = BLOCKED, f"its {what} {name} is not unique in the target"
+        elif not in_target and (other is None or other.action != CREATE):
+            step.action, step.note = BLOCKED, f"its {what} {name} is not in the target"
+        elif other is not None and other.action == CREATE:
+            step.note = f"after its {what} {name}"
 
 
 def compact(value: Any) -> str:

@@ -5,7 +5,6 @@ Proxy configuration values may be secrets: the plan says which change, never the
 
 from __future__ import annotations
 
-from console.estate.document import SINGULAR
 from console.estate.plan import (
     BLOCKED,
     CREATE,
@@ -19,6 +18,8 @@ from console.estate.plan import (
     Step,
     compact,
 )
+from console.estate.travelling import SETTINGS, estate_of, heading, noun
+from console.kinds import KINDS
 from console.terminal_text import printable
 
 MARKS = {
@@ -32,12 +33,6 @@ MARKS = {
 }
 CODE_MARK = "      ! code check: "
 """Starts each line that says what the code check found in the code a step sends."""
-HEADINGS = {
-    "settings": "Settings",
-    "applications": "Applications",
-    "reactor_formulas": "Reactor formulas",
-    "proxies": "Proxies",
-}
 
 
 def plan_lines(plan: Plan, *, show_unchanged: bool = True) -> list[str]:
@@ -52,7 +47,7 @@ def plan_lines(plan: Plan, *, show_unchanged: bool = True) -> list[str]:
         if not steps:
             continue
         lines.append("")
-        lines.append(HEADINGS[kind])
+        lines.append(heading(kind))
         for step in steps:
             lines += step_lines(step, plan)
     lines.append("")
@@ -67,19 +62,21 @@ def plan_lines(plan: Plan, *, show_unchanged: bool = True) -> list[str]:
 
 def step_lines(step: Step, plan: Plan) -> list[str]:
     action = step.action
-    if action == ONLY_IN_TARGET and step.kind != "settings" and not step.note:
+    if action == ONLY_IN_TARGET and step.kind != SETTINGS and not step.note:
         note = "kept; apply --prune deletes it"
     else:
         note = step.note
     head = f"  {MARKS[action]} {action:<15} {printable(step.name)}"
-    if step.kind == "applications" and step.desired and action == CREATE:
-        head += f" ({step.desired.get('type')})"
+    if step.kind != SETTINGS and step.desired and action == CREATE:
+        created_note = estate_of(KINDS.get(step.kind)).created_note
+        if created_note is not None:
+            head += f" ({created_note(step.desired)})"
     if note:
         head += f"  ({note})"
     lines = [head]
     if step.changes_something:
         lines += [f"{CODE_MARK}{problem}" for problem in step.code_problems]
-    if step.kind == "settings":
+    if step.kind == SETTINGS:
         for change in step.changes:
             lines.append(f"      {_value(change.before)} -> {_value(change.after)}")
         return lines
@@ -110,4 +107,4 @@ def _value(value: object) -> str:
 
 
 def kind_word(kind: str) -> str:
-    return SINGULAR[kind]
+    return noun(kind)

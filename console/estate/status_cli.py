@@ -34,13 +34,12 @@ def run(args: argparse.Namespace) -> int:
     """Check the profiles named in `args.names` (all when none) and print the result."""
     from console.profiles.config import ConfigError, ProfileError
 
-    timeout = getattr(args, "timeout", None)
-    timeout = DEFAULT_TIMEOUT if timeout is None else timeout
+    timeout = DEFAULT_TIMEOUT if args.timeout is None else args.timeout
     if not timeout > 0:
         _error(f"--timeout must be more than 0 seconds, not {timeout:g}.")
         return USAGE
     try:
-        targets = saved_targets(args.names or (), session_profile=getattr(args, "profile", None))
+        targets = saved_targets(args.names or (), session_profile=args.profile)
     except ConfigError as error:
         _error(str(error))
         return NOT_OK

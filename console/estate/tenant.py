@@ -8,20 +8,17 @@ accept is still part of the tenant, and an export must not silently leave it out
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import aclosing
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from console.estate.document import (
-    Document,
-    application_item,
-    formula_item,
-    make_document,
-    proxy_item,
-)
-from console.estate.validate import TargetFacts
+from console.estate import kind_requests
+from console.estate.document import Document, make_document, normal_item
+from console.estate.travelling import estate_of, in_apply_order, in_document
+from console.kinds import Kind
+from console.kinds.estate_facet import Item, TargetFacts
 
 if TYPE_CHECKING:
     from console.client import AdminClient
@@ -78,17 +75,9 @@ class TenantSnapshot:
 
     def facts(self, now: datetime | None = None) -> TargetFacts:
         """What a file is checked against on this target (console.estate.validate); `now`
-        for a tenant (an application to create must expire after it)."""
-        applications: dict[str, tuple[str | None, frozenset[str]]] = {}
-        for item in self.document.get("applications") or []:
-            name = str(item.get("name"))
-            held = {*item.get("permissions", [])}
-            for rule in item.get("rules") or []:
-                held.update(rule.get("permissions") or [])
-            if name in applications:  # a name twice: the plan leaves both alone
-                held.update(applications[name][1])
-            applications[name] = (item.get("type"), frozenset(held))
-        return TargetFacts(applications, self.catalogue, now)
+        for a tenant (an object to create must expire after it)."""
+        objects = {kind.key: self.document.get(kind.key) or [] for kind in in_document()}
+        return TargetFacts(objects, self.catalogue, now)
 
 
 async def read_catalogue(client: AdminClient) -> dict[str, list[str]] | None:
@@ -110,100 +99,126 @@ async def read_catalogue(client: AdminClient) -> dict[str, list[str]] | None:
     return catalogue
 
 
+Rows = dict[str, list[dict[str, Any]]]
+"""Objects as sent, by kind key."""
+
+
 async def read_tenant(client: AdminClient, *, own_application: bool = False) -> TenantSnapshot:
-    """The tenant `client`'s key belongs to. `own_application`: also ask which application
-    holds that key (a prune must never delete it)."""
+    """The tenant `client`'s key belongs to: every travelling kind walked whole, a kind
+    another refers to first. `own_application`: also ask which application holds that key
+    (a prune must never delete it)."""
     tenant = await client.tenant.get()
-    ids: dict[str, dict[str, list[str]]] = {"applications": {}, "proxies": {}}
-    ids["reactor_formulas"] = {}
-
-    def remember(kind: str, row: dict[str, Any]) -> None:
-        ids[kind].setdefault(str(row.get("name")), []).append(str(row.get("id")))
-
-    applications, names_by_id = [], {}
-    budget = getattr(client, "budget", None)
-    async for row in walk(
-        lambda p, s: client.applications.page_json(page=p, size=s), budget=budget
-    ):
-        applications.append(application_item(row))
-        names_by_id[str(row.get("id"))] = row.get("name")
-        remember("applications", row)
-    proxies = []
-    async for row in walk(lambda p, s: client.proxies.page_json(page=p, size=s), budget=budget):
-        application_id = row.get("application_id")
-        name = names_by_id.get(str(application_id)) if application_id else None
-        proxies.append(proxy_item(row, name))
-        remember("proxies", row)
-    formulas = []
-    async for row in walk(
-        lambda p, s: client.reactor_formulas.page_json(page=p, size=s), budget=budget
-    ):
-        if row.get("type") != "private":  # official formulas belong to the operator
-            continue
-        formulas.append(formula_item(row))
-        remember("reactor_formulas", row)
+    rows: Rows = {}
+    for kind in in_apply_order():
+        rows[kind.key] = [row async for row in _walk(client, kind) if estate_of(kind).travels(row)]
     own = None
     if own_application:
         own = str((await client.applications.current()).id)
     settings = dict(tenant.settings)
-    document = make_document(tenant.name, settings, applications, proxies, formulas)
-    return TenantSnapshot(document, tenant.name, settings, ids, own)
+    document = make_document(tenant.name, settings, _normal(rows))
+    return TenantSnapshot(document, tenant.name, settings, _ids(rows), own)
 
 
 async def read_objects(client: AdminClient, wanted: dict[str, set[str]]) -> TenantSnapshot:
-    """Only the named objects (a promotion), and for each proxy its application: proxies and
-    formulas through the service's name filter, applications by walking their pages (the
-    API filters them by id only). No settings: a promotion leaves them alone."""
-    names = {kind: set(found) for kind, found in wanted.items()}
-    ids: dict[str, dict[str, list[str]]] = {"applications": {}, "proxies": {}}
-    ids["reactor_formulas"] = {}
-    rows: dict[str, list[dict[str, Any]]] = {"applications": [], "proxies": []}
-    rows["reactor_formulas"] = []
-    for kind in ("proxies", "reactor_formulas"):
-        for name in sorted(names.get(kind, ())):
-            async for row in walk(
-                _by_name(client, kind, name), budget=getattr(client, "budget", None)
-            ):
-                if row.get("name") != name:  # the filter matches names containing it
-                    continue
-                if kind == "reactor_formulas" and row.get("type") != "private":
-                    continue
-                rows[kind].append(row)
-    application_names: dict[str, str] = {}
-    applications: list[dict[str, Any]] = []
-    async for row in walk(
-        lambda p, s: client.applications.page_json(page=p, size=s),
-        budget=getattr(client, "budget", None),
-    ):
-        application_names[str(row.get("id"))] = str(row.get("name"))
-        applications.append(row)
-    proxies = []
-    wanted_applications = set(names.get("applications", ()))
-    for row in rows["proxies"]:
-        application_id = row.get("application_id")
-        uses = application_names.get(str(application_id)) if application_id else None
-        if uses is not None:
-            wanted_applications.add(uses)
-        proxies.append(proxy_item(row, uses))
-    # Every application's id is kept (a proxy may need any of them); only the wanted ones
-    # are in the document.
-    for row in applications:
-        ids["applications"].setdefault(str(row.get("name")), []).append(str(row.get("id")))
-    for kind in ("proxies", "reactor_formulas"):
-        for row in rows[kind]:
-            ids[kind].setdefault(str(row.get("name")), []).append(str(row.get("id")))
-    document = make_document(
-        None,
-        {},
-        [application_item(r) for r in applications if r.get("name") in wanted_applications],
-        proxies,
-        [formula_item(r) for r in rows["reactor_formulas"]],
-    )
-    return TenantSnapshot(document, "", {}, ids)
+    """Only the named objects (a promotion), and what each refers to (a proxy's
+    application): a kind with the service's name filter asked by name (proxies, formulas),
+    another walked whole (applications: the API filters them by id only), and so is a kind
+    others refer to, whose every id is kept (a proxy may need any of them). No settings: a
+    promotion leaves them alone."""
+    kinds = in_apply_order()
+    referred = {ref.kind for kind in kinds for ref in estate_of(kind).references}
+    rows: Rows = {}
+    for kind in in_document():  # by name first, then the walks
+        if kind.name_filter and kind.key not in referred:
+            rows[kind.key] = await _named(client, kind, sorted(wanted.get(kind.key, ())))
+    for kind in kinds:
+        if kind.key not in rows and (kind.key in referred or wanted.get(kind.key)):
+            travels = estate_of(kind).travels
+            rows[kind.key] = [row async for row in _walk(client, kind) if travels(row)]
+    # What each wanted object refers to is wanted too; referring kinds come later in apply
+    # order, so they are read from the last back.
+    keep = {kind.key: set(wanted.get(kind.key, ())) for kind in kinds}
+    uses = _names_by_id(rows)
+    for kind in reversed(kinds):
+        for row in rows.get(kind.key, []):
+            if str(row.get(kind.name_field)) not in keep[kind.key]:
+                continue
+            for ref in estate_of(kind).references:
+                name = _referred(row, ref.read_field, uses.get(ref.kind, {}))
+                if name is not None:
+                    keep[ref.kind].add(name)
+    chosen = {
+        kind.key: [row for row in rows[kind.key] if str(row.get(kind.name_field)) in keep[kind.key]]
+        for kind in kinds
+        if kind.key in rows
+    }
+    document = make_document(None, {}, _normal(chosen, uses))
+    return TenantSnapshot(document, "", {}, _ids(rows))
 
 
-def _by_name(client: AdminClient, kind: str, name: str) -> PageFetch:
-    """The pages of proxies or formulas whose names contain `name`."""
-    if kind == "proxies":
-        return lambda page, size: client.proxies.page_json(page=page, size=size, name=name)
-    return lambda page, size: client.reactor_formulas.page_json(page=page, size=size, name=name)
+async def _walk(client: AdminClient, kind: Kind, name: str | None = None) -> AsyncIterator[Item]:
+    """Every object of `kind` as sent (those whose names contain `name`, if given)."""
+
+    def fetch(page: int, size: int) -> Awaitable[dict[str, Any]]:
+        return kind_requests.page_json(client, kind, page, size, name)
+
+    async for row in walk(fetch, budget=client.budget):
+        yield row
+
+
+async def _named(client: AdminClient, kind: Kind, names: list[str]) -> list[Item]:
+    """The objects of `kind` named exactly so, through the service's name filter."""
+    travels = estate_of(kind).travels
+    found = []
+    for name in names:
+        async for row in _walk(client, kind, name):
+            if row.get(kind.name_field) != name:  # the filter matches names containing it
+                continue
+            if travels(row):
+                found.append(row)
+    return found
+
+
+def _names_by_id(rows: Rows) -> dict[str, dict[str, Any]]:
+    """Each object's name by its id, by kind key: what a reference by id names."""
+    found: dict[str, dict[str, Any]] = {}
+    for kind in in_apply_order():
+        by_id, by_name = kind.id_field, kind.name_field
+        found[kind.key] = {str(r.get(by_id)): r.get(by_name) for r in rows.get(kind.key, [])}
+    return found
+
+
+def _referred(row: Mapping[str, Any], id_field: str, names: Mapping[str, Any]) -> Any:
+    """The name of the object `row` refers to by `id_field`, or None."""
+    other = row.get(id_field)
+    return names.get(str(other)) if other else None
+
+
+def _normal(
+    rows: Rows, names_by_id: dict[str, dict[str, Any]] | None = None
+) -> dict[str, list[Item]]:
+    """Each kind's objects in normal form, references by name."""
+    uses = names_by_id if names_by_id is not None else _names_by_id(rows)
+    objects: dict[str, list[Item]] = {}
+    for kind in in_apply_order():
+        references = estate_of(kind).references
+        items = []
+        for row in rows.get(kind.key, []):
+            names = {
+                ref.field: _referred(row, ref.read_field, uses.get(ref.kind, {}))
+                for ref in references
+            }
+            items.append(normal_item(kind, row, names))
+        objects[kind.key] = items
+    return objects
+
+
+def _ids(rows: Rows) -> dict[str, dict[str, list[str]]]:
+    """Each object's id, by kind and name (a name may have several)."""
+    ids: dict[str, dict[str, list[str]]] = {}
+    for kind in in_apply_order():
+        by_name = ids[kind.key] = {}
+        for row in rows.get(kind.key, []):
+            name, object_id = row.get(kind.name_field), row.get(kind.id_field)
+            by_name.setdefault(str(name), []).append(str(object_id))
+    return ids

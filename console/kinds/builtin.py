@@ -6,7 +6,24 @@ look and form in the console (docs/development/adding-a-kind.md).
 
 from __future__ import annotations
 
+from console.kinds.configured import (
+    application_body,
+    application_item,
+    application_type,
+    application_unchangeable,
+    formula_body,
+    formula_item,
+    private_formula,
+    proxy_item,
+)
 from console.kinds.declaration import READ_ONLY, Features, Kind, Models, Nouns
+from console.kinds.estate_checks import (
+    check_application,
+    check_applications_on_target,
+    check_formula,
+    proxy_check,
+)
+from console.kinds.estate_facet import CodeField
 from console.kinds.facets import EstateFacet, IndexFacet, Reference, UndoFacet
 from console.kinds.registry import KINDS
 from console.kinds.routes import Route, Routes
@@ -89,7 +106,15 @@ APPLICATIONS = KINDS.register(
             )
         ),
         # -- export / apply
-        estate=EstateFacet(order=1),
+        estate=EstateFacet(
+            order=1,
+            form=application_item,
+            check=check_application,
+            body=application_body,
+            cannot_change=application_unchangeable,
+            target_check=check_applications_on_target,
+            created_note=application_type,
+        ),
         # -- undo
         undo=UndoFacet(
             creation_body=application_creation,
@@ -100,6 +125,9 @@ APPLICATIONS = KINDS.register(
         index=IndexFacet(name="applications"),
     )
 )
+
+_PROXY_APPLICATION = Reference(APPLICATIONS.key, "application", "application_id")
+"""A proxy's application: by name in a document, `application_id` as read."""
 
 PROXIES = KINDS.register(
     Kind(
@@ -112,9 +140,20 @@ PROXIES = KINDS.register(
         name_filter=True,
         id_filter=True,
         # -- export / apply
-        estate=EstateFacet(order=3),
+        estate=EstateFacet(
+            order=3,
+            form=proxy_item,
+            check=proxy_check(_PROXY_APPLICATION),
+            references=(_PROXY_APPLICATION,),
+            code=(
+                CodeField("request_transform", "request transform", nested=True),
+                CodeField("response_transform", "response transform", nested=True),
+            ),
+            secret=("configuration",),
+            redacted=("configuration",),
+        ),
         # -- undo
-        undo=UndoFacet(reference=Reference(APPLICATIONS.key, "application", "application_id")),
+        undo=UndoFacet(reference=_PROXY_APPLICATION),
         # -- local index
         index=IndexFacet(name="proxies"),
     )
@@ -130,7 +169,15 @@ REACTOR_FORMULAS = KINDS.register(
         features=Features(code=True),
         name_filter=True,
         # -- export / apply
-        estate=EstateFacet(order=2),
+        estate=EstateFacet(
+            order=2,
+            form=formula_item,
+            check=check_formula,
+            body=formula_body,
+            travels=private_formula,
+            code=(CodeField("code", "code"),),
+            secret=("configuration",),  # as every plan showed it: the contract's changes
+        ),
         # -- undo
         undo=UndoFacet(),
         # -- local index

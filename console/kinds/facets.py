@@ -10,33 +10,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from console.kinds.estate_facet import EstateFacet as EstateFacet
+from console.kinds.reference import Reference as Reference
 from console.kinds.undo_hooks import recorded_fields
 
 BodyHook = Callable[[Mapping[str, Any]], dict[str, Any]]
 """A request body made from an object as the journal recorded it (console.kinds.undo_hooks)."""
-
-
-@dataclass(frozen=True)
-class EstateFacet:
-    """How a kind travels in a configuration document (console.estate)."""
-
-    order: int
-    """Its place in apply order: a kind another refers to comes first."""
-
-
-@dataclass(frozen=True)
-class Reference:
-    """A field through which an object uses an object of another kind: a proxy its
-    application. Undo checks the id, restores the link, and links again the objects that
-    used a deleted object it makes again (the journal records them in the delete's
-    `related` as `linked_<key>`)."""
-
-    kind: str
-    """The key of the kind used (`applications`)."""
-    field: str
-    """The field in a request body, holding `{"id": ...}` or null (`application`)."""
-    read_field: str
-    """The field in the object as read, holding the id (`application_id`)."""
 
 
 @dataclass(frozen=True)

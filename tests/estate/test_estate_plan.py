@@ -5,17 +5,10 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from console.estate.document import (
-    application_item,
-    checked,
-    dumps,
-    formula_item,
-    loads,
-    make_document,
-    proxy_item,
-)
+from console.estate.document import checked, dumps, loads, make_document
 from console.estate.plan import BLOCKED, CREATE, DUPLICATE, UNCHANGED, UPDATE, compute_plan
 from console.estate.tenant import TenantSnapshot
+from console.kinds.configured import application_item, formula_item, proxy_item
 
 
 def app(name: str, type_: str = "private") -> dict:
@@ -23,11 +16,15 @@ def app(name: str, type_: str = "private") -> dict:
 
 
 def proxy(name: str, application: str | None, url: str = "https://a.example") -> dict:
-    return proxy_item({"name": name, "destination_url": url}, application)
+    return proxy_item({"name": name, "destination_url": url, "application": application})
+
+
+def kinds(applications=(), proxies=(), formulas=()) -> dict:
+    return {"applications": applications, "proxies": proxies, "reactor_formulas": formulas}
 
 
 def snapshot(applications=(), proxies=(), formulas=()) -> TenantSnapshot:
-    document = make_document("T", {}, applications, proxies, formulas)
+    document = make_document("T", {}, kinds(applications, proxies, formulas))
     ids: dict[str, dict[str, list[str]]] = {}
     for kind in ("applications", "proxies", "reactor_formulas"):
         for index, item in enumerate(document[kind]):
@@ -41,7 +38,7 @@ def actions(plan) -> list[tuple[str, str, str]]:
 
 def test_duplicates_on_the_source_side_are_reported_and_what_uses_them_is_blocked() -> None:
     source = make_document(
-        None, {}, [app("Web"), app("Web")], [proxy("Checkout", "Web"), proxy("Other", None)], []
+        None, {}, kinds([app("Web"), app("Web")], [proxy("Checkout", "Web"), proxy("Other", None)])
     )
     plan = compute_plan(source, snapshot())
     assert actions(plan) == [
@@ -53,7 +50,7 @@ def test_duplicates_on_the_source_side_are_reported_and_what_uses_them_is_blocke
 
 
 def test_a_type_change_and_a_missing_application_cannot_be_applied() -> None:
-    source = make_document(None, {}, [app("Ops", "management")], [proxy("P", "Gone")], [])
+    source = make_document(None, {}, kinds([app("Ops", "management")], [proxy("P", "Gone")]))
     plan = compute_plan(source, snapshot([app("Ops", "private")]))
     assert actions(plan) == [("applications", "Ops", BLOCKED), ("proxies", "P", BLOCKED)]
     assert "type cannot change" in plan.steps[0].note
@@ -62,7 +59,7 @@ def test_a_type_change_and_a_missing_application_cannot_be_applied() -> None:
 
 
 def test_field_by_field_changes_and_a_promotion_limited_to_one_object() -> None:
-    source = make_document(None, {}, [app("Web")], [proxy("P", "Web", "https://b.example")], [])
+    source = make_document(None, {}, kinds([app("Web")], [proxy("P", "Web", "https://b.example")]))
     target = snapshot([app("Web"), app("Extra")], [proxy("P", "Web"), proxy("Q", None)])
     plan = compute_plan(source, target, only={"proxies": {"P"}, "applications": {"Web"}})
     assert actions(plan) == [("applications", "Web", UNCHANGED), ("proxies", "P", UPDATE)]
@@ -77,7 +74,7 @@ def test_field_by_field_changes_and_a_promotion_limited_to_one_object() -> None:
 def test_a_document_reads_back_equal_and_in_the_same_bytes() -> None:
     formula = formula_item({"name": "F", "code": "a\nb\n", "configuration": [{"name": "X"}]})
     document = make_document(
-        "T", {"b": "1", "a": "2"}, [app("Web")], [proxy("P", "Web")], [formula]
+        "T", {"b": "1", "a": "2"}, kinds([app("Web")], [proxy("P", "Web")], [formula])
     )
     text = dumps(document)
     assert loads(text) == document

@@ -10,9 +10,10 @@ import pytest
 from console_support import JS, Seeder, notifications, settle, two_profile_app
 from form_host import FormHost, screen_is, wait_until
 
-from console.estate.document import application_item, make_document, proxy_item
+from console.estate.document import make_document
 from console.estate.plan import compute_plan
 from console.estate.tenant import TenantSnapshot
+from console.kinds.configured import application_item, proxy_item
 from console.tui.app import TenantConsoleApp
 from console.tui.base.connection import Connection, MemoryProfiles
 from console.tui.modals.key_reveal import KeyRevealModal
@@ -176,11 +177,16 @@ def fixed_plan():
         "configuration": {"API_TOKEN": "secret-after"},
     }
     source = make_document(
-        None, {}, [application_item(application)], [proxy_item(proxy, "Checkout web")], []
+        None,
+        {},
+        {
+            "applications": [application_item(application)],
+            "proxies": [proxy_item({**proxy, "application": "Checkout web"})],
+        },
     )
     present_proxy = {**proxy, "request_transform": {"code": CODE_BEFORE}}
     present_proxy["configuration"] = {"API_TOKEN": "secret-before"}
-    present = make_document(None, {}, [], [proxy_item(present_proxy, None)], [])
+    present = make_document(None, {}, {"proxies": [proxy_item(present_proxy)]})
     target = TenantSnapshot(present, "Prod", {}, {"proxies": {"Checkout": ["p1"]}})
     only = {"applications": {"Checkout web"}, "proxies": {"Checkout"}}
     return compute_plan(

@@ -1,0 +1,250 @@
+"""Each travelling kind's file check: the fields of one object as the service would judge
+them, and what a file's objects ask of a target (the hooks of each EstateFacet).
+
+The pieces (text, a time, a list of texts, a reference) and the reporting come from the
+file check itself (console.estate.validate), through the FileCheck protocol.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from console.kinds.estate_facet import FileCheck, Located, TargetFacts
+from console.kinds.reference import Reference
+
+APPLICATION_FIELDS = ("name", "type", "expires_at", "permissions", "rules")
+RULE_FIELDS = ("description", "priority", "container", "transform", "permissions", "conditions")
+PROXY_FIELDS = (
+    "name",
+    "destination_url",
+    "require_auth",
+    "application",
+    "request_transform",
+    "response_transform",
+    "configuration",
+)
+FORMULA_FIELDS = (
+    "name",
+    "description",
+    "icon",
+    "configuration",
+    "request_parameters",
+    "code",
+)
+CONTRACT_FIELDS = ("name", "description", "type", "optional")
+
+
+# ---- applications ----------------------------------------------------------------------
+
+
+def check_application(check: FileCheck, item: Mapping[str, Any], path: str) -> None:
+    check.fields(item, APPLICATION_FIELDS, path)
+    check.name(item, path)
+    check.text(item.get("type"), f"{path}.type", optional=False)
+    check.moment(item.get("expires_at"), f"{path}.expires_at")
+    check.strings(item.get("permissions"), f"{path}.permissions")
+    rules = item.get("rules")
+    if rules is None:
+        _grants(check, item, path)
+        return
+    if not isinstance(rules, list):
+        check.add(f"{path}.rules", f"must be a list of rule objects, not {check.describe(rules)}")
+        return
+    for index, rule in enumerate(rules):
+        at = f"{path}.rules[{index}]"
+        if not isinstance(rule, Mapping):
+            check.add(at, f"must be a rule object, not {check.describe(rule)}")
+            continue
+        check.fields(rule, RULE_FIELDS, at)
+        check.required_text(rule.get("description"), f"{at}.description", "a description")
+        check.text(rule.get("container"), f"{at}.container")
+        check.required_text(rule.get("transform"), f"{at}.transform", "a transform")
+        priority = rule.get("priority")
+        if priority is None:
+            check.add(f"{at}.priority", "is required: a whole number from 1 (1 comes first)")
+        elif type(priority) is not int:
+            check.add(f"{at}.priority", f"must be a whole number, not {check.describe(priority)}")
+        elif priority < 1:
+            check.add(f"{at}.priority", f"must be 1 or more, not {priority}")
+        permissions = rule.get("permissions")
+        check.strings(permissions, f"{at}.permissions")
+        if permissions is None or permissions == []:
+            check.add(f"{at}.permissions", "a rule needs at least one permission")
+    _grants(check, item, path)
+
+
+def _grants(check: FileCheck, item: Mapping[str, Any], path: str) -> None:
+    """An application holds something: permissions, rules, or both (when both are
+    well-formed; a malformed one is reported on its own)."""
+    permissions, rules = item.get("permissions"), item.get("rules")
+    if permissions not in (None, []) or rules not in (None, []):
+        return
+    check.add(f"{path}.permissions", "an application needs permissions or rules (or both)")
+
+
+def check_applications_on_target(
+    check: FileCheck, located: Located, own: Sequence[Mapping[str, Any]], facts: TargetFacts
+) -> None:
+    """Applications to create whose expiry has passed (with a time to judge by), then, with
+    the service's permission catalogue, types and permissions the service does not have or
+    allows no such application."""
+    existing = _held(own)
+    if facts.now is not None:
+        _expired(check, located, existing, facts.now)
+    if facts.catalogue is None:
+        return
+    catalogue = facts.catalogue
+    types = {kind for allowed in catalogue.values() for kind in allowed}
+    for path, item in located:
+        found = existing.get(str(item.get("name")))
+        kind = item.get("type")
+        if found is None and kind not in types:
+            check.add(
+                f"{path}.type",
+                f"{check.quote(kind)} is not a type of application this service has (it has: "
+                f"{', '.join(sorted(types))})",
+            )
+            continue
+        held = found[1] if found is not None else frozenset()
+        grants = [(f"{path}.permissions", item.get("permissions") or [])]
+        for index, rule in enumerate(item.get("rules") or []):
+            grants.append((f"{path}.rules[{index}].permissions", rule.get("permissions") or []))
+        for at, permissions in grants:
+            for index, permission in enumerate(permissions):
+                if permission in held:
+                    continue
+                allowed = catalogue.get(permission)
+                if allowed is None:
+                    check.add(
+                        f"{at}[{index}]",
+                        f"{check.quote(permission)} is not a permission this service has",
+                    )
+                elif kind not in allowed:
+                    check.add(
+                        f"{at}[{index}]",
+                        f"{check.quote(permission)} is not allowed for {kind} applications",
+                    )
+
+
+def _held(own: Sequence[Mapping[str, Any]]) -> dict[str, tuple[Any, frozenset[str]]]:
+    """The target's applications by name: type, and every permission each holds (kept even
+    where the catalogue does not list it: the service granted it)."""
+    applications: dict[str, tuple[Any, frozenset[str]]] = {}
+    for item in own:
+        name = str(item.get("name"))
+        held = {*item.get("permissions", [])}
+        for rule in item.get("rules") or []:
+            held.update(rule.get("permissions") or [])
+        if name in applications:  # a name twice: the plan leaves both alone
+            held.update(applications[name][1])
+        applications[name] = (item.get("type"), frozenset(held))
+    return applications
+
+
+def _expired(
+    check: FileCheck, located: Located, existing: Mapping[str, Any], now: datetime
+) -> None:
+    """An application to create whose expiry has passed (an export kept past it): the
+    service creates no expired application."""
+    for path, item in located:
+        value = item.get("expires_at")
+        if not isinstance(value, str) or str(item.get("name")) in existing:
+            continue
+        try:
+            moment = datetime.fromisoformat(value.strip())
+        except ValueError:
+            continue  # reported by the file's own check
+        if moment.tzinfo is not None and moment <= now:
+            check.add(
+                f"{path}.expires_at",
+                f"{check.shown(value)} has passed: the service creates no expired "
+                "application (give a later time, or null for never)",
+            )
+
+
+# ---- proxies ---------------------------------------------------------------------------
+
+
+def proxy_check(application: Reference) -> Callable[[FileCheck, Mapping[str, Any], str], None]:
+    """The check of a proxy, whose `application` is the reference given."""
+
+    def check_proxy(check: FileCheck, item: Mapping[str, Any], path: str) -> None:
+        check.fields(item, PROXY_FIELDS, path)
+        check.name(item, path)
+        check.text(item.get("destination_url"), f"{path}.destination_url")
+        check.boolean(item.get("require_auth"), f"{path}.require_auth")
+        check.reference(item, path, application)
+        for side in ("request_transform", "response_transform"):
+            _transform(check, item.get(side), f"{path}.{side}")
+        configuration = item.get("configuration")
+        if configuration is None:
+            return
+        if not isinstance(configuration, Mapping):
+            check.add(
+                f"{path}.configuration",
+                f"must be an object of names and texts, not {check.describe(configuration)}",
+            )
+            return
+        for key, value in configuration.items():
+            if value is not None and not isinstance(value, str):
+                check.add(
+                    f"{path}.configuration.{check.shown(str(key))}",
+                    f"must be text, not {check.describe(value)}",
+                )
+
+    return check_proxy
+
+
+def _transform(check: FileCheck, value: Any, path: str) -> None:
+    if value is None:
+        return
+    if not isinstance(value, Mapping):
+        hint = ' (write {"code": "..."})' if isinstance(value, str) else ""
+        check.add(path, f"must be an object, not {check.describe(value)}{hint}")
+        return
+    kind = value.get("type")
+    check.text(kind, f"{path}.type")
+    code = value.get("code")
+    if kind in (None, "code") and (code is None or (isinstance(code, str) and not code)):
+        check.add(
+            f"{path}.code",
+            'a code transform needs its code ({"code": "module.exports = ..."}); '
+            "write null for no transform",
+        )
+    else:
+        check.text(code, f"{path}.code")
+
+
+# ---- reactor formulas ------------------------------------------------------------------
+
+
+def check_formula(check: FileCheck, item: Mapping[str, Any], path: str) -> None:
+    check.fields(item, FORMULA_FIELDS, path)
+    check.name(item, path)
+    for field in ("description", "icon"):
+        check.text(item.get(field), f"{path}.{field}")
+    check.required_text(item.get("code"), f"{path}.code", "the formula's code")
+    _contract(check, item.get("configuration"), f"{path}.configuration", optional=False)
+    _contract(check, item.get("request_parameters"), f"{path}.request_parameters", optional=True)
+
+
+def _contract(check: FileCheck, value: Any, path: str, *, optional: bool) -> None:
+    if value is None:
+        return
+    if not isinstance(value, list):
+        check.add(path, f"must be a list of objects, not {check.describe(value)}")
+        return
+    known = CONTRACT_FIELDS if optional else CONTRACT_FIELDS[:3]
+    for index, item in enumerate(value):
+        at = f"{path}[{index}]"
+        if not isinstance(item, Mapping):
+            check.add(at, f"must be an object, not {check.describe(item)}")
+            continue
+        check.fields(item, known, at)
+        check.name(item, at)
+        check.text(item.get("description"), f"{at}.description")
+        check.text(item.get("type"), f"{at}.type")
+        if optional:
+            check.boolean(item.get("optional"), f"{at}.optional")

@@ -3,7 +3,8 @@
 A kind's names are those its declaration gives (console.kinds): its key, its path and the
 paths below it, the path's first segment, its nouns and title, its name in the local index.
 A literal used to read a field (`item["permissions"]`, `item.get("name")`) is a field's name,
-not the kind's, and docstrings are prose: neither counts.
+not the kind's; docstrings are prose and `__all__` names Python objects: none of these
+counts.
 
     python -m tests.kind_literals [-v]
 """
@@ -38,6 +39,17 @@ def _docstrings(tree: ast.AST) -> set[int]:
     return found
 
 
+def _exported_names(tree: ast.AST) -> set[int]:
+    """The strings of `__all__`: names of Python objects, not of a kind."""
+    found: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets
+        ):
+            found.update(id(c) for c in ast.walk(node.value) if isinstance(c, ast.Constant))
+    return found
+
+
 def _field_reads(tree: ast.AST) -> set[int]:
     """Constants that name a field: subscripts, `.get(...)`, `.pop(...)`'s first argument."""
     found: set[int] = set()
@@ -66,7 +78,7 @@ def modules_naming(root: Path = ROOT) -> dict[str, dict[str, set[str]]]:
     kinds = [(k, names_of(k)) for k in KINDS]
     for module in sorted(root.rglob("*.py")):
         tree = ast.parse(module.read_text(encoding="utf-8"))
-        skip = _docstrings(tree) | _field_reads(tree)
+        skip = _docstrings(tree) | _field_reads(tree) | _exported_names(tree)
         for node in ast.walk(tree):
             if not isinstance(node, ast.Constant) or not isinstance(node.value, str):
                 continue

@@ -1,8 +1,8 @@
 """The console's clock: relative times on screen ("3 minutes ago") move on with its ticks.
 
-The app publishes the time on its clock signal (ConsoleShell.clock_signal) every
-TIME_TICK_SECONDS; a screen or widget that shows relative times follows it from on_mount,
-so the app never looks for them.
+The app publishes the time on its clock signal (Chrome.clock_signal, console.tui.base.shell)
+every TIME_TICK_SECONDS; a screen or widget that shows relative times follows it from
+on_mount, so the app never looks for them.
 """
 
 from __future__ import annotations

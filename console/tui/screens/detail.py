@@ -64,12 +64,7 @@ def _syntax(code: str, language: str, app: App[object]) -> Syntax:
 
 def raw_json(item: Shown) -> str:
     """The object as the service sent it (a model keeps that), secrets masked."""
-    if isinstance(item, dict):
-        data = item
-    elif hasattr(item, "as_sent"):
-        data = item.as_sent
-    else:
-        data = item.model_dump(mode="json", exclude_unset=True)
+    data = item if isinstance(item, dict) else item.as_sent  # every model keeps it (LenientModel)
     return json.dumps(mask_secrets(data), indent=2, ensure_ascii=False)
 
 

@@ -39,8 +39,8 @@ class OfAnApp(Protocol):
 
 
 def console_app(node: OfAnApp) -> ConsoleShell:
-    """`node.app`, as the whole shell (every role): for the app's own checks only; a module
-    asks for the roles it uses with the accessors below."""
+    """`node.app`, as the whole shell (every role). A module asks for the roles it uses with
+    the accessors below instead; this stays for the resource list until its split narrows it."""
     return cast("ConsoleShell", node.app)
 
 

@@ -12,12 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import sys
-import time
 from collections.abc import Callable, Iterable
-from dataclasses import replace
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -25,6 +22,12 @@ from textual.screen import Screen
 from textual.signal import Signal
 
 from console.models.contract import DEFAULT_KEY_HEADER
+from console.tui.app_parts.client_setup import ClientFactory, ClientSetup
+from console.tui.app_parts.demo_watch import SERVICE_WATCH_SECONDS, DemoWatch, LocalService
+from console.tui.app_parts.key_check import check_new_key
+from console.tui.app_parts.preferences import PreferenceKeeper
+from console.tui.app_parts.styles import LATER_CSS, load_later_styles, needs_later_styles
+from console.tui.app_parts.usage_keeper import UsageKeeper
 from console.tui.base.connection import (
     Connection,
     MemoryProfiles,
@@ -36,7 +39,6 @@ from console.tui.base.formatting import clock_time
 from console.tui.base.logs import hide_secret, log_file
 from console.tui.base.problems import ConsoleProblem
 from console.tui.base.problems import describe as describe_problem
-from console.tui.base.recording import record_changes
 from console.tui.base.session import Session
 from console.tui.browse.first_page import EarlyStart, FirstPage, request_first_page
 from console.tui.browse.kinds import ResourceKind
@@ -51,7 +53,6 @@ if TYPE_CHECKING:
     from textual.command import Provider
     from textual.notifications import Notify
     from textual.screen import ScreenResultCallbackType
-    from textual.theme import Theme
     from textual.widget import AwaitMount
 
     from console.client.client import AdminClient
@@ -65,9 +66,15 @@ if TYPE_CHECKING:
     from console.usage_history.forecast import Forecast
     from console.usage_history.store import HistoryStore
 
-ClientFactory = Callable[..., "AdminClient"]
-"""(base_url, key) -> a client; also given `key_header=` when a profile names another."""
-
+__all__ = [
+    "LATER_CSS",
+    "ClientFactory",
+    "LocalService",
+    "NotConnected",
+    "TenantConsoleApp",
+    "default_client",
+    "unexpected_error_message",
+]
 
 log = logging.getLogger(__name__)
 
@@ -75,10 +82,6 @@ ScreenResultT = TypeVar("ScreenResultT")
 
 TIME_TICK_SECONDS = 30.0
 """How often relative times ("3 minutes ago") on screen are brought up to date."""
-SERVICE_WATCH_SECONDS = 2.0
-"""How often the demo's local service is checked (a poll of its process: no request)."""
-LATER_CSS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "later.tcss")
-"""Part 2 of the stylesheet: what the console does not show at start (see load_later_styles)."""
 LATER_STYLES_DELAY = 1.0
 """Seconds after mount at which later.tcss is read if no screen has needed it yet: after
 the first rows on a local service, and while the console idles for a remote one."""
@@ -90,24 +93,6 @@ UNEXPECTED_TITLE = "Unexpected error (the console carries on)"
 class NotConnected(AttributeError):
     """The app has no client: no connection with a key yet (the welcome screen, a key
     prompt). An AttributeError, so `getattr(app, "client", None)` still reads None."""
-
-
-class LocalService(Protocol):
-    """A local service this console runs on (the demo's, console.tui.start.demo.DemoService):
-    watched while the console runs, stopped on exit if the console started it."""
-
-    @property
-    def base_url(self) -> str: ...
-
-    key: str | None
-    reported_dead: bool
-    """Set by the console once it said the service stopped (it says so once)."""
-
-    def stop(self) -> None: ...
-
-    def connections(self) -> list[Connection]:
-        """The in-memory profiles of its tenants, the first the one to open."""
-        ...
 
 
 def unexpected_error_message(error: BaseException) -> str:
@@ -216,7 +201,6 @@ class TenantConsoleApp(App[int]):
         self._start_demo = start_demo
         self._early_start = early_start
         self._exit_signals = exit_signals
-        self._rate_limit_said_until = 0.0
         self.session_signal: Signal[Session] = Signal(self, "session")
         """Publishes the session when it is replaced, or when what the header shows of it
         changes (the header subscribes)."""
@@ -224,15 +208,12 @@ class TenantConsoleApp(App[int]):
         """Publishes the time every TIME_TICK_SECONDS: what shows relative times ("3 minutes
         ago") subscribes (console.tui.base.clock_ticks.follow_clock)."""
         self._session = Session(read_only=read_only, changed=self.session_signal)
-        self._usage_history: HistoryStore | None = None
         self.profile_names: list[str] = []
-        self.demo_services: list[LocalService] = []
-        """Local services this app started (from the welcome screen): stopped on exit."""
-        self._watched: list[LocalService] = [demo_service] if demo_service is not None else []
-        self._stopping = False
-        self._persist_preferences = persist_preferences
-        self.preferences: Preferences | None = None
-        """Once loaded (None: the defaults)."""
+        # What the app hands off: each collaborator has one job (console.tui.app_parts).
+        self.client_setup = ClientSetup(self, lambda: self._session)
+        self.usage = UsageKeeper(self)
+        self.demo_watch = DemoWatch(self, self.service_failed, demo_service)
+        self.preference_keeper = PreferenceKeeper(self, persist=persist_preferences)
 
     # ---- start and stop ----------------------------------------------------------------
 
@@ -240,11 +221,10 @@ class TenantConsoleApp(App[int]):
         loop = asyncio.get_running_loop()
         for signum in self._exit_signals:  # the loop runs the handler: a clean shutdown
             loop.add_signal_handler(signum, self.exit, None, 128 + signum)
-        if self._persist_preferences:
-            self._load_preferences()
+        self.preference_keeper.load()
         self.set_interval(TIME_TICK_SECONDS, self.refresh_times)
         self.set_timer(LATER_STYLES_DELAY, self.load_later_styles)
-        self.set_interval(SERVICE_WATCH_SECONDS, self.watch_services)
+        self.set_interval(SERVICE_WATCH_SECONDS, self.demo_watch.watch)
         if self.initial_connection is not None:
             await self.connect(self.initial_connection)
         else:
@@ -256,16 +236,13 @@ class TenantConsoleApp(App[int]):
         widget against its rules cost about 10 ms of CPU before the first rows (issue 15).
         Read when the first of those opens (_load_screen_css, ConsoleScreen.show_section),
         or LATER_STYLES_DELAY after mount, whichever comes first."""
-        if self.stylesheet.has_source(LATER_CSS):
-            return
-        self.stylesheet.read(LATER_CSS)
-        self.stylesheet.update(self)
+        load_later_styles(self)
 
     def _load_screen_css(self, screen: Screen[object]) -> None:
         """Textual internal (see the README's upgrade checklist): called before any screen is
         pushed, switched to or made a mode's, so later.tcss is there before it is styled;
         not for Textual's default screen or the console's, which console.tcss lays out."""
-        if type(screen) is not Screen and not isinstance(screen, ConsoleScreen):
+        if needs_later_styles(screen):
             self.load_later_styles()
         super()._load_screen_css(screen)
 
@@ -298,53 +275,22 @@ class TenantConsoleApp(App[int]):
         return self.profile_names
 
     async def on_unmount(self) -> None:
-        self._stopping = True
+        self.demo_watch.stop_watching()
         await self._close_client()
-        for service in self.demo_services:
-            try:
-                await asyncio.to_thread(service.stop)
-            except Exception:
-                log.warning("Could not stop a local service", exc_info=True)
+        await self.demo_watch.stop_started()
 
     async def _close_client(self) -> None:
         client, self.session.client = self.session.client, None
         await close_quietly(client)
 
-    def _load_preferences(self) -> None:
-        """The saved theme, before the first frame; theme changes are saved from now on."""
-        from console.profiles.preferences import load_preferences
-
-        self.preferences = load_preferences()  # a few bytes: no thread needed
-        theme = self.preferences.theme
-        if theme and theme in self.available_themes:
-            self.theme = theme
-        self.theme_changed_signal.subscribe(self, self._theme_changed)
-
-    def _theme_changed(self, theme: Theme) -> None:
-        self.set_preference(theme=theme.name)
+    @property
+    def preferences(self) -> Preferences | None:
+        """The preferences once loaded or set (None: the defaults)."""
+        return self.preference_keeper.preferences
 
     def set_preference(self, **values: str | int | None) -> None:
         """Remembers a preference (theme=..., usage_auto_refresh=...) for the next start."""
-        if self.preferences is None:
-            from console.profiles.preferences import Preferences
-
-            self.preferences = Preferences()
-        changed = any(getattr(self.preferences, k) != v for k, v in values.items())
-        for name, value in values.items():
-            setattr(self.preferences, name, value)
-        if changed and self._persist_preferences:
-            self.run_worker(self._save_preferences(), group="prefs", exit_on_error=False)
-
-    async def _save_preferences(self) -> None:
-        from console.profiles.preferences import save_preferences
-
-        if self.preferences is None:  # set_preference sets it before this runs
-            return
-        try:
-            await asyncio.to_thread(save_preferences, self.preferences)
-        except OSError as exc:
-            log.warning("Could not save the preferences", exc_info=True)
-            self.notify(f"Preferences not saved: {exc}", severity="warning")
+        self.preference_keeper.set(**values)
 
     def refresh_times(self) -> None:
         """Relative times ("just now", "3 minutes ago") as of now, wherever they show: the
@@ -352,24 +298,6 @@ class TenantConsoleApp(App[int]):
         from console.clock import now
 
         self.clock_signal.publish(now())
-
-    def watch_services(self) -> None:
-        """Notices when a local service this console runs on (the demo's) has stopped."""
-        if self._stopping:
-            return
-        for service in [*self._watched, *self.demo_services]:
-            # A service without `running` (a test's) is taken as running: never reported.
-            if getattr(service, "running", True) or getattr(service, "reported_dead", False):
-                continue
-            service.reported_dead = True
-            code = getattr(service, "exit_code", None)
-            how = f" (exit code {code})" if code is not None else ""
-            message = (
-                f"The demo's local service stopped{how}. What is on screen is as last loaded; "
-                "quit (q) and run `tenant-console demo` again."
-            )
-            self.notify(message, title="Demo service stopped", severity="error", timeout=30)
-            self.service_failed(ConsoleProblem("The demo's service stopped", message))
 
     def _handle_exception(self, error: Exception) -> None:
         """The last net: a bug becomes a notification, never a traceback on the admin's screen.
@@ -450,101 +378,8 @@ class TenantConsoleApp(App[int]):
         session = self._session
         connection = session.connection
         if session.client is None and connection is not None and connection.key:
-            # A factory is asked for another header only when the profile names one.
-            header = connection.key_header
-            options = {} if header == DEFAULT_KEY_HEADER else {"key_header": header}
-            hide_secret(connection.key)
-            session.client = self.client_factory(connection.base_url, connection.key, **options)
-            self._fit_client(session.client, connection)
-            record_changes(session.client, connection.profile, "console")
-            self._settle_pending(session.client, connection.profile)
+            session.client = self.client_setup.make(self.client_factory, connection, connection.key)
         return session.client
-
-    def _settle_pending(self, client: AdminClient, profile: str | None) -> None:
-        """Changes a console that stopped left pending are checked against the service in
-        the background (console.journal.settle), what was decided said in a notification."""
-        if getattr(client, "budget", None) is None:  # a stand-in client of a test
-            return
-        self.run_worker(self._settle(client, profile), group="journal-settle", exit_on_error=False)
-
-    async def _settle(self, client: AdminClient, profile: str | None) -> None:
-        from console.journal.settle import settle_pending
-        from console.journal.store import JournalError, open_journal
-        from console.terminal_text import printable
-
-        try:
-            settled = await settle_pending(client, open_journal(), profile=profile)
-        except JournalError as problem:  # a change would be refused: say why now
-            log.warning("Pending changes could not be checked: %s", problem)
-            self.notify(printable(str(problem)), title="History", severity="error", markup=False)
-            return
-        except Exception:
-            log.warning("Pending changes in the journal could not be checked", exc_info=True)
-            return
-        if settled.lines:
-            shown = [printable(line) for line in settled.lines[:5]]
-            if len(settled.lines) > len(shown):
-                shown.append(f"… and {len(settled.lines) - len(shown)} more (History, H).")
-            self.notify(
-                "\n".join(shown),
-                title="Changes left pending when the console stopped",
-                severity="warning" if settled.undecided else "information",
-                timeout=20,
-                markup=False,
-            )
-
-    def _fit_client(self, client: AdminClient, connection: Connection) -> None:
-        """The profile's request budget on a new client (unless it came with one), its
-        waits said; and the profile's local index, opened off the UI thread (it is a file)."""
-        budget = getattr(client, "budget", None)
-        if budget is None:  # a stand-in client of a test
-            return
-        if budget.per_minute is None:
-            from console.client.budget import DEFAULT_PER_MINUTE
-
-            budget.per_minute = connection.rate_limit or DEFAULT_PER_MINUTE
-        budget.watch(self._rate_limit_wait)
-        if connection.profile is not None:
-            client.hold_pages_for_index()
-            self.run_worker(
-                self._open_index(client, connection),
-                group="local-index",
-                exit_on_error=False,
-            )
-
-    async def _open_index(self, client: AdminClient, connection: Connection) -> None:
-        from console.client.index import LocalIndex
-
-        def said(text: str) -> None:  # from the thread that opens it
-            self.call_from_thread(
-                self.notify, text, title="Local index", severity="warning", markup=False
-            )
-
-        index = await asyncio.to_thread(
-            LocalIndex.open_quietly, connection.profile, connection.base_url, said
-        )
-        if self._session.client is client:
-            client.index = index  # None (no index file): the pages held are dropped
-        elif index is not None:
-            index.close()
-
-    def _rate_limit_wait(self, seconds: float) -> None:
-        """A request waits for the profile's budget or a 429: said once per wait that
-        lasts (not for every request queued behind it)."""
-        if seconds < 1:
-            return
-        moment = time.monotonic()
-        if moment + seconds <= self._rate_limit_said_until + 2:
-            return
-        self._rate_limit_said_until = moment + seconds
-        from console.client.budget import waiting_text
-
-        self.notify(
-            f"{waiting_text(seconds).capitalize()}: the service allows this key only so many "
-            "requests a minute. Nothing fails; it goes on by itself.",
-            title="Rate limit",
-            timeout=min(max(seconds, 3.0), 10.0),
-        )
 
     async def connect(self, connection: Connection, *, first_page: FirstPage | None = None) -> None:
         """Talks to this tenant from now on: a new client, every section reloaded.
@@ -623,17 +458,8 @@ class TenantConsoleApp(App[int]):
     # ---- usage history (issue 28) --------------------------------------------------------
 
     def usage_history_for(self, base_url: str) -> HistoryStore:
-        """Where reports from `base_url` are kept: a demo service's own history (its month
-        of demo data) for a demo this process started, else the user data directory's."""
-        from console.usage_history.store import HistoryStore
-
-        demo = sys.modules.get("console.tui.start.demo")
-        path = demo.history_path_for(base_url) if demo is not None else None
-        if path is not None:
-            return HistoryStore(path, demo=True)
-        if self._usage_history is None:
-            self._usage_history = HistoryStore()
-        return self._usage_history
+        """Where reports from `base_url` are kept (console.tui.app_parts.usage_keeper)."""
+        return self.usage.history_for(base_url)
 
     def record_usage(
         self,
@@ -643,45 +469,9 @@ class TenantConsoleApp(App[int]):
         reader: str,
         done: Callable[[list, Forecast], None] | None = None,
     ) -> None:
-        """Keeps the report in the usage history (in a thread), then updates the header's
-        forecast warning and hands the history to `done` (the dashboard)."""
-        self.run_worker(
-            self._record_usage(base_url, report, reader, done),
-            group="usage-history",
-            exit_on_error=False,
-        )
-
-    async def _record_usage(
-        self,
-        base_url: str,
-        report: UsageReport | None,
-        reader: str,
-        done: Callable[[list, Forecast], None] | None,
-    ) -> None:
-        from console.usage_history.recorder import record_and_forecast
-
-        session = self._session
-        connection, tenant_id = session.connection, session.tenant_id
-        if tenant_id is None and self.connected_client() is not None:
-            try:  # the dashboard may read the usage before the header read the tenant
-                tenant_id = (await self.client.tenant.get()).id
-            except Exception:
-                log.info("No tenant id for the usage history", exc_info=True)
-        if connection is not self.connection:
-            return  # another tenant now: its own reads will be kept
-        snapshots, forecast = await asyncio.to_thread(
-            record_and_forecast,
-            base_url,
-            tenant_id,
-            report,
-            reader=reader,
-            store=self.usage_history_for(base_url),
-        )
-        if connection is not self.connection:
-            return
-        session.usage_warning = forecast.header_warning()
-        if done is not None:
-            done(snapshots, forecast)
+        """Keeps the report in the usage history, then updates the header's forecast
+        warning and hands the history to `done` (the dashboard)."""
+        self.usage.record(base_url, report, reader=reader, done=done)
 
     async def _remember_tenant(self, profile: str, tenant_name: str) -> None:
         """Keeps the tenant's name with the profile, for the profile picker."""
@@ -762,30 +552,8 @@ class TenantConsoleApp(App[int]):
         self, connection: Connection, key: str, *, session_only: bool = False
     ) -> Connection | str:
         """The connection with this key once the service accepted it, stored for the profile
-        unless `session_only` (then held in memory); else one sentence saying why not. A
-        rejected key is never stored."""
-        from console.tui.base.connection import check_key, key_check_failure
-
-        hide_secret(key)
-        try:
-            who = await check_key(connection.base_url, key, connection.key_header)
-        except Exception as exc:
-            log.warning("The key check failed", exc_info=True)
-            return key_check_failure(exc)
-        source = "memory"
-        if connection.profile is not None and not session_only:
-            try:
-                await asyncio.to_thread(self.profiles.store_key, connection.profile, key)
-            except Exception as exc:
-                log.warning("The key could not be stored", exc_info=True)
-                return f"The key works ({who}) but was not stored: {exc}"
-            source = "keyring"
-        if source == "keyring":
-            done = f"stored for profile {connection.label}"
-        else:
-            done = "used for this session only (held in memory, never written)"
-        self.notify(f"The service accepts the key ({who}); it is {done}.", title="Key")
-        return replace(connection, key=key, key_source=source, problem=None)
+        unless `session_only` (console.tui.app_parts.key_check); else why not."""
+        return await check_new_key(self.profiles, self, connection, key, session_only=session_only)
 
     # ---- actions -----------------------------------------------------------------------
 
@@ -1027,13 +795,7 @@ class TenantConsoleApp(App[int]):
 
     async def start_demo_service(self) -> Connection:
         """From the welcome screen: a local service with demo data for this session."""
-        if self._start_demo is not None:
-            service = await asyncio.to_thread(self._start_demo)
-        else:
-            from console.tui.start.demo import DemoService
-
-            service = await asyncio.to_thread(DemoService(staging=True).start)
-        self.demo_services.append(service)
+        service = await self.demo_watch.start(self._start_demo)
         connections = service.connections()
         self.profiles = MemoryProfiles(connections)
         return connections[0]

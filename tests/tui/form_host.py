@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from textual.screen import ScreenResultCallbackType
     from textual.widget import AwaitMount
 
-    from console.tui.base.shell import ConsoleShell
+    from console.tui.base.shell import Chrome, Connecting, FlowHost, KeyPrompts
 
 ResultT = TypeVar("ResultT")
 
@@ -40,11 +40,12 @@ CONSOLE_CSS: list[str | PurePath] = [
 class FormHost(App[None]):
     """Pushes `make_screen(client)` on mount and keeps what it dismissed with in `result`.
 
-    A stand-in for the console's app (console.tui.base.app_access.console_app): it has what the
-    flows use of the app (a session with the client, connection, read-only mode and what the
-    service lacks; the profiles), without the console screen; the rest of the shell
-    (console.tui.base.shell.ConsoleShell) is there for the type checker and fails if a flow
-    reaches it."""
+    A stand-in for the console's app, in the roles (console.tui.base.shell) of what it hosts:
+    the flows' (FlowHost: a session with the client, connection, read-only mode and what the
+    service lacks, the profiles; notices; the router; workers), the key prompt's (Connecting,
+    KeyPrompts) and the chrome of a detail (Chrome), without the console screen. What of
+    those roles the hosted screens never reach is there for the type checker and fails if
+    one does."""
 
     CSS_PATH = CONSOLE_CSS  # the console's stylesheet: forms and dialogs are laid out there
 
@@ -130,7 +131,7 @@ class FormHost(App[None]):
     def mark_unavailable(self, feature: str) -> None:
         self.session.mark_unavailable(feature)
 
-    # ---- the rest of the shell: not reached by the forms and flows hosted here ------------
+    # ---- the rest of the roles: not reached by the forms and flows hosted here ------------
 
     def switch_profile(self, name: str) -> None:
         raise NotImplementedError("the form host has no profiles to switch")
@@ -149,18 +150,6 @@ class FormHost(App[None]):
 
     def report_problem(self, problem: Any) -> None:
         self.notify(problem.message, title=problem.title, severity="error")
-
-    def after_first_rows(self) -> None:
-        """No rows here."""
-
-    def set_usage(self, report: Any) -> None:
-        """No usage here."""
-
-    def usage_history_for(self, base_url: str) -> Any:
-        raise NotImplementedError("the form host keeps no usage history")
-
-    def record_usage(self, base_url: str, report: Any, *, reader: str, done: Any = None) -> None:
-        """No usage history here."""
 
     def load_later_styles(self) -> None:
         """The console's stylesheets are both loaded (CSS_PATH)."""
@@ -232,8 +221,11 @@ class FormHost(App[None]):
         super().notify(message, **kwargs)
 
 
-if TYPE_CHECKING:  # the form host is a console shell, as the flows it hosts expect
-    _shell: type[ConsoleShell] = FormHost
+if TYPE_CHECKING:  # the form host plays the roles of the app that what it hosts uses
+    _flows: type[FlowHost] = FormHost
+    _connecting: type[Connecting] = FormHost
+    _key_prompts: type[KeyPrompts] = FormHost
+    _chrome: type[Chrome] = FormHost
 
 
 def steady_cursors(screen: Screen[Any]) -> None:

@@ -80,18 +80,18 @@ async def test_the_demo_notices_that_its_service_stopped() -> None:
         )
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
-            app.watch_services()
+            app.demo_watch.watch()
             assert not any("stopped" in n for n in notifications(app))
             process = service._process
             assert process is not None
             process.kill()
             process.wait(timeout=10)
-            app.watch_services()  # what the app's timer calls
+            app.demo_watch.watch()  # what the app's timer calls
             await pilot.pause()
             said = [n for n in notifications(app) if "Demo service stopped" in n]
             assert len(said) == 1 and "exit code" in said[0]
             assert "stopped" in console(app).header.notice
-            app.watch_services()
+            app.demo_watch.watch()
             assert len([n for n in notifications(app) if "Demo service stopped" in n]) == 1
     finally:
         service.stop()

@@ -37,11 +37,14 @@ class NoKeyringProfiles(MemoryProfiles):
         return NO_KEYRING
 
 
-if TYPE_CHECKING:  # stand-ins for the app's shell and its profiles
+if TYPE_CHECKING:  # stand-ins for the app's roles the key prompt uses, and its profiles
     from console.tui.base.connection import ProfileSource
-    from console.tui.base.shell import ConsoleShell
+    from console.tui.base.shell import Connecting, KeyPrompts, SessionHost, Work
 
-    _shell: type[ConsoleShell] = StyledHost
+    _session: type[SessionHost] = StyledHost
+    _connecting: type[Connecting] = StyledHost
+    _key_prompts: type[KeyPrompts] = StyledHost
+    _workers: type[Work] = StyledHost
     _profiles: type[ProfileSource] = NoKeyringProfiles
 
 

@@ -35,7 +35,7 @@ from console.tui.actions.declarations import start as start_action
 from console.tui.actions.declared_keys import ScreenActions
 from console.tui.actions.flows import start_flow
 from console.tui.actions.key_permissions import in_read_only_mode
-from console.tui.base.app_access import OfAnApp, console_app
+from console.tui.base.app_access import OfAnApp, flow_host, session_host
 from console.tui.browse.kinds import TENANT
 
 if TYPE_CHECKING:
@@ -88,7 +88,7 @@ def hide_mutating_bindings(node: Screen[None], actions: Mapping[str, Action]) ->
     Otherwise adds, behind each key of an action that needs a permission, a hidden binding
     that says which permission is missing: a key the session's key may not use is dimmed
     (check_action None), and Textual then tries the next binding of the same key."""
-    if not in_read_only_mode(console_app(node)):
+    if not in_read_only_mode(session_host(node)):
         for key, found in list(node._bindings.key_to_bindings.items()):
             for binding in found:
                 action = actions.get(binding.action.split("(")[0])
@@ -126,33 +126,33 @@ def detail_target(screen: DetailScreen) -> Target:
 def console_action_allowed(screen: ConsoleScreen, action: str) -> bool | None:
     """check_action for a declared action on the console screen: whether it applies where
     the screen stands now; None (shown dimmed) when the key lacks the permission."""
-    return offered(CONSOLE_ACTIONS[action], console_app(screen), console_target(screen))
+    return offered(CONSOLE_ACTIONS[action], flow_host(screen), console_target(screen))
 
 
 def explain_console_lacking(screen: ConsoleScreen, action: str) -> None:
     """A dimmed key was pressed on the console screen: say which permission it needs."""
-    explain_lacking(CONSOLE_ACTIONS[action], console_app(screen), console_target(screen))
+    explain_lacking(CONSOLE_ACTIONS[action], flow_host(screen), console_target(screen))
 
 
 def run_console_action(screen: ConsoleScreen, action: str) -> None:
     """Starts a declared action on the console screen: its guard, then its flow."""
-    start_action(CONSOLE_ACTIONS[action], console_app(screen), console_target(screen))
+    start_action(CONSOLE_ACTIONS[action], flow_host(screen), console_target(screen))
 
 
 def detail_action_allowed(screen: DetailScreen, action: str) -> bool | None:
     """check_action for a declared action on a detail screen; None (dimmed) when the key
     lacks the permission."""
-    return offered(DETAIL_ACTIONS[action], console_app(screen), detail_target(screen))
+    return offered(DETAIL_ACTIONS[action], flow_host(screen), detail_target(screen))
 
 
 def explain_detail_lacking(screen: DetailScreen, action: str) -> None:
     """A dimmed key was pressed on a detail screen: say which permission it needs."""
-    explain_lacking(DETAIL_ACTIONS[action], console_app(screen), detail_target(screen))
+    explain_lacking(DETAIL_ACTIONS[action], flow_host(screen), detail_target(screen))
 
 
 def run_detail_action(screen: DetailScreen, action: str) -> None:
     """Starts a declared action on a detail screen; the screen then shows its result."""
-    start_flow(console_app(screen), _detail_flow(screen, DETAIL_ACTIONS[action]))
+    start_flow(flow_host(screen), _detail_flow(screen, DETAIL_ACTIONS[action]))
 
 
 KEY_ACTIONS = (NEW_KEY, REVOKE_KEY, ROTATE_KEY)
@@ -160,7 +160,7 @@ KEY_ACTIONS = (NEW_KEY, REVOKE_KEY, ROTATE_KEY)
 
 
 async def _detail_flow(screen: DetailScreen, action: Action) -> None:
-    app = console_app(screen)
+    app = flow_host(screen)
     result = await run(action, app, detail_target(screen))
     if action is EDIT:
         if result is not None:

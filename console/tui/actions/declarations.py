@@ -36,7 +36,7 @@ from console.tui.actions.promote import PROMOTABLE_KINDS
 from console.tui.browse.kinds import APPLICATIONS, LIST_KINDS, TENANT, ResourceKind
 
 if TYPE_CHECKING:
-    from console.tui.base.shell import ConsoleShell
+    from console.tui.base.shell import FlowHost
     from console.tui.base.shown import Shown
     from console.tui.browse.kinds import Kind
 
@@ -86,7 +86,7 @@ class Action:
     """Its name in the footer."""
     kinds: frozenset[str]
     """The kinds (Kind.key) it applies to."""
-    flow: Callable[[ConsoleShell, Target], Awaitable[object]]
+    flow: Callable[[FlowHost, Target], Awaitable[object]]
     """What it does once the guard let it: dialogs, the request, the reloads."""
     refused_as: Phrase
     """The action in read-only mode's refusal ("Read-only mode: ... is refused.")."""
@@ -100,7 +100,7 @@ class Action:
     needs_model: bool = True
     """The flow works on the typed object (Kind.model_of): a row as sent is converted."""
     feature: str | None = None
-    """What the service must offer (a name in ConsoleShell.unavailable)."""
+    """What the service must offer (a name in FlowHost.unavailable)."""
     not_offered: str = ""
     """Said when the service was found not to offer `feature`."""
     not_offered_title: str = ""
@@ -131,7 +131,7 @@ class Action:
             return kind.read_only_reason(target.obj)
         return True
 
-    def applies(self, app: ConsoleShell, target: Target) -> bool | str:
+    def applies(self, app: FlowHost, target: Target) -> bool | str:
         """True, or why not (`fits`, or the service does not offer it): the footer and the
         palette leave it out then."""
         fits = self.fits(target)
@@ -156,7 +156,7 @@ class Action:
 # ---- the footer, the palette and the keys ask these ------------------------------------
 
 
-def offered(action: Action, app: ConsoleShell, target: Target) -> bool | None:
+def offered(action: Action, app: FlowHost, target: Target) -> bool | None:
     """check_action's answer: False (hidden) where it does not apply, None (dimmed) where
     the key is known to lack its permission, else True. Read-only mode leaves it True: its
     key stays bound to say why, out of the footer (bindings_policy.hide_mutating_bindings)."""
@@ -168,7 +168,7 @@ def offered(action: Action, app: ConsoleShell, target: Target) -> bool | None:
     return True
 
 
-def visible(action: Action, app: ConsoleShell, target: Target) -> bool:
+def visible(action: Action, app: FlowHost, target: Target) -> bool:
     """Whether a list of commands (the palette) offers it: it applies, the key may do it,
     and read-only mode does not refuse it."""
     if action.refused_in_read_only and in_read_only_mode(app) and action.changes(target):
@@ -176,7 +176,7 @@ def visible(action: Action, app: ConsoleShell, target: Target) -> bool:
     return offered(action, app, target) is True
 
 
-def explain_lacking(action: Action, app: ConsoleShell, target: Target) -> None:
+def explain_lacking(action: Action, app: FlowHost, target: Target) -> None:
     """A dimmed key was pressed: says which permission the session's key lacks."""
     if offered(action, app, target) is not None or action.permission is None:
         return
@@ -185,7 +185,7 @@ def explain_lacking(action: Action, app: ConsoleShell, target: Target) -> None:
         say_lacking(app, missing, action.lacking_phrase(target))
 
 
-async def guard(action: Action, app: ConsoleShell, target: Target) -> Refusal | None:
+async def guard(action: Action, app: FlowHost, target: Target) -> Refusal | None:
     """Everything that must hold before the flow starts, checked once, in the order the
     user is told: read-only mode, the permission, what the service offers, the object."""
     fits = action.fits(target)
@@ -214,7 +214,7 @@ async def guard(action: Action, app: ConsoleShell, target: Target) -> Refusal | 
     return None
 
 
-def typed(action: Action, app: ConsoleShell, target: Target) -> Target | None:
+def typed(action: Action, app: FlowHost, target: Target) -> Target | None:
     """The target with its object as the flow works on it (a row as sent becomes its model);
     None, having said why, when the object does not match its model."""
     kind, obj = target.kind, target.obj
@@ -228,7 +228,7 @@ def typed(action: Action, app: ConsoleShell, target: Target) -> Target | None:
         return None
 
 
-async def run(action: Action, app: ConsoleShell, target: Target) -> object | None:
+async def run(action: Action, app: FlowHost, target: Target) -> object | None:
     """The one way an action runs: its object made the model the flow works on, the guard
     once, then the flow. The flow's result; None when refused (the user was told why,
     unless the action does not apply here at all)."""
@@ -243,7 +243,7 @@ async def run(action: Action, app: ConsoleShell, target: Target) -> object | Non
     return await action.flow(app, ready)
 
 
-def start(action: Action, app: ConsoleShell, target: Target) -> None:
+def start(action: Action, app: FlowHost, target: Target) -> None:
     """`run` in an app worker: flows wait for dialogs (see flows.start_flow)."""
     start_flow(app, run(action, app, target))
 
@@ -275,26 +275,26 @@ def _kinds(*, creatable: bool = False, regenerable: bool = False) -> frozenset[s
     )
 
 
-async def _create(app: ConsoleShell, target: Target) -> object:
+async def _create(app: FlowHost, target: Target) -> object:
     assert target.kind is not None
     return await create_flow(app, target.kind)
 
 
-async def _edit(app: ConsoleShell, target: Target) -> object:
+async def _edit(app: FlowHost, target: Target) -> object:
     assert target.kind is not None
     return await edit_flow(app, target.kind, target.obj)
 
 
-async def _delete(app: ConsoleShell, target: Target) -> object:
+async def _delete(app: FlowHost, target: Target) -> object:
     assert target.kind is not None
     return await delete_flow(app, target.kind, target.obj)
 
 
-async def _regenerate(app: ConsoleShell, target: Target) -> object:
+async def _regenerate(app: FlowHost, target: Target) -> object:
     return await regenerate_flow(app, target.obj)
 
 
-async def _new_key(app: ConsoleShell, target: Target) -> object:
+async def _new_key(app: FlowHost, target: Target) -> object:
     from console.models import Application
     from console.tui.actions.key_flows import new_key_flow
 
@@ -302,7 +302,7 @@ async def _new_key(app: ConsoleShell, target: Target) -> object:
     return await new_key_flow(app, target.obj)
 
 
-async def _revoke_key(app: ConsoleShell, target: Target) -> object:
+async def _revoke_key(app: FlowHost, target: Target) -> object:
     from console.models import Application
     from console.tui.actions.key_flows import revoke_key_flow
 
@@ -310,7 +310,7 @@ async def _revoke_key(app: ConsoleShell, target: Target) -> object:
     return await revoke_key_flow(app, target.obj)
 
 
-async def _rotate_key(app: ConsoleShell, target: Target) -> object:
+async def _rotate_key(app: FlowHost, target: Target) -> object:
     from console.models import Application
     from console.tui.actions.key_flows import rotate_flow
 
@@ -319,7 +319,7 @@ async def _rotate_key(app: ConsoleShell, target: Target) -> object:
     return True
 
 
-async def _copy_to_profile(app: ConsoleShell, target: Target) -> object:
+async def _copy_to_profile(app: FlowHost, target: Target) -> object:
     from console.tui.actions.promote import promote_flow
 
     assert isinstance(target.kind, ResourceKind) and target.obj is not None
@@ -378,7 +378,7 @@ def _key_action(
     name: str,
     key: str,
     label: str,
-    flow: Callable[[ConsoleShell, Target], Awaitable[object]],
+    flow: Callable[[FlowHost, Target], Awaitable[object]],
     doing: str,
 ) -> Action:
     """One of the Application Keys actions on an application (N, x, o): `edit` permission,

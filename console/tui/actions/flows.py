@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from console.client import AdminClient
     from console.models import Application
     from console.tui.actions.key_guard import KeyStakes
-    from console.tui.base.shell import ConsoleShell
+    from console.tui.base.shell import FlowHost
     from console.tui.base.shown import Model, Shown
     from console.tui.browse.kinds import Kind
     from console.tui.forms.base import ResourceForm
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def _client(app: ConsoleShell, client: AdminClient | None) -> AdminClient:
+def _client(app: FlowHost, client: AdminClient | None) -> AdminClient:
     client = client if client is not None else app.connected_client()
     if client is None:
         raise RuntimeError("No connection to a service yet.")
@@ -45,7 +45,7 @@ def _client(app: ConsoleShell, client: AdminClient | None) -> AdminClient:
 
 
 def form_for(
-    app: ConsoleShell,
+    app: FlowHost,
     kind: Kind,
     obj: Shown | None = None,
     *,
@@ -59,7 +59,7 @@ def form_for(
 
 
 async def open_form(
-    app: ConsoleShell,
+    app: FlowHost,
     kind: Kind,
     obj: Shown | None = None,
     *,
@@ -80,7 +80,7 @@ RESTORE_NOTE = (
 
 
 async def delete_object(
-    app: ConsoleShell, kind: Kind, obj: Shown, *, client: AdminClient | None = None
+    app: FlowHost, kind: Kind, obj: Shown, *, client: AdminClient | None = None
 ) -> bool:
     """Asks, then deletes. True when the object is gone (also if someone deleted it first)."""
     from console.client import ApiError, NotFound
@@ -154,7 +154,7 @@ async def proxies_using(client: AdminClient, application_id: str) -> tuple[list[
     pages = walk_pages(
         lambda page: client.proxies.page_json(page=page, size=100),
         envelope_end,
-        budget=getattr(client, "budget", None),
+        budget=client.budget,
         max_pages=PROXY_SCAN_PAGES,
     )
     async with aclosing(pages):
@@ -199,14 +199,12 @@ async def _proxies_losing(client: AdminClient, application_id: str) -> str:
     return f"{what}{checked}: {_names_sentence(names)}."
 
 
-async def _is_session_application(
-    app: ConsoleShell, client: AdminClient, application: Shown
-) -> bool:
+async def _is_session_application(app: FlowHost, client: AdminClient, application: Shown) -> bool:
     own = await session_application_id(app, client)
     return own is not None and own == str(_field(application, "id") or "")
 
 
-async def _key_stakes(app: ConsoleShell, client: AdminClient, application: Shown) -> KeyStakes:
+async def _key_stakes(app: FlowHost, client: AdminClient, application: Shown) -> KeyStakes:
     """Whether the console lives on this application's key (console.tui.actions.key_guard)."""
     from console.tui.actions.key_guard import key_stakes
 
@@ -220,7 +218,7 @@ def _field(obj: Shown, name: str) -> object:
 
 
 async def regenerate_key(
-    app: ConsoleShell, application: Application, *, client: AdminClient | None = None
+    app: FlowHost, application: Application, *, client: AdminClient | None = None
 ) -> Application | None:
     """Asks, regenerates (once: a POST is never retried), and shows the new key once.
 
@@ -268,7 +266,7 @@ async def regenerate_key(
 
 
 async def _regenerate_note(
-    app: ConsoleShell, client: AdminClient, application: Application
+    app: FlowHost, client: AdminClient, application: Application
 ) -> str | None:
     """Issue 26: on a service with regenerate only, that the old key stops at once with no
     rotation possible, and the proxies using the application (console.tui.actions.key_offers)."""
@@ -290,7 +288,7 @@ def swap_client_key(client: AdminClient, key: str) -> None:
     client.set_api_key(key)
 
 
-async def adopt_session_key(app: ConsoleShell, client: AdminClient, key: str) -> None:
+async def adopt_session_key(app: FlowHost, client: AdminClient, key: str) -> None:
     """The session's key was regenerated: use the new one now, and store it for next time."""
     swap_client_key(client, key)
     connection = app.connection
@@ -337,12 +335,12 @@ async def adopt_session_key(app: ConsoleShell, client: AdminClient, key: str) ->
     app.notify(f"The new key is stored for profile {profile}.", title="Key stored")
 
 
-def _store_key(app: ConsoleShell, profile: str, key: str) -> None:
+def _store_key(app: FlowHost, profile: str, key: str) -> None:
     """Blocking: in a thread. The app's profile source (the keyring, for saved profiles)."""
     app.profiles.store_key(profile, key)
 
 
-def refresh_after_change(app: ConsoleShell, kind: Kind, focus_id: str | None = None) -> None:
+def refresh_after_change(app: FlowHost, kind: Kind, focus_id: str | None = None) -> None:
     """Reloads what shows this kind of object: its section (a list or the tenant), and the
     header. A list keeps its cursor on `focus_id` (the object created or changed; after a
     delete, the deleted one's neighbour) and its scroll position."""
@@ -369,7 +367,7 @@ def refresh_after_change(app: ConsoleShell, kind: Kind, focus_id: str | None = N
 
 
 async def fresh_copy(
-    app: ConsoleShell, kind: Kind, obj: Shown, *, client: AdminClient | None = None
+    app: FlowHost, kind: Kind, obj: Shown, *, client: AdminClient | None = None
 ) -> Shown:
     """The object as the service holds it now, so a form opens on the latest version."""
     client = _client(app, client)
@@ -380,7 +378,7 @@ async def fresh_copy(
         return obj
 
 
-async def create_flow(app: ConsoleShell, kind: Kind) -> Model | None:
+async def create_flow(app: FlowHost, kind: Kind) -> Model | None:
     """`n` on a list: the form, then the list reloaded."""
     saved = await open_form(app, kind)
     if saved is not None:
@@ -388,7 +386,7 @@ async def create_flow(app: ConsoleShell, kind: Kind) -> Model | None:
     return saved
 
 
-async def edit_flow(app: ConsoleShell, kind: Kind, obj: Shown | None) -> Model | None:
+async def edit_flow(app: FlowHost, kind: Kind, obj: Shown | None) -> Model | None:
     """`e` on a row, a detail or the tenant: the form on the latest version, then reloads.
     An object no one may change opens its form read-only, whatever the mode or the key."""
     if obj is None:
@@ -399,7 +397,7 @@ async def edit_flow(app: ConsoleShell, kind: Kind, obj: Shown | None) -> Model |
     return saved
 
 
-async def delete_flow(app: ConsoleShell, kind: Kind, obj: Shown | None) -> bool:
+async def delete_flow(app: FlowHost, kind: Kind, obj: Shown | None) -> bool:
     """`d` on a row, a detail or the tenant: confirmation, delete, then reloads."""
     if obj is None:
         return False
@@ -409,7 +407,7 @@ async def delete_flow(app: ConsoleShell, kind: Kind, obj: Shown | None) -> bool:
     return deleted
 
 
-async def regenerate_flow(app: ConsoleShell, application: Shown | None) -> Application | None:
+async def regenerate_flow(app: FlowHost, application: Shown | None) -> Application | None:
     """`R` on an application: confirmation, the new key shown once, then reloads. An
     application shown as sent (it did not match the model) cannot be regenerated."""
     from console.models import Application
@@ -422,7 +420,7 @@ async def regenerate_flow(app: ConsoleShell, application: Shown | None) -> Appli
     return result
 
 
-def start_flow(app: ConsoleShell, flow: Coroutine[object, object, object]) -> None:
+def start_flow(app: FlowHost, flow: Coroutine[object, object, object]) -> None:
     """Runs a flow coroutine in an app worker: flows wait for dialogs, and a screen that
     closes meanwhile (a detail whose object was deleted) must not cancel them."""
     app.run_worker(flow, group="change", exit_on_error=False)

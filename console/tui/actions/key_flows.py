@@ -22,13 +22,13 @@ if TYPE_CHECKING:
     from console.client import AdminClient
     from console.keys.rotation import Rotation
     from console.models import Application, ApplicationKey
-    from console.tui.base.shell import ConsoleShell
+    from console.tui.base.shell import FlowHost
     from console.tui.widgets.keys_panel import KeysPanel
 
 log = logging.getLogger(__name__)
 
 
-def session_scope(app: ConsoleShell) -> str:
+def session_scope(app: FlowHost) -> str:
     """What a rotation and the session's key are remembered under: the profile, else the URL."""
     connection = app.connection
     if connection is None:
@@ -37,7 +37,7 @@ def session_scope(app: ConsoleShell) -> str:
 
 
 async def session_key_of(
-    app: ConsoleShell, client: AdminClient, application: Application
+    app: FlowHost, client: AdminClient, application: Application
 ) -> tuple[bool, str | None]:
     """(whether this session's key belongs to `application`, the id of that key if known)."""
     from console.keys.session import session_key_id
@@ -55,14 +55,14 @@ async def _current_keys(client: AdminClient, application: Application) -> list[A
     return await client.application_keys.list(application.id)
 
 
-async def _reveal(app: ConsoleShell, key: ApplicationKey, application: Application) -> None:
+async def _reveal(app: FlowHost, key: ApplicationKey, application: Application) -> None:
     from console.tui.modals import KeyRevealModal
 
     if key.key:
         await app.ask(KeyRevealModal(key.key, application.name, regenerated=True))
 
 
-def _not_done(app: ConsoleShell, title: str, error: Exception) -> None:
+def _not_done(app: FlowHost, title: str, error: Exception) -> None:
     from console.client import NotOffered
 
     if isinstance(error, NotOffered):
@@ -70,7 +70,7 @@ def _not_done(app: ConsoleShell, title: str, error: Exception) -> None:
     app.notify(str(error), title=title, severity="error")
 
 
-async def new_key_flow(app: ConsoleShell, application: Application) -> ApplicationKey | None:
+async def new_key_flow(app: FlowHost, application: Application) -> ApplicationKey | None:
     """`N`: a new key beside the others (they keep working), shown once."""
     from console.client import ApiError
     from console.tui.modals import ConfirmModal
@@ -114,7 +114,7 @@ def _key_line(key: ApplicationKey, marker: str = "") -> str:
 
 
 async def revoke_key_flow(
-    app: ConsoleShell, application: Application, key_id: str | None = None
+    app: FlowHost, application: Application, key_id: str | None = None
 ) -> bool:
     """`x`: revoke one key (chosen from a list). It stops at once. The session's own key (or,
     where the console cannot tell which it is, any key of its application) needs the name
@@ -188,9 +188,7 @@ async def revoke_key_flow(
     return True
 
 
-async def _swap_session_key(
-    app: ConsoleShell, client: AdminClient, application: Application
-) -> bool:
+async def _swap_session_key(app: FlowHost, client: AdminClient, application: Application) -> bool:
     """Makes a new key, shows it once, and moves the session and the profile to it; only
     once the new key answers is anything revoked. False (and says why) if it failed."""
     from console.client import ApiError
@@ -215,7 +213,7 @@ async def _swap_session_key(
     return True
 
 
-async def rotate_flow(app: ConsoleShell, application: Application) -> None:
+async def rotate_flow(app: FlowHost, application: Application) -> None:
     """`o`: the guided rotation, begun or continued (a rotation remembered from before)."""
     from console.client import ApiError
     from console.keys.rotation import DEPLOYING, remember, rotation_for
@@ -271,7 +269,7 @@ async def rotate_flow(app: ConsoleShell, application: Application) -> None:
 
 
 async def continue_rotation(
-    app: ConsoleShell, client: AdminClient, application: Application, rotation: Rotation
+    app: FlowHost, client: AdminClient, application: Application, rotation: Rotation
 ) -> None:
     """The rotation's last step: revoke the old keys once deployed, cancel, or later."""
     from console.client import ApiError
@@ -307,7 +305,7 @@ async def continue_rotation(
 
 
 async def fill_keys_panel(
-    app: ConsoleShell, panel: KeysPanel, application: Application, labels: dict[str, str]
+    app: FlowHost, panel: KeysPanel, application: Application, labels: dict[str, str]
 ) -> None:
     """The application's keys on its detail: which one the session uses, the rotation in
     progress; where the service does not list keys, what it offers instead."""

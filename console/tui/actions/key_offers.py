@@ -13,7 +13,7 @@ from console.tui.actions.key_permissions import REGENERATE
 if TYPE_CHECKING:
     from console.client import AdminClient
     from console.client.key_features import KeyFeatures
-    from console.tui.base.shell import ConsoleShell
+    from console.tui.base.shell import SessionHost
 
 log = logging.getLogger(__name__)
 
@@ -21,7 +21,7 @@ KEYS = "keys"
 """The feature name `mark_unavailable` records for a service without Application Keys."""
 
 
-async def key_features(app: ConsoleShell, client: AdminClient) -> KeyFeatures:
+async def key_features(app: SessionHost, client: AdminClient) -> KeyFeatures:
     """The service's key features (the client asks once per connection); what it lacks is
     recorded in `app.unavailable`, so actions and keys say so instead of failing."""
     features = await client.key_features()
@@ -42,7 +42,7 @@ def proxies_sentence(names: list[str], complete: bool) -> str:
     return f"Proxies using this application (their transforms get its key): {shown}."
 
 
-async def lacks_keys(app: ConsoleShell, client: AdminClient) -> bool:
+async def lacks_keys(app: SessionHost, client: AdminClient) -> bool:
     """Whether the service was found to lack Application Keys (asking once per connection);
     False when it could not be told."""
     try:

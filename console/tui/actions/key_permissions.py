@@ -13,7 +13,7 @@ from console.tui.base.session import Session
 if TYPE_CHECKING:
     from console.client.client import AdminClient
     from console.models import Application
-    from console.tui.base.shell import ConsoleShell
+    from console.tui.base.shell import FlowHost, SessionHost
     from console.tui.browse.kinds import Kind
 
 log = logging.getLogger(__name__)
@@ -23,18 +23,18 @@ REGENERATE = "regenerate"
 """The feature name `mark_unavailable` records for a service without key regeneration."""
 
 
-def not_offered(app: ConsoleShell) -> set[str]:
-    """What the service in use was found not to offer (ConsoleShell.unavailable)."""
+def not_offered(app: SessionHost) -> set[str]:
+    """What the service in use was found not to offer (SessionHost.unavailable)."""
     return app.unavailable
 
 
-def in_read_only_mode(app: ConsoleShell) -> bool:
+def in_read_only_mode(app: SessionHost) -> bool:
     """Whether the console runs with --read-only (not whether an object is read-only: see
     Kind.is_read_only)."""
     return app.read_only
 
 
-def refuse_if_read_only(app: ConsoleShell, what: str) -> bool:
+def refuse_if_read_only(app: FlowHost, what: str) -> bool:
     """True (and says so) when the console runs read-only and `what` must not happen."""
     if in_read_only_mode(app):
         app.notify(f"Read-only mode: {what} is refused.", title="Read-only", severity="warning")
@@ -42,7 +42,7 @@ def refuse_if_read_only(app: ConsoleShell, what: str) -> bool:
     return False
 
 
-def _session_of(app: ConsoleShell, client: AdminClient) -> Session:
+def _session_of(app: SessionHost, client: AdminClient) -> Session:
     """The session `client` belongs to: the app's current one, or (a flow still running for
     a connection since replaced) a detached one, so that what its key may do is asked again
     and never kept for the current connection."""
@@ -59,7 +59,7 @@ async def _learn_key(session: Session, client: AdminClient) -> None:
         session.know_key(str(application.id), frozenset(application.permissions))
 
 
-async def session_application_id(app: ConsoleShell, client: AdminClient) -> str | None:
+async def session_application_id(app: FlowHost, client: AdminClient) -> str | None:
     """The id of the application whose key the session uses (GET /applications/key, once)."""
     session = _session_of(app, client)
     if not session.key_known:
@@ -83,7 +83,7 @@ def needed_permission(kind: Kind | None, action: str) -> str | None:
     return kind.change_permission(action) if kind is not None else None
 
 
-def known_permissions(app: ConsoleShell) -> frozenset[str] | None:
+def known_permissions(app: FlowHost) -> frozenset[str] | None:
     """The key's permissions if known already, else None; asks the service once per
     connection, in the background, and refreshes every screen's keys when it answers.
 
@@ -91,7 +91,7 @@ def known_permissions(app: ConsoleShell) -> frozenset[str] | None:
     the footer is drawn long before that (see console.tui.browse.first_page)."""
     session = app.session
     client = session.client  # made already or not: never made here
-    if client is None or not hasattr(client, "applications"):
+    if client is None:
         return None
     if session.key_known:
         return session.key_permissions
@@ -103,7 +103,7 @@ def known_permissions(app: ConsoleShell) -> frozenset[str] | None:
     return None
 
 
-async def _ask_permissions(app: ConsoleShell, session: Session, client: AdminClient) -> None:
+async def _ask_permissions(app: FlowHost, session: Session, client: AdminClient) -> None:
     try:
         await _learn_key(session, client)
     finally:
@@ -112,7 +112,7 @@ async def _ask_permissions(app: ConsoleShell, session: Session, client: AdminCli
         screen.refresh_bindings()
 
 
-async def lacking_permission(app: ConsoleShell, kind: Kind, action: str) -> str | None:
+async def lacking_permission(app: FlowHost, kind: Kind, action: str) -> str | None:
     """The permission the key lacks for this action (asking the service if not yet known),
     or None when it has it or the console cannot tell (the service then decides)."""
     needed = needed_permission(kind, action)
@@ -128,7 +128,7 @@ async def lacking_permission(app: ConsoleShell, kind: Kind, action: str) -> str 
     return needed if permissions is not None and needed not in permissions else None
 
 
-def lacking_now(app: ConsoleShell, kind: Kind | None, action: str) -> str | None:
+def lacking_now(app: FlowHost, kind: Kind | None, action: str) -> str | None:
     """As `lacking_permission`, from what is known now (for the footer's keys)."""
     needed = needed_permission(kind, action)
     if needed is None or in_read_only_mode(app):
@@ -137,7 +137,7 @@ def lacking_now(app: ConsoleShell, kind: Kind | None, action: str) -> str | None
     return needed if permissions is not None and needed not in permissions else None
 
 
-def say_lacking(app: ConsoleShell, permission: str, what: str) -> None:
+def say_lacking(app: FlowHost, permission: str, what: str) -> None:
     app.notify(
         f"{what.capitalize()} needs {permission}, which this key lacks. Use a key that has it "
         "(another profile: p).",

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from console.client.client import AdminClient
     from console.estate.apply import ApplyResult
     from console.estate.plan import Plan
-    from console.tui.base.shell import ConsoleShell
+    from console.tui.base.shell import FlowHost
     from console.tui.base.shown import Shown
     from console.tui.browse.kinds import ResourceKind as Kind
 
@@ -57,11 +57,11 @@ def screen_target(screen: OfAnApp) -> tuple[Kind | None, Shown | None]:
     return None, None
 
 
-def start_tenant_diff(app: ConsoleShell) -> None:
+def start_tenant_diff(app: FlowHost) -> None:
     app.run_worker(tenant_diff_flow(app), group="promote", exit_on_error=False)
 
 
-async def _other_profile(app: ConsoleShell, title: str) -> str | None:
+async def _other_profile(app: FlowHost, title: str) -> str | None:
     from console.tui.modals.target_profile import TargetProfilePicker
 
     try:
@@ -83,7 +83,7 @@ async def _other_profile(app: ConsoleShell, title: str) -> str | None:
     return result
 
 
-async def _client_for(app: ConsoleShell, name: str) -> AdminClient:
+async def _client_for(app: FlowHost, name: str) -> AdminClient:
     """A client for the profile `name` (its key resolved in a thread); ValueError with a
     sentence when there is none to use."""
     from console.tui.base.connection import ProfileUnavailable
@@ -123,7 +123,7 @@ def _failure(exc: BaseException) -> str:
     return f"{problem.title}: {problem.message}"
 
 
-async def promote_flow(app: ConsoleShell, kind: Kind, item: Shown) -> None:
+async def promote_flow(app: FlowHost, kind: Kind, item: Shown) -> None:
     """Pick a profile, show the plan for this object there, apply it once confirmed.
     `c` or the palette runs it (console.tui.actions.declarations.COPY_TO_PROFILE: refused
     read-only)."""
@@ -198,7 +198,7 @@ def _code_warning(plan: Plan) -> str | None:
     )
 
 
-async def _report(app: ConsoleShell, result: ApplyResult, target: str) -> None:
+async def _report(app: FlowHost, result: ApplyResult, target: str) -> None:
     done = "; ".join(result.done) or "nothing"
     if result.complete:
         app.notify(f"Done in profile {target}: {done}.", title="Copy to profile")
@@ -215,7 +215,7 @@ async def _report(app: ConsoleShell, result: ApplyResult, target: str) -> None:
     await _reveal_keys(app, result)
 
 
-async def _reveal_keys(app: ConsoleShell, result: ApplyResult) -> None:
+async def _reveal_keys(app: FlowHost, result: ApplyResult) -> None:
     """Each new application's key, shown once, as after a create."""
     from console.tui.modals.key_reveal import KeyRevealModal
 
@@ -223,7 +223,7 @@ async def _reveal_keys(app: ConsoleShell, result: ApplyResult) -> None:
         await app.ask(KeyRevealModal(new.key, new.application))
 
 
-async def tenant_diff_flow(app: ConsoleShell) -> None:
+async def tenant_diff_flow(app: FlowHost) -> None:
     """Pick a profile; show what it takes to make its tenant like this one."""
     from console.estate.plan import compute_plan
     from console.estate.tenant import read_tenant

@@ -1,8 +1,8 @@
 """The console's clock: relative times on screen ("3 minutes ago") move on with its ticks.
 
-The app publishes the time on its clock signal (ConsoleShell.clock_signal) every
-TIME_TICK_SECONDS; a screen or widget that shows relative times follows it from on_mount,
-so the app never looks for them.
+The app publishes the time on its clock signal (Chrome.clock_signal, console.tui.base.shell)
+every TIME_TICK_SECONDS; a screen or widget that shows relative times follows it from
+on_mount, so the app never looks for them.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from console.tui.base.app_access import console_app
+from console.tui.base.app_access import chrome
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -31,4 +31,4 @@ def follow_clock(node: DOMNode, refresh: Callable[[], object]) -> None:
         except Exception:
             log.warning("Could not refresh the times of %r", node, exc_info=True)
 
-    console_app(node).clock_signal.subscribe(node, tick, immediate=True)
+    chrome(node).clock_signal.subscribe(node, tick, immediate=True)

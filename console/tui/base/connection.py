@@ -177,18 +177,17 @@ class SavedProfiles:
             log.warning("The profile could not be resolved", exc_info=True)
             raise ProfileUnavailable(str(exc)) from None
         # Switching inside the console leaves the saved active profile alone (make_default).
-        problem = getattr(found, "key_problem", None)
         return Connection(
             found.profile,
             found.base_url,
             found.key,
             found.key_source,
-            problem,
+            found.key_problem,
             key_header=found.key_header,
-            badge=getattr(found, "label", None),
-            color=getattr(found, "color", None),
+            badge=found.label,
+            color=found.color,
             key_origin=found.key_origin,
-            rate_limit=getattr(found, "rate_limit", None),
+            rate_limit=found.rate_limit,
         )
 
     def summaries(self) -> list[ProfileSummary]:

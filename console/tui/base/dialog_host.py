@@ -1,7 +1,7 @@
 """What a widget, a modal or a form needs of the app to open a dialog: the app opens every
 screen (console.tui.app.TenantConsoleApp.ask and .show), nothing else pushes one.
 
-Apart from console.tui.base.shell (whose ConsoleShell includes these members), so that the
+Apart from console.tui.base.shell (whose Router role includes these members), so that the
 widgets the shell's own types name (the code editor, through run_targets) and the modals can
 reach the app without an import cycle: this module imports nothing of the console.
 """

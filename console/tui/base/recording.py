@@ -13,5 +13,4 @@ def record_changes(client: AdminClient, profile: str | None, origin: str) -> Non
     """Every change `client` makes goes in the user's change journal (History, undo)."""
     from console.journal.store import open_journal
 
-    if hasattr(client, "record_changes"):
-        client.record_changes(open_journal(), profile=profile, origin=origin)
+    client.record_changes(open_journal(), profile=profile, origin=origin)

@@ -1,10 +1,10 @@
 """One connection's session: what the console knows while it talks to one tenant.
 
-The app holds exactly one (ConsoleShell.session) and makes a new one on every connect or
-profile switch, so nothing of a profile (its client, what its service lacks, its key's
-permissions, its tenant's name and usage) is carried into the next. The header follows the
-current session through the app's `session_signal`: the session publishes itself on it
-whenever what the header shows of it changes, and the app when it replaces it.
+The app holds exactly one (SessionHost.session, console.tui.base.shell) and makes a new one
+on every connect or profile switch, so nothing of a profile (its client, what its service
+lacks, its key's permissions, its tenant's name and usage) is carried into the next. The
+header follows the current session through the app's `session_signal`: the session publishes
+itself on it whenever what the header shows of it changes, and the app when it replaces it.
 """
 
 from __future__ import annotations

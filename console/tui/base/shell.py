@@ -1,19 +1,30 @@
 """The console's shell: what screens, widgets, flows, policies and palette providers may use of
-the app (console.tui.app.TenantConsoleApp), as a protocol.
+the app (console.tui.app.TenantConsoleApp), as a few small protocols by role.
 
-They reach the app through console.tui.base.app_access.console_app, typed as this protocol, so none
-of them imports the app module (not even under TYPE_CHECKING): the app imports the screens,
-never the other way round. The app satisfies it (checked in console/tui/app.py), and so does
-the tests' form host (tests/tui/form_host.py). It imports no module of console.tui that
-imports a screen, a widget or the app: only Textual, the client, the models and the small
-types below the TUI.
+- `SessionHost`: the session, its connection and client, what the service lacks;
+- `Connecting`: another connection (a profile, the demo's service);
+- `KeyPrompts`: asking for a new key and checking it;
+- `Chrome`: the clock, the styles read after start, the clipboard;
+- `Usage`: the header's usage line, the usage history and its forecast;
+- `PreferenceHost`: what is remembered for the next start (theme, usage auto-refresh);
+- `Notices`: saying what happened or went wrong;
+- `Router`: the screens and dialogs the app opens (only the app pushes a screen);
+- `Work`: Textual's workers.
+
+`FlowHost` is what the actions' flows use; `ConsoleShell` is all of them, the whole app. A
+module reaches the app through console.tui.base.app_access (one accessor per role), typed as
+the role it uses, so none of them imports the app module (not even under TYPE_CHECKING): the
+app imports the screens, never the other way round. The app satisfies ConsoleShell (checked in
+console/tui/app.py), and the tests' stand-ins the roles they host (tests/tui/form_host.py). It
+imports no module of console.tui that imports a screen, a widget or the app: only Textual, the
+client, the models and the small types below the TUI.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 from console.tui.base.dialog_host import DialogHost
 
@@ -30,6 +41,7 @@ if TYPE_CHECKING:
     from console.estate.plan import Plan
     from console.keys.rotation import Rotation
     from console.models import UsageReport
+    from console.profiles.preferences import Preferences
     from console.tui.base.connection import Connection, ProfileSource
     from console.tui.base.problems import ConsoleProblem
     from console.tui.base.session import Session
@@ -43,7 +55,23 @@ if TYPE_CHECKING:
 
 ResultT = TypeVar("ResultT")
 
-__all__ = ["ConsoleShell", "ConsoleView", "DiffView", "ListView", "PlanView"]
+__all__ = [
+    "Chrome",
+    "Connecting",
+    "ConsoleShell",
+    "ConsoleView",
+    "DiffView",
+    "FlowHost",
+    "KeyPrompts",
+    "ListView",
+    "Notices",
+    "PlanView",
+    "PreferenceHost",
+    "Router",
+    "SessionHost",
+    "Usage",
+    "Work",
+]
 
 
 class ListView(Protocol):
@@ -98,11 +126,9 @@ class DiffView(Protocol):
     def show_problem(self, message: str) -> None: ...
 
 
-class ConsoleShell(DialogHost, Protocol):
-    """The members of the console's app that other modules may use (dialogs are opened
-    with DialogHost's ask and show)."""
-
-    # ---- the connection -----------------------------------------------------------------
+class SessionHost(Protocol):
+    """The app as the holder of the session: the connection, its client, read-only mode and
+    what the service in use lacks (console.tui.base.session)."""
 
     @property
     def session(self) -> Session:
@@ -112,8 +138,6 @@ class ConsoleShell(DialogHost, Protocol):
 
     session_signal: Signal[Session]
     """Publishes the session when it is replaced or what the header shows of it changes."""
-    clock_signal: Signal[datetime]
-    """Publishes the time on every tick of the clock (console.tui.base.clock_ticks)."""
 
     @property
     def connection(self) -> Connection | None:
@@ -142,6 +166,11 @@ class ConsoleShell(DialogHost, Protocol):
         """The service rejected the session's key (401)."""
         ...
 
+    @property
+    def usage_line(self) -> str:
+        """The session's usage summary, as the header shows it."""
+        ...
+
     client_factory: Callable[..., AdminClient]
     """Makes a client for a connection (another profile's, for promotion)."""
 
@@ -154,30 +183,52 @@ class ConsoleShell(DialogHost, Protocol):
         """As `client`, but None when there is no connection with a key."""
         ...
 
+    def mark_unavailable(self, feature: str) -> None:
+        """The service lacks `feature`: said in the header, refused until the profile changes."""
+        ...
+
+    def refresh_header_info(self) -> None:
+        """The session's tenant name and usage line read again, for the header."""
+        ...
+
+
+class Connecting(Protocol):
+    """The app as what changes the connection: another profile, the demo's service."""
+
     def switch_profile(self, name: str) -> None: ...
 
     async def connect(self, connection: Connection, *, first_page: FirstPage | None = None) -> None:
         """Connects to `connection` (a new console screen for it)."""
         ...
 
+    async def start_demo_service(self) -> Connection: ...
+
+
+class KeyPrompts(Protocol):
+    """The app as what asks for a new key and checks one before it is kept."""
+
+    def prompt_new_key(self, connection: Connection | None = None, reason: str = "") -> None: ...
+
     async def check_new_key(
         self, connection: Connection, key: str, *, session_only: bool = False
     ) -> Connection | str: ...
 
-    async def start_demo_service(self) -> Connection: ...
 
-    def prompt_new_key(self, connection: Connection | None = None, reason: str = "") -> None: ...
+class Chrome(Protocol):
+    """The app as what every screen's chrome uses: the clock, the styles read after start,
+    the clipboard."""
 
-    def mark_unavailable(self, feature: str) -> None: ...
+    clock_signal: Signal[datetime]
+    """Publishes the time on every tick of the clock (console.tui.base.clock_ticks)."""
 
-    # ---- the header and usage -----------------------------------------------------------
+    def load_later_styles(self) -> None: ...
 
-    @property
-    def usage_line(self) -> str:
-        """The session's usage summary, as the header shows it."""
-        ...
+    def copy_id(self, value: str) -> None: ...
 
-    def refresh_header_info(self) -> None: ...
+
+class Usage(Protocol):
+    """The app as what keeps the usage: the header's usage line, the usage history (issue
+    28) and its forecast."""
 
     def after_first_rows(self) -> None: ...
 
@@ -194,11 +245,23 @@ class ConsoleShell(DialogHost, Protocol):
         done: Callable[[list[Any], Forecast], None] | None = None,
     ) -> None: ...
 
-    def load_later_styles(self) -> None: ...
 
-    def copy_id(self, value: str) -> None: ...
+@runtime_checkable
+class PreferenceHost(Protocol):
+    """The app as what remembers preferences for the next start (the theme, the usage
+    auto-refresh). Runtime-checkable: a reusable widget (the usage dashboard) may be hosted
+    by an app other than the console's, which has none."""
 
-    # ---- reporting ----------------------------------------------------------------------
+    @property
+    def preferences(self) -> Preferences | None:
+        """Once loaded (None: the defaults)."""
+        ...
+
+    def set_preference(self, **values: str | int | None) -> None: ...
+
+
+class Notices(Protocol):
+    """The app as what tells the user: a notification, a problem a section also shows."""
 
     def report_problem(self, problem: ConsoleProblem) -> None: ...
 
@@ -212,7 +275,10 @@ class ConsoleShell(DialogHost, Protocol):
         markup: bool = True,
     ) -> None: ...
 
-    # ---- screens: the app opens them ----------------------------------------------------
+
+class Router(DialogHost, Protocol):
+    """The app as the one router: it opens every screen (dialogs with DialogHost's ask and
+    show), so that a palette provider, a form or a policy does not import one."""
 
     @property
     def console_screen(self) -> ConsoleView | None: ...
@@ -267,7 +333,9 @@ class ConsoleShell(DialogHost, Protocol):
 
     def pop_screen(self) -> AwaitComplete: ...
 
-    # ---- work ---------------------------------------------------------------------------
+
+class Work(Protocol):
+    """The app as what runs work (Textual's workers)."""
 
     def run_worker(
         self,
@@ -280,3 +348,12 @@ class ConsoleShell(DialogHost, Protocol):
         exclusive: bool = False,
         thread: bool = False,
     ) -> Worker[ResultT]: ...
+
+
+class FlowHost(SessionHost, Notices, Router, Work, Protocol):
+    """What the actions' flows use of the app (console.tui.actions): the session and its
+    client, notices, the screens and dialogs they ask for, workers."""
+
+
+class ConsoleShell(FlowHost, Connecting, KeyPrompts, Chrome, Usage, PreferenceHost, Protocol):
+    """The whole app, every role: what the app satisfies (checked in console/tui/app.py)."""

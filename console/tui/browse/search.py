@@ -89,7 +89,7 @@ class TenantSearch:
             fetch,
             lambda item, labels: row_filter.matches(kind, item, labels),
             kind.item_id,
-            budget=getattr(client, "budget", None),
+            budget=client.budget,
             pages=pages,
         )
 

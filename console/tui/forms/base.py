@@ -17,7 +17,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widget import Widget
 from textual.widgets import Button, Input, Select, SelectionList, Static, Switch, TextArea
 
 from console.models import PayloadInvalid
@@ -25,7 +24,7 @@ from console.tui.base.dialog_host import dialog_host
 from console.tui.base.formatting import local_time
 from console.tui.base.notices import notify_once
 from console.tui.base.shown import JsonObject
-from console.tui.forms.code import code_problem_sentences
+from console.tui.forms.code import CheckedCode, code_problem_sentences
 from console.tui.forms.diff import code_changes, describe_changes
 from console.tui.forms.fields import FormField, nearest_field
 from console.tui.modals import CodeWarningModal, DiscardChangesModal, LostUpdateModal
@@ -146,7 +145,7 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT, RequestT]):
         """An object in the shape of `build_payload`'s dict, to compare versions."""
         raise NotImplementedError
 
-    def code_editors(self) -> Iterable[tuple[str, Widget]]:
+    def code_editors(self) -> Iterable[tuple[str, CheckedCode]]:
         """(label, editor) for each code field to check before saving."""
         return ()
 

@@ -5,16 +5,22 @@ plans use too; here only the editor's own (incrementally parsed) problems are fe
 
 from __future__ import annotations
 
-from textual.widget import Widget
+from typing import Protocol
 
 from console.code_files.problems import CodeProblem, problem_sentences
 
 
-def code_problem_sentences(label: str, editor: Widget) -> list[str]:
+class CheckedCode(Protocol):
+    """A code field as the check reads it (console.tui.widgets.code_editor.CodeEditor)."""
+
+    @property
+    def text(self) -> str: ...
+
+    def problems(self) -> list[CodeProblem]: ...
+
+
+def code_problem_sentences(label: str, editor: CheckedCode) -> list[str]:
     """What to warn about before saving this editor's code: syntax errors, missing export."""
-    problems_of = getattr(editor, "problems", None)
-    text: str = getattr(editor, "text", "")
-    if problems_of is None or not text.strip():
+    if not editor.text.strip():
         return []
-    problems: list[CodeProblem] = list(problems_of())
-    return problem_sentences(label, problems)
+    return problem_sentences(label, editor.problems())

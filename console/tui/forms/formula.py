@@ -9,14 +9,13 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widget import Widget
 from textual.widgets import Button, Input, Static, TabbedContent, TabPane
 
 from console.models import ReactorFormula, ReactorFormulaCreate
 from console.models.as_request import formula_request
 from console.models.formulas import CODE_MAX
 from console.models.round_trip import keep_item_fields
-from console.tui.base.app_access import console_app
+from console.tui.base.app_access import router
 from console.tui.base.shown import JsonObject
 from console.tui.browse.kinds import REACTOR_FORMULAS
 from console.tui.forms.base import FieldErrors, ResourceForm
@@ -245,8 +244,12 @@ class FormulaForm(ResourceForm[ReactorFormula, ReactorFormulaCreate]):
         if self.is_mounted:
             editor_id = "configuration" if noun == "configuration" else "request-parameters"
             count = len(self.query_one(f"#{editor_id}", ContractEditor).value())
+        elif self.obj is None:
+            count = 0
+        elif noun == "configuration":
+            count = len(self.obj.configuration or [])
         else:
-            count = len(getattr(self.obj, noun, None) or []) if self.obj is not None else 0
+            count = len(self.obj.request_parameters or [])
         label = "Configuration" if noun == "configuration" else "Request parameters"
         return f"{label} ({count})"
 
@@ -334,16 +337,18 @@ class FormulaForm(ResourceForm[ReactorFormula, ReactorFormulaCreate]):
         """As every form's, and the unknown fields of each contract item, matched by name."""
         body = super().wire_body(model)
         if self.obj is not None:
-            for field in ("configuration", "request_parameters"):
-                originals = getattr(self.obj, field)
+            for field, originals in (
+                ("configuration", self.obj.configuration),
+                ("request_parameters", self.obj.request_parameters),
+            ):
                 body[field] = keep_item_fields(body.get(field) or [], originals, "name")
         return body
 
     def payload_of(self, obj: ReactorFormula) -> JsonObject:
         return formula_request(obj)
 
-    def code_editors(self) -> list[tuple[str, Widget]]:
-        return [("code", self.query_one("#code"))]
+    def code_editors(self) -> list[tuple[str, CodeEditor]]:
+        return [("code", self.query_one("#code", CodeEditor))]
 
     def action_test_run(self) -> None:
         """Runs the code as it is now on a sample (console.tui.screens.test_run)."""
@@ -363,7 +368,7 @@ class FormulaForm(ResourceForm[ReactorFormula, ReactorFormulaCreate]):
         target = formula_run_target(
             name, self.obj.id if self.obj else None, lambda: editor.text, contract, editor
         )
-        console_app(self).open_test_run(target)
+        router(self).open_test_run(target)
 
     async def send(self, body: JsonObject) -> ReactorFormula:
         if self.obj is None:

@@ -10,13 +10,12 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.widget import Widget
 from textual.widgets import Input, Select, Static, Switch
 
 from console.models import Application, Proxy, ProxyCreate
 from console.models.as_request import proxy_request
 from console.models.as_request import transform_request as transform_payload
-from console.tui.base.app_access import console_app
+from console.tui.base.app_access import router
 from console.tui.base.shown import JsonObject
 from console.tui.browse.kinds import PROXIES
 from console.tui.forms.base import FieldErrors, ResourceForm
@@ -238,14 +237,13 @@ class ProxyForm(ResourceForm[Proxy, ProxyCreate]):
     def payload_of(self, obj: Proxy) -> JsonObject:
         return proxy_request(obj)
 
-    def code_editors(self) -> list[tuple[str, Widget]]:
-        editors: list[tuple[str, Widget]] = []
+    def code_editors(self) -> list[tuple[str, CodeEditor]]:
+        editors: list[tuple[str, CodeEditor]] = []
         for field in ("request_transform", "response_transform"):
             original = _transform_of(self.obj, field)
             if original is None or original.is_code:  # others have no editor
-                editors.append(
-                    (field.replace("_", " "), self.query_one(f"#{field.replace('_', '-')}"))
-                )
+                editor = self.query_one(f"#{field.replace('_', '-')}", CodeEditor)
+                editors.append((field.replace("_", " "), editor))
         return editors
 
     def action_test_run(self) -> None:
@@ -280,7 +278,7 @@ class ProxyForm(ResourceForm[Proxy, ProxyCreate]):
             with_bt,
             editor,
         )
-        console_app(self).open_test_run(target)
+        router(self).open_test_run(target)
 
     async def send(self, body: JsonObject) -> Proxy:
         if self.obj is None:

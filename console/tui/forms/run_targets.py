@@ -1,7 +1,7 @@
 """What a test-run runs: a formula's or a proxy transform's code, its sample and contract, as a
 form or a detail describes it to the test-run screen (console.tui.screens.test_run). Here,
 below the screen, so that the forms describe a run without importing the screen: the app
-opens it (ConsoleShell.open_test_run)."""
+opens it (Router.open_test_run in console.tui.base.shell)."""
 
 from __future__ import annotations
 

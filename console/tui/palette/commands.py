@@ -18,7 +18,7 @@ from uuid import UUID
 
 from textual.command import Hit, Hits, Provider
 
-from console.tui.base.app_access import console_app
+from console.tui.base.app_access import flow_host
 from console.tui.browse.kinds import APPLICATIONS, LIST_KINDS, PROXIES, REACTOR_FORMULAS
 from console.tui.browse.row_filter import name_pattern
 from console.tui.browse.search import TenantSearch
@@ -26,7 +26,7 @@ from console.tui.widgets.resource_list import ResourceList
 
 if TYPE_CHECKING:
     from console.client.client import AdminClient
-    from console.tui.base.shell import ConsoleShell
+    from console.tui.base.shell import Router
     from console.tui.base.shown import JsonObject, Shown
     from console.tui.browse.kinds import Fetched, Labels, ResourceKind
 
@@ -58,7 +58,7 @@ class ObjectProvider(Provider):
 
     async def search(self, query: str) -> Hits:
         query = query.strip()
-        app = console_app(self)
+        app = flow_host(self)
         client = app.connected_client() if len(query) >= 2 else None
         if client is None:
             return
@@ -125,7 +125,7 @@ class ObjectProvider(Provider):
                 partial(_application_page, client),
                 matches,
                 APPLICATIONS.item_id,
-                budget=getattr(client, "budget", None),
+                budget=client.budget,
             )
         self._walk, self._walk_query, self._walk_client = search, query, client
         try:
@@ -144,7 +144,7 @@ class ObjectProvider(Provider):
     ) -> list[tuple[ResourceKind, str, str, str]]:
         """What the profile's local index knows by this name, at once (the live answers
         follow): kind, id, name and "from the index, 3 minutes old"."""
-        index = getattr(client, "index", None)
+        index = client.index
         if index is None:
             return []
         from console.client.find import from_index
@@ -184,7 +184,7 @@ class ObjectProvider(Provider):
         results = await asyncio.gather(some(PROXIES), some(REACTOR_FORMULAS))
         return [hit for part in results for hit in part]
 
-    def _loaded(self, app: ConsoleShell) -> list[tuple[ResourceKind, Shown]]:
+    def _loaded(self, app: Router) -> list[tuple[ResourceKind, Shown]]:
         """Applications and permissions the lists hold (no name filter on the server)."""
         screen = app.console_screen
         if screen is None:

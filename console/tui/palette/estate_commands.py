@@ -8,7 +8,7 @@ from functools import partial
 
 from console.tui.actions.declarations import COPY_TO_PROFILE, Target, start, visible
 from console.tui.actions.promote import screen_target, start_tenant_diff
-from console.tui.base.app_access import console_app
+from console.tui.base.app_access import flow_host
 from console.tui.palette.command_list import Command, CommandListProvider
 
 
@@ -17,7 +17,7 @@ class EstateCommands(CommandListProvider):
     in read-only mode), and "Compare this tenant with another profile…"."""
 
     def commands(self) -> Iterator[Command]:
-        app = console_app(self)
+        app = flow_host(self)
         if app.connected_client() is None:
             return
         kind, item = screen_target(self.screen)

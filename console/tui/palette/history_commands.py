@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from console.tui.base.app_access import console_app
+from console.tui.base.app_access import router
 from console.tui.palette.command_list import Command, CommandListProvider
 
 
 class HistoryCommands(CommandListProvider):
     def commands(self) -> Iterator[Command]:
-        app = console_app(self)
+        app = router(self)
         yield (
             "History",
             app.open_history,

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-from console.tui.base.app_access import console_app
+from console.tui.base.app_access import router, session_host
 from console.tui.browse.kinds import APPLICATIONS, PERMISSIONS
 from console.tui.palette.command_list import Command, ScreenHit
 from console.tui.widgets.resource_list import ResourceList
@@ -41,30 +41,29 @@ class ReviewCommands(Provider):
             return
         yield (
             "Access review",
-            console_app(self).open_access_review,
+            router(self).open_access_review,
             "Every application's grants, flagged against minimum scope",
         )
         for flag in FLAGS:
             yield (
                 f"Access review: {flag.label}",
-                partial(console_app(self).open_access_review, flag.key),
+                partial(router(self).open_access_review, flag.key),
                 flag.explanation,
             )
 
     def _who_holds(self, permission: str) -> Command:
         return (
             f"Who holds {permission}",
-            partial(console_app(self).open_who_holds, permission),
+            partial(router(self).open_who_holds, permission),
             "Applications holding it, directly or through an access rule",
         )
 
     async def _permissions(self) -> list[str]:
-        app = console_app(self)
-        screen = app.console_screen
+        screen = router(self).console_screen
         section = screen.find_section(PERMISSIONS.key) if screen is not None else None
         if isinstance(section, ResourceList) and section.items and not section.query_params:
             return [PERMISSIONS.item_id(item) for item in section.items]  # the whole catalogue
-        client = app.connected_client()
+        client = session_host(self).connected_client()
         if client is None:
             return []
         cached = ReviewCommands._catalogue
@@ -80,7 +79,7 @@ class ReviewCommands(Provider):
         return types
 
     async def discover(self) -> Hits:
-        app = console_app(self)
+        app = router(self)
         permission = app.highlighted_permission()
         if permission is not None:
             text, callback, help_text = self._who_holds(permission)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from console.tui.base.shell import PreferenceHost
 from console.tui.palette.command_list import Command, CommandListProvider
 from console.tui.widgets.usage_dashboard import (
     AUTO_REFRESH_CHOICES,
@@ -47,8 +48,8 @@ def auto_refresh_setter(dashboard: UsageDashboard, seconds: int | None) -> Calla
         dashboard.set_auto_refresh(seconds)
         dashboard.notify(f"Usage auto-refresh {describe_interval(seconds)}.", timeout=3)
         # The dashboard may be hosted by an app other than the console's: nothing to remember.
-        remember = getattr(dashboard.app, "set_preference", None)
-        if remember is not None:
-            remember(usage_auto_refresh=seconds)
+        app = dashboard.app
+        if isinstance(app, PreferenceHost):
+            app.set_preference(usage_auto_refresh=seconds)
 
     return apply

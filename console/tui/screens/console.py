@@ -22,7 +22,14 @@ from console.tui.actions.bindings_policy import (
 )
 from console.tui.actions.declarations import CONSOLE_ACTIONS
 from console.tui.actions.declared_keys import DeclaredActions
-from console.tui.base.app_access import console_app
+from console.tui.base.app_access import (
+    chrome,
+    key_prompts,
+    notices,
+    router,
+    session_host,
+    usage_host,
+)
 from console.tui.base.key_hints import explain_key, explaining_bindings
 from console.tui.browse.kinds import APPLICATIONS, KINDS_BY_KEY, PERMISSIONS
 from console.tui.browse.sections import SECTIONS
@@ -36,7 +43,7 @@ if TYPE_CHECKING:
     from textual.await_complete import AwaitComplete
     from textual.command import Provider
 
-    from console.tui.base.shell import ConsoleShell
+    from console.tui.base.shell import Router
     from console.tui.browse.first_page import FirstPage
     from console.tui.widgets.tenant_view import TenantView
     from console.tui.widgets.usage_view import UsageView
@@ -99,7 +106,7 @@ def review_commands() -> type[Provider]:
     return ReviewCommands
 
 
-def highlighted_permission(app: ConsoleShell) -> str | None:
+def highlighted_permission(app: Router) -> str | None:
     """The permission under the cursor in the Permissions section, if that is on screen
     (here, not in review_commands: the `w` key's check runs before the first rows)."""
     screen = app.console_screen
@@ -207,7 +214,7 @@ class ConsoleScreen(DeclaredActions, Screen[None], actions=CONSOLE_SCREEN_ACTION
         self.header.section = key
         self.header.trail = ""
         if widget is None:  # the first visit: compose it now, open it once mounted
-            console_app(self).load_later_styles()  # the Tenant and Usage sections' layout
+            chrome(self).load_later_styles()  # the Tenant and Usage sections' layout
             widget = make_section(key)
             mounting = switcher.mount(widget)
             switcher.current = key
@@ -245,40 +252,40 @@ class ConsoleScreen(DeclaredActions, Screen[None], actions=CONSOLE_SCREEN_ACTION
         widget = self.find_section(self.current)
         if widget is not None:  # else it is being composed, and loads once it is
             widget.reload()
-        console_app(self).refresh_header_info()
+        session_host(self).refresh_header_info()
 
     def action_open(self) -> None:
         current = self.current_list
         if current is not None and current.current_row is not None:
-            console_app(self).open_detail(current.kind, current.current_row)
+            router(self).open_detail(current.kind, current.current_row)
 
     def action_copy_id(self) -> None:
         current = self.current_list
         if current is not None and current.current_row is not None:
-            console_app(self).copy_id(current.kind.item_id(current.current_row))
+            chrome(self).copy_id(current.kind.item_id(current.current_row))
         elif self.current == "tenant":
             view = self.tenant_view()
             if view is not None and view.tenant is not None:
-                console_app(self).copy_id(str(view.tenant.id))
+                chrome(self).copy_id(str(view.tenant.id))
 
     def action_access_review(self) -> None:
         """The access review (console.tui.screens.review), above this screen."""
-        console_app(self).open_access_review()
+        router(self).open_access_review()
 
     def action_history(self) -> None:
         """The change journal of this profile (console.tui.screens.history), above."""
-        console_app(self).open_history()
+        router(self).open_history()
 
     def action_who_holds(self) -> None:
         """Who holds the highlighted permission (console.tui.screens.holders)."""
-        app = console_app(self)
+        app = router(self)
         permission = app.highlighted_permission()
         if permission is not None:
             app.open_who_holds(permission)
 
     def action_enter_key(self) -> None:
         """K after the service rejected the profile's key: type the key anew."""
-        console_app(self).prompt_new_key()
+        key_prompts(self).prompt_new_key()
 
     def action_explain_key(self, action: str) -> None:
         """A section's key pressed where it does not apply: says where it does."""
@@ -290,9 +297,9 @@ class ConsoleScreen(DeclaredActions, Screen[None], actions=CONSOLE_SCREEN_ACTION
         if action == "access_review":
             return self.current == APPLICATIONS.key
         if action == "who_holds":
-            return console_app(self).highlighted_permission() is not None
+            return router(self).highlighted_permission() is not None
         if action == "enter_key":
-            return console_app(self).key_rejected
+            return session_host(self).key_rejected
         if action in ("copy_id", "open"):
             current = self.current_list
             if current is not None:
@@ -312,7 +319,7 @@ class ConsoleScreen(DeclaredActions, Screen[None], actions=CONSOLE_SCREEN_ACTION
         if self._first_rows_reported or not settled:
             return
         self._first_rows_reported = True
-        self.call_after_refresh(console_app(self).after_first_rows)
+        self.call_after_refresh(usage_host(self).after_first_rows)
 
     @on(StatusChanged)
     def _section_status(self, event: StatusChanged) -> None:
@@ -335,16 +342,16 @@ class ConsoleScreen(DeclaredActions, Screen[None], actions=CONSOLE_SCREEN_ACTION
 
     @on(ResourceList.Opened)
     def _opened(self, event: ResourceList.Opened) -> None:
-        console_app(self).open_detail(event.kind, event.item)
+        router(self).open_detail(event.kind, event.item)
 
     @on(SectionFailed)
     def _failed(self, event: SectionFailed) -> None:
         if event.problem.not_offered and event.section.id:
-            console_app(self).mark_unavailable(event.section.id)
-        console_app(self).report_problem(event.problem)
+            session_host(self).mark_unavailable(event.section.id)
+        notices(self).report_problem(event.problem)
         if event.section.id == self.current:
             self._status(event.section.status_text)
 
     def on_usage_view_loaded(self, event: UsageView.Loaded) -> None:
         """UsageView.Loaded (by name: the Usage view is imported on its first visit)."""
-        console_app(self).set_usage(event.report)
+        usage_host(self).set_usage(event.report)

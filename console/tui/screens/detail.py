@@ -22,7 +22,7 @@ from console.tui.actions.bindings_policy import (
 )
 from console.tui.actions.declarations import DETAIL_ACTIONS
 from console.tui.actions.declared_keys import DeclaredActions
-from console.tui.base.app_access import console_app
+from console.tui.base.app_access import chrome, flow_host, notices, router, session_host
 from console.tui.base.clock_ticks import follow_clock
 from console.tui.base.formatting import clock_time, mask_secrets
 from console.tui.base.key_hints import explain_key, explaining_bindings
@@ -64,12 +64,7 @@ def _syntax(code: str, language: str, app: App[object]) -> Syntax:
 
 def raw_json(item: Shown) -> str:
     """The object as the service sent it (a model keeps that), secrets masked."""
-    if isinstance(item, dict):
-        data = item
-    elif hasattr(item, "as_sent"):
-        data = item.as_sent
-    else:
-        data = item.model_dump(mode="json", exclude_unset=True)
+    data = item if isinstance(item, dict) else item.as_sent  # every model keeps it (LenientModel)
     return json.dumps(mask_secrets(data), indent=2, ensure_ascii=False)
 
 
@@ -195,14 +190,14 @@ class DetailScreen(DeclaredActions, Screen[None], actions=DETAIL_SCREEN_ACTIONS)
         if isinstance(item, Application):
             from console.tui.actions.key_flows import fill_keys_panel
 
-            work = fill_keys_panel(console_app(self), panel, item, self.labels)
+            work = fill_keys_panel(flow_host(self), panel, item, self.labels)
             self.run_worker(work, group="keys", exclusive=True, exit_on_error=False)
 
     async def _name_ids(self, item: Shown) -> None:
         """Names beside the ids of applications (creator, last editor, a proxy's application),
         looked up by id once the detail shows; a failed lookup leaves the ids as they are."""
         missing = [i for i in audit_ids(item) if i not in self.labels]
-        client = console_app(self).client
+        client = session_host(self).client
         found = await application_names(client, missing)
         if found and item is self.item:
             self.labels = {**self.labels, **found}
@@ -238,7 +233,7 @@ class DetailScreen(DeclaredActions, Screen[None], actions=DETAIL_SCREEN_ACTIONS)
 
     def action_copy_id(self) -> None:
         if self.item_id:
-            console_app(self).copy_id(self.item_id)
+            chrome(self).copy_id(self.item_id)
 
     def action_test_run(self) -> None:
         """A formula's code, or a proxy's first code transform, run on a sample (nothing is
@@ -278,7 +273,7 @@ class DetailScreen(DeclaredActions, Screen[None], actions=DETAIL_SCREEN_ACTIONS)
             )
         else:  # not readable (a dict as sent), or not a kind with code
             return
-        console_app(self).open_test_run(target)
+        router(self).open_test_run(target)
 
     def action_explain_key(self, action: str) -> None:
         """ctrl+r or c where it does not apply: says where it does."""
@@ -303,7 +298,7 @@ class DetailScreen(DeclaredActions, Screen[None], actions=DETAIL_SCREEN_ACTIONS)
 
     async def _load(self) -> None:
         try:
-            item = await self.kind.get(console_app(self).client, self.item_id)
+            item = await self.kind.get(session_host(self).client, self.item_id)
         except Exception as exc:
             log.warning("The object could not be read", exc_info=True)
             problem = describe(exc, permission=self.kind.permission, what=self.kind.singular)
@@ -313,7 +308,7 @@ class DetailScreen(DeclaredActions, Screen[None], actions=DETAIL_SCREEN_ACTIONS)
                 self._clear_stale()
                 self.query_one("#detail-body").display = False
                 self.query_one(StatePanel).show_problem(problem)
-            console_app(self).report_problem(problem)
+            notices(self).report_problem(problem)
             return
         self.item, self.loaded_at = item, now()
         self._clear_stale()

@@ -15,7 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from console.tui.actions.help_keys import KeyGroup, help_group_of, help_groups
-from console.tui.base.app_access import console_app
+from console.tui.base.app_access import session_host
 from console.tui.widgets.key_scroll import KeyScroll
 
 COLUMN_WIDTH = 56
@@ -99,7 +99,7 @@ class HelpScreen(ModalScreen[None]):
         # The dialog itself scrolls: on a small terminal its last keys are a scroll away.
         with KeyScroll(id="help-dialog", classes="dialog"):
             yield Static("Keys, by screen", classes="dialog-title")
-            yield Static(KeysLayout(console_app(self).read_only), id="help-keys")
+            yield Static(KeysLayout(session_host(self).read_only), id="help-keys")
             yield Static(
                 "escape closes this help · j/k, pagedown/pageup scroll · g: the top",
                 classes="muted",

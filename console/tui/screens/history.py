@@ -24,7 +24,7 @@ from console.tui.actions.key_permissions import (
     known_permissions,
     refuse_if_read_only,
 )
-from console.tui.base.app_access import console_app
+from console.tui.base.app_access import flow_host, session_host
 from console.tui.modals.base import ChoiceDialog
 from console.tui.widgets.console_header import ConsoleHeader
 from console.tui.widgets.key_bar import KeyBar
@@ -156,7 +156,7 @@ class HistoryScreen(Screen[None]):
 
     @property
     def profile(self) -> str | None:
-        connection = console_app(self).connection
+        connection = session_host(self).connection
         return connection.profile if connection is not None else None
 
     def compose(self) -> ComposeResult:
@@ -180,7 +180,7 @@ class HistoryScreen(Screen[None]):
         """Reads the journal again (newest first), keeping the cursor on the same change."""
         table = self.query_one(DataTable)
         current = self.current
-        connection = console_app(self).connection
+        connection = session_host(self).connection
         from console.journal.store import JournalError
 
         problem: str | None = None
@@ -244,7 +244,7 @@ class HistoryScreen(Screen[None]):
         change = self.current
         if change is None:
             return None
-        if in_read_only_mode(console_app(self)):
+        if in_read_only_mode(session_host(self)):
             return True
         from console.journal.undo import CannotUndo, plan_undo
 
@@ -252,7 +252,7 @@ class HistoryScreen(Screen[None]):
             plan = plan_undo(change)
         except CannotUndo:
             return True
-        permissions = known_permissions(console_app(self))
+        permissions = known_permissions(flow_host(self))
         if plan.permission and permissions is not None and plan.permission not in permissions:
             return None
         return True
@@ -273,7 +273,7 @@ class HistoryScreen(Screen[None]):
         from console.client import ApiError
         from console.journal.undo import CannotUndo, check_now, plan_undo, run_undo
 
-        app = console_app(self)
+        app = flow_host(self)
         if refuse_if_read_only(app, "undoing a change"):
             return
         if change.unreadable is not None:
@@ -360,6 +360,5 @@ class HistoryScreen(Screen[None]):
         self.load()
         self.query_one(DataTable).move_cursor(row=0)
         screen = app.console_screen
-        refresh = getattr(screen, "action_refresh", None)
-        if refresh is not None:
-            refresh()  # the lists under History show the object back
+        if screen is not None:
+            screen.action_refresh()  # the lists under History show the object back

@@ -30,7 +30,7 @@ from console.estate.overview import (
     check_profiles,
     saved_targets,
 )
-from console.tui.base.app_access import console_app
+from console.tui.base.app_access import connecting, notices, session_host, usage_host
 from console.tui.widgets.key_bar import KeyBar
 from console.tui.widgets.key_table import KeyTable
 
@@ -344,7 +344,7 @@ class OverviewScreen(Screen[None]):
 
     @property
     def current(self) -> str | None:
-        connection = console_app(self).connection
+        connection = session_host(self).connection
         return connection.profile if connection else None
 
     # ---- checking ----------------------------------------------------------------------
@@ -353,7 +353,7 @@ class OverviewScreen(Screen[None]):
         self.run_worker(self._check_all(), group="overview", exclusive=True, exit_on_error=False)
 
     async def _check_all(self) -> None:
-        app = console_app(self)
+        app = session_host(self)
         self.checking = True
         self.statuses.clear()
         self.problem = None
@@ -366,7 +366,7 @@ class OverviewScreen(Screen[None]):
         try:
             from console.usage_history.recorder import history_recorder
 
-            recorder = history_recorder("overview", app.usage_history_for)  # issue 28
+            recorder = history_recorder("overview", usage_host(self).usage_history_for)  # issue 28
             checks = check_profiles(
                 self._sharing_budget(self.targets), timeout=self.timeout, recorder=recorder
             )
@@ -385,10 +385,10 @@ class OverviewScreen(Screen[None]):
         overview's requests (its count walks) count with the console's, and its waits are
         said as the console's are."""
         current = self.current
-        client = console_app(self).connected_client() if current is not None else None
-        budget = getattr(client, "budget", None)
-        if budget is None:
+        client = session_host(self).connected_client() if current is not None else None
+        if client is None:
             return targets
+        budget = client.budget
         return [replace(t, budget=budget) if t.name == current else t for t in targets]
 
     def _remember_tenants(self) -> None:
@@ -404,7 +404,7 @@ class OverviewScreen(Screen[None]):
             self.run_worker(self._remember(seen), group="overview-remember", exit_on_error=False)
 
     async def _remember(self, seen: list[tuple[str, str]]) -> None:
-        profiles = console_app(self).profiles
+        profiles = session_host(self).profiles
 
         def remember_all() -> None:
             for profile, tenant in seen:
@@ -505,12 +505,11 @@ class OverviewScreen(Screen[None]):
         name = self.highlighted_name
         if name is None:
             return
-        app = console_app(self)
         self.dismiss()
         if name == self.current:
-            app.notify(f"Already on profile {name}.")
+            notices(self).notify(f"Already on profile {name}.")
         else:
-            app.switch_profile(name)
+            connecting(self).switch_profile(name)
 
     def action_back(self) -> None:
         self.dismiss()

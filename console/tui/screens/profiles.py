@@ -14,7 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from console.tui.base.app_access import console_app
+from console.tui.base.app_access import connecting, key_prompts, session_host, workers
 from console.tui.base.connection import Connection, ProfileSummary, probe_keyring
 from console.tui.widgets.pick_list import PickList
 
@@ -106,9 +106,9 @@ class ProfilePicker(ModalScreen[str | None]):
         self.run_worker(self._make_default(name), exit_on_error=False)
 
     async def _make_default(self, name: str) -> None:
-        app = console_app(self)
+        profiles = session_host(self).profiles
         try:
-            await asyncio.to_thread(app.profiles.make_default, name)
+            await asyncio.to_thread(profiles.make_default, name)
         except Exception as exc:
             log.warning("The profile could not be made the default", exc_info=True)
             self.notify(str(exc), title="Profile", severity="error")
@@ -180,8 +180,7 @@ class KeyPrompt(ModalScreen[bool]):
 
     async def _probe_keyring(self) -> None:
         """Whether a key could be stored here: without a keyring, offer this session only."""
-        app = console_app(self)
-        self.keyring_problem = await probe_keyring(app.profiles)
+        self.keyring_problem = await probe_keyring(session_host(self).profiles)
         if self.keyring_problem:
             self._offer_session_only(
                 "No usable keyring: the key can be used for this session only "
@@ -227,8 +226,9 @@ class KeyPrompt(ModalScreen[bool]):
             button.disabled = busy and button.id != "key-cancel"
 
     async def _check(self, key: str, session_only: bool) -> None:
-        app = console_app(self)
-        outcome = await app.check_new_key(self.connection, key, session_only=session_only)
+        outcome = await key_prompts(self).check_new_key(
+            self.connection, key, session_only=session_only
+        )
         self._busy(False)
         if isinstance(outcome, str):
             self._message(outcome, True)
@@ -239,7 +239,7 @@ class KeyPrompt(ModalScreen[bool]):
             field.select_all()
             return
         self.dismiss(True)
-        app.run_worker(app.connect(outcome), exit_on_error=False)
+        workers(self).run_worker(connecting(self).connect(outcome), exit_on_error=False)
 
     @on(Button.Pressed, "#key-cancel")
     def action_cancel(self) -> None:

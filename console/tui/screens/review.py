@@ -23,7 +23,7 @@ from textual.widgets import Static
 
 from console.client.review import FLAGS, FLAGS_BY_KEY, Catalogue, ReviewRow, review_pages
 from console.tui.base import formatting as fmt
-from console.tui.base.app_access import console_app
+from console.tui.base.app_access import router
 from console.tui.palette.command_list import Command, CommandListProvider
 from console.tui.palette.review_commands import WhoHoldsCommands
 from console.tui.screens.tenant_walk import TenantWalkScreen
@@ -306,7 +306,7 @@ class ReviewScreen(TenantWalkScreen["ReviewPage"]):
             initial="access-review.csv",
             action_label="Export",
         )
-        console_app(self).show(prompt, self._export_to)
+        router(self).show(prompt, self._export_to)
 
     def _export_to(self, path: Path | None) -> None:
         if path is not None:

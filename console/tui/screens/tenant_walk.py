@@ -22,7 +22,7 @@ from textual.timer import Timer
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
-from console.tui.base.app_access import console_app
+from console.tui.base.app_access import key_prompts, notices, router, session_host
 from console.tui.base.problems import describe
 from console.tui.browse.kinds import APPLICATIONS
 from console.tui.widgets.console_header import ConsoleHeader
@@ -149,11 +149,10 @@ class TenantWalkScreen(Screen[None], Generic[PageT]):
         """The progress line says when the walk waits for the rate limit, counting down."""
         if self._unwatch is not None:
             return
-        client = console_app(self).connected_client()
-        budget = getattr(client, "budget", None)
-        if budget is None:
+        client = session_host(self).connected_client()
+        if client is None:
             return
-        self._budget = budget
+        budget = self._budget = client.budget
 
         def changed(seconds: float) -> None:
             self._show_progress()
@@ -193,7 +192,7 @@ class TenantWalkScreen(Screen[None], Generic[PageT]):
             self.show_state(lambda panel: panel.show_loading("applications"))
 
     async def _walk(self) -> None:
-        client = console_app(self).client
+        client = session_host(self).client
         try:
             async for page in self.walk(client):
                 self.pages_read = page.number
@@ -213,7 +212,7 @@ class TenantWalkScreen(Screen[None], Generic[PageT]):
             self.problem_text = f"{problem.title}: {problem.message}"
             if self.pages_read == 0:
                 self.show_state(lambda panel: panel.show_problem(problem))
-            console_app(self).report_problem(problem)
+            notices(self).report_problem(problem)
             self.show_totals()  # the rows read before the failure stay, every one shown
             self.refresh_bindings()
             return
@@ -328,20 +327,20 @@ class TenantWalkScreen(Screen[None], Generic[PageT]):
 
     def action_enter_key(self) -> None:
         """After a 401 (the problem says "Press K"): the new-key prompt, as on the console."""
-        console_app(self).prompt_new_key()
+        key_prompts(self).prompt_new_key()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "restart":
             return not self.walking
         if action == "enter_key":
-            return console_app(self).key_rejected
+            return session_host(self).key_rejected
         return True
 
     def open_application(self, application_id: str) -> None:
         """The application's detail, above this screen (escape comes back here)."""
         if not application_id:
             return
-        console_app(self).open_detail_by_id(APPLICATIONS, application_id, over=self)
+        router(self).open_detail_by_id(APPLICATIONS, application_id, over=self)
 
     def add_rows(self, rows: Sequence[Sequence[Cell]]) -> None:
         """Rows for the table, added with the next progress redraw (see PROGRESS_EVERY): the

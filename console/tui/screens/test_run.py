@@ -24,7 +24,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static, TextArea
 
 from console.terminal_text import printable, printable_json
-from console.tui.base.app_access import console_app
+from console.tui.base.app_access import router
 from console.tui.forms.run_targets import RunTarget, formula_run_target, transform_run_target
 from console.tui.widgets.key_bar import KeyBar
 
@@ -424,7 +424,7 @@ class TestRunScreen(ModalScreen[None]):
             danger=True,
             warning="Only run it if you have read it and trust it.",
         )
-        answer: bool = await console_app(self).ask(question)
+        answer: bool = await router(self).ask(question)
         return answer
 
     def _show(self, result: RunResult, renderable: Group) -> None:

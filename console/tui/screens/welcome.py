@@ -16,7 +16,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Input, Label, LoadingIndicator, Static
 
-from console.tui.base.app_access import console_app
+from console.tui.base.app_access import connecting, key_prompts, session_host, workers
 from console.tui.base.connection import Connection, check_key, key_check_failure, probe_keyring
 from console.tui.base.logs import hide_secret
 from console.tui.widgets.key_bar import KeyBar
@@ -131,10 +131,9 @@ class WelcomeScreen(Screen[None]):
     async def _probe_keyring(self) -> None:
         """Without a usable keyring (or for a profile whose key comes from elsewhere), say so
         now and make this session only what enter does."""
-        app = console_app(self)
         origin = self.connection.key_origin if self.connection is not None else None
         if origin is None:
-            self.keyring_problem = await probe_keyring(app.profiles)
+            self.keyring_problem = await probe_keyring(session_host(self).profiles)
         if origin is not None or self.keyring_problem:
             self.query_one("#session-only").display = True
             self.query_one("#save-profile").display = False
@@ -212,19 +211,19 @@ class WelcomeScreen(Screen[None]):
 
     async def _check_key(self, key: str, session_only: bool) -> None:
         """The profile's key: checked, then stored (or held for this session), then used."""
-        app = console_app(self)
         assert self.connection is not None
-        outcome = await app.check_new_key(self.connection, key, session_only=session_only)
+        outcome = await key_prompts(self).check_new_key(
+            self.connection, key, session_only=session_only
+        )
         self._busy(False)
         if isinstance(outcome, str):
             self._message(outcome, True)
             if "not stored" in outcome:
                 self.query_one("#session-only").display = True
             return
-        app.run_worker(app.connect(outcome), exit_on_error=False)
+        self._connect(outcome)
 
     async def _check_and_save(self, name: str, base_url: str, key: str, session_only: bool) -> None:
-        app = console_app(self)
         hide_secret(key)  # masked in the log from now on, whatever happens to it
         try:
             who = await check_key(base_url, key)
@@ -242,7 +241,9 @@ class WelcomeScreen(Screen[None]):
             )
         else:
             try:
-                connection = await asyncio.to_thread(app.profiles.add, name, base_url, key)
+                connection = await asyncio.to_thread(
+                    session_host(self).profiles.add, name, base_url, key
+                )
             except Exception as exc:
                 log.warning("The profile could not be saved", exc_info=True)
                 self._busy(False)
@@ -250,20 +251,22 @@ class WelcomeScreen(Screen[None]):
                 self.query_one("#session-only").display = True
                 return
             self.notify(f"Profile {name} saved: {who}.", title="Profile")
-        # The app's worker, not this screen's: connecting replaces this screen.
-        app.run_worker(app.connect(connection), exit_on_error=False)
+        self._connect(connection)
 
     @on(Button.Pressed, "#open-demo")
     def action_demo(self) -> None:
         self._start(self._demo(), "Starting the local service with demo data…")
 
     async def _demo(self) -> None:
-        app = console_app(self)
         try:
-            connection = await app.start_demo_service()
+            connection = await connecting(self).start_demo_service()
         except Exception as exc:
             log.warning("The profile could not be opened", exc_info=True)
             self._busy(False)
             self._message(str(exc), True)
             return
-        app.run_worker(app.connect(connection), exit_on_error=False)
+        self._connect(connection)
+
+    def _connect(self, connection: Connection) -> None:
+        """Connects in the app's worker, not this screen's: connecting replaces this screen."""
+        workers(self).run_worker(connecting(self).connect(connection), exit_on_error=False)

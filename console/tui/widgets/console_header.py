@@ -6,7 +6,7 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from console.tui.base.app_access import console_app
+from console.tui.base.app_access import session_host
 from console.tui.base.session import HeaderFields, Session
 from console.tui.browse.sections import SECTIONS
 
@@ -32,14 +32,14 @@ class ConsoleHeader(Widget):
     trail: reactive[str] = reactive("")
 
     def on_mount(self) -> None:
-        app = console_app(self)
+        app = session_host(self)
         app.session_signal.subscribe(self, self._follow, immediate=True)
         self._follow(app.session)
 
     def _follow(self, session: Session) -> None:
         """A session changed, or was replaced: shown if it is the app's current one (a late
         answer for the previous connection changes only that one, never this header)."""
-        if session is console_app(self).session:
+        if session is session_host(self).session:
             self.fields = session.header_fields()
 
     # What the first line shows, read from `fields`.

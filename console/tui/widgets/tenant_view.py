@@ -13,7 +13,7 @@ from textual.widgets import Static
 from console.clock import now
 from console.models.tenants import NAMED_SETTINGS
 from console.tui.base import formatting as fmt
-from console.tui.base.app_access import console_app
+from console.tui.base.app_access import session_host
 from console.tui.base.clock_ticks import follow_clock
 from console.tui.base.problems import describe
 from console.tui.browse.kinds import (
@@ -108,7 +108,7 @@ class TenantView(KeyScroll, SectionLoader):
         follow_clock(self, self.refresh_times)
 
     def _how_to_edit(self) -> str:
-        if console_app(self).read_only:
+        if session_host(self).read_only:
             return "Read-only mode: the tenant cannot be changed from this console."
         return "Press e to edit the tenant's name and settings (d deletes it, after asking)."
 
@@ -133,7 +133,7 @@ class TenantView(KeyScroll, SectionLoader):
             self._content(False)
             self.query_one(StatePanel).show_loading("the tenant")
         self.load(
-            lambda: console_app(self).client.tenant.get(),
+            lambda: session_host(self).client.tenant.get(),
             shown=self._show,
             failed=self._failed,
         )
@@ -164,7 +164,7 @@ class TenantView(KeyScroll, SectionLoader):
         self.post_message(StatusChanged(self, self.status_text))
         generation = self.generation
         missing = [i for i in audit_ids(tenant) if i not in self.labels]
-        found = await application_names(console_app(self).client, missing)
+        found = await application_names(session_host(self).client, missing)
         if found and self.is_current(generation):
             self.labels.update(found)
             self.refresh_fields()
@@ -173,7 +173,7 @@ class TenantView(KeyScroll, SectionLoader):
         """The tenant's fields, with the header's usage line. While the tenant is stale the
         usage shown with it stays (the header drops what it cannot confirm)."""
         if self.tenant is not None:
-            usage = console_app(self).usage_line
+            usage = session_host(self).usage_line
             if usage or not self.stale_note:
                 self._usage = usage
             fields = tenant_fields(self.tenant, self._usage or None, self.labels)

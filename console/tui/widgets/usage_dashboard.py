@@ -28,6 +28,7 @@ from textual.widgets import ContentSwitcher, DataTable, LoadingIndicator, Static
 from console import clock
 from console.models.tenants import UsageReport
 from console.tui.base.formatting import clock_time, local_time, relative, when
+from console.tui.base.shell import PreferenceHost
 from console.tui.widgets.key_scroll import KeyScroll
 from console.tui.widgets.key_table import KeyTable
 from console.tui.widgets.usage_chart import TokenBarChart
@@ -155,8 +156,10 @@ class UsageDashboard(Widget):
         table.add_column("Last created", key="last_created")
         self.set_interval(META_TICK_SECONDS, self._update_meta)
         # A reusable widget: an app other than the console's (a test's host) has no
-        # preferences, so they are looked up, not assumed (console_app would assume them).
-        saved = getattr(getattr(self.app, "preferences", None), "usage_auto_refresh", None)
+        # preferences, so the app is asked whether it keeps them, not assumed to.
+        app = self.app
+        preferences = app.preferences if isinstance(app, PreferenceHost) else None
+        saved = preferences.usage_auto_refresh if preferences is not None else None
         if saved in AUTO_REFRESH_CHOICES:  # the setting survives a restart
             self.auto_refresh_seconds = saved
         self._ready = True

@@ -11,7 +11,7 @@ from textual.containers import Vertical
 from textual.message import Message
 
 from console.clock import now
-from console.tui.base.app_access import console_app
+from console.tui.base.app_access import session_host, usage_host
 from console.tui.base.problems import describe
 from console.tui.widgets.section_loader import SectionLoader
 from console.tui.widgets.section_messages import SectionFailed, StatusChanged
@@ -91,7 +91,7 @@ class UsageView(Vertical, SectionLoader):
         self.problem = None
         self.dashboard.show_loading()
         self.load(
-            lambda: console_app(self).client.tenant.usage(),
+            lambda: session_host(self).client.tenant.usage(),
             shown=self._show,
             failed=self._failed,
         )
@@ -126,11 +126,11 @@ class UsageView(Vertical, SectionLoader):
         self.dashboard.show_report(report, fetched_at)
         self.post_message(self.Loaded(report))
         self.post_message(StatusChanged(self, self.status_text))
-        app = console_app(self)
-        if app.connection is not None:  # issue 28: kept, then the history and its forecast
+        connection = session_host(self).connection
+        if connection is not None:  # issue 28: kept, then the history and its forecast
             dashboard = self.dashboard
-            app.record_usage(
-                app.connection.base_url,
+            usage_host(self).record_usage(
+                connection.base_url,
                 report,
                 reader="dashboard",
                 done=lambda snapshots, forecast: _show_history(dashboard, snapshots, forecast),

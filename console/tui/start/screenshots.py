@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from console.tui.browse.sections import Section, sections
+
 if TYPE_CHECKING:
     from textual.app import App
     from textual.pilot import Pilot
@@ -53,13 +55,14 @@ class Scene:
     a person (a promotion's plan, the tenant diff): wait until the indicator goes."""
 
 
+def section_scene(section: Section) -> Scene:
+    """A section as the console opens it: the first at start, each other by its number."""
+    keys = () if section.number == 1 else (str(section.number),)
+    return Scene(section.key.replace("_", "-"), section.title, keys)
+
+
 SCENES: tuple[Scene, ...] = (
-    Scene("applications", "Applications"),
-    Scene("proxies", "Proxies", ("2",)),
-    Scene("reactor-formulas", "Reactor formulas", ("3",)),
-    Scene("permissions", "Permissions", ("4",)),
-    Scene("tenant", "Tenant", ("5",)),
-    Scene("usage", "Usage", ("6",)),
+    *(section_scene(section) for section in sections()),
     Scene("proxy-detail", "A proxy, with its transform code", ("2", "enter")),
     Scene(
         "proxy-detail-end", "The same proxy scrolled to its response transform", ("2", "enter", "G")

@@ -24,7 +24,7 @@ from console.tui.base.columns import Column, Labels, Renderable
 from console.tui.base.shown import JsonObject, Query, Shown
 from console.tui.browse.live import LiveMapping, LiveSequence
 from console.tui.browse.looks import LOOKS, CodeBlock, Fetched, FilterInvalid, ListLook, Look
-from console.tui.browse.looks import PAGE_SIZE as PAGE_SIZE  # the lists' modules read them here
+from console.tui.browse.looks import PAGE_SIZE as PAGE_SIZE  # re-exported: the lists read both
 from console.tui.browse.looks import list_page as list_page
 
 if TYPE_CHECKING:

@@ -181,15 +181,11 @@ class ListLook(Look):
     columns: tuple[Column, ...] = ()
 
     async def get(self, client: AdminClient, item_id: str) -> Model:
-        from console.tui.browse.collection import collection
-
-        item: Model = await collection(client, self.declaration).get(item_id)
+        item: Model = await client.collection(self.declaration).get(item_id)
         return item
 
     async def delete(self, client: AdminClient, obj: Shown) -> None:
-        from console.tui.browse.collection import collection
-
-        await collection(client, self.declaration).delete(self.item_id(obj))
+        await client.collection(self.declaration).delete(self.item_id(obj))
 
     def server_query(self, row_filter: RowFilter) -> Query | None:
         """The server filter for the text typed after `/` and enter, where the API has one
@@ -199,10 +195,8 @@ class ListLook(Look):
 
     async def fetch(self, client: AdminClient, page: int, size: int, query: Query) -> Fetched:
         """One page, as sent, from the kind's collection."""
-        from console.tui.browse.collection import collection
-
-        group = collection(client, self.declaration)
-        envelope = await group.page_json(page=page, size=size, **query)
+        collection = client.collection(self.declaration)
+        envelope = await collection.page_json(page=page, size=size, **query)
         return list_page(envelope, page, size)
 
     def model_of(self, item: Shown) -> Shown:

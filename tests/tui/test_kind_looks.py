@@ -1,24 +1,37 @@
 """A kind registered only here (its declaration, and a look with two columns and a form)
 reaches every table of kinds the console derives from the registry, with no other change:
 its section, the lists, the forms registry, promotion, the palette's section commands and
-the detail screen (issue 34)."""
+the detail screen (issue 34). Then the proof's widgets (tests/proof_kind), served by the real
+local service: listed in their section, opened in detail and found by the palette."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from pathlib import Path
+from typing import Any, ClassVar
 
+import httpx
 import pytest
-from console_support import SIZE, make_app, settle
+from console_support import SIZE, console, make_app, resource_list, settle
+from form_host import screen_is, wait_until
+from proof_kind.kind import WIDGETS
+from proof_kind.model import Widget, WidgetCreate
+from proof_kind.service import WidgetService
+from textual.app import ComposeResult
+from textual.widgets import Input
 
 from console.kinds import KINDS, Features, Kind, Models, Nouns
 from console.models.common import LenientModel
 from console.tui.actions.promote import PROMOTABLE_KINDS, promotable
 from console.tui.base.columns import Column
+from console.tui.base.shown import JsonObject
 from console.tui.browse.kinds import KINDS_BY_KEY, LIST_KINDS, LOOKS
 from console.tui.browse.looks import ListLook
 from console.tui.browse.sections import SECTIONS, SECTIONS_BY_KEY, sections
+from console.tui.forms.base import FieldErrors, ResourceForm
+from console.tui.forms.fields import FormField
 from console.tui.forms.registry import form_class
+from console.tui.palette.commands import ObjectProvider
 from console.tui.screens.detail import DetailScreen
 
 
@@ -130,3 +143,112 @@ async def test_the_palette_offers_its_section_and_a_detail_shows_it(service: Any
         await settle(pilot)
         assert isinstance(app.screen, DetailScreen) and app.screen.kind is gadgets
         assert app.screen.fields_view.value_of("Size") == "3"
+
+
+# ----- the proof's widgets, served live ---------------------------------------------------
+
+
+class WidgetsLook(ListLook):
+    """How widgets look: what a new kind writes in console/tui/browse, here in the tests."""
+
+    filter_placeholder = "any column or column:value; enter asks the service by name"
+    columns = (
+        Column("name", "Name", lambda w: w["name"], min_width=16, grow=True),
+        Column("colour", "Colour", lambda w: w.get("colour") or ""),
+    )
+
+    def fields(self, item: Widget, labels: Any = None) -> list[tuple[str, Any]]:
+        return [("Id", str(item.id)), ("Name", item.name), ("Colour", item.colour or "")]
+
+
+WIDGETS_LOOK = WidgetsLook(WIDGETS)
+
+
+class WidgetForm(ResourceForm[Widget, WidgetCreate]):
+    """A widget's form: what a new kind writes in console/tui/forms, here in the tests."""
+
+    kind = WIDGETS_LOOK
+    field_labels: ClassVar[dict[str, str]] = {"name": "Name", "colour": "Colour"}
+
+    def compose_fields(self) -> ComposeResult:
+        widget = self.obj
+        yield FormField("Name", Input(widget.name if widget else "", id="name"), path="name")
+        colour = (widget.colour or "") if widget else ""
+        yield FormField("Colour", Input(colour, id="colour"), path="colour")
+
+    def build_payload(self) -> tuple[JsonObject, FieldErrors]:
+        name = self.query_one("#name", Input).value
+        return {"name": name, "colour": self.query_one("#colour", Input).value or None}, {}
+
+    def validate(self, payload: JsonObject) -> WidgetCreate:
+        return WidgetCreate.parse(payload)
+
+    def payload_of(self, obj: Widget) -> JsonObject:
+        return {"name": obj.name, "colour": obj.colour}
+
+    async def send(self, body: JsonObject) -> Widget:
+        widgets = self.client.collection(WIDGETS)
+        if self.obj is None:
+            return await widgets.create(body)
+        return await widgets.update(self.obj.id, body)
+
+    async def fetch_current(self) -> Widget:
+        assert self.obj is not None
+        return await self.client.collection(WIDGETS).get(self.obj.id)
+
+
+@pytest.fixture(scope="module")
+def widget_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WidgetService]:
+    running = WidgetService(Path(tmp_path_factory.mktemp("widget-looks")))
+    try:
+        running.start()
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.fixture
+def widgets() -> Iterator[ListLook]:
+    with (
+        KINDS.registered(WIDGETS),
+        LOOKS.registered(WIDGETS_LOOK, form=lambda: WidgetForm),
+    ):
+        yield WIDGETS_LOOK
+
+
+async def test_widgets_are_listed_opened_found_and_edited(widget_service, widgets) -> None:
+    info = widget_service.new_tenant("Widget Corp")
+    headers = {widget_service.key_header: info.key}
+    for name, colour in (("Sprocket", "red"), ("Flange", "blue")):
+        response = httpx.post(
+            widget_service.base_url + "/widgets",
+            json={"name": name, "colour": colour},
+            headers=headers,
+            timeout=30,
+        )
+        assert response.status_code == 201, response.text
+    app = make_app(widget_service.base_url, info.key)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press(str(SECTIONS_BY_KEY[widgets.key].number))
+        await settle(pilot)
+        assert console(app).current == "widgets"
+        rows = resource_list(app, "widgets")
+        assert sorted(w["name"] for w in rows.items) == ["Flange", "Sprocket"]
+        hits = [hit async for hit in ObjectProvider(app.screen).search("Sprock")]
+        # from the local index (the list recorded it) and from the server's name filter
+        assert {str(h.text) for h in hits} == {"Open widget: Sprocket"}
+        hits[0].command()
+        await settle(pilot)
+        detail = app.screen
+        assert isinstance(detail, DetailScreen) and detail.kind is widgets
+        assert detail.fields_view.value_of("Colour") == "red"
+        await pilot.press("e")
+        await wait_until(pilot, screen_is(app, WidgetForm))
+        form = app.screen
+        assert isinstance(form, WidgetForm) and form.query_one("#name", Input).value == "Sprocket"
+        form.query_one("#colour", Input).value = "green"
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, screen_is(app, DetailScreen))
+        await settle(pilot)
+        assert detail.fields_view.value_of("Colour") == "green"

@@ -8,26 +8,38 @@ from typing import Any
 
 from console.kinds import KINDS, IndexFacet, Kind, Models, Nouns
 from console.tui.base.columns import Column
-from console.tui.browse.kinds import REACTOR_FORMULAS, Fetched, ResourceKind
+from console.tui.browse.kinds import REACTOR_FORMULAS, Fetched
+from console.tui.browse.looks import ListLook
 from console.tui.widgets.list_cursor import ListCursor, Place
 from console.tui.widgets.list_order import LOADED_ROWS_ONLY, RowOrder
 from console.tui.widgets.list_pages import ListPages
 from console.tui.widgets.list_search import index_name
 
 
-class GadgetsKind(ResourceKind):
-    """A kind only these tests know: a name and a count of rules."""
+def _no_models() -> Models:
+    raise AssertionError("the list parts never load a kind's models")
 
-    key = "gadgets_of_the_list_tests"
-    title = "Gadgets"
-    singular = "gadget"
+
+GADGETS_KIND = Kind(
+    key="gadgets_of_the_list_tests",
+    path="/gadgets",
+    nouns=Nouns("gadget", "gadgets"),
+    load_models=_no_models,
+    index=IndexFacet(name="gizmos"),
+)
+"""A kind only these tests know, not registered (the last test registers it)."""
+
+
+class GadgetsLook(ListLook):
+    """How the gadgets look: a name and a count of rules."""
+
     columns = (
         Column("name", "Name", lambda item: str(item["name"])),
         Column("rules", "Rules", lambda item: f"{item['rules']} rules"),
     )
 
 
-GADGETS = GadgetsKind()
+GADGETS = GadgetsLook(GADGETS_KIND)
 
 
 def gadget(name: str, rules: int = 0) -> dict[str, Any]:
@@ -93,20 +105,9 @@ def test_the_cursor_goes_back_to_its_object_then_its_neighbour_then_its_row() ->
     assert cursor.row_in([a, b, c], c, None) == 2  # the same object, where it shows now
 
 
-def _no_models() -> Models:
-    raise AssertionError("the list parts never load a kind's models")
-
-
 def test_the_index_name_of_a_list_comes_from_the_registry_when_asked() -> None:
     assert index_name(REACTOR_FORMULAS) == "formulas"  # as indexes on disk hold it
-    assert index_name(GADGETS) is None  # not declared: not in the index
-    declaration = Kind(
-        key=GADGETS.key,
-        path="/gadgets",
-        nouns=Nouns("gadget", "gadgets"),
-        load_models=_no_models,
-        index=IndexFacet(name="gizmos"),
-    )
-    with KINDS.registered(declaration):
+    assert index_name(GADGETS) is None  # not registered: not in the index
+    with KINDS.registered(GADGETS_KIND):
         assert index_name(GADGETS) == "gizmos"
     assert index_name(GADGETS) is None

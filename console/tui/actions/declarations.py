@@ -11,7 +11,7 @@ again (console.tui.actions.flows, console.tui.actions.key_flows, console.tui.act
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
@@ -34,6 +34,7 @@ from console.tui.actions.key_permissions import (
 )
 from console.tui.actions.promote import PROMOTABLE_KINDS
 from console.tui.browse.kinds import APPLICATIONS, LIST_KINDS, TENANT, ResourceKind
+from console.tui.browse.live import LiveSequence
 
 if TYPE_CHECKING:
     from console.tui.base.shell import FlowHost
@@ -84,8 +85,8 @@ class Action:
     console.tui.actions.declared_keys); one meaning per key everywhere."""
     label: str
     """Its name in the footer."""
-    kinds: frozenset[str]
-    """The kinds (Kind.key) it applies to."""
+    kinds: Collection[str]
+    """The kinds (Kind.key) it applies to (derived from the registry when asked)."""
     flow: Callable[[FlowHost, Target], Awaitable[object]]
     """What it does once the guard let it: dialogs, the request, the reloads."""
     refused_as: Phrase
@@ -266,13 +267,21 @@ def _named(template: str) -> Phrase:
     return lambda target: template.format(name=getattr(target.obj, "name", ""))
 
 
-def _kinds(*, creatable: bool = False, regenerable: bool = False) -> frozenset[str]:
-    kinds = (*LIST_KINDS, TENANT)
-    return frozenset(
-        k.key
-        for k in kinds
-        if k.changeable and (k.creatable or not creatable) and (k.regenerable or not regenerable)
-    )
+def _kinds(*, creatable: bool = False, regenerable: bool = False) -> Collection[str]:
+    """The keys of the changeable kinds (and creatable, regenerable ones), as registered at
+    each use: a kind registered later is in them."""
+
+    def keys() -> tuple[str, ...]:
+        kinds = (*LIST_KINDS, TENANT)
+        return tuple(
+            k.key
+            for k in kinds
+            if k.changeable
+            and (k.creatable or not creatable)
+            and (k.regenerable or not regenerable)
+        )
+
+    return LiveSequence(keys)
 
 
 async def _create(app: FlowHost, target: Target) -> object:
@@ -408,7 +417,7 @@ COPY_TO_PROFILE = Action(
     name="copy_to_profile",
     key="c",
     label="Copy to profile",
-    kinds=frozenset(PROMOTABLE_KINDS),
+    kinds=PROMOTABLE_KINDS,
     flow=_copy_to_profile,
     refused_as=lambda target: "copying to another profile",
     needs_model=False,  # the plan reads the object again, by its name

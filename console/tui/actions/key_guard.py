@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Literal
 
 from console.clock import now
+from console.kinds import field_of
 
 if TYPE_CHECKING:
     from console.client import AdminClient
@@ -74,9 +75,10 @@ class KeyStakes:
 
 def held_permissions(application: Shown) -> set[str]:
     """Its permissions, directly or through a rule, of a model or an object as sent."""
-    held = getattr(application, "held_permissions", None)
-    if isinstance(held, set):
-        return held
+    from console.models import Application
+
+    if isinstance(application, Application):
+        return application.held_permissions
     if not isinstance(application, dict):
         return set()
     permissions = {str(p) for p in application.get("permissions") or []}
@@ -126,9 +128,7 @@ async def key_stakes(client: AdminClient, application: Shown, *, own_key: bool) 
     applications is never the last that can; one that can is, unless another is found."""
     if not held_permissions(application) & MANAGING:
         return KeyStakes(own_key=own_key)
-    value = getattr(application, "id", None)
-    if isinstance(application, dict):
-        value = application.get("id")
+    value = field_of(application, "id")
     try:
         other = await another_manager(client, str(value or ""))
     except Exception as error:  # e.g. a key without application:read: ask as if it were

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from console.client.client import AdminClient
     from console.models import Application
     from console.tui.base.shell import FlowHost, SessionHost
-    from console.tui.browse.kinds import Kind
+    from console.tui.browse.looks import Look
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +30,7 @@ def not_offered(app: SessionHost) -> set[str]:
 
 def in_read_only_mode(app: SessionHost) -> bool:
     """Whether the console runs with --read-only (not whether an object is read-only: see
-    Kind.is_read_only)."""
+    Look.is_read_only)."""
     return app.read_only
 
 
@@ -78,7 +78,7 @@ async def key_application(client: AdminClient) -> Application | None:
         return None
 
 
-def needed_permission(kind: Kind | None, action: str) -> str | None:
+def needed_permission(kind: Look | None, action: str) -> str | None:
     """The permission `n`, `e`, `d` or `R` on this kind of object needs (`proxy:create`)."""
     return kind.change_permission(action) if kind is not None else None
 
@@ -112,7 +112,7 @@ async def _ask_permissions(app: FlowHost, session: Session, client: AdminClient)
         screen.refresh_bindings()
 
 
-async def lacking_permission(app: FlowHost, kind: Kind, action: str) -> str | None:
+async def lacking_permission(app: FlowHost, kind: Look, action: str) -> str | None:
     """The permission the key lacks for this action (asking the service if not yet known),
     or None when it has it or the console cannot tell (the service then decides)."""
     needed = needed_permission(kind, action)
@@ -128,7 +128,7 @@ async def lacking_permission(app: FlowHost, kind: Kind, action: str) -> str | No
     return needed if permissions is not None and needed not in permissions else None
 
 
-def lacking_now(app: FlowHost, kind: Kind | None, action: str) -> str | None:
+def lacking_now(app: FlowHost, kind: Look | None, action: str) -> str | None:
     """As `lacking_permission`, from what is known now (for the footer's keys)."""
     needed = needed_permission(kind, action)
     if needed is None or in_read_only_mode(app):

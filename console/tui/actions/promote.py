@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Protocol, cast
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from console.tui.actions.key_permissions import in_read_only_mode
 from console.tui.base.app_access import OfAnApp
 from console.tui.base.connection import close_quietly
+from console.tui.browse.kinds import LOOKS
+from console.tui.browse.live import LiveSequence
 
 if TYPE_CHECKING:
     from console.client.client import AdminClient
@@ -22,37 +24,63 @@ if TYPE_CHECKING:
     from console.estate.plan import Plan
     from console.tui.base.shell import FlowHost
     from console.tui.base.shown import Shown
-    from console.tui.browse.kinds import ResourceKind as Kind
+    from console.tui.browse.looks import ListLook
 
 log = logging.getLogger(__name__)
 
-PROMOTABLE_KINDS = ("applications", "proxies", "reactor_formulas")
+
+def promotable_keys() -> tuple[str, ...]:
+    """The kinds copied to another profile: those export/apply carry (console.estate), in
+    the registry's order."""
+    return tuple(look.key for look in LOOKS.lists() if look.declaration.estate is not None)
 
 
-class _ShowsOne(OfAnApp, Protocol):
+PROMOTABLE_KINDS: LiveSequence[str] = LiveSequence(promotable_keys)
+"""`promotable_keys()`, as of each use."""
+
+
+@runtime_checkable
+class _ShowsOne(Protocol):
     """A detail screen (console.tui.screens.detail): the object it shows and its kind."""
 
     @property
-    def kind(self) -> Kind: ...
+    def kind(self) -> ListLook: ...
 
     @property
     def item(self) -> Shown | None: ...
 
 
-def promotable(kind: Kind | None, item: Shown | None) -> bool:
+class _ListOfOneKind(Protocol):
+    """A list section (console.tui.widgets.resource_list): its kind and highlighted row."""
+
+    @property
+    def kind(self) -> ListLook: ...
+
+    @property
+    def current_row(self) -> Shown | None: ...
+
+
+@runtime_checkable
+class _ShowsLists(Protocol):
+    """The console screen (console.tui.screens.console): the list it shows, if any."""
+
+    @property
+    def current_list(self) -> _ListOfOneKind | None: ...
+
+
+def promotable(kind: ListLook | None, item: Shown | None) -> bool:
     """An application, a proxy or a private formula (an official one is the operator's)."""
-    if kind is None or item is None or kind.key not in PROMOTABLE_KINDS:
+    if kind is None or item is None or kind.key not in promotable_keys():
         return False
     return not kind.is_read_only(item)
 
 
-def screen_target(screen: OfAnApp) -> tuple[Kind | None, Shown | None]:
+def screen_target(screen: OfAnApp) -> tuple[ListLook | None, Shown | None]:
     """The object a screen stands on: a detail's, or the highlighted row of the console's list."""
-    if hasattr(screen, "item") and hasattr(screen, "kind"):  # a detail screen
-        detail = cast("_ShowsOne", screen)
-        return detail.kind, detail.item
-    current = getattr(screen, "current_list", None)
-    if current is not None:
+    if isinstance(screen, _ShowsOne):  # a detail screen
+        return screen.kind, screen.item
+    if isinstance(screen, _ShowsLists) and screen.current_list is not None:
+        current = screen.current_list
         return current.kind, current.current_row
     return None, None
 
@@ -123,7 +151,7 @@ def _failure(exc: BaseException) -> str:
     return f"{problem.title}: {problem.message}"
 
 
-async def promote_flow(app: FlowHost, kind: Kind, item: Shown) -> None:
+async def promote_flow(app: FlowHost, kind: ListLook, item: Shown) -> None:
     """Pick a profile, show the plan for this object there, apply it once confirmed.
     `c` or the palette runs it (console.tui.actions.declarations.COPY_TO_PROFILE: refused
     read-only)."""

@@ -10,6 +10,7 @@ import logging
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Protocol
 
+from console import kinds
 from console.models.contract import DEFAULT_KEY_HEADER
 
 if TYPE_CHECKING:
@@ -270,7 +271,7 @@ async def check_key(base_url: str, key: str, key_header: str = DEFAULT_KEY_HEADE
     info = await verify_key(base_url, key, retry=retry, key_header=key_header)
     name = info.application_name or "an application it may not read"
     tenant = f", tenant {info.tenant_name}" if info.tenant_name else ""
-    return f"application {name}{tenant}"
+    return f"{kinds.APPLICATIONS.nouns.singular} {name}{tenant}"
 
 
 def key_check_failure(exc: BaseException) -> str:

@@ -1,29 +1,34 @@
-"""One definition per browsable resource: its columns, filter, fetching and detail fields.
+"""The built-in kinds as the console shows them: one look per kind declared in console.kinds
+(columns, filter, server query, detail fields, code blocks), registered in `LOOKS`.
 
-A ResourceList widget shows any of them; forms (issue 6) attach to the same definitions.
-Lists hold objects as the service sent them (JSON dicts: rows need no pydantic, so the first
-page shows before the models load); `model_of` makes the typed object a detail or form needs.
+A ResourceList widget shows any list look; forms attach to the same looks
+(console.tui.forms.registry). Lists hold objects as the service sent them (JSON dicts: rows
+need no pydantic, so the first page shows before the models load); `model_of` makes the typed
+object a detail or form needs.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING
 from uuid import UUID
 
 from rich.text import Text
 
+from console import kinds
+from console.kinds import field_of
 from console.tui.base import formatting as fmt
 from console.tui.base.columns import Column, Labels, Renderable
 from console.tui.base.shown import JsonObject, Query, Shown
+from console.tui.browse.live import LiveMapping, LiveSequence
+from console.tui.browse.looks import LOOKS, CodeBlock, Fetched, FilterInvalid, ListLook, Look
+from console.tui.browse.looks import PAGE_SIZE as PAGE_SIZE  # re-exported: the lists read both
+from console.tui.browse.looks import list_page as list_page
 
 if TYPE_CHECKING:
     from console.client.client import AdminClient
-    from console.client.resources import TenantResource
     from console.models import (
         Application,
         Permission,
@@ -34,15 +39,14 @@ if TYPE_CHECKING:
     )
     from console.models.formulas import ContractItemView
     from console.tui.base.shown import Model
-
-if TYPE_CHECKING:
     from console.tui.browse.row_filter import RowFilter
-
 
 log = logging.getLogger("console.tui")
 
-PAGE_SIZE = 50
-"""Rows a list asks for at a time."""
+Kind = Look
+"""The name the console's modules knew a look by (a look is how a kind looks)."""
+ResourceKind = ListLook
+"""The name the console's modules knew a list look by."""
 
 
 _MARKS = "?—"
@@ -51,12 +55,11 @@ DATE_CHARS = "0123456789-: " + _MARKS
 """A list's date cell (`2026-11-20 10:00`)."""
 
 
-def unknown_fields(model: object) -> list[tuple[str, Renderable]]:
+def unknown_fields(model: Model) -> list[tuple[str, Renderable]]:
     """The fields the service sent that the console does not know, as `name: JSON` rows:
     shown as text, never dropped (see console.models.LenientModel)."""
-    extra = getattr(model, "model_extra", None) or {}
     rows: list[tuple[str, Renderable]] = []
-    for name, value in extra.items():
+    for name, value in model.unknown_fields.items():
         text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
         rows.append((name, Text(text, style="italic")))
     return rows
@@ -70,30 +73,6 @@ def raw_fields(item: object) -> list[tuple[str, Renderable]]:
         (str(name), Text(value if isinstance(value, str) else json.dumps(value, default=str)))
         for name, value in item.items()
     ]
-
-
-@dataclass(frozen=True)
-class Fetched:
-    """One page as the list needs it."""
-
-    items: list[JsonObject]
-    """The objects as the service sent them."""
-    total: int | None
-    """None when the service sent no totals."""
-    page: int
-    has_more: bool
-    labels: Labels = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class CodeBlock:
-    title: str
-    code: str
-    language: str = "javascript"
-
-
-class FilterInvalid(ValueError):
-    """The filter text cannot become a server filter for this resource; one sentence."""
 
 
 def _id_query(row_filter: RowFilter, what: str) -> Query | None:
@@ -133,180 +112,8 @@ def _date_cell(value: str | None) -> str:
     return fmt.short_date(fmt.wire_time(value))
 
 
-def _field(item: Shown, name: str) -> object:
-    """A field of an object as sent (a dict) or of its model; None where it has none."""
-    return item.get(name) if isinstance(item, dict) else getattr(item, name, None)
-
-
 def _id_text(value: object) -> Renderable:
     return str(value) if value else Text("—", style="dim")
-
-
-def with_article(noun: str) -> str:
-    """ "an application", "a proxy": the article a sentence needs before `noun`."""
-    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
-
-
-class CollectionGroup(Protocol):
-    """What the list kinds call on a client's resource group (`client.proxies`): the paged
-    collections (console.client.resources' Applications, Proxies, ReactorFormulas) have
-    these. The permissions' group has others: PermissionsKind overrides what uses them."""
-
-    async def get(self, id: UUID | str, /) -> Model: ...
-
-    async def delete(self, id: UUID | str, /) -> None: ...
-
-    async def page_json(self, *, page: int, size: int, **filters: object) -> JsonObject: ...
-
-
-_PERMISSION_VERBS = {"new": "create", "edit": "update", "delete": "delete", "regenerate": "update"}
-
-
-class Kind:
-    """What a kind of object is, in one place: its names, its client group, what deleting
-    one breaks, which objects are read-only (its form: console.tui.forms.registry). The
-    console passes kinds, not names."""
-
-    key: str = ""
-    """The section and the client's resource group (`client.applications`)."""
-    title: str = ""
-    singular: str = ""
-    """The noun in sentences: "application", "reactor formula"."""
-    permission: str | None = None
-    """The permission reading it needs; its prefix names the change permissions too."""
-    changeable: bool = True
-    """Whether the console creates, edits or deletes objects of this kind."""
-    creatable: bool = True
-    """Whether `n` makes a new one (there is one tenant: it is edited, never created)."""
-    regenerable: bool = False
-    """Whether its objects have an API key that `R` regenerates."""
-    delete_consequences: str = ""
-    """What deleting one breaks, for the confirmation."""
-
-    @property
-    def a_noun(self) -> str:
-        """ "an application": the noun with its article."""
-        return with_article(self.singular)
-
-    @property
-    def action_object(self) -> str:
-        """What an action names when it acts on the object: "a proxy", "the tenant"."""
-        return self.a_noun
-
-    def is_read_only(self, obj: Shown | None) -> bool:
-        """Whether this object may never be changed, whatever the key (an official formula)."""
-        return False
-
-    def read_only_reason(self, obj: Shown) -> str:
-        """Why `is_read_only(obj)`, for the refusal to delete it."""
-        return f"This {self.singular} cannot be changed."
-
-    def change_permission(self, action: str) -> str | None:
-        """The permission `n`, `e`, `d` or `R` needs (`proxy:create`); None if none applies."""
-        verb = _PERMISSION_VERBS.get(action)
-        if not self.changeable or verb is None or self.permission is None:
-            return None
-        return f"{self.permission.split(':')[0]}:{verb}"
-
-    def model_of(self, item: Shown) -> Shown:
-        """The typed object (console.models) for an object as sent; a model stays as it is."""
-        return item
-
-    def item_id(self, item: Shown) -> str:
-        """The object's id as text ("" if it has none)."""
-        value = _field(item, "id")
-        return "" if value is None else str(value)
-
-    async def get(self, client: AdminClient, item_id: str) -> Model:
-        """The object as the service holds it now."""
-        raise NotImplementedError
-
-    async def delete(self, client: AdminClient, obj: Shown) -> None:
-        raise NotImplementedError
-
-    def __repr__(self) -> str:
-        return f"<{type(self).__name__} {self.key}>"
-
-
-class ResourceKind(Kind):
-    """Base of the four list sections."""
-
-    path: str = ""
-    """The list endpoint, for the console's first page (console.client.plain_get)."""
-    model_name: str = ""
-    """The class in console.models of one object."""
-    filter_placeholder: str = ""
-    columns: tuple[Column, ...] = ()
-
-    def client_group(self, client: AdminClient) -> CollectionGroup:
-        """The client's resource group of the same name as `key` (`client.proxies`), as
-        the kind methods here use it."""
-        group: CollectionGroup = getattr(client, self.key)
-        return group
-
-    async def get(self, client: AdminClient, item_id: str) -> Model:
-        return await self.client_group(client).get(item_id)
-
-    async def delete(self, client: AdminClient, obj: Shown) -> None:
-        await self.client_group(client).delete(self.item_id(obj))
-
-    def server_query(self, row_filter: RowFilter) -> Query | None:
-        """The server filter for the text typed after `/` and enter, where the API has one
-        (spec: ids, names of proxies and formulas, permissions by application type); None
-        where it has none (the loaded rows are filtered, and the tenant searched)."""
-        return None
-
-    async def fetch(self, client: AdminClient, page: int, size: int, query: Query) -> Fetched:
-        """One page, as sent, from the client's resource group of the same name as `key`."""
-        envelope = await self.client_group(client).page_json(page=page, size=size, **query)
-        return list_page(envelope, page, size)
-
-    def model_of(self, item: Shown) -> Shown:
-        """The typed object (console.models) for an object as sent; a model stays as it is.
-
-        An object that does not match the API raises the client's UnexpectedResponse."""
-        if not isinstance(item, dict):
-            return item
-        from console.client.resources import parse_response
-
-        model = getattr(importlib.import_module("console.models"), self.model_name)
-        return parse_response(model, item, method="GET", path=self.path)
-
-    def item_name(self, item: Shown) -> str:
-        name = _field(item, "name")
-        return str(name if name is not None else self.item_id(item) or "(unnamed)")
-
-    def row_cells(self, item: Shown, labels: Labels) -> tuple[Renderable, ...]:
-        """The row of an object as sent. One the console cannot read (not an object, or no
-        id) is a row saying so, with its name or id where it has one; enter shows its JSON."""
-        if not isinstance(item, dict) or not self.item_id(item):
-            what = _field(item, "name") if isinstance(item, dict) else None
-            first = Text.assemble(("unreadable ", "bold red"), (str(what or ""), "dim"))
-            return (first, *(Text("") for _ in self.columns[1:]))
-        return tuple(c.cell(item, labels) for c in self.columns)
-
-    def fields(self, item: Any, labels: Labels | None = None) -> list[tuple[str, Renderable]]:
-        """The detail's rows of the kind's model (each kind narrows `item` to its own)."""
-        return []
-
-    def code_blocks(self, item: Any) -> list[CodeBlock]:
-        """The code a detail shows of the kind's model (each kind narrows `item`)."""
-        return []
-
-    def empty_message(self, filter_text: str) -> str:
-        if filter_text:
-            return f"No {self.title.lower()} match “{filter_text}”. Press escape to clear."
-        return f"This tenant has no {self.title.lower()} yet."
-
-
-def list_page(envelope: JsonObject, page: int = 1, size: int = PAGE_SIZE) -> Fetched:
-    """A list page as sent (its envelope checked by the client) as the list needs it; a page
-    without totals has `total` None, and more follow while pages come back full."""
-    from console.client.envelope import page_numbers
-
-    total, has_more = page_numbers(envelope, page, size)
-    number = (envelope.get("pagination") or {}).get("page_number") or page
-    return Fetched(envelope["data"], total, number, has_more)
 
 
 async def _application_names(client: AdminClient, ids: list[str]) -> Labels:
@@ -331,7 +138,7 @@ def audit_ids(item: Shown) -> list[str]:
     """The ids a detail shows that may be applications: who created and last changed it,
     and a proxy's application. Looked up by id (an id of no application stays as it is)."""
     names = ("created_by", "modified_by", "application_id")
-    return sorted({str(v) for v in (_field(item, n) for n in names) if v})
+    return sorted({str(v) for v in (field_of(item, n) for n in names) if v})
 
 
 async def application_names(client: AdminClient, ids: list[str]) -> Labels:
@@ -350,15 +157,9 @@ def _audit(
     ]
 
 
-class ApplicationsKind(ResourceKind):
-    key = "applications"
-    title = "Applications"
-    singular = "application"
-    permission = "application:read"
-    regenerable = True
+class ApplicationsLook(ListLook):
     delete_consequences = "Its API key stops working at once."
-    path = "/applications"
-    model_name = "Application"
+    short_title = "Apps"
     filter_placeholder = "any column or column:value; enter searches the tenant"
     columns = (
         Column("name", "Name", lambda a: a["name"], min_width=16, grow=True),
@@ -391,7 +192,7 @@ class ApplicationsKind(ResourceKind):
     )
 
     def server_query(self, row_filter: RowFilter) -> Query | None:
-        return _id_query(row_filter, "Applications")
+        return _id_query(row_filter, self.title)
 
     def fields(
         self, item: Application, labels: Labels | None = None
@@ -428,14 +229,8 @@ def _application_cell(proxy: JsonObject, labels: Labels) -> Renderable:
     return labels.get(key) or Text(key[:8] + "…", style="dim")
 
 
-class ProxiesKind(ResourceKind):
-    key = "proxies"
-    title = "Proxies"
-    singular = "proxy"
-    permission = "proxy:read"
+class ProxiesLook(ListLook):
     delete_consequences = "Calls to the proxy fail at once, and its key stops working."
-    path = "/proxies"
-    model_name = "Proxy"
     filter_placeholder = "any column or column:value; enter asks the service by name or id"
     columns = (
         Column("name", "Name", lambda p: p["name"], min_width=16, grow=True),
@@ -471,7 +266,7 @@ class ProxiesKind(ResourceKind):
     )
 
     def server_query(self, row_filter: RowFilter) -> Query | None:
-        by_id = _id_query(row_filter, "Proxies")
+        by_id = _id_query(row_filter, self.title)
         if by_id is None and row_filter.column in (None, "name") and row_filter.term:
             return {"name": row_filter.term}
         return by_id
@@ -543,14 +338,9 @@ def _contract(items: Sequence[ContractItemView], optional: bool) -> Renderable:
     return text
 
 
-class ReactorFormulasKind(ResourceKind):
-    key = "reactor_formulas"
-    title = "Reactor formulas"
-    singular = "reactor formula"
-    permission = "reactor:read"
+class ReactorFormulasLook(ListLook):
     delete_consequences = "Reactors can no longer be made from it."
-    path = "/reactor-formulas"
-    model_name = "ReactorFormula"
+    short_title = "Formulas"
     filter_placeholder = "any column or column:value; enter asks the service by name"
     columns = (
         Column("name", "Name", lambda f: f["name"], min_width=16, grow=True),
@@ -584,12 +374,12 @@ class ReactorFormulasKind(ResourceKind):
 
     def is_read_only(self, obj: Shown | None) -> bool:
         # Official formulas (and any type but private, e.g. a partner's) are the operator's.
-        return obj is not None and _field(obj, "type") != "private"
+        return obj is not None and field_of(obj, "type") != "private"
 
     def read_only_reason(self, obj: Shown) -> str:
-        if _field(obj, "type") == "official":
+        if field_of(obj, "type") == "official":
             return "Official formulas belong to the service operator: no tenant can delete them."
-        kind = str(_field(obj, "type") or "Such").capitalize()
+        kind = str(field_of(obj, "type") or "Such").capitalize()
         return f"{kind} formulas are not this tenant's own: it cannot delete them."
 
     def fields(
@@ -618,14 +408,8 @@ class ReactorFormulasKind(ResourceKind):
 APPLICATION_TYPES = ("private", "public", "management")
 
 
-class PermissionsKind(ResourceKind):
-    key = "permissions"
-    title = "Permissions"
-    singular = "permission"
-    permission = None
-    changeable = False
-    path = "/permissions"
-    model_name = "Permission"
+class PermissionsLook(ListLook):
+    short_title = "Perms"
     filter_placeholder = "any column or column:value; enter asks by application type"
     columns = (
         Column("type", "Type", lambda p: p["type"]),
@@ -662,10 +446,8 @@ class PermissionsKind(ResourceKind):
         raise LookupError(f"There is no permission {item_id}.")
 
     def item_id(self, item: Shown) -> str:
-        return str(_field(item, "type"))
-
-    def item_name(self, item: Shown) -> str:
-        return self.item_id(item)
+        # "None" for a permission sent without a type, as the lists have always shown it.
+        return str(field_of(item, self.declaration.id_field))
 
     def fields(
         self, item: Permission, labels: Labels | None = None
@@ -677,22 +459,13 @@ class PermissionsKind(ResourceKind):
         ]
 
 
-class TenantKind(Kind):
+class TenantLook(Look):
     """The tenant itself: one object, edited and deleted from the Tenant section."""
 
-    key = "tenant"
-    title = "Tenant"
-    singular = "tenant"
-    permission = "tenant:read"
-    creatable = False
     delete_consequences = (
         "Every application, proxy and formula in it is deleted, and every key of the tenant "
         "stops working at once, including the one this console uses. This cannot be undone."
     )
-
-    @property
-    def action_object(self) -> str:
-        return "the tenant"
 
     async def get(self, client: AdminClient, item_id: str = "") -> Tenant:
         return await client.tenant.get()
@@ -700,15 +473,16 @@ class TenantKind(Kind):
     async def delete(self, client: AdminClient, obj: Shown) -> None:
         await client.tenant.delete()
 
-    def client_group(self, client: AdminClient) -> TenantResource:
-        return client.tenant
 
+APPLICATIONS = ApplicationsLook(kinds.APPLICATIONS)
+PROXIES = ProxiesLook(kinds.PROXIES)
+REACTOR_FORMULAS = ReactorFormulasLook(kinds.REACTOR_FORMULAS)
+PERMISSIONS = PermissionsLook(kinds.PERMISSIONS)
+TENANT = TenantLook(kinds.TENANT)
+for _look in (APPLICATIONS, PROXIES, REACTOR_FORMULAS, PERMISSIONS, TENANT):
+    LOOKS.register(_look)
 
-APPLICATIONS = ApplicationsKind()
-PROXIES = ProxiesKind()
-REACTOR_FORMULAS = ReactorFormulasKind()
-PERMISSIONS = PermissionsKind()
-TENANT = TenantKind()
-
-LIST_KINDS: tuple[ResourceKind, ...] = (APPLICATIONS, PROXIES, REACTOR_FORMULAS, PERMISSIONS)
-KINDS_BY_KEY: dict[str, ResourceKind] = {k.key: k for k in LIST_KINDS}
+LIST_KINDS: LiveSequence[ListLook] = LiveSequence(LOOKS.lists)
+"""The looks of the kinds listed in sections, in the registry's order, as of each use."""
+KINDS_BY_KEY: LiveMapping[ListLook] = LiveMapping(lambda: {k.key: k for k in LOOKS.lists()})
+"""The same by key, as of each use."""

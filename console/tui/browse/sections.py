@@ -1,10 +1,12 @@
-"""The six sections of the console, in the order of their number keys."""
+"""The console's sections, in the order of their number keys: one per kind with a look, in
+the registry's order (console.tui.browse.looks), then Usage, which is no kind."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from console.tui.browse.kinds import APPLICATIONS, PERMISSIONS, PROXIES, REACTOR_FORMULAS, TENANT
+from console.tui.browse.kinds import LOOKS
+from console.tui.browse.live import LiveMapping, LiveSequence
 
 
 @dataclass(frozen=True)
@@ -16,13 +18,16 @@ class Section:
     """The title on a narrow terminal's header."""
 
 
-SECTIONS: tuple[Section, ...] = (
-    Section(1, APPLICATIONS.key, APPLICATIONS.title, "Apps"),
-    Section(2, PROXIES.key, PROXIES.title, "Proxies"),
-    Section(3, REACTOR_FORMULAS.key, REACTOR_FORMULAS.title, "Formulas"),
-    Section(4, PERMISSIONS.key, PERMISSIONS.title, "Perms"),
-    Section(5, TENANT.key, TENANT.title, "Tenant"),
-    Section(6, "usage", "Usage", "Usage"),
-)
-"""The sections of a kind take its key and title (console.tui.browse.kinds); Usage is no kind."""
-SECTIONS_BY_KEY = {s.key: s for s in SECTIONS}
+USAGE = ("usage", "Usage", "Usage")
+"""The last section: the tenant's usage (key, title, short title)."""
+
+
+def sections() -> tuple[Section, ...]:
+    """The sections as the registry is now: a kind's take its key and titles from its look."""
+    shown = [(look.key, look.title, look.short) for look in LOOKS]
+    return tuple(Section(n, *s) for n, s in enumerate([*shown, USAGE], start=1))
+
+
+SECTIONS: LiveSequence[Section] = LiveSequence(sections)
+"""`sections()`, as of each use."""
+SECTIONS_BY_KEY: LiveMapping[Section] = LiveMapping(lambda: {s.key: s for s in sections()})

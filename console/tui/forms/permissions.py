@@ -19,6 +19,7 @@ from textual.widgets import Button, Input, SelectionList, Static
 from textual.widgets.option_list import OptionDoesNotExist
 from textual.widgets.selection_list import Selection
 
+from console.tui.browse.kinds import APPLICATIONS
 from console.tui.widgets.pick_list import LIST_MOVES
 
 if TYPE_CHECKING:
@@ -224,7 +225,11 @@ class PermissionChecklist(Vertical):
         selection_list.clear_options()
         options = self._options or []
         width = max((len(p) for p in options), default=0) + 2
-        what = f"{self._application_type} applications" if self._application_type else "this type"
+        what = (
+            f"{self._application_type} {APPLICATIONS.plural}"
+            if self._application_type
+            else "this type"
+        )
         needle = self._filter.lower()
 
         def shown(permission: str, description: str = "") -> bool:

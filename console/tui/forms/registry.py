@@ -1,25 +1,26 @@
-"""Which form edits which kind of object, as functions the type checker follows.
+"""Which form edits which kind of object: the form is registered with the kind's look
+(`LOOKS.register(look, form=...)`), a function that imports the form when first called
+(forms are not loaded at start).
 
-Each function imports its form when first called (forms are not loaded at start), and lives
-here rather than on the kinds (console.tui.browse.kinds) because every form imports its kind:
-a kind that imported its form, even inside a function, would close an import cycle.
+The built-in looks' forms are attached here rather than where the looks are registered
+(console.tui.browse.kinds) because every form imports its look: a look module that
+imported its form, even inside a function, would close an import cycle.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from console.tui.browse.kinds import APPLICATIONS, PROXIES, REACTOR_FORMULAS, TENANT
+from console.tui.browse.kinds import APPLICATIONS, LOOKS, PROXIES, REACTOR_FORMULAS, TENANT
 
 if TYPE_CHECKING:
-    from console.tui.browse.kinds import Kind
+    from console.tui.browse.looks import Look
     from console.tui.forms.base import ResourceForm
 
 FormClass = type["ResourceForm[Any, Any]"]
 """A form screen class: (client, object or None, read_only=...) -> the form."""
 
-__all__ = ["FORMS", "FormClass", "form_class"]
+__all__ = ["FormClass", "form_class"]
 
 
 def application_form() -> FormClass:
@@ -46,15 +47,16 @@ def tenant_form() -> FormClass:
     return TenantForm
 
 
-FORMS: dict[str, Callable[[], FormClass]] = {
-    APPLICATIONS.key: application_form,
-    PROXIES.key: proxy_form,
-    REACTOR_FORMULAS.key: formula_form,
-    TENANT.key: tenant_form,
-}
-"""The form of each changeable kind, by the kind's key (permissions have none)."""
+LOOKS.attach_form(APPLICATIONS, application_form)
+LOOKS.attach_form(PROXIES, proxy_form)
+LOOKS.attach_form(REACTOR_FORMULAS, formula_form)
+LOOKS.attach_form(TENANT, tenant_form)
 
 
-def form_class(kind: Kind) -> FormClass:
-    """The form screen class of `kind`; imported now. KeyError for a kind without a form."""
-    return FORMS[kind.key]()
+def form_class(look: Look) -> FormClass:
+    """The form screen class of `look`'s kind; imported now. KeyError for a kind without one."""
+    loader = LOOKS.form_of(look)
+    if loader is None:
+        raise KeyError(look.key)
+    form: FormClass = loader()
+    return form

@@ -11,6 +11,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Checkbox, Static
 
+from console import kinds
 from console.tui.base.dialog_host import dialog_host
 from console.tui.base.logs import hide_secret
 from console.tui.modals.base import Dialog
@@ -38,7 +39,10 @@ def refusal(pressed: str) -> str:
 def key_file_suggestion(application_name: str) -> str:
     """An example path for the key's file, named after the application: the placeholder of
     the write dialog (`w`), never written unless typed."""
-    slug = re.sub(r"[^a-z0-9]+", "-", application_name.lower()).strip("-")[:40] or "application"
+    slug = (
+        re.sub(r"[^a-z0-9]+", "-", application_name.lower()).strip("-")[:40]
+        or kinds.APPLICATIONS.nouns.singular
+    )
     return f"e.g. ~/{slug}.key"
 
 

@@ -18,17 +18,20 @@ from uuid import UUID
 
 from textual.command import Hit, Hits, Provider
 
+from console.kinds import KINDS
 from console.tui.base.app_access import flow_host
-from console.tui.browse.kinds import APPLICATIONS, LIST_KINDS, PROXIES, REACTOR_FORMULAS
+from console.tui.browse.kinds import APPLICATIONS, LOOKS
+from console.tui.browse.looks import ListLook
 from console.tui.browse.row_filter import name_pattern
 from console.tui.browse.search import TenantSearch
 from console.tui.widgets.resource_list import ResourceList
 
 if TYPE_CHECKING:
     from console.client.client import AdminClient
+    from console.tui.base.columns import Labels
     from console.tui.base.shell import Router
     from console.tui.base.shown import JsonObject, Shown
-    from console.tui.browse.kinds import Fetched, Labels, ResourceKind
+    from console.tui.browse.looks import Fetched
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +74,7 @@ class ObjectProvider(Provider):
             return
         pattern = name_pattern(query)
 
-        def hit(kind: ResourceKind, item: Shown) -> Hit:
+        def hit(kind: ListLook, item: Shown) -> Hit:
             name = kind.item_name(item)
             return Hit(
                 max(matcher.match(name), 0.5),
@@ -141,7 +144,7 @@ class ObjectProvider(Provider):
 
     async def _indexed(
         self, client: AdminClient, query: str
-    ) -> list[tuple[ResourceKind, str, str, str]]:
+    ) -> list[tuple[ListLook, str, str, str]]:
         """What the profile's local index knows by this name, at once (the live answers
         follow): kind, id, name and "from the index, 3 minutes old"."""
         index = client.index
@@ -154,26 +157,26 @@ class ObjectProvider(Provider):
         except Exception:
             log.warning("The palette could not read the local index", exc_info=True)
             return []
-        kinds = {"applications": APPLICATIONS, "proxies": PROXIES, "formulas": REACTOR_FORMULAS}
-        return [
-            (kinds[row.kind], row.id, row.name, answer.caption)
-            for row in answer.rows
-            if row.kind in kinds
-        ]
+        found = []
+        for row in answer.rows:
+            look = _list_look(row.kind)
+            if look is not None:
+                found.append((look, row.id, row.name, answer.caption))
+        return found
 
-    async def _by_id(self, client: AdminClient, item_id: str) -> list[tuple[ResourceKind, Shown]]:
-        async def one(kind: ResourceKind) -> tuple[ResourceKind, Shown] | None:
+    async def _by_id(self, client: AdminClient, item_id: str) -> list[tuple[ListLook, Shown]]:
+        async def one(kind: ListLook) -> tuple[ListLook, Shown] | None:
             try:
                 return kind, await kind.get(client, item_id)
             except Exception:
                 log.warning("The palette could not look an id up", exc_info=True)
                 return None
 
-        results = await asyncio.gather(*(one(k) for k in (APPLICATIONS, PROXIES, REACTOR_FORMULAS)))
+        results = await asyncio.gather(*(one(k) for k in _by_id_kinds()))
         return [r for r in results if r is not None]
 
-    async def _by_name(self, client: AdminClient, query: str) -> list[tuple[ResourceKind, Shown]]:
-        async def some(kind: ResourceKind) -> list[tuple[ResourceKind, Shown]]:
+    async def _by_name(self, client: AdminClient, query: str) -> list[tuple[ListLook, Shown]]:
+        async def some(kind: ListLook) -> list[tuple[ListLook, Shown]]:
             try:
                 fetched = await kind.fetch(client, 1, SEARCH_SIZE, {"name": query})
             except Exception:
@@ -181,22 +184,37 @@ class ObjectProvider(Provider):
                 return []
             return [(kind, item) for item in fetched.items]
 
-        results = await asyncio.gather(some(PROXIES), some(REACTOR_FORMULAS))
+        named = (k for k in LOOKS.lists() if k.declaration.name_filter)
+        results = await asyncio.gather(*(some(k) for k in named))
         return [hit for part in results for hit in part]
 
-    def _loaded(self, app: Router) -> list[tuple[ResourceKind, Shown]]:
-        """Applications and permissions the lists hold (no name filter on the server)."""
+    def _loaded(self, app: Router) -> list[tuple[ListLook, Shown]]:
+        """What the lists of kinds without a name filter on the server hold (applications,
+        permissions)."""
         screen = app.console_screen
         if screen is None:
             return []
-        found: list[tuple[ResourceKind, Shown]] = []
-        for kind in LIST_KINDS:
-            if kind in (PROXIES, REACTOR_FORMULAS):
+        found: list[tuple[ListLook, Shown]] = []
+        for kind in LOOKS.lists():
+            if kind.declaration.name_filter:
                 continue
             section = screen.find_section(kind.key)
             if isinstance(section, ResourceList):  # None until the section is mounted
                 found += [(kind, item) for item in section.items]
         return found
+
+
+def _list_look(index_name: str) -> ListLook | None:
+    """The list look of the kind whose local-index rows are named `index_name`, if any."""
+    kind = KINDS.by_index_name(index_name)
+    look = LOOKS.find(kind.key) if kind is not None else None
+    return look if isinstance(look, ListLook) else None
+
+
+def _by_id_kinds() -> tuple[ListLook, ...]:
+    """The kinds an id is looked up in: those whose objects have ids (not the permissions,
+    named by their type)."""
+    return tuple(k for k in LOOKS.lists() if k.declaration.id_field == "id")
 
 
 async def _application_page(client: AdminClient, page: int, size: int) -> Fetched:

@@ -283,9 +283,7 @@ class DetailScreen(DeclaredActions, Screen[None], actions=DETAIL_SCREEN_ACTIONS)
         if action in DETAIL_ACTIONS:
             return detail_action_allowed(self, action)
         if action == "test_run":
-            return self.kind.key in ("reactor_formulas", "proxies") and not isinstance(
-                self.item, dict
-            )
+            return self.kind.declaration.features.code and not isinstance(self.item, dict)
         return True
 
     def action_refresh(self) -> None:

@@ -14,6 +14,7 @@ from rich.text import Text
 from textual import on
 
 from console.client.review import Holding, holder_pages
+from console.tui.browse.kinds import APPLICATIONS
 from console.tui.palette.review_commands import ReviewCommands
 from console.tui.screens.tenant_walk import TenantWalkScreen
 from console.tui.widgets.row_table import Cell, RowTable, TableColumn
@@ -56,7 +57,9 @@ class HoldersScreen(TenantWalkScreen["HoldersPage"]):
     COMMANDS = {ReviewCommands}
 
     columns = (
-        TableColumn("application", "Application", None, min_width=14, grow=True),
+        TableColumn(
+            APPLICATIONS.singular, APPLICATIONS.singular.capitalize(), None, min_width=14, grow=True
+        ),
         TableColumn("type", "Type", None),
         TableColumn("via", "Via", 6),
         TableColumn("priority", "Prio", 4),
@@ -99,7 +102,8 @@ class HoldersScreen(TenantWalkScreen["HoldersPage"]):
         direct = sum(1 for h in self.holdings if h.rule is None)
         rules = len(self.holdings) - direct
         count = len(self.applications)
-        who = f"{count:,} application{'s' if count != 1 else ''} hold{'s' if count == 1 else ''} it"
+        noun = APPLICATIONS.singular if count == 1 else APPLICATIONS.plural
+        who = f"{count:,} {noun} hold{'s' if count == 1 else ''} it"
         grant = f"{rules:,} rule{'s grant' if rules != 1 else ' grants'} it"
         return f"{who} ({direct:,} directly; {grant})"
 

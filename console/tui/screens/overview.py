@@ -31,6 +31,7 @@ from console.estate.overview import (
     saved_targets,
 )
 from console.tui.base.app_access import connecting, notices, session_host, usage_host
+from console.tui.browse.kinds import APPLICATIONS, PROXIES, REACTOR_FORMULAS, TENANT
 from console.tui.widgets.key_bar import KeyBar
 from console.tui.widgets.key_table import KeyTable
 
@@ -115,15 +116,15 @@ COLUMNS = (
     Column("profile", "Profile", flex=True, least=12),
     Column("label", "Label"),
     Column("url", "Base URL", flex=True, least=16),
-    Column("tenant", "Tenant", flex=True, least=8),
+    Column(TENANT.key, TENANT.title, flex=True, least=8),
     Column("key", "Key", flex=True, least=10),
     Column("usage", "MAT / plan"),
     Column("compact", "MAT / plan"),
     Column("share", "Plan"),
     Column("trend", "This month"),
-    Column("applications", "Apps"),
-    Column("proxies", "Proxies"),
-    Column("formulas", "Formulas"),
+    Column(APPLICATIONS.key, APPLICATIONS.short),
+    Column(PROXIES.key, PROXIES.short),
+    Column("formulas", REACTOR_FORMULAS.short),  # the status's field: private formulas
     Column("note", "Note"),
 )
 """`usage` (the figures), `compact` (in thousands) and `share` (the percentage alone) are one
@@ -146,14 +147,14 @@ def cells_of(
         "profile": target.name,
         "label": target.label or "",
         "url": target.display_url or target.base_url,
-        "tenant": tenant,
+        TENANT.key: tenant,
     }
     if status is None:
         cells.update(key=f"⋯ {CHECKING}", applications="", proxies="", formulas="", note="")
         cells.update(usage="", compact="", share="", trend="")
     else:
         cells["url"] = status.base_url
-        cells["tenant"] = status.tenant_name or ""
+        cells[TENANT.key] = status.tenant_name or ""
         usage = status.usage
         cells.update(
             key=f"{MARKS[status.ok]} {status.status_text}",
@@ -208,13 +209,13 @@ def share_of(usage: Usage) -> str:
     return "no plan" if usage.monthly_active is not None or usage.total_tokens else "n/a"
 
 
-SHRINK_ORDER = ("url", "tenant", "key", "profile")
+SHRINK_ORDER = ("url", TENANT.key, "key", "profile")
 """The flexible columns, in the order they give up width (and take it back last)."""
 STEPS = (
     ("narrow", "usage"),
     ("shrink", "url"),
     ("drop", "label"),
-    ("shrink", "tenant"),
+    ("shrink", TENANT.key),
     ("drop", "trend"),
     ("narrow", "compact"),
     ("drop", "url"),
@@ -223,7 +224,7 @@ STEPS = (
 )
 """How the table fits a narrow screen: each step only as far as needed, in this order."""
 NARROWER = {"usage": "compact", "compact": "share"}
-SHRINK_LEAST = {"tenant": 12}
+SHRINK_LEAST = {TENANT.key: 12}
 """A column shrunk before a later step has a larger floor than its `least` (the last one)."""
 
 

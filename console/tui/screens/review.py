@@ -24,6 +24,7 @@ from textual.widgets import Static
 from console.client.review import FLAGS, FLAGS_BY_KEY, Catalogue, ReviewRow, review_pages
 from console.tui.base import formatting as fmt
 from console.tui.base.app_access import router
+from console.tui.browse.kinds import PERMISSIONS
 from console.tui.palette.command_list import Command, CommandListProvider
 from console.tui.palette.review_commands import WhoHoldsCommands
 from console.tui.screens.tenant_walk import TenantWalkScreen
@@ -152,7 +153,7 @@ class ReviewScreen(TenantWalkScreen["ReviewPage"]):
         TableColumn("name", "Name", 24, min_width=14, grow=True),
         TableColumn("type", "Type", None),
         TableColumn("flags", "Flags", 33, min_width=12, grow=True),
-        TableColumn("permissions", "Permissions", 40, min_width=30, drop_order=2, grow=True),
+        TableColumn(PERMISSIONS.key, PERMISSIONS.title, 40, min_width=30, drop_order=2, grow=True),
         TableColumn("rules", "Rules", 24, min_width=10, drop_order=1, grow=True),
         TableColumn("expires", "Expires", 10, drop_order=3),
     )

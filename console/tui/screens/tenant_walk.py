@@ -189,7 +189,7 @@ class TenantWalkScreen(Screen[None], Generic[PageT]):
 
     def _show_loading(self) -> None:
         if self.walking and self.pages_read == 0:
-            self.show_state(lambda panel: panel.show_loading("applications"))
+            self.show_state(lambda panel: panel.show_loading(APPLICATIONS.plural))
 
     async def _walk(self) -> None:
         client = session_host(self).client
@@ -206,7 +206,7 @@ class TenantWalkScreen(Screen[None], Generic[PageT]):
                     self.show_totals()
         except Exception as exc:
             log.warning("%s: the applications could not be read", self.title_text, exc_info=True)
-            problem = describe(exc, permission=self.permission, what="applications")
+            problem = describe(exc, permission=self.permission, what=APPLICATIONS.plural)
             self._stop_loading()
             self.walking = False
             self.problem_text = f"{problem.title}: {problem.message}"
@@ -286,7 +286,7 @@ class TenantWalkScreen(Screen[None], Generic[PageT]):
         if self.total_pages:
             pages += f" of {self.total_pages}"
         total = f" of {self.total_items:,}" if self.total_items is not None else ""
-        return f"{pages}, {self.applications_read:,}{total} applications"
+        return f"{pages}, {self.applications_read:,}{total} {APPLICATIONS.plural}"
 
     def summary(self) -> str:
         """What the rows amount to ("12 flagged"), after the progress."""
@@ -306,7 +306,8 @@ class TenantWalkScreen(Screen[None], Generic[PageT]):
             return f"{self.title_text} · reading {self.where()}{tail}{wait} · esc stops"
         if self.stopped:
             return f"{self.title_text} · stopped at {self.where()}{tail} · r reads again"
-        return f"{self.title_text} · {self.applications_read:,} applications{tail}"
+        read = f"{self.applications_read:,} {APPLICATIONS.plural}"
+        return f"{self.title_text} · {read}{tail}"
 
     def _show_progress(self) -> None:
         line = self.query_one(".walk-progress", Static)

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from console.tui.browse.sections import Section, sections
+
 if TYPE_CHECKING:
     from textual.app import App
     from textual.pilot import Pilot
@@ -43,7 +45,7 @@ class Scene:
     keys: tuple[str, ...] = ()
     start: str = "demo"
     """"demo", "welcome", "rejected" (a key the service refuses), "estate" (five profiles:
-    the demo's, a rejected key, a closed port, a locked keyring, no key) or "tenants" (the
+    the demo's, a rejected key, a closed port, a locked keyring, no key) or "two-tenants" (the
     demo's production and staging tenants, as `tenant-console demo` opens them)."""
     snapshot: bool = True
     """False for a form whose layout settles at its own pace (its async fields); the forms'
@@ -53,13 +55,14 @@ class Scene:
     a person (a promotion's plan, the tenant diff): wait until the indicator goes."""
 
 
+def section_scene(section: Section) -> Scene:
+    """A section as the console opens it: the first at start, each other by its number."""
+    keys = () if section.number == 1 else (str(section.number),)
+    return Scene(section.key.replace("_", "-"), section.title, keys)
+
+
 SCENES: tuple[Scene, ...] = (
-    Scene("applications", "Applications"),
-    Scene("proxies", "Proxies", ("2",)),
-    Scene("reactor-formulas", "Reactor formulas", ("3",)),
-    Scene("permissions", "Permissions", ("4",)),
-    Scene("tenant", "Tenant", ("5",)),
-    Scene("usage", "Usage", ("6",)),
+    *(section_scene(section) for section in sections()),
     Scene("proxy-detail", "A proxy, with its transform code", ("2", "enter")),
     Scene(
         "proxy-detail-end", "The same proxy scrolled to its response transform", ("2", "enter", "G")
@@ -106,12 +109,12 @@ SCENES: tuple[Scene, ...] = (
         ("ctrl+p",),
         snapshot=False,
     ),
-    Scene("profile-picker", "Switching profile (p)", ("p",), "tenants", snapshot=False),
+    Scene("profile-picker", "Switching profile (p)", ("p",), "two-tenants", snapshot=False),
     Scene(
         "copy-plan",
         "Copy to profile: the plan before anything changes",
         ("G", "c", "enter"),  # the last application, which staging lacks
-        "tenants",
+        "two-tenants",
         snapshot=False,
         loads=True,
     ),
@@ -119,7 +122,7 @@ SCENES: tuple[Scene, ...] = (
         "tenant-diff",
         "The whole-tenant diff with another profile",
         ("ctrl+p", *"compare", "enter", "enter"),
-        "tenants",
+        "two-tenants",
         snapshot=False,
         loads=True,
     ),
@@ -146,7 +149,7 @@ def deterministic_env() -> Iterator[None]:
 
 def start_demo_service(*, staging: bool = False) -> DemoService:
     """The seeded service on the fixed port, or a free one if another process holds it;
-    `staging`: with the demo's staging tenant too (the "tenants" scenes)."""
+    `staging`: with the demo's staging tenant too (the "two-tenants" scenes)."""
     from console.tui.start.demo import DemoService, DemoServiceError
 
     try:
@@ -168,7 +171,7 @@ def build_app(
     shown = f"http://127.0.0.1:{SNAPSHOT_PORT}"  # the same picture whichever port was free
     if scene.start == "estate":
         return TenantConsoleApp(profiles=MemoryProfiles(estate(base_url, key, shown)))
-    if scene.start == "tenants":
+    if scene.start == "two-tenants":
         assert staging_key is not None, "the tenants scenes need the demo's staging tenant"
         tenants = [
             Connection("production", base_url, key, display_url=shown, badge="PROD", color="red"),

@@ -88,7 +88,7 @@ class TenantView(KeyScroll, SectionLoader):
 
     title = TENANT.title
     permission = TENANT.permission
-    load_group = "tenant"
+    load_group = TENANT.key
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -99,7 +99,7 @@ class TenantView(KeyScroll, SectionLoader):
         """Names of the applications among the tenant's audit ids, once looked up."""
 
     def compose(self) -> ComposeResult:
-        yield Static("Tenant", classes="section-title")
+        yield Static(TENANT.title, classes="section-title")
         yield FieldsView(id="tenant-fields")
         yield Static(self._how_to_edit(), classes="muted")
         yield StatePanel()
@@ -145,7 +145,7 @@ class TenantView(KeyScroll, SectionLoader):
 
     def _failed(self, exc: Exception) -> None:
         self.fetching = False
-        problem = describe(exc, permission=self.permission, what="tenant")
+        problem = describe(exc, permission=self.permission, what=TENANT.singular)
         if self.tenant is not None:  # the tenant shown stays, as last loaded
             self.refresh_failed()
         else:

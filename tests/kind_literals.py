@@ -2,11 +2,12 @@
 
 A kind's names are those its declaration gives (console.kinds): its key, its path and the
 paths below it, the path's first segment, its nouns and title, its name in the local index.
-A literal used to read a field (`item["permissions"]`, `item.get("name")`) is a field's name,
-not the kind's; docstrings are prose and `__all__` names Python objects: none of these
-counts.
+A literal used to read a field (`item["permissions"]`, `item.get("name")`) or held among
+other fields' names is a field's name, not the kind's; docstrings are prose and `__all__`
+names Python objects: none of these counts. `--strict` counts every literal but docstrings
+and `__all__`.
 
-    python -m tests.kind_literals [-v]
+    python -m tests.kind_literals [-v] [--strict]
 """
 
 from __future__ import annotations
@@ -50,10 +51,28 @@ def _exported_names(tree: ast.AST) -> set[int]:
     return found
 
 
-def _field_reads(tree: ast.AST) -> set[int]:
-    """Constants that name a field: subscripts, `.get(...)`, `.pop(...)`'s first argument."""
+def _field_reads(tree: ast.AST, all_names: set[str]) -> set[int]:
+    """Constants that name a field: subscripts, `.get(...)`, `.pop(...)`'s first argument,
+    `getattr`'s second, and the strings of a record or a list of fields (a dict's keys, a
+    tuple, list or set) that also holds a string naming no kind: `{"name": ..., "permissions":
+    ...}` is an object's fields, where a table of kinds holds kind names only."""
     found: set[int] = set()
     for node in ast.walk(tree):
+        elements: list[ast.expr | None] = []
+        if isinstance(node, ast.Dict):
+            elements = list(node.keys)
+        elif isinstance(node, ast.Tuple | ast.List | ast.Set):
+            elements = list(node.elts)
+        strings = [e for e in elements if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+        if any(str(e.value).strip().lower() not in all_names for e in strings):  # type: ignore[union-attr]
+            found.update(id(e) for e in strings)
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("getattr", "hasattr", "setattr")
+            and len(node.args) > 1
+        ):
+            found.add(id(node.args[1]))
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
             found.add(id(node.slice))
         if (
@@ -72,13 +91,16 @@ def _names_kind(value: str, names: set[str], path: str) -> bool:
     return text in names or text.startswith(path.lower() + "/")
 
 
-def modules_naming(root: Path = ROOT) -> dict[str, dict[str, set[str]]]:
+def modules_naming(root: Path = ROOT, *, strict: bool = False) -> dict[str, dict[str, set[str]]]:
     """For each registered kind: module (relative to the package) -> the literals found."""
     found: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
     kinds = [(k, names_of(k)) for k in KINDS]
+    all_names = set().union(*(names for _, names in kinds))
     for module in sorted(root.rglob("*.py")):
         tree = ast.parse(module.read_text(encoding="utf-8"))
-        skip = _docstrings(tree) | _field_reads(tree) | _exported_names(tree)
+        skip = _docstrings(tree) | _exported_names(tree)
+        if not strict:
+            skip |= _field_reads(tree, all_names)
         for node in ast.walk(tree):
             if not isinstance(node, ast.Constant) or not isinstance(node.value, str):
                 continue
@@ -91,7 +113,7 @@ def modules_naming(root: Path = ROOT) -> dict[str, dict[str, set[str]]]:
 
 
 def main() -> None:
-    found = modules_naming()
+    found = modules_naming(strict="--strict" in sys.argv)
     for kind in KINDS:
         modules = found.get(kind.key, {})
         print(f"{kind.key}: {len(modules)}")

@@ -1,9 +1,9 @@
 """`/widgets` on the real local service: the routes a new kind adds, built from its declaration.
 
 Served the way the built-in kinds are (console.service.api): `serving` checks the key, the
-permission, the query; the paths, the permissions and the 404's noun come from WIDGETS. The
-permissions are named here because the contract table (console.models.contract) lists only
-the specification's endpoints. The table is made when the app starts (the router's lifespan).
+permission, the query; the paths, the permissions (console.kinds.endpoints derives them from
+the registered declaration) and the 404's noun come from WIDGETS. The table is made when the
+app starts (the router's lifespan).
 """
 
 from __future__ import annotations
@@ -39,10 +39,6 @@ LIST_QUERY = AcceptedQuery("name", "page", "size")
 ITEM = WIDGETS.item_path("{id}")
 
 
-def _permission(verb: str) -> str | None:
-    return WIDGETS.permission_for(verb)
-
-
 def _named(served: Served) -> sqlite3.Row:
     """The widget the path names, in the caller's tenant (else 404)."""
     row = rows.get(served.conn, served.tenant_id, served.path_id)
@@ -55,7 +51,7 @@ def _fields(served: Served) -> dict[str, object]:
 
 @router.post(WIDGETS.path, **route(201, Widget, body=BODY, summary="Create a widget"))
 def create_widget(request: Request, raw: bytes = Depends(raw_body)) -> JSONResponse:
-    with serving(request, write=True, raw=raw, permission=_permission("create")) as served:
+    with serving(request, write=True, raw=raw) as served:
         row = rows.insert(
             served.conn,
             served.tenant_id,
@@ -68,7 +64,7 @@ def create_widget(request: Request, raw: bytes = Depends(raw_body)) -> JSONRespo
 
 @router.get(WIDGETS.path, **route(200, Page[Widget], query=LIST_QUERY, summary="List widgets"))
 def list_widgets(request: Request) -> JSONResponse:
-    with serving(request, query=LIST_QUERY, permission=_permission("read")) as served:
+    with serving(request, query=LIST_QUERY) as served:
         query = served.query
         return JSONResponse(rows.page(served.conn, served.tenant_id, query.name, query.paging))
 
@@ -77,7 +73,7 @@ def list_widgets(request: Request) -> JSONResponse:
     ITEM, **route(200, Widget, params=(PATH_ID,), errors=(*AUTH, 404), summary="Get a widget")
 )
 def get_widget(request: Request) -> JSONResponse:
-    with serving(request, permission=_permission("read")) as served:
+    with serving(request) as served:
         return JSONResponse(rows.view(_named(served)))
 
 
@@ -93,7 +89,7 @@ def get_widget(request: Request) -> JSONResponse:
     ),
 )
 def update_widget(request: Request, raw: bytes = Depends(raw_body)) -> JSONResponse:
-    with serving(request, write=True, raw=raw, permission=_permission("update")) as served:
+    with serving(request, write=True, raw=raw) as served:
         stored = _named(served)
         row = rows.update(
             served.conn,
@@ -109,6 +105,6 @@ def update_widget(request: Request, raw: bytes = Depends(raw_body)) -> JSONRespo
     ITEM, **route(204, params=(PATH_ID,), errors=(*AUTH, 404), summary="Delete a widget")
 )
 def delete_widget(request: Request) -> Response:
-    with serving(request, write=True, permission=_permission("delete")) as served:
+    with serving(request, write=True) as served:
         rows.delete(served.conn, _named(served)["id"])
         return Response(status_code=204)

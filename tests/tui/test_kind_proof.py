@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
-from console_support import SIZE, make_app, resource_list, settle
+from console_support import SIZE, console, make_app, resource_list, settle
 from form_host import screen_is, wait_until
 from proof_kind.kind import WIDGETS
 from proof_kind.look import WIDGETS_LOOK, WidgetForm
@@ -25,7 +25,7 @@ from console.cli import main
 from console.journal.store import ChangeJournal, open_journal
 from console.kinds import KINDS
 from console.tui.browse.kinds import LOOKS
-from console.tui.browse.sections import SECTIONS_BY_KEY
+from console.tui.browse.sections import SECTIONS_BY_KEY, sections
 from console.tui.modals import ConfirmModal
 from console.tui.palette.commands import ObjectProvider
 from console.tui.screens.console import ConsoleScreen
@@ -87,6 +87,11 @@ async def test_widgets_are_listed_opened_found_deleted_and_undone_from_history(
         await settle(pilot)
         listed = resource_list(app, WIDGETS.key)
         assert [w["name"] for w in listed.items] == ["Flange", "Sprocket"]
+        # the sections after it moved up one number key: Usage is 7 now
+        await pilot.press(str(len(sections())))
+        assert console(app).current == sections()[-1].key
+        await pilot.press(str(SECTIONS_BY_KEY[WIDGETS.key].number))
+        await settle(pilot)
 
         # the palette finds one by name, and opens its detail
         hits = [hit async for hit in ObjectProvider(app.screen).search("Sprock")]

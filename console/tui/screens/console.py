@@ -32,7 +32,7 @@ from console.tui.base.app_access import (
 )
 from console.tui.base.key_hints import explain_key, explaining_bindings
 from console.tui.browse.kinds import APPLICATIONS, KINDS_BY_KEY, PERMISSIONS
-from console.tui.browse.sections import SECTIONS
+from console.tui.browse.sections import SECTIONS, sections
 from console.tui.widgets.console_header import ConsoleHeader
 from console.tui.widgets.key_bar import KeyBar
 from console.tui.widgets.resource_list import ResourceList
@@ -117,6 +117,16 @@ def highlighted_permission(app: Router) -> str | None:
     return PERMISSIONS.item_id(row) if row is not None else None
 
 
+MAX_SECTIONS = 9
+"""Number keys 1-9 go to sections: the built-in ones, then any kind registered later."""
+
+
+def _section_title(number: int) -> str:
+    """The binding's description: the section's title where one has that number now."""
+    shown = SECTIONS
+    return shown[number - 1].title if number <= len(shown) else f"Section {number}"
+
+
 class ConsoleScreen(DeclaredActions, Screen[None], actions=CONSOLE_SCREEN_ACTIONS):
     """Browses one tenant; the app resets it when the profile changes. Its keys n, e, d, R
     and c, and their actions, come from their declarations (console.tui.actions)."""
@@ -126,7 +136,10 @@ class ConsoleScreen(DeclaredActions, Screen[None], actions=CONSOLE_SCREEN_ACTION
     # Before these: n, e, d, R and c (DeclaredActions).
     BINDINGS = [
         Binding("1", "section(1)", "Sections", key_display="1-6"),
-        *(Binding(str(n), f"section({n})", SECTIONS[n - 1].title, show=False) for n in range(2, 7)),
+        *(
+            Binding(str(n), f"section({n})", _section_title(n), show=False)
+            for n in range(2, MAX_SECTIONS + 1)
+        ),
         Binding("r", "refresh", "Refresh"),
         Binding("y", "copy_id", "Copy id"),
         Binding("K", "enter_key", "Enter key"),
@@ -246,7 +259,9 @@ class ConsoleScreen(DeclaredActions, Screen[None], actions=CONSOLE_SCREEN_ACTION
         self.show_section(self.current)
 
     def action_section(self, number: int) -> None:
-        self.show_section(SECTIONS[number - 1].key)
+        shown = sections()
+        if 0 < number <= len(shown):
+            self.show_section(shown[number - 1].key)
 
     def action_refresh(self) -> None:
         widget = self.find_section(self.current)
@@ -292,6 +307,8 @@ class ConsoleScreen(DeclaredActions, Screen[None], actions=CONSOLE_SCREEN_ACTION
         explain_key(self.app, action)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "section":  # a number key beyond the sections (kinds registered) is none
+            return bool(parameters) and int(str(parameters[0])) <= len(sections())
         if action in CONSOLE_ACTIONS:
             return console_action_allowed(self, action)
         if action == "access_review":

@@ -7,7 +7,6 @@ local service: listed in their section, opened in detail and found by the palett
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -15,8 +14,7 @@ import pytest
 from console_support import SIZE, console, make_app, resource_list, settle
 from form_host import screen_is, wait_until
 from proof_kind.kind import WIDGETS
-from proof_kind.look import WIDGETS_LOOK, WidgetForm
-from proof_kind.service import WidgetService
+from proof_kind.look import WidgetForm
 from textual.widgets import Input
 
 from console.kinds import KINDS, Features, Kind, Models, Nouns
@@ -142,25 +140,6 @@ async def test_the_palette_offers_its_section_and_a_detail_shows_it(service: Any
 
 
 # ----- the proof's widgets, served live ---------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def widget_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WidgetService]:
-    running = WidgetService(Path(tmp_path_factory.mktemp("widget-looks")))
-    try:
-        running.start()
-        yield running
-    finally:
-        running.stop()
-
-
-@pytest.fixture
-def widgets() -> Iterator[ListLook]:
-    with (
-        KINDS.registered(WIDGETS),
-        LOOKS.registered(WIDGETS_LOOK, form=lambda: WidgetForm),
-    ):
-        yield WIDGETS_LOOK
 
 
 async def test_widgets_are_listed_opened_found_and_edited(widget_service, widgets) -> None:

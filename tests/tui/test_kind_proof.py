@@ -8,7 +8,6 @@ History."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,37 +16,18 @@ import pytest
 from console_support import SIZE, console, make_app, resource_list, settle
 from form_host import screen_is, wait_until
 from proof_kind.kind import WIDGETS
-from proof_kind.look import WIDGETS_LOOK, WidgetForm
+from proof_kind.look import WidgetForm
 from proof_kind.service import WidgetService
 from textual.widgets import DataTable, Input
 
 from console.cli import main
 from console.journal.store import ChangeJournal, open_journal
-from console.kinds import KINDS
-from console.tui.browse.kinds import LOOKS
 from console.tui.browse.sections import SECTIONS_BY_KEY, sections
 from console.tui.modals import ConfirmModal
 from console.tui.palette.commands import ObjectProvider
 from console.tui.screens.console import ConsoleScreen
 from console.tui.screens.detail import DetailScreen
 from console.tui.screens.history import HistoryScreen, UndoDialog
-
-
-@pytest.fixture(scope="module")
-def widget_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WidgetService]:
-    running = WidgetService(Path(tmp_path_factory.mktemp("widget-proof")))
-    try:
-        running.start()
-        yield running
-    finally:
-        running.stop()
-
-
-@pytest.fixture
-def widgets() -> Iterator[None]:
-    """The widgets' declaration, look and form registered: the only change the proof makes."""
-    with KINDS.registered(WIDGETS), LOOKS.registered(WIDGETS_LOOK, form=lambda: WidgetForm):
-        yield
 
 
 @pytest.fixture

@@ -157,6 +157,20 @@ def start_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
             running.stop()
 
 
+@pytest.fixture(scope="session")
+def widget_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """The local service serving issue 34's proof kind too (tests/proof_kind: `/widgets`
+    beside the specification's routes): one a worker, a tenant per test."""
+    from proof_kind.service import WidgetService
+
+    running = WidgetService(tmp_path_factory.mktemp("widget-service"))
+    try:
+        running.start()
+        yield running
+    finally:
+        running.stop()
+
+
 @pytest.fixture
 def fresh_service(start_service: Any) -> RunningService:
     """A service of the test's own: safe to stop, start or exhaust."""

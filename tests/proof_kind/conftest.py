@@ -1,8 +1,9 @@
 """The proof's fixtures: the widgets' kind registered for a test, and a service serving it.
 
 `widgets_registered` puts WIDGETS in console.kinds.KINDS for the test's length (every layer
-of the console then knows widgets); `widget_service` is the session's local service with the
-widgets' routes (tests/proof_kind/serve.py). Make a tenant per test: `new_tenant()`.
+of the console then knows widgets); `widget_service` (tests/conftest.py) is the session's
+local service with the widgets' routes (tests/proof_kind/serve.py). Make a tenant per test:
+`new_tenant()`.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ import pytest
 
 from console.kinds import KINDS, Kind
 from proof_kind.kind import WIDGETS
-from proof_kind.service import WidgetService
 
 
 @pytest.fixture
@@ -21,14 +21,3 @@ def widgets_registered() -> Iterator[Kind]:
     """WIDGETS registered in KINDS while the test runs, and gone after it."""
     with KINDS.registered(WIDGETS) as kind:
         yield kind
-
-
-@pytest.fixture(scope="session")
-def widget_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WidgetService]:
-    """The session's local service serving `/widgets` beside the specification's routes."""
-    running = WidgetService(tmp_path_factory.mktemp("widget-service"))
-    try:
-        running.start()
-        yield running
-    finally:
-        running.stop()

@@ -51,20 +51,6 @@ def frozen(demo: Any) -> Iterator[None]:
         yield
 
 
-@pytest.fixture(scope="session")
-def widget_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    """The local service serving the proof's widgets too (issue 34, tests/proof_kind): one a
-    worker, a tenant per test."""
-    from proof_kind.service import WidgetService
-
-    running = WidgetService(tmp_path_factory.mktemp("widget-service"))
-    try:
-        running.start()
-        yield running
-    finally:
-        running.stop()
-
-
 @pytest.fixture
 def widgets() -> Iterator[Any]:
     """The widgets' declaration, look and form registered: all the proof adds to the console."""

@@ -21,6 +21,7 @@ from console_support import (
     resource_list,
     settle,
 )
+from form_host import wait_until
 from textual import events
 from textual.pilot import Pilot
 
@@ -329,6 +330,43 @@ async def test_every_list_sorts_by_a_column_and_says_so(
             await pilot.press("s")
         assert listing.sort is None and "server order" in notifications(app)[-1]
         assert listing.items[0]["name"] == "Bootstrap management"
+
+
+async def test_a_list_read_again_while_loading_all_pages_on_afterwards(
+    service: Any, tenant: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`r` while load all walks: the walk is forgotten with its rows, and the list fetches
+    its next page again when the cursor nears the end (it stopped for good before)."""
+    info, seed = tenant
+    for n in range(11):
+        seed.application(f"App {n:02}")
+    monkeypatch.setattr(list_paging_module, "PREFETCH_MARGIN", 1)
+    app = make_app(service.base_url, info.key)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        listing = await small_pages(pilot, "applications", 3)
+        assert listing.pages_fetched == [1] and listing.has_more
+        gate = asyncio.Event()
+        fetch = APPLICATIONS.fetch
+
+        async def gated(client: Any, page: int, size: int, query: Any) -> Any:
+            if page > 1:
+                await gate.wait()
+            return await fetch(client, page, size, query)
+
+        monkeypatch.setattr(APPLICATIONS, "fetch", gated)
+        await pilot.press("G", "G")  # load all: its walk waits for page 2
+        await pilot.pause()
+        assert listing.loading_to_end
+        await pilot.press("r")  # read again: page 1 only, the walk cancelled and forgotten
+        await wait_until(pilot, lambda: not listing.refreshing, what="the list read again")
+        gate.set()
+        assert not listing.loading_to_end and listing.pages_fetched == [1]
+
+        await pilot.press("G")  # the last row: the next page comes
+        await wait_until(
+            pilot, lambda: listing.pages_fetched[:2] == [1, 2], what="the next page fetched"
+        )
 
 
 # ---- columns fit the width ---------------------------------------------------------------

@@ -282,6 +282,9 @@ async def test_ctrl_c_stops_a_watch_with_exit_0(client, push_env, tmp_path):
         stderr=subprocess.PIPE,
         text=True,
         env=dict(os.environ),
+        # As at a terminal: Ctrl-C's signal at its default, even when this test runs in a
+        # background job (which starts with SIGINT ignored, and Python keeps it so).
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         assert process.stdout is not None

@@ -46,10 +46,10 @@ def _type_name(value: Any) -> str:
 
 def _item(entry: Any) -> dict[str, Any]:
     """A contract entry as a dict, whether a model or a dict was given."""
-    from pydantic import BaseModel  # loaded already: a model was given
-
     if isinstance(entry, Mapping):
         return dict(entry)
+    from pydantic import BaseModel  # loaded already when a model was given
+
     return dict(entry.model_dump()) if isinstance(entry, BaseModel) else {}
 
 

@@ -185,6 +185,20 @@ async def small_pages(pilot: Pilot[Any], key: str, size: int) -> Any:
     return listing
 
 
+def gate_pages(monkeypatch: pytest.MonkeyPatch, *, after: int = 0) -> asyncio.Event:
+    """The applications' pages after page `after` wait for the returned event to be set."""
+    gate = asyncio.Event()
+    fetch = APPLICATIONS.fetch
+
+    async def gated(client: Any, page: int, size: int, query: Any) -> Any:
+        if page > after:
+            await gate.wait()
+        return await fetch(client, page, size, query)
+
+    monkeypatch.setattr(APPLICATIONS, "fetch", gated)
+    return gate
+
+
 async def test_list_keys_move_and_g_twice_loads_to_the_real_end(
     service: Any, tenant: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -304,14 +318,7 @@ async def test_every_list_sorts_by_a_column_and_says_so(
         listing = await small_pages(pilot, "applications", 3)
         assert listing.has_more
         assert "loaded rows" not in listing.status_text  # server order: nothing to say
-        gate = asyncio.Event()
-        fetch = APPLICATIONS.fetch
-
-        async def gated(client: Any, page: int, size: int, query: Any) -> Any:
-            await gate.wait()
-            return await fetch(client, page, size, query)
-
-        monkeypatch.setattr(APPLICATIONS, "fetch", gated)  # page 2 waits: 3 rows sorted
+        gate = gate_pages(monkeypatch)  # page 2 waits: 3 rows sorted
         await pilot.press("s")
         assert notifications(app)[-1] == (
             "Applications: Sorted by Name ↑ · sorted: loaded rows only"
@@ -335,8 +342,8 @@ async def test_every_list_sorts_by_a_column_and_says_so(
 async def test_a_list_read_again_while_loading_all_pages_on_afterwards(
     service: Any, tenant: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """`r` while load all walks: the walk is forgotten with its rows, and the list fetches
-    its next page again when the cursor nears the end (it stopped for good before)."""
+    """`r` while load all walks: the walk is cancelled and forgotten with its rows, and the
+    list fetches its next page again when the cursor nears the end."""
     info, seed = tenant
     for n in range(11):
         seed.application(f"App {n:02}")
@@ -346,15 +353,7 @@ async def test_a_list_read_again_while_loading_all_pages_on_afterwards(
         await settle(pilot)
         listing = await small_pages(pilot, "applications", 3)
         assert listing.pages_fetched == [1] and listing.has_more
-        gate = asyncio.Event()
-        fetch = APPLICATIONS.fetch
-
-        async def gated(client: Any, page: int, size: int, query: Any) -> Any:
-            if page > 1:
-                await gate.wait()
-            return await fetch(client, page, size, query)
-
-        monkeypatch.setattr(APPLICATIONS, "fetch", gated)
+        gate = gate_pages(monkeypatch, after=1)
         await pilot.press("G", "G")  # load all: its walk waits for page 2
         await pilot.pause()
         assert listing.loading_to_end

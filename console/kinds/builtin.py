@@ -50,6 +50,12 @@ def _formula_models() -> Models:
     return Models(ReactorFormula, ReactorFormulaCreate, ReactorFormulaUpdate)
 
 
+def _reactor_models() -> Models:
+    from console.models.reactors import Reactor, ReactorCreate, ReactorUpdate
+
+    return Models(Reactor, ReactorCreate, ReactorUpdate)
+
+
 def _permission_models() -> Models:
     from console.models.permissions import Permission
 
@@ -182,6 +188,41 @@ REACTOR_FORMULAS = KINDS.register(
         undo=UndoFacet(),
         # -- local index
         index=IndexFacet(name="formulas", word="formula"),
+    )
+)
+
+_REACTOR_APPLICATION = Reference(APPLICATIONS.key, "application", "application.id")
+"""A reactor's application: by name in a document, `application.id` as read."""
+
+REACTORS = KINDS.register(
+    Kind(
+        key="reactors",
+        path="/reactors",
+        nouns=Nouns("reactor", "reactors"),
+        load_models=_reactor_models,
+        permission="reactor",
+        features=Features(patch=True, code=True),
+        name_filter=True,
+        id_filter=True,
+        routes=Routes(
+            (
+                # Invoked on the service, as the hosted service has them (docs/reactors.md
+                # says what the local service does).
+                Route("POST", "/{id}/react", "invoke", "reacting"),
+                Route("POST", "/{id}/react-async", "invoke", "reacting asynchronously"),
+                Route(
+                    "GET",
+                    "/{id}/results/{requestId}",
+                    "invoke",
+                    "asynchronous react results",
+                    subject="result {requestId} of reactor {id}",
+                ),
+            )
+        ),
+        # -- undo
+        undo=UndoFacet(reference=_REACTOR_APPLICATION),
+        # -- local index
+        index=IndexFacet(name="reactors"),
     )
 )
 

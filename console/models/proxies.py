@@ -20,6 +20,9 @@ from console.models.common import LenientModel, Name, RequestModel, ResponseMode
 
 DESTINATION_URL_MAX = 400
 CODE_MAX = 50_000
+TIMEOUT_MIN = 1
+TIMEOUT_MAX = 30
+"""Seconds the service waits for the destination (`timeout`)."""
 
 # What a destination URL is: an absolute https URL (RFC 3986, no fragment) whose host is a
 # DNS name (RFC 1123 labels, the last one starting with a letter) or an IPv4 address, with
@@ -66,22 +69,109 @@ def destination_url_problem(value: str) -> str | None:
     )
 
 
-class ProxyTransform(BaseModel):
-    """A transform on a proxy's request or response, as a request sends it.
+TRANSFORM_TYPES: tuple[str, ...] = (
+    "code",
+    "mask",
+    "tokenize",
+    "append_json",
+    "append_text",
+    "append_header",
+)
+"""The kinds of step a proxy's transform pipeline holds (the vendor's SDK `ProxyTransform`)."""
+MASK_MATCHERS: tuple[str, ...] = ("regex", "chase_stratus_pan")
+TRANSFORMS_MAX = 10
+"""Steps a pipeline may hold."""
 
-    The specification's transforms are code. The hosted service also has transforms of other
-    kinds (`{"type": "mask", "matcher": ..., ...}`, no `code`): those are carried through with
-    every field as given, so that saving a proxy never destroys one the console cannot edit.
+
+class TransformOptions(BaseModel):
+    """A step's `options` (the SDK's `ProxyTransformOptions`): what `tokenize` makes, what an
+    `append_*` step adds and where, a code step's runtime. Kept whole, unknown keys too."""
+
+    model_config = ConfigDict(extra="allow", defer_build=True)
+
+    token: dict[str, Any] | None = None
+    identifier: str | None = None
+    value: str | None = None
+    location: str | None = None
+    runtime: dict[str, Any] | None = None
+
+    @model_serializer(mode="wrap")
+    def _as_sent(self, handler: Any) -> Any:
+        data = handler(self)
+        if isinstance(data, dict):
+            return {k: v for k, v in data.items() if v is not None}
+        return data
+
+
+def _step_problems(step: ProxyTransform) -> list[tuple[str, str]]:
+    """(field, message) for what a step of its type lacks; a type this project does not
+    know is the service's to judge (carried through as given)."""
+    options = step.options or TransformOptions()
+    problems: list[tuple[str, str]] = []
+    match step.type:
+        case "mask":
+            if step.matcher not in MASK_MATCHERS:
+                problems.append(
+                    ("matcher", "A mask's matcher must be 'regex' or 'chase_stratus_pan'.")
+                )
+            if step.replacement is None or len(step.replacement) != 1:
+                problems.append(("replacement", "A mask's replacement must be one character."))
+            if step.matcher == "regex":
+                problems.extend(_expression_problems(step.expression))
+        case "tokenize":
+            if not isinstance(options.token, dict):
+                problems.append(("options.token", "A tokenize step needs the token to create."))
+            if not options.identifier:
+                problems.append(("options.identifier", "A tokenize step needs an identifier."))
+        case "append_json" | "append_header":
+            if options.value is None:
+                problems.append(("options.value", "The value to append is required."))
+            if not options.location:
+                where = "JSON path" if step.type == "append_json" else "header name"
+                problems.append(("options.location", f"The {where} to append at is required."))
+        case "append_text":
+            if options.value is None:
+                problems.append(("options.value", "The text to append is required."))
+    return problems
+
+
+def _expression_problems(expression: str | None) -> list[tuple[str, str]]:
+    if not expression:
+        return [("expression", "A regex mask needs an expression.")]
+    try:
+        compiled = re.compile(expression)
+    except re.error as exc:
+        return [("expression", f"The expression is not a regular expression: {exc}.")]
+    if compiled.groups < 1:
+        return [("expression", "The expression must hold at least one capture group (...).")]
+    return []
+
+
+class ProxyTransform(BaseModel):
+    """One step of a proxy's request or response pipeline, as a request sends it.
+
+    The specification's transforms are code. The hosted service's steps are of the types in
+    TRANSFORM_TYPES, each with its own fields; a type this project does not know is carried
+    through with every field as given, so that saving a proxy never destroys a step the
+    console cannot edit.
     """
 
     model_config = ConfigDict(extra="allow", defer_build=True)
 
     type: str | None = None
     code: str | None = Field(default=None, min_length=1, max_length=CODE_MAX, validate_default=True)
+    matcher: str | None = None
+    expression: str | None = None
+    replacement: str | None = None
+    options: TransformOptions | None = None
 
     @property
     def is_code(self) -> bool:
         return self.type in (None, "code")
+
+    @property
+    def kind(self) -> str:
+        return self.type or "code"
 
     @field_validator("code")
     @classmethod
@@ -90,22 +180,30 @@ class ProxyTransform(BaseModel):
             raise PydanticCustomError("missing", "Field required")
         return value
 
+    def problems(self) -> list[tuple[str, str]]:
+        """What the step's type requires and it lacks: (field, message)."""
+        return _step_problems(self)
+
     @model_serializer(mode="wrap")
     def _as_sent(self, handler: Any) -> Any:
         """Only the fields given: a code transform stays `{"code": ...}`, a mask has no code."""
         data = handler(self)
         if isinstance(data, dict):
-            for name in ("type", "code"):
+            for name in ("type", "code", "matcher", "expression", "replacement", "options"):
                 if data.get(name) is None:
                     data.pop(name, None)
         return data
 
 
 class TransformView(LenientModel):
-    """A transform as the service returns it: code, or another kind (see ProxyTransform)."""
+    """A step as the service returns it: code, or another kind (see ProxyTransform)."""
 
     type: str | None = None
     code: str | None = None
+    matcher: str | None = None
+    expression: str | None = None
+    replacement: str | None = None
+    options: dict[str, Any] | None = None
 
     @property
     def is_code(self) -> bool:
@@ -114,6 +212,15 @@ class TransformView(LenientModel):
     @property
     def kind(self) -> str:
         return self.type or "code"
+
+
+class RequestedProxy(LenientModel):
+    """A change being provisioned, or the one that failed and why (`requested`)."""
+
+    proxy: dict[str, Any] | None = None
+    error_code: str | None = None
+    error_message: str | None = None
+    error_details: dict[str, Any] | None = None
 
 
 class ApplicationRef(BaseModel):
@@ -132,13 +239,25 @@ class Proxy(ResponseModel):
     destination_url: str | None = None
     request_transform: TransformView | None = None
     response_transform: TransformView | None = None
+    request_transforms: list[TransformView] | None = None
+    response_transforms: list[TransformView] | None = None
+    """The pipelines (the hosted service's); None from a service that has only the single
+    transforms of the specification."""
     application_id: UUID | None = None
     configuration: dict[str, str | None] | None = None
     require_auth: bool = True
+    disable_detokenization: bool | None = None
+    timeout: int | None = None
+    state: str | None = None
+    requested: RequestedProxy | None = None
+    proxy_host: str | None = None
     created_by: UUID | None = None
     created_at: UtcDateTime | None = None
     modified_by: UUID | None = None
     modified_at: UtcDateTime | None = None
+
+
+_BEYOND_SPEC = ("request_transforms", "response_transforms", "disable_detokenization", "timeout")
 
 
 class ProxyCreate(RequestModel):
@@ -152,9 +271,15 @@ class ProxyCreate(RequestModel):
     )
     request_transform: ProxyTransform | None = None
     response_transform: ProxyTransform | None = None
+    request_transforms: list[ProxyTransform] | None = Field(default=None, max_length=TRANSFORMS_MAX)
+    response_transforms: list[ProxyTransform] | None = Field(
+        default=None, max_length=TRANSFORMS_MAX
+    )
     application: ApplicationRef | None = None
     configuration: dict[str, str] | None = None
     require_auth: bool = True
+    disable_detokenization: bool | None = None
+    timeout: int | None = Field(default=None, ge=TIMEOUT_MIN, le=TIMEOUT_MAX)
 
     @field_validator("destination_url")
     @classmethod
@@ -169,7 +294,59 @@ class ProxyCreate(RequestModel):
         return value
 
     def rule_errors(self, **context: Any) -> dict[str, list[str]]:
-        return {}
+        """Each step complete for its type; a pipeline and its single transform not both."""
+        errors: dict[str, list[str]] = {}
+        for side in ("request", "response"):
+            single = getattr(self, f"{side}_transform")
+            steps = getattr(self, f"{side}_transforms")
+            if single is not None and steps is not None:
+                errors.setdefault(f"{side}_transforms", []).append(
+                    f"Give {side}_transforms or {side}_transform, not both."
+                )
+            for path, step in ([(f"{side}_transform", single)] if single is not None else []) + [
+                (f"{side}_transforms[{i}]", s) for i, s in enumerate(steps or [])
+            ]:
+                for name, message in step.problems():
+                    errors.setdefault(f"{path}.{name}", []).append(message)
+        return errors
+
+    @model_serializer(mode="wrap")
+    def _as_sent(self, handler: Any) -> Any:
+        """The fields beyond the specification only when given: a spec service reads a body
+        as it always did."""
+        data = handler(self)
+        if isinstance(data, dict):
+            for name in _BEYOND_SPEC:
+                if data.get(name) is None:
+                    data.pop(name, None)
+        return data
+
+    def pipeline(self, side: str) -> list[ProxyTransform]:
+        """The steps of one side, from the pipeline or the single transform."""
+        steps = getattr(self, f"{side}_transforms")
+        if steps is not None:
+            return list(steps)
+        single = getattr(self, f"{side}_transform")
+        return [single] if single is not None else []
 
 
 ProxyUpdate = ProxyCreate
+
+
+class ProxyPatch(BaseModel):
+    """Body of `PATCH /proxies/{id}` (application/merge-patch+json): what is given changes;
+    `configuration` merges key by key (a null removes a key), a pipeline is replaced whole."""
+
+    model_config = ConfigDict(extra="ignore", defer_build=True)
+
+    name: Name | None = None
+    destination_url: str | None = Field(default=None, min_length=1, max_length=DESTINATION_URL_MAX)
+    request_transforms: list[ProxyTransform] | None = Field(default=None, max_length=TRANSFORMS_MAX)
+    response_transforms: list[ProxyTransform] | None = Field(
+        default=None, max_length=TRANSFORMS_MAX
+    )
+    application: ApplicationRef | None = None
+    configuration: dict[str, str | None] | None = None
+    require_auth: bool | None = None
+    disable_detokenization: bool | None = None
+    timeout: int | None = Field(default=None, ge=TIMEOUT_MIN, le=TIMEOUT_MAX)

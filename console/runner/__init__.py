@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from console.runner.contract import check_request, check_result
 from console.runner.result import (
+    EXPECTED,
     KINDS,
     MAX_DEPTH,
     CodeError,
@@ -155,7 +156,7 @@ def prepare_runs(engine: EngineName | None = None) -> None:
 
 
 def _message(result: RunResult, timeout: float, memory_mb: int) -> str:
-    expected = "{raw, tokenize}" if result.kind == "formula" else "{body, headers}"
+    expected = EXPECTED[result.kind]
     error = result.error
     match result.status:
         case "ok":

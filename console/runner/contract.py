@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
-from console.runner.result import Kind
+from console.runner.result import EXPECTED, Kind
 
 VALUE_TYPES = ("string", "boolean", "number")
 
@@ -187,11 +187,13 @@ def check_result(kind: Kind, result_kind: str | None, value: Any) -> tuple[list[
     """(problems, notes) about a returned value against the kind's response shape."""
     if result_kind != "object":
         what = {"undefined": "nothing"}.get(result_kind or "", result_kind or "nothing")
-        expected = "{raw, tokenize}" if kind == "formula" else "{body, headers}"
+        expected = EXPECTED[kind]
         return [f"The code returned {what}; the contract expects an object {expected}."], []
     assert isinstance(value, dict)
     if kind == "formula":
         return _formula_shape(value)
+    if kind == "reactor":
+        return _reactor_shape(value)
     return _transform_shape(value)
 
 
@@ -210,6 +212,25 @@ def _formula_shape(value: dict[str, Any]) -> tuple[list[str], list[str]]:
         notes.append("Not in the contract (the service ignores them): " + ", ".join(extra) + ".")
     if "raw" not in value and "tokenize" not in value:
         notes.append("Neither raw nor tokenize: the reactor answers with nothing.")
+    return problems, notes
+
+
+def _reactor_shape(value: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """A reactor answers `raw`, `body`, `headers` (any JSON) and may `tokenize` (as a formula)."""
+    problems: list[str] = []
+    notes: list[str] = []
+    if "headers" in value and not isinstance(value["headers"], dict):
+        problems.append(f"headers must be an object, not {_type_name(value['headers'])}.")
+    if "tokenize" in value and not isinstance(value["tokenize"], dict | list):
+        problems.append(
+            f"tokenize must be an object (or a list, as for Tokenize), "
+            f"not {_type_name(value['tokenize'])}."
+        )
+    extra = sorted(set(value) - {"raw", "body", "headers", "tokenize"})
+    if extra:
+        notes.append("Not in the contract (the service ignores them): " + ", ".join(extra) + ".")
+    if not set(value) & {"raw", "body", "headers", "tokenize"}:
+        notes.append("None of raw, body, headers or tokenize: the reactor answers with nothing.")
     return problems, notes
 
 

@@ -8,8 +8,17 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-Kind = Literal["formula", "transform"]
-KINDS: tuple[Kind, ...] = ("formula", "transform")
+Kind = Literal["formula", "transform", "reactor"]
+KINDS: tuple[Kind, ...] = ("formula", "transform", "reactor")
+"""A reactor is called as a formula is (`{args, configuration, bt}`) and answers the hosted
+service's react shape: `{raw, body, headers, tokenize}`."""
+
+EXPECTED: dict[str, str] = {
+    "formula": "{raw, tokenize}",
+    "transform": "{body, headers}",
+    "reactor": "{raw, body, headers}",
+}
+"""What each kind's code is expected to return, as a sentence names it."""
 
 Status = Literal[
     "ok",

@@ -433,17 +433,18 @@ def _add_push_command(sub: argparse._SubParsersAction[_Parser]) -> None:
     """Issue 18: push a local file's code, once or on every save (console/code_files/cli.py)."""
     push = sub.add_parser(
         "push",
-        help="push a local file's code to a formula or a proxy's transform",
-        description="Push FILE's code to the formula or proxy transform named NAME, through the "
-        "same lost-update guard as the console's forms. Exit 0 pushed, 1 refused, 2 usage.",
+        help="push a local file's code to a formula, a proxy's transform or a reactor",
+        description="Push FILE's code to the formula, proxy transform or reactor named NAME, "
+        "through the same lost-update guard as the console's forms. Exit 0 pushed, 1 refused, "
+        "2 usage.",
     )
     push.add_argument(
         "kind",
-        choices=("formula", "transform"),
+        choices=("formula", "transform", "reactor"),
         metavar="KIND",
-        help="formula, or transform (a proxy's request or response transform)",
+        help="formula, transform (a proxy's request or response transform) or reactor",
     )
-    push.add_argument("name", metavar="NAME", help="the formula's or proxy's exact name")
+    push.add_argument("name", metavar="NAME", help="the formula's, proxy's or reactor's exact name")
     push.add_argument("--code", required=True, metavar="FILE", help="the JavaScript file")
     push.add_argument(
         "--field",

@@ -287,3 +287,111 @@ def test_the_catalogue_offers_reactor_invoke(api: Caller) -> None:
         {"name": unique("Invoker"), "type": "private", "permissions": ["reactor:invoke"]},
     )
     assert app["permissions"] == ["reactor:invoke"]
+
+
+# -- provisioning --------------------------------------------------------------------------
+
+RUNTIME = {"image": "node22", "timeout": 5, "permissions": ["token:read"]}
+
+
+@pytest.fixture(scope="module")
+def held(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningService]:
+    """A service whose provisioning takes an hour: `creating` and `updating` stay put."""
+    running = RunningService(tmp_path_factory.mktemp("held-service"), provision_delay=3600)
+    try:
+        running.start()
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.fixture
+def held_api(held: RunningService) -> Iterator[Caller]:
+    with http_client(held.base_url) as http:
+        yield Caller(http, held.new_tenant("Held").key)
+
+
+@pytest.mark.slow
+def test_a_reactor_with_a_runtime_is_creating_then_updating_while_its_old_version_serves(
+    held_api: Caller,
+) -> None:
+    api = held_api
+    created = api.created("/reactors", reactor_body(runtime=RUNTIME))
+    assert created["state"] == "creating"
+    assert created["requested"] == {
+        "reactor": {"code": ECHO, "runtime": RUNTIME, "configuration": {"REGION": "eu"}}
+    }
+    assert created["runtime"] == RUNTIME  # what is being built: nothing served before
+    # A legacy reactor given a runtime keeps serving its old version while it is built.
+    legacy = api.created("/reactors", reactor_body())
+    response = api.put(f"/reactors/{legacy['id']}", json=reactor_body(code="y", runtime=RUNTIME))
+    updating = response.json()
+    assert updating["state"] == "updating", describe(response)
+    assert updating["code"] == ECHO and updating["runtime"] is None
+    assert updating["requested"]["reactor"]["code"] == "y"
+    # A patch applies to the version asked for, and renames at once.
+    response = patch(api, legacy["id"], {"name": "Renamed", "configuration": {"NEW": "1"}})
+    assert response.status_code == 204, describe(response)
+    read = api.get(f"/reactors/{legacy['id']}").json()
+    assert read["name"] == "Renamed" and read["state"] == "updating"
+    assert read["requested"]["reactor"] == {
+        "code": "y",
+        "runtime": RUNTIME,
+        "configuration": {"REGION": "eu", "NEW": "1"},
+    }
+    assert read["configuration"] == {"REGION": "eu"}
+    # Back to no runtime: the legacy runtime needs no build, active at once.
+    response = api.put(f"/reactors/{legacy['id']}", json=reactor_body(code="z"))
+    assert response.json()["state"] == "active" and response.json()["requested"] is None
+    assert response.json()["code"] == "z"
+
+
+def test_provisioning_ends_active(api: Caller) -> None:
+    created = api.created("/reactors", reactor_body(runtime=RUNTIME))
+    assert created["state"] in ("creating", "active")
+    active = state_becomes(api, created["id"], "active")
+    assert active["requested"] is None and active["runtime"] == RUNTIME
+
+    response = patch(api, created["id"], {"code": "module.exports = async () => ({})"})
+    assert response.status_code == 204, describe(response)
+    changed = until(
+        lambda: (r := api.get(f"/reactors/{created['id']}").json())["code"] != ECHO and r,
+        "the change to be provisioned",
+    )
+    assert changed["state"] == "active" and changed["requested"] is None
+
+
+def test_a_reactor_with_dependencies_fails_to_be_created(api: Caller) -> None:
+    runtime = {"image": "node22", "dependencies": {"lodash": "^4.17.21", "@scope/pkg": "1.0.0"}}
+    created = api.created("/reactors", reactor_body(runtime=runtime))
+    failed = state_becomes(api, created["id"], "failed")
+    requested = failed["requested"]
+    assert requested["error_code"] == "dependencies_unavailable"
+    assert "@scope/pkg, lodash" in requested["error_message"]
+    assert requested["reactor"]["runtime"] == runtime
+
+
+def test_a_change_with_dependencies_fails_and_the_old_version_keeps_serving(api: Caller) -> None:
+    created = api.created("/reactors", reactor_body(runtime={"image": "node22"}))
+    state_becomes(api, created["id"], "active")
+    runtime = {"image": "node22", "dependencies": {"left-pad": "1.3.0"}}
+    response = patch(api, created["id"], {"code": "x", "runtime": runtime})
+    assert response.status_code == 204, describe(response)
+
+    def failed() -> dict[str, Any] | None:
+        body = api.get(f"/reactors/{created['id']}").json()
+        return body if (body["requested"] or {}).get("error_code") else None
+
+    read = until(failed, "the change to fail")
+    assert read["state"] == "active" and read["code"] == ECHO
+    assert read["runtime"] == {"image": "node22"}
+    assert read["requested"]["error_code"] == "dependencies_unavailable"
+    assert read["requested"]["reactor"]["code"] == "x"
+    # The next change clears the error: here one that drops the dependencies.
+    response = patch(api, created["id"], {"runtime": {"dependencies": None}})
+    assert response.status_code == 204, describe(response)
+    done = until(
+        lambda: (r := api.get(f"/reactors/{created['id']}").json())["requested"] is None and r,
+        "the next change to be provisioned",
+    )
+    assert done["state"] == "active" and done["code"] == "x"

@@ -352,12 +352,12 @@ def _json_type() -> dict[str, str]:
     return {"content-type": "application/json"}
 
 
-def test_openapi_describes_the_22_operations_and_the_4_of_application_keys(
+def test_openapi_describes_the_22_operations_the_4_of_application_keys_and_proxy_patch(
     http: httpx.Client,
 ) -> None:
     document = http.get("/openapi.json").json()
     operations = [(m, p) for p, ops in document["paths"].items() for m in ops]
-    assert len(operations) == 26
+    assert len(operations) == 27
     assert set(document["paths"]["/applications/{id}/keys/{keyId}"]) == {"get", "delete"}
     scheme = document["components"]["securitySchemes"]["ApiKey"]
     assert scheme == {"type": "apiKey", "in": "header", "name": KEY_HEADER}

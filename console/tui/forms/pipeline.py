@@ -24,7 +24,7 @@ from textual.message import Message
 from textual.widgets import ContentSwitcher, Input, OptionList, Select, Static, TextArea
 from textual.widgets.option_list import Option
 
-from console.models.proxies import MASK_MATCHERS, TRANSFORM_TYPES, TRANSFORMS_MAX
+from console.models.proxies import MASK_MATCHERS, SIDE_TYPES, TRANSFORM_TYPES, TRANSFORMS_MAX
 from console.terminal_text import printable
 from console.tui.base.dialog_host import dialog_host
 from console.tui.base.shown import JsonObject
@@ -90,7 +90,7 @@ class StepField(FormField):
     """A field of a step: `name` is its path under the step (`options.value`)."""
 
     def __init__(self, name: str, label: str, *widgets: Any, hint: str | None = None) -> None:
-        super().__init__(label, *widgets, path=name, hint=hint)
+        super().__init__(label, *widgets, path=name, hint=hint, classes=f"-{name.split('.')[-1]}")
         self.name_in_step = name
 
 
@@ -109,17 +109,10 @@ class StepEditor(Vertical):
     StepEditor .step-json {
         height: 8;
     }
-    """
-
-    FIELDS: ClassVar[dict[str, tuple[str, ...]]] = {
-        "code": ("code",),
-        "mask": ("matcher", "expression", "replacement"),
-        "tokenize": ("options.token", "options.identifier"),
-        "append_json": ("options.value", "options.location"),
-        "append_text": ("options.value", "options.location"),
-        "append_header": ("options.value", "options.location"),
+    StepEditor > StepField.-type {
+        margin-bottom: 0;
     }
-    """The fields each type edits, as the paths under the step its errors come at."""
+    """
 
     def __init__(self, side: str, step: JsonObject, uid: int, *, read_only: bool = False) -> None:
         super().__init__(id=f"{side}-step-{uid}")
@@ -139,6 +132,7 @@ class StepEditor(Vertical):
 
     def compose(self) -> ComposeResult:
         step, options = self.original, self._options()
+        yield self._field("type", "")  # no widget: where an error about its type shows
         match self.step_type if self.known else "":
             case "code":
                 yield self._field(
@@ -321,8 +315,8 @@ class StepList(OptionList):
         *LIST_MOVES,
         Binding("n", "new", "Add step"),
         Binding("d", "delete", "Remove step"),
-        Binding("shift+up", "move_up", "Move up"),
-        Binding("shift+down", "move_down", "Move down"),
+        Binding("shift+up", "move_up", "Move", key_display="shift+↑↓"),
+        Binding("shift+down", "move_down", "Move down", show=False),
     ]
 
     def _pipeline(self) -> PipelineEditor:
@@ -448,7 +442,9 @@ class PipelineEditor(Vertical):
         if not self.editors:  # the list stays, to be focused and given a step with n
             empty = "No steps: the message passes unchanged."
             steps.add_option(
-                Option(Text(empty + ("" if self.read_only else " n adds one."), "dim"), disabled=True)
+                Option(
+                    Text(empty + ("" if self.read_only else " n adds one."), "dim"), disabled=True
+                )
             )
         self.query_one(ContentSwitcher).display = bool(self.editors)
         if self.editors:
@@ -510,7 +506,7 @@ class PipelineEditor(Vertical):
         if len(self.editors) >= TRANSFORMS_MAX:
             self.notify(f"A pipeline holds at most {TRANSFORMS_MAX} steps.", severity="warning")
             return
-        choices = [(t, f"{t:<14} {TYPE_DESCRIPTIONS[t]}") for t in TRANSFORM_TYPES]
+        choices = [(t, f"{t:<14} {TYPE_DESCRIPTIONS[t]}") for t in SIDE_TYPES[self.side]]
         dialog_host(self).show(
             KeyChoiceModal(f"Add a {self.side} step of which type?", choices), self._add_chosen
         )
@@ -546,8 +542,7 @@ class PipelineEditor(Vertical):
         editor = self.editors[index]
         question = ConfirmModal(
             f"Remove step {index + 1} ({printable(editor.step_type)})?",
-            f"The {self.side} pipeline loses this step when the proxy is saved: "
-            f"{editor.summary()}",
+            f"The {self.side} pipeline loses this step when the proxy is saved: {editor.summary()}",
             confirm_label="Remove",
             cancel_label="Keep it",
         )

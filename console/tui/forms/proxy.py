@@ -297,9 +297,9 @@ class ProxyForm(ResourceForm[Proxy, ProxyCreate]):
             payload["response_transform"] = self._transform("response_transform")
             return payload, errors
         for side, _, _ in SIDES:
-            steps, problems = self.pipeline(side).steps_payload()
+            steps, unreadable = self.pipeline(side).steps_payload()
             payload[f"{side}_transforms"] = steps
-            for path, sentences in problems.items():
+            for path, sentences in unreadable.items():
                 errors.setdefault(path, []).extend(sentences)
         return payload, errors
 
@@ -371,28 +371,10 @@ class ProxyForm(ResourceForm[Proxy, ProxyCreate]):
     def action_test_run(self) -> None:
         """Runs the focused transform (else the first with code) on a sample request; with
         pipelines, the focused side's steps in order (else the first side with steps)."""
-        from console.tui.forms.run_targets import pipeline_run_target, transform_run_target
+        from console.tui.forms.run_targets import transform_run_target
 
         if self.pipelines:
-            pipelines = [self.pipeline(side) for side, _, _ in SIDES]
-            focused = [p for p in pipelines if p.has_focus_within]
-            with_steps = [p for p in pipelines if p.editors]
-            chosen = (focused or with_steps or [None])[0]
-            if chosen is None:
-                self.notify("This proxy has no transform steps to run.", severity="warning")
-                return
-            router(self).open_test_run(
-                pipeline_run_target(
-                    self.query_one("#name", Input).value,
-                    self.obj.id if self.obj else None,
-                    chosen.side,
-                    lambda: chosen.steps_payload()[0],
-                    lambda: self.query_one(KeyValueEditor).value()[0],
-                    lambda: self.query_one("#application", ApplicationPicker).application_id
-                    is not None,
-                    chosen.code_editor_at,
-                )
-            )
+            self._test_run_pipeline()
             return
 
         editors = [
@@ -424,6 +406,31 @@ class ProxyForm(ResourceForm[Proxy, ProxyCreate]):
             editor,
         )
         router(self).open_test_run(target)
+
+    def _test_run_pipeline(self) -> None:
+        """The focused side's steps (else the first side with steps), in order."""
+        from console.tui.forms.run_targets import pipeline_run_target
+
+        pipelines = [self.pipeline(side) for side, _, _ in SIDES]
+        focused = [p for p in pipelines if p.has_focus_within]
+        with_steps = [p for p in pipelines if p.editors]
+        if not (focused or with_steps):
+            self.notify("This proxy has no transform steps to run.", severity="warning")
+            return
+        chosen = (focused or with_steps)[0]
+        router(self).open_test_run(
+            pipeline_run_target(
+                self.query_one("#name", Input).value,
+                self.obj.id if self.obj else None,
+                chosen.side,
+                lambda: chosen.steps_payload()[0],
+                lambda: self.query_one(KeyValueEditor).value()[0],
+                lambda: (
+                    self.query_one("#application", ApplicationPicker).application_id is not None
+                ),
+                chosen.code_editor_at,
+            )
+        )
 
     async def send(self, body: JsonObject) -> Proxy:
         if self.obj is None:

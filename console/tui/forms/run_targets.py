@@ -1,7 +1,8 @@
 """What a test-run runs: a formula's or a proxy transform's code, or a proxy's pipeline of
-steps, its sample and contract, as a form or a detail describes it to the test-run screen (console.tui.screens.test_run). Here,
-below the screen, so that the forms describe a run without importing the screen: the app
-opens it (Router.open_test_run in console.tui.base.shell)."""
+steps, its sample and contract, as a form or a detail describes it to the test-run screen
+(console.tui.screens.test_run). Here, below the screen, so that the forms describe a run
+without importing the screen: the app opens it (Router.open_test_run in
+console.tui.base.shell)."""
 
 from __future__ import annotations
 
@@ -124,7 +125,9 @@ def pipeline_run_target(
         return transform_sample(configuration())
 
     def code() -> str:
-        return "\n".join(str(s.get("code") or "") for s in steps() if (s.get("type") or "code") == "code")
+        return "\n".join(
+            str(s.get("code") or "") for s in steps() if (s.get("type") or "code") == "code"
+        )
 
     what = f"{side} transforms"
     return RunTarget(

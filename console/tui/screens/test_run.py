@@ -153,7 +153,7 @@ _STEP_MARKS = {
     "ok": ("✓", "green"),
     "error": ("✗", "bold red"),
     "not_run_here": ("·", "yellow"),
-    "skipped": ("–", "dim"),
+    "skipped": ("○", "dim"),
 }
 
 
@@ -410,10 +410,9 @@ class TestRunScreen(ModalScreen[None]):
         """The engine runs in a thread: a slow or stopped run never freezes the screen."""
         from console.runner import run_code
         from console.runner.engines import EngineUnavailable
+        from console.runner.pipeline import PipelineRun, run_pipeline
         from console.runner.samples import save_sample
         from console.runner.sandbox import NoBoundary
-
-        from console.runner.pipeline import PipelineRun, run_pipeline
 
         target = self.target
         code = target.code()

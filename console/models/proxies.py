@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Annotated, Any
 from uuid import UUID
 
 from pydantic import (
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     ValidationInfo,
@@ -281,7 +282,31 @@ class Proxy(ResponseModel):
     modified_at: UtcDateTime | None = None
 
 
+def _whole_seconds(value: Any) -> Any:
+    """`23.0` is 23: JSON (and JSON Schema's `integer`) does not tell them apart, so a
+    number with no fraction is a whole number of seconds; any other value is judged as is."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+Seconds = Annotated[int, Field(ge=TIMEOUT_MIN, le=TIMEOUT_MAX), BeforeValidator(_whole_seconds)]
+
 _BEYOND_SPEC = ("request_transforms", "response_transforms", "disable_detokenization", "timeout")
+
+
+def _the_only_step(single: ProxyTransform, steps: list[ProxyTransform]) -> bool:
+    """Whether a pipeline is `single` alone: a proxy read and sent back carries both, the
+    single transform being the pipeline's only step (`{"code": ...}` and `{"type": "code",
+    "code": ...}` are the same step)."""
+
+    def step(transform: ProxyTransform) -> dict[str, Any]:
+        data = transform.model_dump(mode="json")
+        if data.get("type") == "code":
+            del data["type"]
+        return data
+
+    return len(steps) == 1 and step(steps[0]) == step(single)
 
 
 class ProxyCreate(RequestModel):
@@ -303,7 +328,7 @@ class ProxyCreate(RequestModel):
     configuration: dict[str, str] | None = None
     require_auth: bool = True
     disable_detokenization: bool | None = None
-    timeout: int | None = Field(default=None, ge=TIMEOUT_MIN, le=TIMEOUT_MAX)
+    timeout: Seconds | None = None
 
     @field_validator("destination_url")
     @classmethod
@@ -326,9 +351,10 @@ class ProxyCreate(RequestModel):
         for side in ("request", "response"):
             single = getattr(self, f"{side}_transform")
             steps = getattr(self, f"{side}_transforms")
-            if single is not None and steps is not None:
+            if single is not None and steps is not None and not _the_only_step(single, steps):
                 errors.setdefault(f"{side}_transforms", []).append(
-                    f"Give {side}_transforms or {side}_transform, not both."
+                    f"Give {side}_transforms or {side}_transform, not both (unless the"
+                    " pipeline's only step is that transform, as a proxy is read)."
                 )
             for path, step in ([(f"{side}_transform", single)] if single is not None else []) + [
                 (f"{side}_transforms[{i}]", s) for i, s in enumerate(steps or [])
@@ -376,4 +402,4 @@ class ProxyPatch(BaseModel):
     configuration: dict[str, str | None] | None = None
     require_auth: bool | None = None
     disable_detokenization: bool | None = None
-    timeout: int | None = Field(default=None, ge=TIMEOUT_MIN, le=TIMEOUT_MAX)
+    timeout: Seconds | None = None

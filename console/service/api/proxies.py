@@ -36,8 +36,8 @@ def _create_documented(schemas: Schema) -> None:
 
 def _patch_documented(properties: Schema) -> None:
     """Null removes a member (RFC 7396): a required one (name, destination URL) cannot be
-    removed, and a boolean is given or left out; a step is as in a create."""
-    for name in ("name", "destination_url", "require_auth", "disable_detokenization"):
+    removed (a boolean removed takes its default); a step is as in a create."""
+    for name in ("name", "destination_url"):
         (kept,) = [b for b in properties[name].pop("anyOf") if b != {"type": "null"}]
         properties[name].update(kept)
         properties[name].pop("default", None)
@@ -57,7 +57,7 @@ PATCH_BODY = RequestBody(ProxyPatch, tighten=_patch_documented, tighten_shared=_
 ITEM = PROXIES.item_path("{id}")
 
 router = ServiceRouter(tags=[tag_of(PROXIES)], bodies=(BODY, PATCH_BODY))
-LIST_QUERY = AcceptedQuery("id", "name", "page", "size")
+LIST_QUERY = AcceptedQuery("id", "name", "page", "start", "size")
 
 _SIDES = ("request", "response")
 
@@ -94,14 +94,7 @@ def _fields(served: Served) -> dict[str, Any]:
     return _checked(served, served.payload(ProxyCreate, known_steps_only=True))
 
 
-def _as_body(view: dict[str, Any]) -> dict[str, Any]:
-    """A stored proxy as a full update's body: what a merge-patch applies to."""
-    body = {name: view[name] for name in _UPDATABLE}
-    body["application"] = {"id": view["application_id"]} if view["application_id"] else None
-    return body
-
-
-_UPDATABLE = (
+_UPDATABLE = (  # what a full update sets, bar the application
     "name",
     "destination_url",
     "request_transforms",
@@ -111,6 +104,13 @@ _UPDATABLE = (
     "disable_detokenization",
     "timeout",
 )
+
+
+def _as_body(view: dict[str, Any]) -> dict[str, Any]:
+    """A stored proxy as a full update's body: what a merge-patch applies to."""
+    body = {name: view[name] for name in _UPDATABLE}
+    body["application"] = {"id": view["application_id"]} if view["application_id"] else None
+    return body
 
 
 def merge_patch(target: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:

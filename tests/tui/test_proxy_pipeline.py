@@ -469,7 +469,10 @@ def test_snapshot_the_pipeline_editor(service, snap_compare, size):
         steps = pipeline(form, "response")
         steps.step_list.focus()
         await pilot.pause()
-        form.query_one("#form-body").scroll_to_widget(steps.parent, animate=False, top=True)
+        body = form.query_one("#form-body")
+        body.scroll_to_widget(steps.parent, animate=False, top=True)
+        await wait_until(pilot, lambda: body.scroll_y > 0, what="scrolled")
+        await pilot.pause()
         await pilot.pause()
         steady_cursors(pilot.app.screen)
 
@@ -489,3 +492,41 @@ def test_snapshot_a_pipeline_run(service, snap_compare, size, run_here):
         steady_cursors(pilot.app.screen)
 
     assert snap_compare(app, terminal_size=size, run_before=ran)
+
+
+async def test_a_read_only_form_shows_the_steps_and_changes_none(service, tenant):
+    proxy = snapshot_proxy()
+    app = FormHost(
+        lambda c: ProxyForm(c, proxy, read_only=True),
+        base_url=service.base_url,
+        key=tenant.key,
+        read_only=True,
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        form = app.form
+        await pilot.pause()
+        steps = pipeline(form, "response")
+        assert steps.selected_editor.query_one(".step-expression", Input).disabled
+        steps.step_list.focus()
+        await pilot.press("n", "d", "shift+down")
+        await pilot.pause()
+        assert not isinstance(app.screen, KeyChoiceModal | ConfirmModal)
+        assert [e.step_type for e in steps.editors] == ["mask", "append_header"]
+        assert any("Read-only" in n for n in app.notes)
+        code = pipeline(form).code_editor_at(0)
+        assert code is not None and code.read_only
+
+
+async def test_a_code_step_goes_full_screen_and_back(service, tenant):
+    app = host(service, tenant, lambda c: ProxyForm(c, snapshot_proxy()))
+    async with app.run_test(size=(80, 24)) as pilot:
+        editor = pipeline(app.form).code_editor_at(0)
+        assert editor is not None
+        await pilot.pause()
+        editor.focus()
+        await pilot.press("f11")
+        await wait_until(pilot, lambda: editor.full_screen, what="full screen")
+        await pilot.pause()
+        assert editor.region.height >= 20
+        await pilot.press("f11")
+        await wait_until(pilot, lambda: not editor.full_screen, what="back")

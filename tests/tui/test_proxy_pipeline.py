@@ -455,6 +455,18 @@ def snapshot_proxy() -> Proxy:
     )
 
 
+async def steady_layout(pilot: Any, body: Any) -> None:
+    """Until the form's height and scroll hold for three frames: the step editors mount a
+    moment after the form, and the scroll bar's place is part of the picture."""
+    seen: list[tuple[float, int]] = []
+    for _ in range(100):
+        await pilot.pause()
+        seen.append((body.scroll_y, body.virtual_size.height))
+        if len(seen) >= 3 and len(set(seen[-3:])) == 1:
+            return
+    raise AssertionError(f"the form's layout never settled: {seen[-3:]}")
+
+
 @pytest.mark.parametrize("size", LOOKS, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_snapshot_the_pipeline_editor(service, snap_compare, size):
     tenant = service.new_tenant("Snapshot tenant")
@@ -470,10 +482,10 @@ def test_snapshot_the_pipeline_editor(service, snap_compare, size):
         steps.step_list.focus()
         await pilot.pause()
         body = form.query_one("#form-body")
+        await steady_layout(pilot, body)
         body.scroll_to_widget(steps.parent, animate=False, top=True)
         await wait_until(pilot, lambda: body.scroll_y > 0, what="scrolled")
-        await pilot.pause()
-        await pilot.pause()
+        await steady_layout(pilot, body)
         steady_cursors(pilot.app.screen)
 
     assert snap_compare(app, terminal_size=size, run_before=at_the_pipeline)

@@ -169,10 +169,12 @@ def pipeline_renderable(run: PipelineRun) -> Group:
     for step in run.steps:
         mark, style = _STEP_MARKS[step.status]
         line = Text(f"  {mark} {step.index + 1}. {printable(step.type)}: ", style=style)
-        line.append(printable(_line(step.message)), style="" if step.status == "ok" else style)
+        failed_run = step.run if step.status == "error" else None
+        said = "failed; its run follows." if failed_run is not None else _line(step.message)
+        line.append(printable(said), style="" if step.status == "ok" else style)
         parts.append(line)
-        if step.run is not None and step.status == "error":
-            parts.append(result_renderable(step.run))
+        if failed_run is not None:
+            parts.append(result_renderable(failed_run))
         elif step.run is not None and step.run.logs:
             count = len(step.run.logs)
             parts.append(Text(f"      {count} log line{'s' if count != 1 else ''}", style="dim"))

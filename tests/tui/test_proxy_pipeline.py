@@ -188,6 +188,7 @@ async def test_a_steps_errors_are_shown_at_its_fields_with_their_paths(service, 
         mask.query_one(".step-replacement", Input).value = "##"
         token = await add_step(pilot, form, "tokenize", "response")
         token.query_one(".step-token", TextArea).text = "{not json"
+        await add_step(pilot, form, "code")  # no code: a field's error, on the other side
         pipeline(form, "response").select(0)  # the error selects the faulty step
         await pilot.press("ctrl+s")
         await wait_until(pilot, lambda: form.banner_text != "", what="the errors")
@@ -197,6 +198,7 @@ async def test_a_steps_errors_are_shown_at_its_fields_with_their_paths(service, 
         assert "A regex mask needs an expression." in expression
         assert "one character" in fields["response_transforms[1].replacement"].errors
         assert "not JSON" in fields["response_transforms[2].options.token"].errors
+        assert fields["request_transforms[0].code"].errors
         assert pipeline(form, "response").selected == 1
         rows = [str(o.prompt) for o in pipeline(form, "response").step_list._options]
         assert rows[0].startswith("  ")

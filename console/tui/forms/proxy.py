@@ -125,6 +125,14 @@ class ProxyForm(ResourceForm[Proxy, ProxyCreate]):
         "response_transforms": "Response transforms",
     }
 
+    stand_ins: ClassVar[dict[str, object]] = {
+        "name": "a name",
+        "request_transforms": [],
+        "response_transforms": [],
+    }
+    """A step's own error (a code step with no code) would hide the rules of the other
+    side's steps (checked once every field is valid): looked for again without it."""
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.pipelines = has_pipelines(self.obj)

@@ -12,6 +12,7 @@ from textual.containers import VerticalScroll
 from console.client import AdminClient
 from console.code_diff import line_diff
 from console.tui.forms import FormulaForm, ProxyForm
+from console.tui.forms.pipeline import PipelineEditor
 from console.tui.modals import CodeWarningModal, FieldChange, LostUpdateModal
 from console.tui.widgets.code_editor import CodeEditor
 from console.tui.widgets.line_diff import LineDiff
@@ -83,13 +84,16 @@ async def test_save_confirmation_shows_the_code_diff_of_each_transform(service, 
         form = app.form
         await pilot.pause()
         broken = BASE.replace("return { raw: req.args };", "return { raw: req.args ;")
-        form.query_one("#request-transform", CodeEditor).text = broken
-        form.query_one("#response-transform", CodeEditor).text = "module.exports = (r) => r;\n"
+        request = form.query_one("#request-transforms", PipelineEditor)
+        request.code_editor_at(0).text = broken
+        step = form.query_one("#response-transforms", PipelineEditor).add_step("code")
+        await pilot.pause()
+        step.code_editor.text = "module.exports = (r) => r;\n"
         await pilot.press("ctrl+s")
         await wait_until(pilot, screen_is(app, CodeWarningModal), what="code warning")
         modal = app.screen
         labels = [label for label, _ in modal.diffs]
-        assert labels == ["Request transform", "Response transform"]
+        assert labels == ["Request transforms, step 1", "Response transforms, step 1"]
         request_diff = modal.diffs[0][1]
         assert "-  return { raw: req.args };" in request_diff
         assert "+  return { raw: req.args ;" in request_diff

@@ -14,6 +14,7 @@ from textual.widgets import Input, Static
 
 from console.client import AdminClient
 from console.tui.forms import FormulaForm, ProxyForm
+from console.tui.forms.pipeline import PipelineEditor
 from console.tui.modals import FileChangedModal
 from console.tui.widgets.code_editor import CodeEditor
 from console.tui.widgets.line_diff import LineDiff
@@ -145,8 +146,10 @@ async def test_link_a_new_file_writes_the_code_then_unlink(service, tenant, tmp_
     path.parent.mkdir()
     app = host(service, tenant, lambda c: ProxyForm(c))
     async with app.run_test(size=SIZE) as pilot:
-        editor = app.form.query_one("#response-transform", CodeEditor)
+        step = app.form.query_one("#response-transforms", PipelineEditor).add_step("code")
         await pilot.pause()
+        editor = step.code_editor
+        assert editor is not None
         editor.text = SAVED
         assert editor.link_to(path)
         assert path.read_text() == SAVED

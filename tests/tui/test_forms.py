@@ -16,6 +16,7 @@ from console.models import Application, Proxy, ReactorFormula, Tenant
 from console.tui.forms import ApplicationForm, FormulaForm, ProxyForm, TenantForm
 from console.tui.forms.editors import ContractEditor, KeyValueEditor
 from console.tui.forms.permissions import PermissionChecklist
+from console.tui.forms.pipeline import PipelineEditor
 from console.tui.forms.proxy import ApplicationPicker
 from console.tui.forms.rules import RulesEditor
 from console.tui.modals import (
@@ -271,9 +272,9 @@ async def test_create_proxy_with_application_configuration_and_transform(service
         row = await editor.add_row()
         row.query_one(".kv-key", Input).value = "region"
         row.query_one(".kv-value", Input).value = "eu"
-        form.query_one(
-            "#request-transform"
-        ).text = "module.exports = async function (req) { return req.args; };\n"
+        step = form.query_one("#request-transforms", PipelineEditor).add_step("code")
+        await pilot.pause()
+        step.code_editor.text = "module.exports = async function (req) { return req.args; };\n"
         await save_and_wait(pilot, app)
         assert app.dismissed, form.banner_text
     stored = await client.proxies.get(app.result.id)
@@ -1009,7 +1010,9 @@ async def test_tabbing_through_a_form_leaves_its_payload_unchanged(service, tena
         assert app.focused is start
         assert (form.build_payload()[0], form.form_state()) == before
         assert not form.dirty
-        if which.split()[1] in ("proxy", "formula"):
+        if which == "new proxy":  # no steps yet: the step lists are stops, n adds a step
+            assert sum(type(w).__name__ == "StepList" for w in visited) == 2
+        elif which.split()[1] in ("proxy", "formula"):
             assert any(type(w).__name__ == "JavaScriptTextArea" for w in visited)
 
 

@@ -1,10 +1,15 @@
-"""Create or edit a Proxy: destination, authentication, application, configuration, transforms."""
+"""Create or edit a Proxy: destination, authentication, application, configuration, and the
+request and response transform pipelines (console.tui.forms.pipeline).
+
+A proxy read from a service that has only the specification's single transforms (no
+`request_transforms` / `response_transforms` in what it answers) is edited as before: one code
+editor per side, saved as the single transform that service reads."""
 
 from __future__ import annotations
 
 import json
 import logging
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -19,8 +24,10 @@ from console.tui.base.app_access import router
 from console.tui.base.shown import JsonObject
 from console.tui.browse.kinds import PROXIES
 from console.tui.forms.base import FieldErrors, ResourceForm
+from console.tui.forms.diff import code_diff
 from console.tui.forms.editors import KeyValueEditor
 from console.tui.forms.fields import FormField
+from console.tui.forms.pipeline import PipelineEditor
 from console.tui.widgets.code_editor import CodeEditor
 from console.tui.widgets.toggles import TextSwitch
 
@@ -72,6 +79,29 @@ def _transform_of(proxy: Proxy | None, field: str) -> TransformView | None:
     return proxy.request_transform if field == "request_transform" else proxy.response_transform
 
 
+def _pipeline_of(proxy: Proxy | None, side: str) -> list[JsonObject]:
+    """The steps of one side as requests send them (none for a new proxy)."""
+    if proxy is None:
+        return []
+    steps = getattr(proxy, f"{side}_transforms") or []
+    found = (transform_payload(step) for step in steps)
+    return [{k: v for k, v in step.items() if v is not None} for step in found if step is not None]
+
+
+def has_pipelines(proxy: Proxy | None) -> bool:
+    """Whether the form edits pipelines: a new proxy, or one read with the arrays. A proxy
+    read without them came from a service that has only the single transforms."""
+    return proxy is None or (
+        proxy.request_transforms is not None or proxy.response_transforms is not None
+    )
+
+
+SIDES = (
+    ("request", "Request transforms", "Run in order on each request before it is sent."),
+    ("response", "Response transforms", "Run in order on the destination's response."),
+)
+
+
 def _configuration(proxy: Proxy | None) -> dict[str, str] | None:
     """The configuration to edit; a value the service sent as null is edited as empty."""
     if proxy is None or proxy.configuration is None:
@@ -91,7 +121,21 @@ class ProxyForm(ResourceForm[Proxy, ProxyCreate]):
         "configuration": "Configuration",
         "request_transform": "Request transform",
         "response_transform": "Response transform",
+        "request_transforms": "Request transforms",
+        "response_transforms": "Response transforms",
     }
+
+    stand_ins: ClassVar[dict[str, object]] = {
+        "name": "a name",
+        "request_transforms": [],
+        "response_transforms": [],
+    }
+    """A step's own error (a code step with no code) would hide the rules of the other
+    side's steps (checked once every field is valid): looked for again without it."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.pipelines = has_pipelines(self.obj)
 
     def compose_fields(self) -> ComposeResult:
         proxy = self.obj
@@ -134,6 +178,21 @@ class ProxyForm(ResourceForm[Proxy, ProxyCreate]):
             path="configuration",
             hint="Name/value pairs the transform code reads.",
         )
+        if self.pipelines:
+            for side, label, hint in SIDES:
+                yield FormField(
+                    label,
+                    PipelineEditor(
+                        side,
+                        _pipeline_of(proxy, side),
+                        read_only=self.read_only,
+                        id=f"{side}-transforms",
+                    ),
+                    path=f"{side}_transforms",
+                    hint=f"{hint} On the list: n add · d remove · shift+↑↓ move · "
+                    "enter edit · ctrl+r test-run.",
+                )
+            return
         for field, label, hint in (
             ("request_transform", "Request transform", "Runs on each request before it is sent"),
             ("response_transform", "Response transform", "Runs on the destination's response"),
@@ -195,8 +254,28 @@ class ProxyForm(ResourceForm[Proxy, ProxyCreate]):
         picker.loading = False
 
     @on(KeyValueEditor.Changed)
+    @on(PipelineEditor.Changed)
     def _rows_changed(self) -> None:
         self.refresh_dirty()
+
+    def pipeline(self, side: str) -> PipelineEditor:
+        return self.query_one(f"#{side}-transforms", PipelineEditor)
+
+    def refresh_dirty(self) -> None:
+        super().refresh_dirty()
+        if self.pipelines and self.is_mounted:
+            for side, _, _ in SIDES:
+                self.pipeline(side).refresh_rows()
+
+    def show_errors(self, errors: FieldErrors, *, headline: str | None = None) -> None:
+        """As every form, and each pipeline shows its first step with an error."""
+        if self.pipelines:
+            for side, _, _ in SIDES:
+                self.pipeline(side).show_first_step_of(list(errors))
+        super().show_errors(errors, headline=headline)
+        if self.pipelines:
+            for side, _, _ in SIDES:
+                self.pipeline(side).refresh_rows()
 
     # ----- payload --------------------------------------------------------------------------
 
@@ -220,9 +299,16 @@ class ProxyForm(ResourceForm[Proxy, ProxyCreate]):
             "require_auth": self.query_one("#require-auth", Switch).value,
             "application": {"id": application_id} if application_id else None,
             "configuration": configuration,
-            "request_transform": self._transform("request_transform"),
-            "response_transform": self._transform("response_transform"),
         }
+        if not self.pipelines:
+            payload["request_transform"] = self._transform("request_transform")
+            payload["response_transform"] = self._transform("response_transform")
+            return payload, errors
+        for side, _, _ in SIDES:
+            steps, unreadable = self.pipeline(side).steps_payload()
+            payload[f"{side}_transforms"] = steps
+            for path, sentences in unreadable.items():
+                errors.setdefault(path, []).extend(sentences)
         return payload, errors
 
     def form_state(self) -> JsonObject:
@@ -230,15 +316,59 @@ class ProxyForm(ResourceForm[Proxy, ProxyCreate]):
         payload["configuration"] = self.query_one(KeyValueEditor).pairs()
         return payload
 
+    def wire_body(self, model: ProxyCreate) -> JsonObject:
+        """A new proxy's side of at most one step goes as the single transform, which every
+        service reads (one with only the specification's would drop an array unseen); an
+        edit of a proxy read with pipelines sends them as they are."""
+        body = super().wire_body(model)
+        if self.pipelines and self.obj is None:
+            for side, _, _ in SIDES:
+                steps = body.get(f"{side}_transforms")
+                if isinstance(steps, list) and len(steps) <= 1:
+                    body[f"{side}_transform"] = steps[0] if steps else None
+                    del body[f"{side}_transforms"]
+        return body
+
     def validate(self, payload: JsonObject) -> ProxyCreate:
         kept = self.obj.destination_url if self.obj is not None else None
         return ProxyCreate.parse(payload, kept_destination_url=kept)
 
     def payload_of(self, obj: Proxy) -> JsonObject:
-        return proxy_request(obj)
+        payload = proxy_request(obj)
+        if not self.pipelines:
+            return payload
+        del payload["request_transform"], payload["response_transform"]
+        for side, _, _ in SIDES:
+            payload[f"{side}_transforms"] = _pipeline_of(obj, side)
+        return payload
+
+    def _code_changes(self, payload: JsonObject) -> list[tuple[str, list[str]]]:
+        """Each code step's diff against the saved step at its place."""
+        if not self.pipelines:
+            return super()._code_changes(payload)
+        if self.obj is None:
+            return []
+        saved = self.payload_of(self.obj)
+        found = []
+        for side, label, _ in SIDES:
+            theirs, yours = saved.get(f"{side}_transforms") or [], payload[f"{side}_transforms"]
+            for index, step in enumerate(yours):
+                old = theirs[index] if index < len(theirs) else None
+                what = f"{label}, step {index + 1}"
+                diff = code_diff(what, old, step, "saved", "this form")
+                if diff:
+                    found.append((what, diff))
+        return found
 
     def code_editors(self) -> list[tuple[str, CodeEditor]]:
         editors: list[tuple[str, CodeEditor]] = []
+        if self.pipelines:
+            for side, _, _ in SIDES:
+                pipeline = self.pipeline(side)
+                for index, step in enumerate(pipeline.editors):
+                    if step.code_editor is not None:
+                        editors.append((f"{side} transforms step {index + 1}", step.code_editor))
+            return editors
         for field in ("request_transform", "response_transform"):
             original = _transform_of(self.obj, field)
             if original is None or original.is_code:  # others have no editor
@@ -247,8 +377,13 @@ class ProxyForm(ResourceForm[Proxy, ProxyCreate]):
         return editors
 
     def action_test_run(self) -> None:
-        """Runs the focused transform (else the first with code) on a sample request."""
+        """Runs the focused transform (else the first with code) on a sample request; with
+        pipelines, the focused side's steps in order (else the first side with steps)."""
         from console.tui.forms.run_targets import transform_run_target
+
+        if self.pipelines:
+            self._test_run_pipeline()
+            return
 
         editors = [
             (label.replace(" ", "_"), editor)
@@ -279,6 +414,31 @@ class ProxyForm(ResourceForm[Proxy, ProxyCreate]):
             editor,
         )
         router(self).open_test_run(target)
+
+    def _test_run_pipeline(self) -> None:
+        """The focused side's steps (else the first side with steps), in order."""
+        from console.tui.forms.run_targets import pipeline_run_target
+
+        pipelines = [self.pipeline(side) for side, _, _ in SIDES]
+        focused = [p for p in pipelines if p.has_focus_within]
+        with_steps = [p for p in pipelines if p.editors]
+        if not (focused or with_steps):
+            self.notify("This proxy has no transform steps to run.", severity="warning")
+            return
+        chosen = (focused or with_steps)[0]
+        router(self).open_test_run(
+            pipeline_run_target(
+                self.query_one("#name", Input).value,
+                self.obj.id if self.obj else None,
+                chosen.side,
+                lambda: chosen.steps_payload()[0],
+                lambda: self.query_one(KeyValueEditor).value()[0],
+                lambda: (
+                    self.query_one("#application", ApplicationPicker).application_id is not None
+                ),
+                chosen.code_editor_at,
+            )
+        )
 
     async def send(self, body: JsonObject) -> Proxy:
         if self.obj is None:

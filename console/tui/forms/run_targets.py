@@ -1,7 +1,8 @@
-"""What a test-run runs: a formula's or a proxy transform's code, its sample and contract, as a
-form or a detail describes it to the test-run screen (console.tui.screens.test_run). Here,
-below the screen, so that the forms describe a run without importing the screen: the app
-opens it (Router.open_test_run in console.tui.base.shell)."""
+"""What a test-run runs: a formula's or a proxy transform's code, or a proxy's pipeline of
+steps, its sample and contract, as a form or a detail describes it to the test-run screen
+(console.tui.screens.test_run). Here, below the screen, so that the forms describe a run
+without importing the screen: the app opens it (Router.open_test_run in
+console.tui.base.shell)."""
 
 from __future__ import annotations
 
@@ -40,6 +41,11 @@ class RunTarget:
     """Whether the code came from the service (an existing object's) rather than being
     typed in this session: where no OS sandbox can be had, such code runs only once the
     user has agreed."""
+    steps: Callable[[], list[JsonObject]] | None = None
+    """A pipeline's steps as they are now (a proxy's request or response transforms): run
+    in order by console.runner.pipeline instead of `code` alone."""
+    step_editor: Callable[[int], CodeEditor | None] = lambda index: None
+    """The editor of a pipeline's code step, to mark the error it threw in."""
 
 
 def formula_run_target(
@@ -97,4 +103,43 @@ def transform_run_target(
         with_bt=with_bt,
         editor=editor,
         from_service=lambda: object_id is not None,
+    )
+
+
+def pipeline_run_target(
+    name: str,
+    object_id: UUID | None,
+    side: str,
+    steps: Callable[[], list[JsonObject]],
+    configuration: Callable[[], dict[str, str] | None],
+    with_bt: Callable[[], bool],
+    step_editor: Callable[[int], CodeEditor | None] = lambda index: None,
+) -> RunTarget:
+    """A proxy pipeline's run: each step in order on the sample request (as a transform's);
+    `code` is every code step's, for the question asked before running the service's code
+    without a sandbox."""
+
+    def default_sample() -> JsonObject:
+        from console.runner.contract import transform_sample
+
+        return transform_sample(configuration())
+
+    def code() -> str:
+        return "\n".join(
+            str(s.get("code") or "") for s in steps() if (s.get("type") or "code") == "code"
+        )
+
+    what = f"{side} transforms"
+    return RunTarget(
+        kind="transform",
+        title=f'Test-run of the {what} of the proxy "{name}"'
+        if name
+        else f"Test-run of the {what} of the new proxy",
+        code=code,
+        sample_key=f"proxy-{object_id or 'new'}-{side}_transforms",
+        default_sample=default_sample,
+        with_bt=with_bt,
+        from_service=lambda: object_id is not None,
+        steps=steps,
+        step_editor=step_editor,
     )

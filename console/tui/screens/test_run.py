@@ -2,7 +2,9 @@
 and what came back — the returned object and its shape check, the logs, the `bt` calls, the
 engine, and a thrown error, which is also marked in the code editor it came from.
 
-Opened with ctrl+r from a formula or proxy form and from their details. The engine
+Opened with ctrl+r from a formula or proxy form and from their details. A proxy's pipeline
+(its request or response transforms) runs step by step (console.runner.pipeline): each step's
+outcome is shown in order, then the request the pipeline ends with. The engine
 (console.runner) loads only when the first run starts.
 """
 
@@ -31,6 +33,8 @@ from console.tui.widgets.key_bar import KeyBar
 if TYPE_CHECKING:
     from console.code_files.problems import CodeProblem
     from console.runner import RunResult
+    from console.runner.pipeline import PipelineRun
+    from console.tui.widgets.code_editor import CodeEditor
 
 log = logging.getLogger(__name__)
 
@@ -145,6 +149,44 @@ def result_renderable(result: RunResult) -> Group:
     return Group(*parts)
 
 
+_STEP_MARKS = {
+    "ok": ("✓", "green"),
+    "error": ("✗", "bold red"),
+    "not_run_here": ("·", "yellow"),
+    "skipped": ("○", "dim"),
+}
+
+
+def pipeline_renderable(run: PipelineRun) -> Group:
+    """A pipeline's run: each step's outcome (a failed code step's whole run, as a single
+    run shows it), then the request it ends with. Build it off the UI thread."""
+    parts: list[Text | Group] = []
+    head = Text()
+    head.append("✓ " if run.ok else "✗ ", style="bold green" if run.ok else "bold red")
+    head.append(printable(run.message), style="bold")
+    parts.append(head)
+    parts.append(Text(f"\nSteps ({len(run.steps)})", style="bold"))
+    for step in run.steps:
+        mark, style = _STEP_MARKS[step.status]
+        line = Text(f"  {mark} {step.index + 1}. {printable(step.type)}: ", style=style)
+        failed_run = step.run if step.status == "error" else None
+        said = "failed; its run follows." if failed_run is not None else _line(step.message)
+        line.append(printable(said), style="" if step.status == "ok" else style)
+        parts.append(line)
+        if failed_run is not None:
+            parts.append(result_renderable(failed_run))
+        elif step.run is not None and step.run.logs:
+            count = len(step.run.logs)
+            parts.append(Text(f"      {count} log line{'s' if count != 1 else ''}", style="dim"))
+    if run.final is not None:
+        parts.append(Text("\nThe request after the pipeline", style="bold"))
+        shown, left_out = _clipped(printable_json(run.final, indent=2))
+        parts.append(Text(shown, style="cyan"))
+        if left_out:
+            parts.append(Text(left_out, style="dim"))
+    return Group(*parts)
+
+
 class TestRunScreen(ModalScreen[None]):
     """Run code on a sample request, locally and sandboxed; see the module's docstring."""
 
@@ -235,6 +277,10 @@ class TestRunScreen(ModalScreen[None]):
         """perf_counter() once the frame with the result has been drawn."""
         self.agreed_unisolated: set[str] = set()
         """Code from the service the user agreed to run without an OS sandbox (this screen)."""
+        self.pipeline_run: PipelineRun | None = None
+        """The last run of a pipeline (a target with steps)."""
+        self.error_editor: CodeEditor | None = target.editor
+        """Where the last run's error is marked: the code's editor, a failed step's."""
 
     def compose(self) -> ComposeResult:
         from console.runner.samples import load_sample
@@ -322,7 +368,7 @@ class TestRunScreen(ModalScreen[None]):
 
     def action_go_to_error(self) -> None:
         result = self.result
-        editor = self.target.editor
+        editor = self.error_editor
         if result is None or result.error is None or result.error.line is None:
             self.notify("No error with a place in the code.", timeout=3)
             return
@@ -366,13 +412,23 @@ class TestRunScreen(ModalScreen[None]):
         """The engine runs in a thread: a slow or stopped run never freezes the screen."""
         from console.runner import run_code
         from console.runner.engines import EngineUnavailable
+        from console.runner.pipeline import PipelineRun, run_pipeline
         from console.runner.samples import save_sample
         from console.runner.sandbox import NoBoundary
 
         target = self.target
         code = target.code()
+        steps = target.steps() if target.steps is not None else None
 
-        async def attempt(allow_unisolated: bool) -> RunResult:
+        async def attempt(allow_unisolated: bool) -> RunResult | PipelineRun:
+            if steps is not None:
+                return await asyncio.to_thread(
+                    run_pipeline,
+                    steps,
+                    request,
+                    with_bt=target.with_bt(),
+                    allow_unisolated=allow_unisolated,
+                )
             return await asyncio.to_thread(
                 run_code,
                 code,
@@ -405,7 +461,10 @@ class TestRunScreen(ModalScreen[None]):
             if self.is_mounted:  # closed while running: nothing left to update
                 self.query_one("#run-run", Button).disabled = False
         # Built in a thread: a large result takes a moment to lay out as text.
-        self._show(result, await asyncio.to_thread(result_renderable, result))
+        if isinstance(result, PipelineRun):
+            self._show_pipeline(result, await asyncio.to_thread(pipeline_renderable, result))
+        else:
+            self._show(result, await asyncio.to_thread(result_renderable, result))
         # Kept after the result is on screen: the file is written (and synced) meanwhile.
         await asyncio.to_thread(save_sample, target.sample_key, text)
 
@@ -427,19 +486,36 @@ class TestRunScreen(ModalScreen[None]):
         answer: bool = await router(self).ask(question)
         return answer
 
-    def _show(self, result: RunResult, renderable: Group) -> None:
+    def _show(self, result: RunResult, renderable: Group, *, where: str = "") -> None:
+        """A run's result on screen; `where` names the pipeline step it is of."""
         self.result = result
         self.query_one("#run-output", Static).update(renderable)
         self.query_one("#run-result", VerticalScroll).scroll_home(animate=False)
         status = "Done." if result.ok else printable(result.message)
         if result.error is not None and result.error.line is not None:
-            summary = printable(result.error.summary)
-            if self.target.editor is not None:
-                self.target.editor.show_run_error(self._problem(result))
+            summary = where + printable(result.error.summary)
+            if self.error_editor is not None:
+                self.error_editor.show_run_error(self._problem(result))
                 status = f"{summary} — marked in the code; F8 goes there."
             else:
                 status = summary
         self._status(status)
+        self.call_after_refresh(self._shown)
+
+    def _show_pipeline(self, run: PipelineRun, renderable: Group) -> None:
+        """A pipeline's run: a failed code step's error is the run's error (marked in that
+        step's editor, F8 goes there); otherwise the pipeline's own sentence."""
+        self.pipeline_run = run
+        failed = run.failed
+        if failed is not None and failed.run is not None:
+            self.error_editor = self.target.step_editor(failed.index)
+            self._show(failed.run, renderable, where=f"Step {failed.index + 1}: ")
+            return
+        self.result = None
+        self.error_editor = None
+        self.query_one("#run-output", Static).update(renderable)
+        self.query_one("#run-result", VerticalScroll).scroll_home(animate=False)
+        self._status("Done." if run.ok else printable(run.message))
         self.call_after_refresh(self._shown)
 
     def _shown(self) -> None:

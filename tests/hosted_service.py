@@ -54,7 +54,7 @@ UNLISTED_PERMISSION = "document:read"
 MASK_TRANSFORM = {
     "type": "mask",
     "matcher": "regex",
-    "expression": '"card_number":"(\\d+)"',
+    "expression": '(?<="card_number":")(\\d+)',  # a mask's expression holds a capture group
     "replacement": "*",
 }
 
@@ -227,7 +227,7 @@ REACTED = {"raw": {"card": "enriched"}, "body": None, "headers": None, "tokens":
 """What every react here answers."""
 
 CATALOGUE: list[dict[str, Any]] = [
-    *(p.model_dump(mode="json") for p in PERMISSIONS),
+    *(p.model_dump(mode="json") for p in PERMISSIONS if p.type != "reactor:invoke"),
     {
         "type": "reactor:invoke",
         "description": "Invoke reactors",

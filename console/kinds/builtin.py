@@ -15,6 +15,8 @@ from console.kinds.configured import (
     formula_item,
     private_formula,
     proxy_item,
+    reactor_body,
+    reactor_item,
 )
 from console.kinds.declaration import READ_ONLY, Features, Kind, Models, Nouns
 from console.kinds.estate_checks import (
@@ -22,12 +24,20 @@ from console.kinds.estate_checks import (
     check_applications_on_target,
     check_formula,
     proxy_check,
+    reactor_check,
 )
 from console.kinds.estate_facet import CodeField
 from console.kinds.facets import EstateFacet, IndexFacet, Reference, UndoFacet
 from console.kinds.registry import KINDS
 from console.kinds.routes import Route, Routes
-from console.kinds.undo_hooks import application_creation, application_update, key_of, tenant_update
+from console.kinds.undo_hooks import (
+    application_creation,
+    application_update,
+    key_of,
+    proxy_fields,
+    reactor_fields,
+    tenant_update,
+)
 
 _APPLICATION_KEYS = "application keys"
 
@@ -142,7 +152,7 @@ PROXIES = KINDS.register(
         nouns=Nouns("proxy", "proxies"),
         load_models=_proxy_models,
         permission="proxy",
-        features=Features(code=True),
+        features=Features(patch=True, code=True),
         name_filter=True,
         id_filter=True,
         # -- export / apply
@@ -153,13 +163,15 @@ PROXIES = KINDS.register(
             references=(_PROXY_APPLICATION,),
             code=(
                 CodeField("request_transform", "request transform", nested=True),
+                CodeField("request_transforms", "request transform", nested=True, each=True),
                 CodeField("response_transform", "response transform", nested=True),
+                CodeField("response_transforms", "response transform", nested=True, each=True),
             ),
             secret=("configuration",),
             redacted=("configuration",),
         ),
         # -- undo
-        undo=UndoFacet(reference=_PROXY_APPLICATION),
+        undo=UndoFacet(creation_body=proxy_fields, reference=_PROXY_APPLICATION),
         # -- local index
         index=IndexFacet(name="proxies"),
     )
@@ -219,8 +231,19 @@ REACTORS = KINDS.register(
                 ),
             )
         ),
+        # -- export / apply
+        estate=EstateFacet(
+            order=4,
+            form=reactor_item,
+            check=reactor_check(_REACTOR_APPLICATION),
+            references=(_REACTOR_APPLICATION,),
+            body=reactor_body,
+            code=(CodeField("code", "code"),),
+            secret=("configuration",),
+            redacted=("configuration",),
+        ),
         # -- undo
-        undo=UndoFacet(reference=_REACTOR_APPLICATION),
+        undo=UndoFacet(creation_body=reactor_fields, reference=_REACTOR_APPLICATION),
         # -- local index
         index=IndexFacet(name="reactors"),
     )

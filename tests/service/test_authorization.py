@@ -7,6 +7,7 @@ object (and DELETE /tenants/self a fresh tenant), so cases never depend on each 
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -69,6 +70,7 @@ ENDPOINTS: list[Endpoint] = [
     Endpoint("GET", "/proxies", 200),
     Endpoint("GET", "/proxies/{id}", 200, target="proxy"),
     Endpoint("PUT", "/proxies/{id}", 200, proxy_body, "proxy"),
+    Endpoint("PATCH", "/proxies/{id}", 204, lambda: {"name": "patched"}, "proxy"),
     Endpoint("DELETE", "/proxies/{id}", 204, None, "proxy", True),
     Endpoint("POST", "/applications", 201, private_application_body),
     Endpoint("GET", "/applications", 200),
@@ -102,20 +104,26 @@ ENDPOINTS: list[Endpoint] = [
     Endpoint("PUT", "/reactors/{id}", 200, reactor_body, "reactor"),
     Endpoint("PATCH", "/reactors/{id}", 204, lambda: {"name": "patched"}, "reactor"),
     Endpoint("DELETE", "/reactors/{id}", 204, None, "reactor", True),
+    Endpoint("POST", "/reactors/{id}/react", 200, lambda: {"args": {"n": 1}}, "reactor"),
+    Endpoint("POST", "/reactors/{id}/react-async", 202, lambda: {"args": {"n": 1}}, "reactor"),
+    Endpoint("GET", "/reactors/{id}/results/{requestId}", 200, target="reactor_result"),
 ]
 
 # An invalid body for every endpoint that takes one: permission is checked before validation.
-INVALID_BODIES: dict[str, dict[str, Any]] = {
+INVALID_BODIES: dict[str, Any] = {
     "POST /reactor-formulas": {"name": "x" * 500, "type": "nonsense"},
     "PUT /reactor-formulas/{id}": {"code": ""},
     "PUT /tenants/self": {"name": "", "settings": {"fingerprint_tokens": "maybe"}},
     "POST /proxies": {"destination_url": "http://insecure"},
     "PUT /proxies/{id}": {"name": "x" * 500},
+    "PATCH /proxies/{id}": {"destination_url": "http://insecure"},
     "POST /applications": {"type": "robot", "permissions": ["nope"]},
     "PUT /applications/{id}": {"type": "public", "permissions": []},
     "POST /reactors": {"name": "", "runtime": {"image": "cobol"}},
     "PUT /reactors/{id}": {"code": ""},
     "PATCH /reactors/{id}": {"name": None, "runtime": {"timeout": 99}},
+    "POST /reactors/{id}/react": ["not", "an", "object"],
+    "POST /reactors/{id}/react-async": "args",
 }
 
 CREATE_PATHS = {
@@ -128,7 +136,7 @@ CREATE_PATHS = {
 
 
 def test_matrix_covers_every_endpoint() -> None:
-    assert len({e.label for e in ENDPOINTS}) == 26 + 9
+    assert len({e.label for e in ENDPOINTS}) == 26 + 9 + 1  # the spec's, Reactors', PATCH /proxies
     assert {(e.method, e.path) for e in ENDPOINTS} == set(permission_by_endpoint())
     with_body = {e.label for e in ENDPOINTS if e.body is not None}
     assert set(INVALID_BODIES) == with_body
@@ -204,6 +212,18 @@ MATRIX = [
 ]
 
 
+def finished_react(owner: Caller, reactor_id: str) -> str:
+    """The request id of an asynchronous react of the reactor, once it has ended."""
+    response = owner.post(f"/reactors/{reactor_id}/react-async", json={"args": {"n": 1}})
+    assert response.status_code == 202, describe(response)
+    request_id = response.json()["asyncReactorRequestId"]
+    deadline = time.monotonic() + 30
+    while owner.get(f"/reactors/{reactor_id}/results/{request_id}").status_code == 202:
+        assert time.monotonic() < deadline, "the asynchronous react never ended"
+        time.sleep(0.05)  # polling with a deadline, not synchronising
+    return request_id
+
+
 def prepare(
     endpoint: Endpoint, credential: str, keys: Keys, shared: dict[str, str]
 ) -> tuple[str | None, str]:
@@ -222,6 +242,11 @@ def prepare(
         application = keys.owner.created("/applications", private_application_body())
         path = path.replace("{id}", application["id"])
         path = path.replace("{keyId}", application["keys"][0]["id"])
+    if endpoint.target == "reactor_result":
+        # A finished asynchronous react of a reactor of its own.
+        reactor_id = keys.target("reactor")
+        path = path.replace("{id}", reactor_id)
+        path = path.replace("{requestId}", finished_react(keys.owner, reactor_id))
     if credential == "no key":
         return None, path
     if credential == "unknown key":

@@ -332,3 +332,55 @@ async def test_react_is_a_declared_action_read_only_mode_allows_with_invoke(serv
             assert any("reactor:invoke" in n for n in app.notes), app.notes
     assert [t.reactor_id for t in opened] == [str(reactor.id)]
     assert opened[0].configuration == {"REGION": "eu"}
+
+
+# ----- through the console: save and undo ---------------------------------------------------
+
+
+async def test_a_reactor_edited_in_the_console_is_recorded_and_undone_from_history(
+    service, tenant, client, tmp_path, monkeypatch
+):
+    from console_support import make_app, resource_list, settle
+
+    from console.journal.store import open_journal
+    from console.tui.screens.console import ConsoleScreen
+    from console.tui.screens.history import HistoryScreen, UndoDialog
+
+    monkeypatch.setenv("TENANT_CONSOLE_DATA_DIR", str(tmp_path / "data"))
+    journal = open_journal()
+    reactor = await _echo_reactor(client, timeout=5)
+    app = make_app(service.base_url, tenant.key)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("4")
+        await settle(pilot)
+        listing = resource_list(app, "reactors")
+        await wait_until(pilot, lambda: len(listing.items) == 1)
+        await pilot.press("e")
+        await wait_until(pilot, screen_is(app, ReactorForm), what="the form")
+        form = app.screen
+        form.query_one("#name", Input).value = "Echo two"
+        form.query_one("#timeout", Input).value = "9"
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, screen_is(app, ConsoleScreen), what="saved and provisioned")
+        changed = await client.reactors.get(reactor.id)
+        assert changed.name == "Echo two" and changed.state == "active"
+        assert changed.runtime is not None and changed.runtime.timeout == 9
+        (edit,) = journal.list()
+        assert (edit.action, edit.kind) == ("update", "reactors")
+        await pilot.press("H")
+        await wait_until(pilot, screen_is(app, HistoryScreen), what="history")
+        await pilot.press("u")
+        await wait_until(pilot, screen_is(app, UndoDialog), what="the undo dialog")
+        await pilot.press("y")
+        await wait_until(pilot, screen_is(app, HistoryScreen), what="history again")
+        await wait_until(
+            pilot,
+            lambda: [c.outcome for c in journal.list()][:1] == ["ok"] and len(journal.list()) == 2,
+            what="the undo recorded and answered",
+        )
+    await wait_until_provisioned(client, reactor.id)
+    back = await client.reactors.get(reactor.id)
+    assert back.name == "Echo"
+    assert back.runtime is not None and back.runtime.timeout == 5
+    assert back.configuration == {"REGION": "eu"}

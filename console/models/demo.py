@@ -126,6 +126,62 @@ TRANSFORM_SAMPLES: dict[tuple[str, str], dict[str, Any]] = {
 }
 
 
+REACTOR_SAMPLES: dict[str, dict[str, Any]] = {
+    "Card BIN lookup": {
+        "args": {"card_number": "4242 4242 4242 4242"},
+        "configuration": {
+            "ISSUER_TABLE": json.dumps(
+                {"42424242": {"name": "Stripe Test Bank", "country": "US", "funding": "credit"}}
+            ),
+            "BLOCKED_COUNTRIES": "KP,IR,SY",
+        },
+    },
+    "Fraud partner relay": {
+        "args": {
+            "order": {
+                "id": "ord_1042",
+                "amount": 12900,
+                "currency": "eur",
+                "email": "ada@example.com",
+            },
+            "card": {"bin": "42424242", "last4": "4242"},
+        },
+        "configuration": {
+            "PARTNER_API_KEY": "demo-partner-key",
+            "MERCHANT_ID": "acme-eu-01",
+            "SCORE_THRESHOLD": "70",
+        },
+    },
+}
+"""A sample `{args, configuration}` for each demo reactor (by name): its test-run passes."""
+
+PIPELINE_SAMPLES: dict[tuple[str, str], dict[str, Any]] = {
+    ("Loyalty points accrual", "request"): {
+        "args": {
+            "body": {"member_number": "AC 1234 5678", "amount": 12900, "order_id": "ord_1042"},
+            "headers": {"content-type": "application/json", "x-request-id": "req_9Kd1"},
+        },
+        "configuration": {
+            "PROGRAM_ID": "acme-rewards",
+            "POINTS_PER_UNIT": "2",
+            "LOYALTY_API_KEY": "demo",
+        },
+    },
+    ("Loyalty points accrual", "response"): {
+        "args": {
+            "body": {"member": "AC12345678", "points_awarded": 258, "balance": 4120},
+            "headers": {"content-type": "application/json"},
+        },
+        "configuration": {
+            "PROGRAM_ID": "acme-rewards",
+            "POINTS_PER_UNIT": "2",
+            "LOYALTY_API_KEY": "demo",
+        },
+    },
+}
+"""A sample request for each demo proxy pipeline with code steps (by proxy and side)."""
+
+
 def demo_samples() -> dict[str, str]:
     """Every demo object's sample, by the key the test-run screen keeps samples under
     (`formula-ID`, `proxy-ID-FIELD`), for production's objects and staging's."""

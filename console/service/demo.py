@@ -275,6 +275,23 @@ module.exports = async function (req) {
 };
 """
 
+_LOYALTY_REQUEST = """\
+module.exports = async function (req) {
+  const { args, configuration } = req;
+  const { body, headers } = args;
+  // The loyalty partner takes points in whole units and the member number without spaces.
+  return {
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: {
+      program: configuration.PROGRAM_ID,
+      member: String(body.member_number).replace(/\\s+/g, ''),
+      points: Math.round(body.amount / 100) * Number(configuration.POINTS_PER_UNIT || 1),
+      reference: body.order_id,
+    },
+  };
+};
+"""
+
 _PROXIES: list[dict[str, Any]] = [
     {
         "name": "Stripe charges",
@@ -323,6 +340,35 @@ _PROXIES: list[dict[str, Any]] = [
         "configuration": {"CANDIDATES": "3", "MATCH": "enhanced"},
         "require_auth": True,
         "age": 14 * DAY,
+    },
+    {
+        # Today's proxies: a pipeline of steps on each side (issue 35).
+        "name": "Loyalty points accrual",
+        "destination_url": "https://api.loyalty-partner.example/v2/accruals",
+        "request_transforms": [
+            {"type": "code", "code": _LOYALTY_REQUEST},
+            {
+                "type": "append_header",
+                "options": {"location": "X-Program-Id", "value": "acme-rewards"},
+            },
+        ],
+        "response_transforms": [
+            {
+                # The member number comes back in full: all but its last four digits masked.
+                "type": "mask",
+                "matcher": "regex",
+                "expression": '"member"\\s*:\\s*"[A-Z]{2}([0-9]+)[0-9]{4}"',
+                "replacement": "*",
+            }
+        ],
+        "configuration": {
+            "PROGRAM_ID": "acme-rewards",
+            "POINTS_PER_UNIT": "2",
+            "LOYALTY_API_KEY": "lp_live_…",
+        },
+        "require_auth": True,
+        "timeout": 10,
+        "age": 6 * DAY,
     },
 ]
 
@@ -460,6 +506,107 @@ _FORMULAS: list[dict[str, Any]] = [
         ],
         "request_parameters": [{"name": "phone", "type": "string", "optional": False}],
         "age": 8 * DAY,
+    },
+]
+
+
+# -- reactors ------------------------------------------------------------------------------
+
+_BIN_LOOKUP = """\
+module.exports = async function (req) {
+  const { args, configuration } = req;
+  // The first six to eight digits name the issuer; the card number itself is never returned.
+  const digits = String(args.card_number || '').replace(/\\D/g, '');
+  if (digits.length < 12) {
+    throw new Error('card_number must hold at least 12 digits');
+  }
+  const ranges = [
+    { prefix: '4', brand: 'visa' },
+    { prefix: '51', brand: 'mastercard' }, { prefix: '52', brand: 'mastercard' },
+    { prefix: '53', brand: 'mastercard' }, { prefix: '54', brand: 'mastercard' },
+    { prefix: '55', brand: 'mastercard' }, { prefix: '2221', brand: 'mastercard' },
+    { prefix: '34', brand: 'amex' }, { prefix: '37', brand: 'amex' },
+    { prefix: '6011', brand: 'discover' }, { prefix: '65', brand: 'discover' },
+  ];
+  const match = ranges
+    .filter((range) => digits.startsWith(range.prefix))
+    .sort((a, b) => b.prefix.length - a.prefix.length)[0];
+  const issuers = JSON.parse(configuration.ISSUER_TABLE || '{}');
+  const bin = digits.slice(0, 8);
+  const issuer = issuers[bin] || issuers[digits.slice(0, 6)] || null;
+  const blocked = (configuration.BLOCKED_COUNTRIES || '')
+    .split(',').map((code) => code.trim()).filter(Boolean);
+  const country = issuer ? issuer.country : null;
+  return {
+    raw: {
+      bin,
+      last4: digits.slice(-4),
+      brand: match ? match.brand : 'unknown',
+      issuer: issuer ? issuer.name : null,
+      country,
+      funding: issuer ? issuer.funding : null,
+      allowed: country === null || !blocked.includes(country),
+    },
+  };
+};
+"""
+
+_FRAUD_RELAY = """\
+module.exports = async function (req) {
+  const { args, configuration } = req;
+  const { order, card } = args;
+  // What the fraud partner receives: the order, the card's BIN and last four, never the number.
+  const headers = {
+    'Content-Type': 'application/json',
+    Authorization: `Bearer ${configuration.PARTNER_API_KEY}`,
+    'X-Merchant-Id': configuration.MERCHANT_ID,
+    'X-Request-Id': order.id,
+  };
+  const body = {
+    merchant: configuration.MERCHANT_ID,
+    order_id: order.id,
+    amount: { value: order.amount, currency: (order.currency || 'usd').toUpperCase() },
+    card: { bin: card.bin, last4: card.last4 },
+    customer: { email_domain: (order.email || '').split('@')[1] || null },
+    score_threshold: Number(configuration.SCORE_THRESHOLD || 70),
+  };
+  return { body, headers };
+};
+"""
+
+_REACTORS: list[dict[str, Any]] = [
+    {
+        # The runtime reactors always had: the image and nothing else.
+        "name": "Card BIN lookup",
+        "code": _BIN_LOOKUP,
+        "runtime": {"image": "node-bt"},
+        "application": "Fraud scoring worker",
+        "configuration": {
+            "ISSUER_TABLE": '{"42424242": {"name": "Stripe Test Bank", "country": "US",'
+            ' "funding": "credit"}, "545454": {"name": "Acme Card Services", "country": "GB",'
+            ' "funding": "debit"}}',
+            "BLOCKED_COUNTRIES": "KP,IR,SY",
+        },
+        "age": 28 * DAY,
+        "modified": 4 * DAY,
+    },
+    {
+        # Node.js 22 with its own runtime options; no dependencies (the local service cannot
+        # install npm packages: a reactor with some would fail to provision here).
+        "name": "Fraud partner relay",
+        "code": _FRAUD_RELAY,
+        "runtime": {
+            "image": "node22",
+            "timeout": 15,
+            "resources": "large",
+            "permissions": ["token:read"],
+        },
+        "configuration": {
+            "PARTNER_API_KEY": "fp_live_…",
+            "MERCHANT_ID": "acme-eu-01",
+            "SCORE_THRESHOLD": "70",
+        },
+        "age": 12 * DAY,
     },
 ]
 

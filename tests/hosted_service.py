@@ -45,6 +45,8 @@ PLAIN_PROXY_ID = "9e1f2a3b-0000-4000-8000-000000000011"
 PRIVATE_FORMULA_ID = "7d6c5b4a-0000-4000-8000-000000000020"
 OFFICIAL_FORMULA_ID = "7d6c5b4a-0000-4000-8000-000000000021"
 BARE_FORMULA_ID = "7d6c5b4a-0000-4000-8000-000000000022"
+REACTOR_ID = "3e4d5c6b-0000-4000-8000-000000000030"
+ASYNC_REQUEST_ID = "3e4d5c6b-0000-4000-8000-0000000000a1"
 
 UNLISTED_PERMISSION = "document:read"
 """Held by the Reactor runner, listed in no catalogue: the console must keep it as it is."""
@@ -52,7 +54,7 @@ UNLISTED_PERMISSION = "document:read"
 MASK_TRANSFORM = {
     "type": "mask",
     "matcher": "regex",
-    "expression": '(?<="card_number":")\\d+',
+    "expression": '(?<="card_number":")(\\d+)',  # a mask's expression holds a capture group
     "replacement": "*",
 }
 
@@ -205,8 +207,27 @@ FORMULAS: list[Any] = [
     {"id": BARE_FORMULA_ID, "name": "Partner formula", "type": "partner", "code": None},
 ]
 
+REACTORS: list[Any] = [
+    {
+        "id": REACTOR_ID,
+        "tenant_id": TENANT_ID,
+        "name": "Card enrichment",
+        "state": "active",
+        "code": "module.exports = async function (req) {\n  return { raw: req.args };\n};\n",
+        "application": {"id": RUNNER_ID, "name": "Reactor runner", "type": "private"},
+        "configuration": {"API_KEY": "partner-secret-0000"},
+        "runtime": {"image": "node22", "timeout": 10, "permissions": ["token:read"]},
+        "requested": None,
+        "created_at": "2025-06-01T00:00:00+00:00",
+    }
+]
+"""As the hosted service reads a reactor (the SDK's `Reactor`)."""
+
+REACTED = {"raw": {"card": "enriched"}, "body": None, "headers": None, "tokens": None}
+"""What every react here answers."""
+
 CATALOGUE: list[dict[str, Any]] = [
-    *(p.model_dump(mode="json") for p in PERMISSIONS),
+    *(p.model_dump(mode="json") for p in PERMISSIONS if p.type != "reactor:invoke"),
     {
         "type": "reactor:invoke",
         "description": "Invoke reactors",
@@ -227,7 +248,12 @@ CATALOGUE: list[dict[str, Any]] = [
 
 USAGE: dict[str, Any] = {"total_tokens": 1433}
 
-COLLECTIONS = {"/applications": APPLICATIONS, "/proxies": PROXIES, "/reactor-formulas": FORMULAS}
+COLLECTIONS = {
+    "/applications": APPLICATIONS,
+    "/proxies": PROXIES,
+    "/reactor-formulas": FORMULAS,
+    "/reactors": REACTORS,
+}
 
 ROUTES = {
     ("GET", "/permissions"),
@@ -243,8 +269,20 @@ ROUTES = {
     ("DELETE", "/applications/{id}/keys/{id}"),
     *((m, base) for base in COLLECTIONS for m in ("GET", "POST")),
     *((m, f"{base}/{{id}}") for base in COLLECTIONS for m in ("GET", "PUT", "DELETE")),
+    ("PATCH", "/reactors/{id}"),
+    ("POST", "/reactors/{id}/react"),
+    ("POST", "/reactors/{id}/react-async"),
+    ("GET", "/reactors/{id}/results/{id}"),
 }
 """The routes the stand-in has; any other is answered like a retired one."""
+
+FORMULAS_RETIRED = frozenset(
+    {
+        *(("GET", "/reactor-formulas"), ("POST", "/reactor-formulas")),
+        *((m, "/reactor-formulas/{id}") for m in ("GET", "PUT", "DELETE")),
+    }
+)
+"""Reactor formulas as the hosted service has them now: gone (pass as `retired`)."""
 
 
 @dataclass
@@ -260,7 +298,9 @@ class HostedService:
     """The stand-in: `with HostedService.running() as hosted: hosted.base_url`.
 
     `totals=False` leaves the totals out of page envelopes; `retired` holds
-    `(method, template)` routes answered like unknown ones (`retired_status`, empty body).
+    `(method, template)` routes answered like unknown ones (`retired_status`, empty body);
+    `FORMULAS_RETIRED` leaves only reactors, as the hosted service has them now. A reactor's
+    react answers REACTED; its asynchronous result is pending until `results_ready`.
     """
 
     def __init__(
@@ -283,6 +323,7 @@ class HostedService:
         self.keys: dict[str, tuple[str, str]] = {KEY: (OWN_APP_ID, OWN_KEY_ID)}
         """Key material -> (application id, key id): the keys that authenticate."""
         self._made = 0
+        self.results_ready = False
         self._server: ThreadingHTTPServer | None = None
 
     @classmethod
@@ -321,6 +362,9 @@ class HostedService:
 
             def do_DELETE(self) -> None:
                 owner._handle(self, "DELETE")
+
+            def do_PATCH(self) -> None:
+                owner._handle(self, "PATCH")
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
@@ -398,7 +442,21 @@ class HostedService:
         if method == "DELETE":
             items.remove(found)
             return 204, None
+        if base == "/reactors" and template != base + "/{id}":
+            return self._react(method, template)
+        if method == "PATCH":
+            found.update({k: v for k, v in body.items() if k not in ("id", "tenant_id")})
+            return 204, None
         return 200, found
+
+    def _react(self, method: str, template: str) -> tuple[int, Any]:
+        if template.endswith("/react"):
+            return 200, REACTED
+        if template.endswith("/react-async"):
+            return 202, {"asyncReactorRequestId": ASYNC_REQUEST_ID}
+        if not self.results_ready:
+            return 202, {"status": "pending"}
+        return 200, REACTED
 
     def _keys(self, method: str, path: str, headers: dict[str, str]) -> tuple[int, Any]:
         """Application Keys, as the SDKs call them."""
@@ -454,4 +512,5 @@ class HostedService:
 def _template(path: str) -> str:
     parts = [p for p in path.split("/") if p]
     literal = {"self", "key", "reports", "usage", "regenerate", "permissions", "keys"}
+    literal |= {"react", "react-async", "results"}
     return "/" + "/".join(p if i == 0 or p in literal else "{id}" for i, p in enumerate(parts))

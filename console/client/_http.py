@@ -158,8 +158,10 @@ class HttpSession:
         *,
         params: Params | None = None,
         body: Any = None,
+        content_type: str | None = None,
     ) -> Any:
         """Sends the request, retrying where safe; the decoded JSON, or None for no body.
+        `content_type` names the body's type when it is not plain JSON (a merge patch).
 
         With a change recording (see console.client.recording), a write is recorded before
         it is sent and completed when answered, and what a GET returns is remembered."""
@@ -167,7 +169,7 @@ class HttpSession:
         check_path(method, path)  # before it is recorded or sent
         recording = self.recording
         if recording is None:
-            return await self._send(method, path, params, body)
+            return await self._send(method, path, params, body, content_type)
         if method not in WRITE_METHODS:
             data = await self._send(method, path, params, body)
             recording.remember(path, data)
@@ -179,8 +181,21 @@ class HttpSession:
             self.base_url,
             (self._key,),
             self._journal_get,
-            lambda: self._send(method, path, params, body),
+            lambda: self._send(method, path, params, body, content_type),
         )
+
+    async def invoke(
+        self, method: str, path: str, body: Any = None, *, params: Params | None = None
+    ) -> tuple[int, Any]:
+        """A request that changes no object (running a reactor, asking for a run's result):
+        sent like any other (a POST never repeated), never journalled; the answer's status
+        with its decoded body, for routes whose success statuses mean different things
+        (202 pending, 200 done)."""
+        method = method.upper()
+        check_path(method, path)
+        status: list[int] = []
+        body = await self._send(method, path, params, body, None, status)
+        return (status[0] if status else 200), body
 
     async def probe(self, method: str, path: str) -> Any:
         """A request that by design changes nothing (a POST to an object that exists nowhere,
@@ -197,14 +212,23 @@ class HttpSession:
             self.recording.remember(path, data)
         return data
 
-    async def _send(self, method: str, path: str, params: Params | None, body: Any) -> Any:
+    async def _send(
+        self,
+        method: str,
+        path: str,
+        params: Params | None,
+        body: Any,
+        content_type: str | None = None,
+        status: list[int] | None = None,
+    ) -> Any:
+        """The decoded answer; `status`, when given, is told the success status."""
         check_path(method, path)  # every path, the journal's own reads too
         policy = self.retry if self.retry.retries(method) else NO_RETRY
         headers = {self.key_header: self._key}
         content: bytes | None = None
         if body is not None:
             content = json.dumps(body, default=_jsonable).encode()
-            headers["Content-Type"] = "application/json"
+            headers["Content-Type"] = content_type or "application/json"
         waited = 0.0
         attempt = 0
         rate_limited = 0
@@ -213,6 +237,8 @@ class HttpSession:
             await self.budget.acquire()  # before sending: a wait, never a repeat
             outcome = await self._attempt(method, path, params, content, headers, policy)
             if outcome.error is None:
+                if status is not None and outcome.status is not None:
+                    status.append(outcome.status)
                 return outcome.body
             pause = None
             if outcome.status == 429:  # every request of the profile waits it out
@@ -287,7 +313,7 @@ class HttpSession:
             body = self._decode(response, method, path)
             if self.page_seen is not None and method == "GET" and params is not None:
                 self._tell_page(path, body)
-            return _Outcome(body=body)
+            return _Outcome(body=body, status=response.status_code)
         error = self._error(response, method, path)
         retry_after = _retry_after(response.headers.get("Retry-After"))
         return _Outcome(

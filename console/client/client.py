@@ -20,6 +20,7 @@ from console.client.resources import (
     Permissions,
     Proxies,
     ReactorFormulas,
+    Reactors,
     TenantResource,
 )
 
@@ -37,7 +38,8 @@ class AdminClient:
     """A typed async client of the tenant administration API, for one base URL and key.
 
     Use it as `async with AdminClient(url, key) as c:`; resource groups hang off it as
-    `c.permissions`, `c.applications`, `c.proxies`, `c.reactor_formulas` and `c.tenant`,
+    `c.permissions`, `c.applications`, `c.proxies`, `c.reactor_formulas`, `c.reactors` and
+    `c.tenant`,
     and `c.collection(kind)` serves any paged kind of the registry (console.kinds).
     Every failure raises an ApiError subclass. GET, PUT and DELETE are retried on 429,
     502, 503, 504 and lost connections per `retry`; POST never is.
@@ -73,13 +75,17 @@ class AdminClient:
         self.applications = Applications(self._session)
         self.proxies = Proxies(self._session)
         self.reactor_formulas = ReactorFormulas(self._session)
+        self.reactors = Reactors(self._session)
         self.tenant = TenantResource(self._session)
         self._collections: dict[Kind, Collection[Any, Any, Any]] = {
-            group.kind: group for group in (self.applications, self.proxies, self.reactor_formulas)
+            group.kind: group
+            for group in (self.applications, self.proxies, self.reactor_formulas, self.reactors)
         }
         self.application_keys = ApplicationKeys(self._session)
         self._key_features: KeyFeatures | None = None
         self._key_features_lock: Any = None  # an asyncio.Lock, made on first use
+        self._code_surfaces: frozenset[str] | None = None
+        self._code_surfaces_lock: Any = None  # an asyncio.Lock, made on first use
 
     def collection(self, kind: Kind) -> Collection[Any, Any, Any]:
         """The resource group of a paged kind (any the registry holds): the typed one where
@@ -192,6 +198,27 @@ class AdminClient:
                     return features
                 self._key_features = features
             return self._key_features
+
+    async def code_surfaces(self) -> frozenset[str]:
+        """Which ways of running tenant code the service offers: `"formulas"` (reactor
+        formulas), `"reactors"`, both or neither. Asked once per client (one cheap GET of
+        each list; see console.client.code_surfaces); an answer that decides nothing (no
+        answer, 401, 429, 5xx) is not kept, and the surface is then taken as offered."""
+        if self._code_surfaces is not None:
+            return self._code_surfaces
+        if self._code_surfaces_lock is None:
+            import asyncio
+
+            self._code_surfaces_lock = asyncio.Lock()
+        async with self._code_surfaces_lock:
+            if self._code_surfaces is None:
+                from console.client.code_surfaces import probe_code_surfaces
+
+                surfaces, decided = await probe_code_surfaces(self._session)
+                if not decided:
+                    return surfaces
+                self._code_surfaces = surfaces
+            return self._code_surfaces
 
     def set_api_key(self, api_key: str) -> None:
         """Uses `api_key` from the next request on: the caller regenerated its own key."""

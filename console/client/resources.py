@@ -11,6 +11,7 @@ from __future__ import annotations
 import builtins
 from collections.abc import AsyncIterator, Iterable, Mapping
 from contextlib import aclosing
+from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 from uuid import UUID
 
@@ -18,22 +19,44 @@ from pydantic import BaseModel, ValidationError
 
 from console.client._http import HttpSession, Params
 from console.client.envelope import checked_envelope, page_params
-from console.client.errors import NotFound, NotOffered, UnexpectedResponse
+from console.client.errors import (
+    ApiError,
+    Forbidden,
+    NotFound,
+    NotOffered,
+    RateLimited,
+    Unauthorized,
+    UnexpectedResponse,
+    UnsafePath,
+)
 from console.client.paths import segment
-from console.kinds import APPLICATIONS, PERMISSIONS, PROXIES, REACTOR_FORMULAS, TENANT, Kind
+from console.kinds import (
+    APPLICATIONS,
+    PERMISSIONS,
+    PROXIES,
+    REACTOR_FORMULAS,
+    REACTORS,
+    TENANT,
+    Kind,
+)
 from console.models import (
     Application,
     ApplicationCreate,
     ApplicationUpdate,
+    AsyncReactResponse,
     Page,
     Pagination,
     Permission,
     Proxy,
     ProxyCreate,
     ProxyUpdate,
+    Reactor,
+    ReactorCreate,
     ReactorFormula,
     ReactorFormulaCreate,
     ReactorFormulaUpdate,
+    ReactorUpdate,
+    ReactResponse,
     RequestModel,
     Tenant,
     TenantUpdate,
@@ -82,6 +105,20 @@ def parse_response(model: type[M] | Any, data: Any, *, method: str, path: str) -
         method=method,
         path=path,
     )
+
+
+MERGE_PATCH = "application/merge-patch+json"
+"""The content type of a PATCH body (RFC 7386): what is given changes, a null removes."""
+
+
+def patch_body_of(payload: BaseModel | Mapping[str, Any]) -> dict[str, Any]:
+    """A merge patch on the wire: only the fields a patch model was given (a null given is
+    sent, as it removes), by their wire names; a dict as given."""
+    if isinstance(payload, BaseModel):
+        return payload.model_dump(mode="json", exclude_unset=True, by_alias=True)
+    if isinstance(payload, Mapping):
+        return dict(payload)
+    raise TypeError(f"A patch must be a patch model or a dict, not {type(payload).__name__}.")
 
 
 def _segment(id: Id) -> str:
@@ -185,6 +222,20 @@ class Collection(_Resource, Generic[M, C, U]):
     async def delete(self, id: Id) -> None:
         self._offered(self.kind.features.delete, "delete")
         await self._call("DELETE", self.kind.item_path(_segment(id)))
+
+    async def patch(self, id: Id, payload: BaseModel | Mapping[str, Any]) -> M | None:
+        """PATCH as a merge patch (application/merge-patch+json): what is given changes, a
+        null removes it. The service answers 204 (as the vendor's SDKs expect), so this
+        returns None then; a service that answers with the object returns it as a model.
+        Retried like PUT (a merge patch applied twice is the same change)."""
+        self._offered(self.kind.features.patch, "patch")
+        path = self.kind.item_path(_segment(id))
+        data = await self._session.request(
+            "PATCH", path, body=patch_body_of(payload), content_type=MERGE_PATCH
+        )
+        if data is None:
+            return None
+        return parse_response(self.model, data, method="PATCH", path=path)
 
     async def _list(self, page: int, size: int, filters: Params) -> Page[M]:
         envelope = await self._page_json(page, size, filters)
@@ -290,7 +341,8 @@ class Applications(Collection[Application, ApplicationCreate, ApplicationUpdate]
 
 
 class Proxies(Collection[Proxy, ProxyCreate, ProxyUpdate]):
-    """`client.proxies`: filtered by id and by name."""
+    """`client.proxies`: filtered by id and by name; `patch` takes a ProxyPatch or a dict
+    (pipelines are replaced whole, configuration merged key by key)."""
 
     def __init__(self, session: HttpSession) -> None:
         super().__init__(session, PROXIES)
@@ -302,6 +354,76 @@ class ReactorFormulas(Collection[ReactorFormula, ReactorFormulaCreate, ReactorFo
 
     def __init__(self, session: HttpSession) -> None:
         super().__init__(session, REACTOR_FORMULAS)
+
+
+@dataclass(frozen=True)
+class ReactResult:
+    """What `results/{request_id}` says of an asynchronous react: still running (`pending`),
+    done (`response`), or failed (`error`: the react's own error, as `react` raises it)."""
+
+    pending: bool = False
+    response: ReactResponse | None = None
+    error: ApiError | None = None
+
+    @property
+    def done(self) -> bool:
+        return not self.pending
+
+
+_NOT_THE_RUN = (Unauthorized, Forbidden, NotFound, NotOffered, RateLimited, UnsafePath)
+"""Errors of asking for a result that say nothing of the run: raised, not returned."""
+
+
+class Reactors(Collection[Reactor, ReactorCreate, ReactorUpdate]):
+    """`client.reactors`: filtered by id and by name; changed by PUT or merge patch (`patch`
+    takes a ReactorPatch or a dict);
+    invoked on the service with `react` (or `react_async` and `result`). Running a reactor
+    changes no object, so it is never journalled, and as a POST it is never repeated."""
+
+    def __init__(self, session: HttpSession) -> None:
+        super().__init__(session, REACTORS)
+
+    async def react(self, id: Id, args: Any = None) -> ReactResponse:
+        """Runs the reactor's active code with `args`; what it returned. The reactor's own
+        failure raises as any answer does (ServerError for a runtime error, ApiError 409 for
+        a reactor that is not active, ValidationFailed for the 400s it throws)."""
+        path = f"{self.kind.item_path(_segment(id))}/react"
+        _status, data = await self._session.invoke("POST", path, {"args": args})
+        return parse_response(ReactResponse, data or {}, method="POST", path=path)
+
+    async def react_async(self, id: Id, args: Any = None) -> str:
+        """Starts a run in the background; its request id, for `result`."""
+        path = f"{self.kind.item_path(_segment(id))}/react-async"
+        _status, data = await self._session.invoke("POST", path, {"args": args})
+        answer = parse_response(AsyncReactResponse, data or {}, method="POST", path=path)
+        request_id = answer.async_reactor_request_id
+        if not request_id:
+            raise UnexpectedResponse(
+                _status,
+                "Unexpected answer",
+                "The service's answer has no asyncReactorRequestId",
+                method="POST",
+                path=path,
+            )
+        return str(request_id)
+
+    async def result(self, id: Id, request_id: Id) -> ReactResult:
+        """Where an asynchronous react is: pending (202), its response (200), or the error it
+        failed with. An error about the asking (401, 403, 404 of an unknown request id, no
+        answer) raises instead."""
+        path = f"{self.kind.item_path(_segment(id))}/results/{_segment(request_id)}"
+        try:
+            status, data = await self._session.invoke("GET", path)
+        except _NOT_THE_RUN:
+            raise
+        except ApiError as error:
+            if error.status is None:  # no answer: nothing is known of the run
+                raise
+            return ReactResult(error=error)
+        if status == 202 or (isinstance(data, dict) and data.get("status") == "pending"):
+            return ReactResult(pending=True)
+        response = parse_response(ReactResponse, data or {}, method="GET", path=path)
+        return ReactResult(response=response)
 
 
 class TenantResource(_Resource):

@@ -168,12 +168,31 @@ class Plan:
 
 
 def field_changes(
-    before: Any, after: Any, path: str = "", secret: bool = False, hidden: Iterable[str] = ()
+    before: Any,
+    after: Any,
+    path: str = "",
+    secret: bool = False,
+    hidden: Iterable[str] = (),
+    itemized: Iterable[str] = (),
 ) -> list[FieldChange]:
-    """Field by field: maps recurse; anything else (lists, text) differs as a whole. The
-    values of the `hidden` fields (and all below them) are secret."""
+    """Field by field: maps recurse; the lists of the `itemized` fields (a proxy's pipeline)
+    item by item (`request_transforms[1].code`); anything else (lists, text) differs as a
+    whole. The values of the `hidden` fields (and all below them) are secret."""
     if before == after:
         return []
+    itemized = tuple(itemized)
+    if path in itemized and isinstance(before or [], list) and isinstance(after or [], list):
+        old, new = list(before or []), list(after or [])
+        found: list[FieldChange] = []
+        for index in range(max(len(old), len(new))):
+            found += field_changes(
+                old[index] if index < len(old) else None,
+                new[index] if index < len(new) else None,
+                f"{path}[{index}]",
+                secret,
+                hidden,
+            )
+        return found
     if before is None and isinstance(after, Mapping):  # a new transform: its code as lines
         before = {}
     elif after is None and isinstance(before, Mapping):
@@ -183,7 +202,12 @@ def field_changes(
         for key in [*before, *(k for k in after if k not in before)]:
             child = f"{path}.{key}" if path else str(key)
             found += field_changes(
-                before.get(key), after.get(key), child, secret or child in hidden, hidden
+                before.get(key),
+                after.get(key),
+                child,
+                secret or child in hidden,
+                hidden,
+                itemized,
             )
         return found
     return [FieldChange(path, before, after, secret)]
@@ -264,15 +288,13 @@ def sent_code_problems(step: Step) -> list[str]:
         return []
     if not isinstance(step.desired, Mapping):
         return []
-    changed = {change.path.split(".")[0] for change in step.changes}
+    changed = {change.path.split(".")[0].split("[")[0] for change in step.changes}
     found: list[str] = []
     for field_ in estate_of(KINDS.get(step.kind)).code:
         if step.action == UPDATE and field_.field not in changed:
             continue
-        value = step.desired.get(field_.field)
-        code = value.get("code") if field_.nested and isinstance(value, Mapping) else value
-        if isinstance(code, str):
-            found += code_check_sentences(field_.label, code)
+        for label, code in field_.codes(step.desired.get(field_.field)):
+            found += code_check_sentences(label, code)
     return found
 
 
@@ -319,7 +341,8 @@ def _kind_steps(
         elif desired is None:
             steps.append(Step(kind.key, name, ONLY_IN_TARGET, target_id=target_id))
         else:
-            changes = field_changes(existing, desired, hidden=facet.secret)
+            itemized = [code.field for code in facet.code if code.each]
+            changes = field_changes(existing, desired, hidden=facet.secret, itemized=itemized)
             action = UPDATE if changes else UNCHANGED
             step = Step(kind.key, name, action, changes, desired, target_id)
             unchangeable = None

@@ -19,6 +19,7 @@ from console.estate.document import Document, make_document, normal_item
 from console.estate.travelling import estate_of, in_apply_order, in_document
 from console.kinds import Kind
 from console.kinds.estate_facet import Item, TargetFacts
+from console.kinds.reference import Reference
 
 if TYPE_CHECKING:
     from console.client import AdminClient
@@ -144,7 +145,7 @@ async def read_objects(client: AdminClient, wanted: dict[str, set[str]]) -> Tena
             if str(row.get(kind.name_field)) not in keep[kind.key]:
                 continue
             for ref in estate_of(kind).references:
-                name = _referred(row, ref.read_field, uses.get(ref.kind, {}))
+                name = _referred(row, ref, uses.get(ref.kind, {}))
                 if name is not None:
                     keep[ref.kind].add(name)
     chosen = {
@@ -157,13 +158,21 @@ async def read_objects(client: AdminClient, wanted: dict[str, set[str]]) -> Tena
 
 
 async def _walk(client: AdminClient, kind: Kind, name: str | None = None) -> AsyncIterator[Item]:
-    """Every object of `kind` as sent (those whose names contain `name`, if given)."""
+    """Every object of `kind` as sent (those whose names contain `name`, if given); none
+    when the service does not offer the kind."""
+
+    from console.client import NotOffered
 
     def fetch(page: int, size: int) -> Awaitable[dict[str, Any]]:
         return kind_requests.page_json(client, kind, page, size, name)
 
-    async for row in walk(fetch, budget=client.budget):
-        yield row
+    try:
+        async for row in walk(fetch, budget=client.budget):
+            yield row
+    except NotOffered as missing:
+        # A service without the kind (reactors before the hosted service had them, formulas
+        # after it retired them) holds none of it: the document's section stays empty.
+        log.info("The service does not offer %s: %s", kind.nouns.plural, missing)
 
 
 async def _named(client: AdminClient, kind: Kind, names: list[str]) -> list[Item]:
@@ -188,9 +197,9 @@ def _names_by_id(rows: Rows) -> dict[str, dict[str, Any]]:
     return found
 
 
-def _referred(row: Mapping[str, Any], id_field: str, names: Mapping[str, Any]) -> Any:
-    """The name of the object `row` refers to by `id_field`, or None."""
-    other = row.get(id_field)
+def _referred(row: Mapping[str, Any], reference: Reference, names: Mapping[str, Any]) -> Any:
+    """The name of the object `row` refers to through `reference`, or None."""
+    other = reference.read(row)
     return names.get(str(other)) if other else None
 
 
@@ -204,10 +213,7 @@ def _normal(
         references = estate_of(kind).references
         items = []
         for row in rows.get(kind.key, []):
-            names = {
-                ref.field: _referred(row, ref.read_field, uses.get(ref.kind, {}))
-                for ref in references
-            }
+            names = {ref.field: _referred(row, ref, uses.get(ref.kind, {})) for ref in references}
             items.append(normal_item(kind, row, names))
         objects[kind.key] = items
     return objects

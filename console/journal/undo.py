@@ -273,14 +273,14 @@ def creation_body(kind: str, before: dict[str, Any]) -> dict[str, Any]:
     facet = _facet(kind)
     body = facet.creation_body(before)
     if facet.reference is not None:  # the id as read goes back as the body's link
-        body.pop(facet.reference.read_field, None)
+        body.pop(facet.reference.read_top, None)
         body.update(_reference_body(facet.reference, before))
     return body
 
 
 def _reference_body(reference: Reference, before: dict[str, Any]) -> dict[str, Any]:
     """The field holding the object used (`{"application": {"id": ...}}`), null if none."""
-    used = before.get(reference.read_field)
+    used = reference.read(before)
     return {reference.field: {"id": str(used)} if used else None}
 
 

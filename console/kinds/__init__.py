@@ -7,7 +7,14 @@ table of kinds in the console is derived from it when used.
 from __future__ import annotations
 
 from console.kinds import builtin
-from console.kinds.builtin import APPLICATIONS, PERMISSIONS, PROXIES, REACTOR_FORMULAS, TENANT
+from console.kinds.builtin import (
+    APPLICATIONS,
+    PERMISSIONS,
+    PROXIES,
+    REACTOR_FORMULAS,
+    REACTORS,
+    TENANT,
+)
 from console.kinds.declaration import READ_ONLY, Features, Kind, Models, Nouns, field_of
 from console.kinds.facets import EstateFacet, IndexFacet, UndoFacet
 from console.kinds.registry import KINDS, Registry
@@ -17,6 +24,7 @@ __all__ = [
     "KINDS",
     "PERMISSIONS",
     "PROXIES",
+    "REACTORS",
     "REACTOR_FORMULAS",
     "READ_ONLY",
     "TENANT",

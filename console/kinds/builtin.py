@@ -15,6 +15,8 @@ from console.kinds.configured import (
     formula_item,
     private_formula,
     proxy_item,
+    reactor_body,
+    reactor_item,
 )
 from console.kinds.declaration import READ_ONLY, Features, Kind, Models, Nouns
 from console.kinds.estate_checks import (
@@ -22,6 +24,7 @@ from console.kinds.estate_checks import (
     check_applications_on_target,
     check_formula,
     proxy_check,
+    reactor_check,
 )
 from console.kinds.estate_facet import CodeField
 from console.kinds.facets import EstateFacet, IndexFacet, Reference, UndoFacet
@@ -142,7 +145,7 @@ PROXIES = KINDS.register(
         nouns=Nouns("proxy", "proxies"),
         load_models=_proxy_models,
         permission="proxy",
-        features=Features(code=True),
+        features=Features(patch=True, code=True),
         name_filter=True,
         id_filter=True,
         # -- export / apply
@@ -153,7 +156,9 @@ PROXIES = KINDS.register(
             references=(_PROXY_APPLICATION,),
             code=(
                 CodeField("request_transform", "request transform", nested=True),
+                CodeField("request_transforms", "request transform", nested=True, each=True),
                 CodeField("response_transform", "response transform", nested=True),
+                CodeField("response_transforms", "response transform", nested=True, each=True),
             ),
             secret=("configuration",),
             redacted=("configuration",),
@@ -218,6 +223,17 @@ REACTORS = KINDS.register(
                     subject="result {requestId} of reactor {id}",
                 ),
             )
+        ),
+        # -- export / apply
+        estate=EstateFacet(
+            order=4,
+            form=reactor_item,
+            check=reactor_check(_REACTOR_APPLICATION),
+            references=(_REACTOR_APPLICATION,),
+            body=reactor_body,
+            code=(CodeField("code", "code"),),
+            secret=("configuration",),
+            redacted=("configuration",),
         ),
         # -- undo
         undo=UndoFacet(reference=_REACTOR_APPLICATION),

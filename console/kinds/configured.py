@@ -134,22 +134,45 @@ def _transform(raw: Any) -> Item | None:
     return shaped or None
 
 
+def _pipeline(raw: Mapping[str, Any], side: str) -> list[Item]:
+    """One side's steps: the pipeline (`request_transforms`) when sent as a list, else the
+    single transform of the specification as a pipeline of one step (or none)."""
+    steps = raw.get(f"{side}_transforms")
+    if isinstance(steps, list):
+        return [shaped for step in steps if (shaped := _transform(step)) is not None]
+    single = _transform(raw.get(f"{side}_transform"))
+    return [single] if single is not None else []
+
+
 def proxy_item(raw: Mapping[str, Any]) -> Item:
-    """A proxy as configured; its application by name (ids differ between tenants)."""
+    """A proxy as configured; its application by name (ids differ between tenants).
+
+    A side with at most one step is written as the specification's single transform (so
+    documents of such proxies are as they always were, whichever service wrote them); a
+    longer pipeline as `request_transforms` / `response_transforms`, its single field null.
+    `disable_detokenization` and `timeout` only when set."""
     configuration = raw.get("configuration")
     if isinstance(configuration, Mapping):
         configuration = {k: configuration[k] for k in sorted(configuration)}
     else:
         configuration = None
-    return {
+    item: Item = {
         "name": raw.get("name"),
         "destination_url": raw.get("destination_url"),
         "require_auth": bool(raw.get("require_auth", True)),
         "application": raw.get("application"),
-        "request_transform": _transform(raw.get("request_transform")),
-        "response_transform": _transform(raw.get("response_transform")),
-        "configuration": configuration,
     }
+    for side in ("request", "response"):
+        steps = _pipeline(raw, side)
+        item[f"{side}_transform"] = steps[0] if len(steps) == 1 else None
+        if len(steps) > 1:
+            item[f"{side}_transforms"] = steps
+    item["configuration"] = configuration
+    if raw.get("disable_detokenization"):
+        item["disable_detokenization"] = True
+    if raw.get("timeout") is not None:
+        item["timeout"] = raw["timeout"]
+    return item
 
 
 # ---- reactor formulas ------------------------------------------------------------------
@@ -192,3 +215,45 @@ def private_formula(row: Mapping[str, Any]) -> bool:
 def formula_body(desired: Item, creating: bool) -> Item:
     """The formula as configured, sent as a private one."""
     return {**desired, "type": "private"}
+
+
+# ---- reactors --------------------------------------------------------------------------
+
+
+def _options(raw: Any) -> Item | None:
+    """A runtime's options given, in name order; None for none (the legacy node-bt)."""
+    if not isinstance(raw, Mapping):
+        return None
+    shaped = {k: raw[k] for k in sorted(raw) if raw[k] is not None}
+    return shaped or None
+
+
+def reactor_item(raw: Mapping[str, Any]) -> Item:
+    """A reactor as configured: its application by name, code, runtime options and
+    configuration (secret: redacted in exports, never shown in plans)."""
+    configuration = raw.get("configuration")
+    return {
+        "name": raw.get("name"),
+        "application": raw.get("application"),
+        "code": raw.get("code"),
+        "runtime": _options(raw.get("runtime")),
+        "configuration": (
+            {k: configuration[k] for k in sorted(configuration)}
+            if isinstance(configuration, Mapping)
+            else {}
+        ),
+    }
+
+
+def reactor_body(desired: Item, creating: bool) -> Item:
+    """Name, code, application, configuration; the runtime only when the document has one (a
+    legacy reactor's body has none, as a spec-era client sends it)."""
+    body: Item = {
+        "name": desired["name"],
+        "code": desired.get("code"),
+        "application": desired.get("application"),
+        "configuration": desired.get("configuration") or {},
+    }
+    if desired.get("runtime") is not None:
+        body["runtime"] = desired["runtime"]
+    return body

@@ -22,9 +22,16 @@ PROXY_FIELDS = (
     "require_auth",
     "application",
     "request_transform",
+    "request_transforms",
     "response_transform",
+    "response_transforms",
     "configuration",
+    "disable_detokenization",
+    "timeout",
 )
+TRANSFORMS_MAX = 10
+"""Steps a pipeline may hold (console.models.proxies.TRANSFORMS_MAX)."""
+REACTOR_FIELDS = ("name", "application", "code", "runtime", "configuration")
 FORMULA_FIELDS = (
     "name",
     "description",
@@ -176,25 +183,57 @@ def proxy_check(application: Reference) -> Callable[[FileCheck, Mapping[str, Any
         check.text(item.get("destination_url"), f"{path}.destination_url")
         check.boolean(item.get("require_auth"), f"{path}.require_auth")
         check.reference(item, path, application)
-        for side in ("request_transform", "response_transform"):
-            _transform(check, item.get(side), f"{path}.{side}")
-        configuration = item.get("configuration")
-        if configuration is None:
-            return
-        if not isinstance(configuration, Mapping):
-            check.add(
-                f"{path}.configuration",
-                f"must be an object of names and texts, not {check.describe(configuration)}",
-            )
-            return
-        for key, value in configuration.items():
-            if value is not None and not isinstance(value, str):
-                check.add(
-                    f"{path}.configuration.{check.shown(str(key))}",
-                    f"must be text, not {check.describe(value)}",
-                )
+        check.boolean(item.get("disable_detokenization"), f"{path}.disable_detokenization")
+        _timeout(check, item.get("timeout"), f"{path}.timeout")
+        for side in ("request", "response"):
+            _transform(check, item.get(f"{side}_transform"), f"{path}.{side}_transform")
+            _pipeline(check, item, side, path)
+        _configuration(check, item.get("configuration"), f"{path}.configuration")
 
     return check_proxy
+
+
+def _configuration(check: FileCheck, configuration: Any, path: str) -> None:
+    if configuration is None:
+        return
+    if not isinstance(configuration, Mapping):
+        check.add(
+            path, f"must be an object of names and texts, not {check.describe(configuration)}"
+        )
+        return
+    for key, value in configuration.items():
+        if value is not None and not isinstance(value, str):
+            check.add(
+                f"{path}.{check.shown(str(key))}", f"must be text, not {check.describe(value)}"
+            )
+
+
+def _timeout(check: FileCheck, value: Any, path: str) -> None:
+    if value is not None and (type(value) is not int or not 1 <= value <= 30):
+        check.add(
+            path, f"must be a whole number of seconds from 1 to 30, not {check.shown(str(value))}"
+        )
+
+
+def _pipeline(check: FileCheck, item: Mapping[str, Any], side: str, path: str) -> None:
+    """`request_transforms`: a list of at most TRANSFORMS_MAX steps, each a transform; not
+    beside a single `request_transform`."""
+    steps = item.get(f"{side}_transforms")
+    at = f"{path}.{side}_transforms"
+    if steps is None:
+        return
+    if not isinstance(steps, list):
+        check.add(at, f"must be a list of transform objects, not {check.describe(steps)}")
+        return
+    if item.get(f"{side}_transform") is not None:
+        check.add(at, f"give {side}_transforms or {side}_transform, not both")
+    if len(steps) > TRANSFORMS_MAX:
+        check.add(at, f"holds {len(steps)} steps; a pipeline holds at most {TRANSFORMS_MAX}")
+    for index, step in enumerate(steps):
+        if step is None:
+            check.add(f"{at}[{index}]", "must be a transform object, not null")
+        else:
+            _transform(check, step, f"{at}[{index}]")
 
 
 def _transform(check: FileCheck, value: Any, path: str) -> None:
@@ -248,3 +287,42 @@ def _contract(check: FileCheck, value: Any, path: str, *, optional: bool) -> Non
         check.text(item.get("type"), f"{at}.type")
         if optional:
             check.boolean(item.get("optional"), f"{at}.optional")
+
+
+# ---- reactors --------------------------------------------------------------------------
+
+
+def reactor_check(application: Reference) -> Callable[[FileCheck, Mapping[str, Any], str], None]:
+    """The check of a reactor, whose `application` is the reference given; its runtime as
+    the service judges one (console.models.reactors.ReactorRuntime)."""
+
+    def check_reactor(check: FileCheck, item: Mapping[str, Any], path: str) -> None:
+        check.fields(item, REACTOR_FIELDS, path)
+        check.name(item, path)
+        check.required_text(item.get("code"), f"{path}.code", "the reactor's code")
+        check.reference(item, path, application)
+        _configuration(check, item.get("configuration"), f"{path}.configuration")
+        _runtime(check, item.get("runtime"), f"{path}.runtime")
+
+    return check_reactor
+
+
+def _runtime(check: FileCheck, runtime: Any, path: str) -> None:
+    if runtime is None:
+        return
+    if not isinstance(runtime, Mapping):
+        check.add(path, f"must be an object of runtime options, not {check.describe(runtime)}")
+        return
+    from pydantic import ValidationError
+
+    from console.models.errors import field_errors
+    from console.models.reactors import ReactorRuntime
+
+    try:
+        ReactorRuntime.model_validate(dict(runtime))
+    except ValidationError as exc:
+        errors = field_errors(exc)  # paths and sentences, never the values
+        for where, sentences in errors.items():
+            for sentence in sentences:
+                at = f"{path}.{check.shown(where)}" if where else path
+                check.add(at, sentence.rstrip("."))

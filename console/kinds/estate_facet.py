@@ -32,6 +32,21 @@ class CodeField:
     """How a sentence names it ("request transform")."""
     nested: bool = False
     """The code sits in the field's own `code` (a transform), not in the field itself."""
+    each: bool = False
+    """The field is a list of such (a proxy's pipeline): each item's code is checked (with
+    `nested`, its `code`), named by its place ("request transform 2"), and a plan shows a
+    changed pipeline item by item (`request_transforms[1].code`)."""
+
+    def codes(self, value: Any) -> list[tuple[str, str]]:
+        """(label, code) of every piece of code `value` (the field's value) holds."""
+        items = value if self.each and isinstance(value, list) else [value]
+        found = []
+        for index, item in enumerate(items):
+            code = item.get("code") if self.nested and isinstance(item, Mapping) else item
+            if isinstance(code, str):
+                label = f"{self.label} {index + 1}" if self.each else self.label
+                found.append((label, code))
+        return found
 
 
 @dataclass(frozen=True)

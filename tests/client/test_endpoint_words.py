@@ -24,6 +24,11 @@ WORDS = {
     ("GET", "/applications/{id}/keys"): "application keys",
     ("GET", "/applications/{id}/keys/{keyId}"): "application keys",
     ("DELETE", "/applications/{id}/keys/{keyId}"): "application keys",
+    ("GET", "/reactors"): "reactors",
+    ("POST", "/reactors"): "creating reactors",
+    ("POST", "/reactors/{id}/react"): "reacting",
+    ("POST", "/reactors/{id}/react-async"): "reacting asynchronously",
+    ("GET", "/reactors/{id}/results/{requestId}"): "asynchronous react results",
 }
 
 
@@ -34,6 +39,8 @@ def test_the_words_of_every_endpoint() -> None:
 def test_what_a_404_is_about() -> None:
     assert subject("/proxies/3f2c?x=1") == "proxy 3f2c"
     assert subject("/reactor-formulas/f1") == "reactor formula f1"
+    assert subject("/reactors/r1") == "reactor r1"
+    assert subject("/reactors/r1/results/q1") == "result q1 of reactor r1"
     assert subject("/applications/a1/regenerate") == "application a1"
     assert subject("/applications/key") == "application of this key"
     assert subject("/applications/a1/keys/k1") == "key k1 of application a1"

@@ -119,7 +119,7 @@ def test_the_index_records_and_search_offers_it(
     webhooks: Kind, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("TENANT_CONSOLE_CACHE_DIR", str(tmp_path))
-    assert indexed_names() == ("applications", "proxies", "formulas", "hooks")
+    assert indexed_names() == ("applications", "proxies", "formulas", "reactors", "hooks")
     index = LocalIndex.for_profile("p", "http://x")
     try:
         index.record_page("/webhooks", [{"id": "w1", "name": "Orders hook"}])

@@ -102,6 +102,7 @@ def test_the_document_carries_the_kind_after_the_others_in_its_normal_form(notes
         "applications",
         "proxies",
         "reactor_formulas",
+        "reactors",
         "notes",
     ]
     assert read["notes"] == [note_item(raw)]

@@ -236,10 +236,15 @@ class DetailScreen(DeclaredActions, Screen[None], actions=DETAIL_SCREEN_ACTIONS)
             chrome(self).copy_id(self.item_id)
 
     def action_test_run(self) -> None:
-        """A formula's code, or a proxy's first code transform, run on a sample (nothing is
-        saved: the code is the object's as read)."""
+        """A formula's or a reactor's code, or a proxy's first code transform, run on a
+        sample (nothing is saved: the code is the object's as read)."""
         from console.models import Proxy, ReactorFormula
-        from console.tui.forms.run_targets import formula_run_target, transform_run_target
+        from console.models.reactors import Reactor
+        from console.tui.forms.run_targets import (
+            formula_run_target,
+            reactor_run_target,
+            transform_run_target,
+        )
 
         item = self.item
         name = self.kind.item_name(item) if item is not None else ""
@@ -247,6 +252,10 @@ class DetailScreen(DeclaredActions, Screen[None], actions=DETAIL_SCREEN_ACTIONS)
             formula = item
             code = str(formula.code or "")
             target = formula_run_target(name, formula.id, lambda: code, lambda: formula)
+        elif isinstance(item, Reactor):
+            code = str(item.code or "")
+            held = dict(item.configuration or {})
+            target = reactor_run_target(name, item.id, lambda: code, lambda: held)
         elif isinstance(item, Proxy):
             proxy = item
             transforms = [

@@ -1,5 +1,6 @@
 """What the demo's service and the demo's console both know: the demo tenants' names, how
-their ids are made, and a sample request for every formula and transform they hold.
+their ids are made, and a sample request for every formula, reactor, transform and pipeline
+they hold.
 
 The service seeds the tenants (console.service.demo); the console, which never imports the
 service, writes these samples where test-runs look for them (console.tui.start.demo), so that the
@@ -123,6 +124,17 @@ TRANSFORM_SAMPLES: dict[tuple[str, str], dict[str, Any]] = {
         },
         "configuration": {"CARD_PRODUCT": "acme-virtual-debit", "MARQETA_CREDENTIALS": "demo"},
     },
+    ("Loyalty points accrual", "request_transform"): {
+        "args": {
+            "body": {"member_number": "AC 1234 5678", "amount": 12900, "order_id": "ord_1042"},
+            "headers": {"content-type": "application/json", "x-request-id": "req_9Kd1"},
+        },
+        "configuration": {
+            "PROGRAM_ID": "acme-rewards",
+            "POINTS_PER_UNIT": "2",
+            "LOYALTY_API_KEY": "demo",
+        },
+    },
 }
 
 
@@ -156,20 +168,14 @@ REACTOR_SAMPLES: dict[str, dict[str, Any]] = {
 """A sample `{args, configuration}` for each demo reactor (by name): its test-run passes."""
 
 PIPELINE_SAMPLES: dict[tuple[str, str], dict[str, Any]] = {
-    ("Loyalty points accrual", "request"): {
-        "args": {
-            "body": {"member_number": "AC 1234 5678", "amount": 12900, "order_id": "ord_1042"},
-            "headers": {"content-type": "application/json", "x-request-id": "req_9Kd1"},
-        },
-        "configuration": {
-            "PROGRAM_ID": "acme-rewards",
-            "POINTS_PER_UNIT": "2",
-            "LOYALTY_API_KEY": "demo",
-        },
-    },
     ("Loyalty points accrual", "response"): {
         "args": {
-            "body": {"member": "AC12345678", "points_awarded": 258, "balance": 4120},
+            "body": {
+                "member": "AC12345678",
+                "points_awarded": 258,
+                "balance": 4120,
+                "ledger_id": "lg_99120",
+            },
             "headers": {"content-type": "application/json"},
         },
         "configuration": {
@@ -179,18 +185,29 @@ PIPELINE_SAMPLES: dict[tuple[str, str], dict[str, Any]] = {
         },
     },
 }
-"""A sample request for each demo proxy pipeline with code steps (by proxy and side)."""
+"""A sample request for each demo pipeline of more than one step (by proxy and side): the
+loyalty proxy's response, through its code, append_header and mask steps (its request side,
+one code step, has its sample in TRANSFORM_SAMPLES)."""
 
 
 def demo_samples() -> dict[str, str]:
-    """Every demo object's sample, by the key the test-run screen keeps samples under
-    (`formula-ID`, `proxy-ID-FIELD`), for production's objects and staging's."""
+    """Every demo object's sample, by the key the test-run screen keeps samples under, for
+    production's objects and staging's: `formula-ID`, `reactor-ID`, a single transform's
+    `proxy-ID-FIELD` and a pipeline's `proxy-ID-SIDE_transforms` (the proxy form runs a
+    side's pipeline; on a service with pipelines a single transform is a one-step one, so
+    its sample is kept under both keys)."""
     samples: dict[str, str] = {}
     for prefix in ("", STAGING_PREFIX):
         for name, sample in FORMULA_SAMPLES.items():
             samples[f"formula-{demo_id('formula', prefix + name)}"] = _text(sample)
+        for name, sample in REACTOR_SAMPLES.items():
+            samples[f"reactor-{demo_id('reactor', prefix + name)}"] = _text(sample)
         for (name, field), sample in TRANSFORM_SAMPLES.items():
-            samples[f"proxy-{demo_id('proxy', prefix + name)}-{field}"] = _text(sample)
+            proxy = demo_id("proxy", prefix + name)
+            samples[f"proxy-{proxy}-{field}"] = _text(sample)
+            samples[f"proxy-{proxy}-{field}s"] = _text(sample)
+        for (name, side), sample in PIPELINE_SAMPLES.items():
+            samples[f"proxy-{demo_id('proxy', prefix + name)}-{side}_transforms"] = _text(sample)
     return samples
 
 

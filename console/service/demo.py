@@ -13,9 +13,18 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from console.clock import frozen_now, now
-from console.models import ApplicationCreate, ProxyCreate, ReactorFormulaCreate
+from console.models import ApplicationCreate, ProxyCreate, ReactorCreate, ReactorFormulaCreate
 from console.models.demo import DEMO_STAGING_NAME, DEMO_TENANT_NAME, STAGING_PREFIX, demo_id
-from console.service.store import Store, TenantInfo, applications, formulas, proxies, tenants
+from console.service.provisioning import Provisioning, Version
+from console.service.store import (
+    Store,
+    TenantInfo,
+    applications,
+    formulas,
+    proxies,
+    reactors,
+    tenants,
+)
 from console.service.store.store import bootstrap_tenant
 from console.service.timestamps import stamp
 
@@ -292,6 +301,17 @@ module.exports = async function (req) {
 };
 """
 
+_LOYALTY_RESPONSE = """\
+module.exports = async function (req) {
+  const { body, headers } = req.args;
+  // Only what the checkout shows goes back; the partner's ledger ids stay behind.
+  return {
+    headers,
+    body: { member: body.member, points_awarded: body.points_awarded, balance: body.balance },
+  };
+};
+"""
+
 _PROXIES: list[dict[str, Any]] = [
     {
         "name": "Stripe charges",
@@ -345,21 +365,20 @@ _PROXIES: list[dict[str, Any]] = [
         # Today's proxies: a pipeline of steps on each side (issue 35).
         "name": "Loyalty points accrual",
         "destination_url": "https://api.loyalty-partner.example/v2/accruals",
-        "request_transforms": [
-            {"type": "code", "code": _LOYALTY_REQUEST},
+        "request_transforms": [{"type": "code", "code": _LOYALTY_REQUEST}],
+        "response_transforms": [
+            {"type": "code", "code": _LOYALTY_RESPONSE},
             {
                 "type": "append_header",
-                "options": {"location": "X-Program-Id", "value": "acme-rewards"},
+                "options": {"location": "X-Loyalty-Program", "value": "acme-rewards"},
             },
-        ],
-        "response_transforms": [
             {
-                # The member number comes back in full: all but its last four digits masked.
+                # The partner echoes the member number in full: all but the last four masked.
                 "type": "mask",
                 "matcher": "regex",
                 "expression": '"member"\\s*:\\s*"[A-Z]{2}([0-9]+)[0-9]{4}"',
                 "replacement": "*",
-            }
+            },
         ],
         "configuration": {
             "PROGRAM_ID": "acme-rewards",
@@ -668,7 +687,7 @@ STAGING_CODE_NOTE = "// staging: a looser limit while the new scoring is tried\n
 
 
 def seed_demo_tenant(store: Store, *, staging_name: str | None = None) -> TenantInfo:
-    """Creates the demo tenant with its applications, proxies, formulas and usage; with
+    """Creates the demo tenant with its applications, proxies, reactors, formulas and usage; with
     `staging_name`, its staging twin under that name (a little behind production, one
     formula changed, its own ids), for the demo's second profile."""
     moment = now()
@@ -767,6 +786,26 @@ def _seed(
         )
         if "modified" in spec:
             _touch(conn, "proxies", row["id"], ci, stamp(moment - spec["modified"]))
+
+    for spec in _without_staging_gaps(_REACTORS, staging):
+        body = {k: v for k, v in spec.items() if k not in ("age", "modified", "application")}
+        if "application" in spec:
+            body["application"] = {"id": demo_id("application", spec["application"])}
+        reactor = ReactorCreate.parse(body)
+        runtime = reactor.runtime.model_dump(mode="json") if reactor.runtime else None
+        version = Version(reactor.code, dict(reactor.configuration), runtime)
+        row = reactors.insert(  # provisioned long ago: active, as the demo shows them
+            conn,
+            info.tenant_id,
+            name=reactor.name,
+            application_id=str(reactor.application.id) if reactor.application else None,
+            provisioning=Provisioning("active", version),
+            by=admin,
+            at=stamp(moment - spec["age"]),
+            reactor_id=demo_id("reactor", spec["name"]),
+        )
+        if "modified" in spec:
+            _touch(conn, "reactors", row["id"], ci, stamp(moment - spec["modified"]))
 
     for spec in _without_staging_gaps(_FORMULAS, staging):
         body = {k: v for k, v in spec.items() if k not in ("age", "modified")}

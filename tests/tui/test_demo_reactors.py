@@ -11,7 +11,12 @@ from typing import Any
 import pytest
 
 from console.client import AdminClient
-from console.models.demo import PIPELINE_SAMPLES, REACTOR_SAMPLES, demo_samples
+from console.models.demo import (
+    PIPELINE_SAMPLES,
+    REACTOR_SAMPLES,
+    TRANSFORM_SAMPLES,
+    demo_samples,
+)
 from console.runner import run_code
 from console.runner.pipeline import run_pipeline
 from console.runner.samples import load_sample
@@ -59,11 +64,15 @@ async def test_both_demo_tenants_have_a_proxy_with_a_pipeline(demo: DemoService)
     for key in keys(demo):
         async with AdminClient(demo.base_url, key) as client:
             proxies = (await client.proxies.list(size=100)).data
-        pipelines = [p for p in proxies if len(p.request_transforms or []) > 1]
+        pipelines = [p for p in proxies if len(p.response_transforms or []) > 1]
         assert [p.name for p in pipelines] == ["Loyalty points accrual"]
         proxy = pipelines[0]
-        assert [s.kind for s in proxy.request_transforms or []] == ["code", "append_header"]
-        assert [s.kind for s in proxy.response_transforms or []] == ["mask"]
+        assert [s.kind for s in proxy.request_transforms or []] == ["code"]
+        assert [s.kind for s in proxy.response_transforms or []] == [
+            "code",
+            "append_header",
+            "mask",
+        ]
 
 
 async def samples_by_key(demo: DemoService) -> dict[str, tuple[str, Any, bool]]:
@@ -77,14 +86,11 @@ async def samples_by_key(demo: DemoService) -> dict[str, tuple[str, Any, bool]]:
             for proxy in (await client.proxies.list(size=100)).data:
                 for side in ("request", "response"):
                     steps = getattr(proxy, f"{side}_transforms") or []
-                    if len(steps) > 1 or any(not s.is_code for s in steps):
+                    if steps:  # every pipeline, a single transform's one step too
                         as_sent = [s.model_dump(exclude_none=True) for s in steps]
                         with_bt = proxy.application_id is not None
-                        found[f"proxy-{proxy.id}-{side}_transforms"] = (
-                            "pipeline",
-                            as_sent,
-                            with_bt,
-                        )
+                        sample_key = f"proxy-{proxy.id}-{side}_transforms"
+                        found[sample_key] = ("pipeline", as_sent, with_bt)
     return found
 
 
@@ -99,8 +105,8 @@ async def test_every_reactor_and_pipeline_sample_passes_its_test_run(
     monkeypatch.delenv("TENANT_CONSOLE_DATA_DIR", raising=False)
     demo.use_for_console_data()
     runs = await samples_by_key(demo)
-    per_tenant = len(REACTOR_SAMPLES) + len(PIPELINE_SAMPLES)
-    assert len(runs) == 2 * per_tenant
+    per_tenant = len(REACTOR_SAMPLES) + len(TRANSFORM_SAMPLES) + len(PIPELINE_SAMPLES)
+    assert len(runs) == 2 * per_tenant  # 2 reactors, 7 one-step pipelines, 1 of 3 steps
     assert set(runs) <= set(demo_samples())
     for key, (what, code, with_bt) in runs.items():
         text = load_sample(key)  # the sample the demo saved where test-runs look

@@ -3,9 +3,9 @@ tenant with 1,000 reactors opened, each in a process of its own.
 
 `python -m tests.benchmarks.reactors PART BASE_URL` (BASE_URL the latency proxy's; the key in
 $BENCH_API_KEY, the runs in $BENCH_RUNS) prints one JSON line:
-- PART `react` (the reactor's id in $BENCH_REACTOR_ID): `react_s`, each `POST
-  /reactors/{id}/react` through the client on an open connection (as the console's React
-  has one), from the call until the answer is parsed; `engine_ms`, the engine's own time to
+- PART `react`: `react_s`, each `POST /reactors/{id}/react` of a small reactor (made for
+  the run, without a runtime: active at once) through the client on an open connection (as
+  the console's React has one), from the call until the answer is parsed; `engine_ms`, the engine's own time to
   run the same code on the same request here (console.runner's `engine_ms`: compiling and
   running the code; the engine's start-up not counted), warm, as many runs; `runner_ms`,
   the runner's whole run here (start-up of the engine process included), for context;
@@ -23,7 +23,7 @@ import sys
 import time
 from typing import Any
 
-from tests.benchmarks.large_tenant import _settle, _until
+from tests.benchmarks.large_tenant import _settle, _until, section_number
 
 RUNS = 5
 REACT_CODE = """\
@@ -36,21 +36,27 @@ module.exports = async function (req) {
 code's share, not the code's size."""
 REACT_ARGS: dict[str, Any] = {"card_number": "4242424242424242"}
 REACT_CONFIGURATION = {"REGION": "EU"}
+EXPECTED = {"bin": "42424242", "region": "EU"}
 
 
-async def _react(base_url: str, key: str, reactor_id: str, runs: int) -> dict[str, Any]:
+async def _react(base_url: str, key: str, runs: int) -> dict[str, Any]:
+    """Creates the timed reactor (no runtime: active at once), then reacts `runs` times."""
     from console.client import AdminClient
+    from console.models import ReactorCreate
 
     times: list[float] = []
+    body = {"name": "Benchmark react", "code": REACT_CODE, "configuration": REACT_CONFIGURATION}
     async with AdminClient(base_url, key) as client:
-        await client.reactors.get(reactor_id)  # connect, as the console had
-        first = await client.reactors.react(reactor_id, REACT_ARGS)  # the service's spares
-        assert first.raw == {"bin": "42424242", "region": "EU"}, first
+        reactor = await client.reactors.create(ReactorCreate.parse(body))
+        assert reactor.state == "active", reactor.state
+        first = await client.reactors.react(reactor.id, REACT_ARGS)  # connected, warmed
+        assert first.raw == EXPECTED, first
         for _ in range(runs):
             started = time.perf_counter()
-            answer = await client.reactors.react(reactor_id, REACT_ARGS)
+            answer = await client.reactors.react(reactor.id, REACT_ARGS)
             times.append(time.perf_counter() - started)
-            assert answer.raw == {"bin": "42424242", "region": "EU"}, answer
+            assert answer.raw == EXPECTED, answer
+        await client.reactors.delete(reactor.id)
     return {"react_s": times}
 
 
@@ -95,14 +101,14 @@ async def _open(base_url: str, key: str, runs: int) -> dict[str, Any]:
         await _until(lambda: bool(frames), "the Applications list never showed rows", 60)
         screen = app.console_screen
         assert screen is not None
-        number = _section_number(screen, "reactors")
+        number = section_number("reactors")
         section["name"] = "reactors"
         frames.clear()
         screen.action_section(number)  # mounted (lazily) and loaded once, not measured
         await _until(lambda: bool(frames), "the Reactors list never showed rows", 60)
         listing = screen.resource_list("reactors")
         await _settle(app, screen, listing)
-        tenant = _section_number(screen, "tenant")
+        tenant = section_number("tenant")
         for _ in range(runs):
             screen.action_section(tenant)  # the Tenant section; then Reactors is opened anew
             await _settle(app, screen, listing)
@@ -118,18 +124,11 @@ async def _open(base_url: str, key: str, runs: int) -> dict[str, Any]:
     return result
 
 
-def _section_number(screen: Any, name: str) -> int:
-    """The digit that opens section `name` on this console (the sections offered vary)."""
-    from console.tui.screens.console import section_number
-
-    return section_number(screen, name)
-
-
 def main(part: str, base_url: str) -> None:
     key = os.environ["BENCH_API_KEY"]
     runs = int(os.environ.get("BENCH_RUNS", RUNS))
     if part == "react":
-        result = asyncio.run(_react(base_url, key, os.environ["BENCH_REACTOR_ID"], runs))
+        result = asyncio.run(_react(base_url, key, runs))
         result.update(_engine(runs))
     else:
         result = asyncio.run(_open(base_url, key, runs))

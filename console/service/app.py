@@ -22,6 +22,7 @@ from console.service.api import (
     formulas,
     permissions,
     proxies,
+    reactions,
     reactors,
     tenants,
 )
@@ -43,6 +44,7 @@ SPECIFIED = (
     applications,
     application_keys,
     reactors,
+    reactions,
 )
 """The route modules of the specification's API (and Application Keys, Reactors), in routing
 order."""

@@ -358,7 +358,7 @@ def test_openapi_describes_the_operations_of_the_specification_and_beyond(
     document = http.get("/openapi.json").json()
     operations = [(m, p) for p, ops in document["paths"].items() for m in ops]
     assert (
-        len(operations) == 26 + 6 + 1
+        len(operations) == 26 + 9 + 1
     )  # the specification, Application Keys; Reactors; PATCH /proxies
     assert set(document["paths"]["/applications/{id}/keys/{keyId}"]) == {"get", "delete"}
     scheme = document["components"]["securitySchemes"]["ApiKey"]

@@ -57,7 +57,7 @@ PATCH_BODY = RequestBody(ProxyPatch, tighten=_patch_documented, tighten_shared=_
 ITEM = PROXIES.item_path("{id}")
 
 router = ServiceRouter(tags=[tag_of(PROXIES)], bodies=(BODY, PATCH_BODY))
-LIST_QUERY = AcceptedQuery("id", "name", "page", "size")
+LIST_QUERY = AcceptedQuery("id", "name", "page", "start", "size")
 
 _SIDES = ("request", "response")
 

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from console.client.endpoints import path_template
-from console.client.errors import ApiError
-from console.kinds import APPLICATIONS, KINDS, PROXIES, TENANT, Kind
+from console.client.errors import ApiError, NotOffered
+from console.kinds import KINDS, TENANT, Kind
 from console.kinds.endpoints import endpoint
 
 log = logging.getLogger("console.client")
@@ -301,28 +301,25 @@ class ChangeRecording:
         object_id: str | None,
         get: Callable[[str], Awaitable[Any]],
     ) -> dict[str, Any]:
-        """Before an application is deleted: the proxies that use it (the service unlinks
-        them), so that an undo can link them again."""
-        if kind != APPLICATIONS.key or action != "delete" or object_id is None:
+        """Before an object others use is deleted (an application, which proxies and
+        reactors use): the objects that use it (the service unlinks them), so that an undo
+        can link them again; `linked_<key>` for each kind that refers to it."""
+        if action != "delete" or object_id is None:
             return {}
-        linked: list[dict[str, str]] = []
-        page = 1
-        try:
-            while page <= 1000:
-                data = await get(f"{PROXIES.path}?page={page}&size=100")
-                items = data.get("data") if isinstance(data, dict) else None
-                if not items:
-                    break
-                for item in items:
-                    if isinstance(item, dict) and str(item.get("application_id")) == object_id:
-                        linked.append({"id": str(item.get("id")), "name": str(item.get("name"))})
-                if len(items) < 100:
-                    break
-                page += 1
-        except ApiError as error:
-            log.info("Could not list the proxies using application %s: %s", object_id, error)
-            return {"linked_proxies_unknown": str(error)}
-        return {"linked_proxies": linked}
+        related: dict[str, Any] = {}
+        for user in KINDS:
+            reference = user.undo.reference if user.undo is not None else None
+            if reference is None or reference.kind != kind:
+                continue
+            recorded = f"linked_{user.key}"
+            try:
+                related[recorded] = await _users(user, reference, object_id, get)
+            except NotOffered:  # a service without the kind: nothing of it uses the object
+                related[recorded] = []
+            except ApiError as error:
+                log.info("Could not list the %s using %s: %s", user.nouns.plural, object_id, error)
+                related[f"{recorded}_unknown"] = str(error)
+        return related
 
     async def _read_tenant(self, get: Callable[[str], Awaitable[Any]]) -> None:
         """The tenant's name, once per session, for the journal (a key without tenant:read
@@ -336,6 +333,26 @@ class ChangeRecording:
         if isinstance(data, dict):
             self.tenant = str(data.get("name") or data.get("id") or "")
             self.tenant_id = str(data.get("id") or "") or None
+
+
+async def _users(
+    user: Kind, reference: Any, object_id: str, get: Callable[[str], Awaitable[Any]]
+) -> list[dict[str, str]]:
+    """The objects of `user` whose `reference` holds `object_id`, page by page."""
+    linked: list[dict[str, str]] = []
+    page = 1
+    while page <= 1000:
+        data = await get(f"{user.path}?page={page}&size=100")
+        items = data.get("data") if isinstance(data, dict) else None
+        if not items:
+            break
+        for item in items:
+            if isinstance(item, dict) and str(reference.read(item)) == object_id:
+                linked.append({"id": str(item.get("id")), "name": str(item.get("name"))})
+        if len(items) < 100:
+            break
+        page += 1
+    return linked
 
 
 __all__ = [

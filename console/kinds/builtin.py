@@ -30,7 +30,14 @@ from console.kinds.estate_facet import CodeField
 from console.kinds.facets import EstateFacet, IndexFacet, Reference, UndoFacet
 from console.kinds.registry import KINDS
 from console.kinds.routes import Route, Routes
-from console.kinds.undo_hooks import application_creation, application_update, key_of, tenant_update
+from console.kinds.undo_hooks import (
+    application_creation,
+    application_update,
+    key_of,
+    proxy_fields,
+    reactor_fields,
+    tenant_update,
+)
 
 _APPLICATION_KEYS = "application keys"
 
@@ -164,7 +171,7 @@ PROXIES = KINDS.register(
             redacted=("configuration",),
         ),
         # -- undo
-        undo=UndoFacet(reference=_PROXY_APPLICATION),
+        undo=UndoFacet(creation_body=proxy_fields, reference=_PROXY_APPLICATION),
         # -- local index
         index=IndexFacet(name="proxies"),
     )
@@ -236,7 +243,7 @@ REACTORS = KINDS.register(
             redacted=("configuration",),
         ),
         # -- undo
-        undo=UndoFacet(reference=_REACTOR_APPLICATION),
+        undo=UndoFacet(creation_body=reactor_fields, reference=_REACTOR_APPLICATION),
         # -- local index
         index=IndexFacet(name="reactors"),
     )

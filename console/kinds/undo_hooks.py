@@ -58,3 +58,36 @@ def key_of(created: Mapping[str, Any]) -> str | None:
     """The key an object is created with (an application's): shown once, never kept."""
     key = created.get("key")
     return key if isinstance(key, str) else None
+
+
+def reactor_fields(before: Mapping[str, Any]) -> dict[str, Any]:
+    """A reactor made again or written back: what a reactor request holds (its name, code,
+    application, configuration and the runtime options given), never what the service
+    reports of it (`state`, `requested`, a formula it was made from)."""
+    body: dict[str, Any] = {
+        "name": before.get("name"),
+        "code": before.get("code"),
+        "application": before.get("application"),
+        "configuration": before.get("configuration") or {},
+    }
+    runtime = before.get("runtime")
+    if isinstance(runtime, Mapping):
+        body["runtime"] = {k: v for k, v in runtime.items() if v is not None}
+    return body
+
+
+PROXY_REPORTED = frozenset({"state", "requested", "proxy_host"})
+"""What the service reports of a proxy and a request never holds."""
+
+
+def proxy_fields(before: Mapping[str, Any]) -> dict[str, Any]:
+    """A proxy made again or written back: its pipelines when it was read with them (the
+    single transforms beside them only repeat a one-step pipeline, and a request may not
+    hold both), else the single transforms of a specification-era service."""
+    body = {k: v for k, v in recorded_fields(before).items() if k not in PROXY_REPORTED}
+    for side in ("request", "response"):
+        if isinstance(body.get(f"{side}_transforms"), list):
+            body.pop(f"{side}_transform", None)
+        else:
+            body.pop(f"{side}_transforms", None)
+    return body

@@ -232,7 +232,7 @@ async def run():
         await app.workers.wait_for_complete()
         history = "console.usage_history.recorder" in sys.modules
         before = charts()
-        await pilot.press("6")
+        await pilot.press("7")
         await app.workers.wait_for_complete()
         await pilot.pause()
         print(json.dumps([history, before, charts()]))

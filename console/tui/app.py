@@ -411,6 +411,15 @@ class TenantConsoleApp(App[int]):
         """What the header and the profile palette need, once the first rows are on screen."""
         self.refresh_header_info()
         self.run_worker(self._names(), group="names", exit_on_error=False)
+        self.run_worker(self._code_surfaces(), group="code-surfaces", exit_on_error=False)
+
+    async def _code_surfaces(self) -> None:
+        """The code sections the service does not offer, marked as such (issue 35)."""
+        from console.tui.browse.code_surfaces import note_code_surfaces
+
+        client = self.connected_client()
+        if client is not None:
+            await note_code_surfaces(self, client)
 
     def refresh_header_info(self) -> None:
         self.run_worker(self._header_info(), group="header", exclusive=True, exit_on_error=False)

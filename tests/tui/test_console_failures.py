@@ -69,10 +69,10 @@ async def test_a_key_lacking_a_permission_says_which(service: Any) -> None:
         await pilot.press("r")
         await settle(pilot)
         assert "proxy:read" in problem_of(app, "proxies").message_text
-        await pilot.press("5")
+        await pilot.press("6")
         await settle(pilot)
         assert "tenant:read" in problem_of(app, "tenant").message_text
-        await pilot.press("4")  # needs no permission
+        await pilot.press("5")  # needs no permission
         await settle(pilot)
         assert len(resource_list(app, "permissions").items) == 31
         assert app.is_running
@@ -173,7 +173,7 @@ async def test_service_stopped_mid_session(fresh_service: Any) -> None:
         assert applications.items  # what was loaded stays, marked stale (test_stale_retries)
         assert applications.query(StaleBanner)
         assert any("unreachable" in n and fresh_service.base_url in n for n in notifications(app))
-        await pilot.press("5")  # never loaded: nothing to keep, the failure in its place
+        await pilot.press("6")  # never loaded: nothing to keep, the failure in its place
         await settle(pilot)
         assert console(app).query_one(TenantView).problem is not None
         fresh_service.start()

@@ -163,7 +163,8 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT, RequestT]):
         """Runs in the save worker once the service accepted the change. True keeps the form
         open (a reactor whose provisioning failed, to be fixed and saved again): it then
         edits the saved object (`self.obj`), so a second ctrl+s cannot create it twice, and
-        closing it gives the saved object to whoever opened it."""
+        closing it gives the saved object to whoever opened it. It may replace `self.saved`
+        with the object read again (a reactor once provisioned): the form closes with that."""
         return None
 
     async def confirm_send(self, model: RequestT) -> bool:
@@ -492,7 +493,7 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT, RequestT]):
                 self._baseline = self._safe_state()
                 self.refresh_dirty()
             else:
-                self.dismiss(result)
+                self.dismiss(self.saved)  # after_saved may have read it again
         finally:
             self._set_saving(False)
 

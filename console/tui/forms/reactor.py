@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -47,6 +47,7 @@ from console.tui.forms.run_targets import REACT_KEY, REACT_LABEL
 from console.tui.widgets.code_editor import CodeEditor
 
 if TYPE_CHECKING:
+    from console.client.client import AdminClient
     from console.models import Application
 
 log = logging.getLogger(__name__)
@@ -152,7 +153,7 @@ class ReactorForm(ResourceForm[Reactor, ReactorCreate]):
 
     def __init__(
         self,
-        client: Any,
+        client: AdminClient,
         obj: Reactor | None = None,
         *,
         read_only: bool = False,
@@ -465,17 +466,13 @@ class ReactorForm(ResourceForm[Reactor, ReactorCreate]):
     # ----- saving ----------------------------------------------------------------------------
 
     async def send(self, body: JsonObject) -> Reactor:
-        reactors = self.client.collection(REACTORS.declaration)
         if self.obj is None:
-            created: Reactor = await reactors.create(body)
-            return created
-        updated: Reactor = await reactors.update(self.obj.id, body)
-        return updated
+            return await self.client.reactors.create(body)
+        return await self.client.reactors.update(self.obj.id, body)
 
     async def fetch_current(self) -> Reactor:
         assert self.obj is not None, "only an edit re-reads its object"
-        current: Reactor = await self.client.collection(REACTORS.declaration).get(self.obj.id)
-        return current
+        return await self.client.reactors.get(self.obj.id)
 
     async def after_saved(self, result: Reactor) -> bool | None:
         """A reactor the service provisions: waits for `active` (the form stays as typed
@@ -486,11 +483,9 @@ class ReactorForm(ResourceForm[Reactor, ReactorCreate]):
             return self._failed(result)
         self.provisioning = True
         self._show_provisioning(result, 0.0)
-        reactors = self.client.collection(REACTORS.declaration)
 
         async def read() -> Reactor:
-            current: Reactor = await reactors.get(result.id)
-            return current
+            return await self.client.reactors.get(result.id)
 
         try:
             final = await wait_provisioned(read, result, self._show_provisioning)
@@ -498,7 +493,7 @@ class ReactorForm(ResourceForm[Reactor, ReactorCreate]):
             self.provisioning = False
             if self.is_mounted:
                 self.query_one("#provision-row").display = False
-        self.obj = final
+        self.obj = self.saved = final
         if final.provisioning:
             self.notify(
                 f"The reactor is still {final.state}: its list shows when it is active.",

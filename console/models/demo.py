@@ -192,7 +192,8 @@ one code step, has its sample in TRANSFORM_SAMPLES)."""
 
 def demo_samples() -> dict[str, str]:
     """Every demo object's sample, by the key the test-run screen keeps samples under, for
-    production's objects and staging's: `formula-ID`, `reactor-ID`, a single transform's
+    production's objects and staging's: `formula-ID`, `reactor-ID` (and React's request,
+    `react-ID`), a single transform's
     `proxy-ID-FIELD` and a pipeline's `proxy-ID-SIDE_transforms` (the proxy form runs a
     side's pipeline; on a service with pipelines a single transform is a one-step one, so
     its sample is kept under both keys)."""
@@ -201,7 +202,9 @@ def demo_samples() -> dict[str, str]:
         for name, sample in FORMULA_SAMPLES.items():
             samples[f"formula-{demo_id('formula', prefix + name)}"] = _text(sample)
         for name, sample in REACTOR_SAMPLES.items():
-            samples[f"reactor-{demo_id('reactor', prefix + name)}"] = _text(sample)
+            reactor = demo_id("reactor", prefix + name)
+            samples[f"reactor-{reactor}"] = _text(sample)
+            samples[f"react-{reactor}"] = _text({"args": sample["args"]})  # React's request
         for (name, field), sample in TRANSFORM_SAMPLES.items():
             proxy = demo_id("proxy", prefix + name)
             samples[f"proxy-{proxy}-{field}"] = _text(sample)

@@ -60,6 +60,30 @@ async def test_both_demo_tenants_have_an_active_reactor_of_each_runtime(
             assert reactor.configuration, reactor.name
 
 
+async def test_each_demo_reactor_reacts_on_the_service_with_its_saved_request(
+    demo: DemoService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """React in the demo starts from a request that works: the service runs the reactor's
+    active code on it and answers what the test-run of the same args answers."""
+    monkeypatch.delenv("TENANT_CONSOLE_DATA_DIR", raising=False)
+    demo.use_for_console_data()
+    for key in keys(demo):
+        async with AdminClient(demo.base_url, key) as client:
+            for reactor in (await client.reactors.list(size=100)).data:
+                text = load_sample(f"react-{reactor.id}")
+                assert text is not None, reactor.name
+                request = json.loads(text)
+                answer = await client.reactors.react(reactor.id, request["args"])
+                local = run_code(
+                    reactor.code or "",
+                    {"args": request["args"], "configuration": reactor.configuration},
+                    "reactor",
+                )
+                assert local.status == "ok", local.message
+                for part in ("raw", "body", "headers"):
+                    assert getattr(answer, part) == local.value.get(part), (reactor.name, part)
+
+
 async def test_both_demo_tenants_have_a_proxy_with_a_pipeline(demo: DemoService) -> None:
     for key in keys(demo):
         async with AdminClient(demo.base_url, key) as client:

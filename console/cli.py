@@ -43,6 +43,8 @@ HANDLERS = {
     "undo": "console.journal.cli:undo",
     # issue 26: Application Keys: list, create, revoke, rotate (console/keys/cli.py)
     "keys": "console.keys.cli:run",
+    # issue 35: reactors: list, show, react on the service (console/reactors_cli.py)
+    "reactors": "console.reactors_cli:run",
 }
 
 
@@ -208,6 +210,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_journal_commands(sub)
     _add_review_command(sub)
     _add_keys_command(sub)
+    _add_reactors_command(sub)
     _add_search_command(sub)
 
     _add_run_command(sub)
@@ -237,7 +240,8 @@ def _add_run_command(sub: argparse._SubParsersAction[_Parser]) -> None:
     console.runner loads its result and contract modules, which `tenant-console` (building
     this parser to open the console) does not need."""
     run_parser = sub.add_parser(
-        "run", help="run formula or transform code on a sample request, locally and sandboxed"
+        "run",
+        help="run formula, transform or reactor code on a sample request, locally and sandboxed",
     )
     # `--code FILE`, as `push` takes it; the positional CODE.js of earlier releases still works.
     run_parser.add_argument("code", metavar="CODE.js", nargs="?", help=argparse.SUPPRESS)
@@ -251,7 +255,16 @@ def _add_run_command(sub: argparse._SubParsersAction[_Parser]) -> None:
         help="the contract's request object: {args, configuration}; "
         "a transform's args hold body and headers",
     )
-    run_parser.add_argument("--kind", choices=("formula", "transform"), default="formula")
+    run_parser.add_argument(
+        "--kind", choices=("formula", "transform", "reactor"), default=None, help="(formula)"
+    )
+    run_parser.add_argument(
+        "--reactor",
+        metavar="NAME",
+        help="run the active code of the service's reactor NAME (read with --profile) instead "
+        "of a file; the request's configuration is yours to give",
+    )
+    run_parser.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
     run_parser.add_argument(
         "--timeout", type=float, metavar="S", help="stop the code after S seconds (default 5)"
     )
@@ -311,6 +324,52 @@ def _add_review_command(sub: argparse._SubParsersAction[_Parser]) -> None:
         metavar="DAYS",
         help="flag applications whose oldest key is older than DAYS (default 90)",
     )
+
+
+def _add_reactors_command(sub: argparse._SubParsersAction[_Parser]) -> None:
+    """Issue 35: reactors from the command line (console/reactors_cli.py)."""
+    reactors = sub.add_parser(
+        "reactors",
+        help="list and show reactors, and run one on the service",
+        description="The tenant's reactors (NAME is a reactor's exact name or its id). Exit 0 "
+        "done, 1 failed (the service, the reactor, a result still pending), 2 usage, 3 no such "
+        "reactor.",
+    )
+    actions = reactors.add_subparsers(dest="reactors_command", metavar="ACTION", required=True)
+    listed = actions.add_parser("list", help="every reactor: name, state, image, id")
+    listed.add_argument("--format", choices=("table", "json"), default="table")
+    listed.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
+    show = actions.add_parser(
+        "show", help="one reactor: state, runtime, configuration names (never values)"
+    )
+    show.add_argument("name", metavar="NAME")
+    show.add_argument("--format", choices=("text", "json"), default="text")
+    show.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
+    react = actions.add_parser(
+        "react", help="run the reactor on the service with a request's args; prints its answer"
+    )
+    react.add_argument("name", metavar="NAME")
+    react.add_argument(
+        "--request",
+        required=True,
+        metavar="FILE",
+        help='JSON: {"args": ...}, or the args themselves',
+    )
+    react.add_argument(
+        "--async",
+        dest="async_",
+        action="store_true",
+        help="start it in the background and poll its result until done",
+    )
+    react.add_argument(
+        "--wait",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="with --async: how long to wait for the result (default 60)",
+    )
+    react.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
+    react.add_argument("--read-only", action="store_true", default=argparse.SUPPRESS)
 
 
 def _add_keys_command(sub: argparse._SubParsersAction[_Parser]) -> None:
@@ -433,17 +492,18 @@ def _add_push_command(sub: argparse._SubParsersAction[_Parser]) -> None:
     """Issue 18: push a local file's code, once or on every save (console/code_files/cli.py)."""
     push = sub.add_parser(
         "push",
-        help="push a local file's code to a formula or a proxy's transform",
-        description="Push FILE's code to the formula or proxy transform named NAME, through the "
-        "same lost-update guard as the console's forms. Exit 0 pushed, 1 refused, 2 usage.",
+        help="push a local file's code to a formula, a proxy's transform or a reactor",
+        description="Push FILE's code to the formula, proxy transform or reactor named NAME, "
+        "through the same lost-update guard as the console's forms. Exit 0 pushed, 1 refused, "
+        "2 usage.",
     )
     push.add_argument(
         "kind",
-        choices=("formula", "transform"),
+        choices=("formula", "transform", "reactor"),
         metavar="KIND",
-        help="formula, or transform (a proxy's request or response transform)",
+        help="formula, transform (a proxy's request or response transform) or reactor",
     )
-    push.add_argument("name", metavar="NAME", help="the formula's or proxy's exact name")
+    push.add_argument("name", metavar="NAME", help="the formula's, proxy's or reactor's exact name")
     push.add_argument("--code", required=True, metavar="FILE", help="the JavaScript file")
     push.add_argument(
         "--field",
@@ -516,12 +576,21 @@ def parse_arguments(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 
 def _one_code_file(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
-    """`run --code FILE` (or the older positional CODE.js): exactly one of them."""
+    """`run --code FILE` (or the older positional CODE.js), or `--reactor NAME`: exactly one
+    of them. `--reactor` runs as a reactor; the kind is a formula unless said."""
     if args.code is not None and args.code_file is not None:
         parser.error("run: give the code file once, as --code FILE")
+    if args.reactor is not None:
+        if args.code is not None or args.code_file is not None:
+            parser.error("run: give --code FILE or --reactor NAME, not both")
+        if args.kind not in (None, "reactor"):
+            parser.error(f"run: --reactor runs a reactor's code, not a {args.kind}'s")
+        args.kind = "reactor"
+        return
     if args.code is None and args.code_file is None:
         parser.error("run: the following arguments are required: --code FILE")
     args.code = args.code if args.code is not None else args.code_file
+    args.kind = args.kind or "formula"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,4 +1,5 @@
-"""`tenant-console push KIND NAME --code FILE [--watch]`: a local file's code to the service.
+"""`tenant-console push KIND NAME --code FILE [--watch]`: a local file's code to the service
+(KIND formula, transform or reactor).
 
 Exit codes: 0 pushed (or already there, or a watch stopped with Ctrl-C), 1 refused (by the
 code check: syntax errors or no module.exports, unless --force; by the
@@ -61,8 +62,8 @@ def run_push(
             "tenant-console push: a transform needs --field request or --field response.", file=err
         )
         return USAGE
-    if kind == "formula" and args.field is not None:
-        print("tenant-console push: --field is for transforms; a formula has one code.", file=err)
+    if kind != "transform" and args.field is not None:
+        print(f"tenant-console push: --field is for transforms; a {kind} has one code.", file=err)
         return USAGE
     if args.read_only:
         print(f"tenant-console push: {READ_ONLY_REFUSAL}", file=err)

@@ -121,13 +121,17 @@ def application_type(desired: Item) -> str:
 
 def _transform(raw: Any) -> Item | None:
     """A transform with `type` and `code` first, then any other fields as given (the hosted
-    service's mask transforms): what the console does not understand is carried through."""
+    service's mask transforms): what the console does not understand is carried through. A
+    code step is written without its type (`code` is the default), so a service that
+    echoes `"type": "code"` and one that does not export it alike."""
     if not isinstance(raw, Mapping):
         return None
     shaped: Item = {}
     for name in ("type", "code"):
         if raw.get(name) is not None:
             shaped[name] = raw[name]
+    if shaped.get("type") == "code":  # the default: `{"code": ...}` is the same step
+        del shaped["type"]
     for name in sorted(raw):
         if name not in ("type", "code") and raw[name] is not None:
             shaped[name] = raw[name]

@@ -1,4 +1,5 @@
-"""`tenant-console run CODE.js --request REQUEST.json`: a test-run from the command line.
+"""`tenant-console run --code CODE.js --request REQUEST.json [--kind formula|transform|reactor]`
+(or `--reactor NAME`: the service's reactor's active code): a test-run from the command line.
 
 The result goes to stdout as JSON; what the code logged goes to stderr, one line each.
 Exit 0 when the code returned the contract's shape, 1 when it threw, returned another shape,
@@ -57,13 +58,54 @@ def _formula_contract(path: str | None) -> Any:
     )
 
 
+class ReactorUnreadable(ValueError):
+    """The reactor named by --reactor could not be read; str() says why."""
+
+
+def _reactor_code(args: argparse.Namespace) -> str:
+    """The active code of the reactor named exactly `args.reactor`, read through the profile
+    (`--profile`, else the default). Its configuration is not read: the values are secrets,
+    and a local run gets the request file's."""
+    import asyncio
+
+    from console.profiles.config import ProfileError
+    from console.profiles.resolve import resolve_connection
+
+    try:
+        connection = resolve_connection(getattr(args, "profile", None))
+    except ProfileError as error:
+        raise ReactorUnreadable(str(error)) from None
+    if connection.key is None:
+        raise ReactorUnreadable(str(connection.key_problem))
+
+    async def read() -> str:
+        from console.client import AdminClient, ApiError
+
+        async with AdminClient(
+            connection.base_url, connection.key or "", key_header=connection.key_header
+        ) as client:
+            try:
+                found = [r async for r in client.reactors.iterate(name=args.reactor)]
+            except ApiError as error:
+                raise ReactorUnreadable(f"the reactor could not be read: {error}") from None
+        named = [r for r in found if r.name == args.reactor]
+        if len(named) != 1:
+            many = f"{len(named)} reactors are" if named else "no reactor is"
+            raise ReactorUnreadable(f'{many} named "{args.reactor}"')
+        if not named[0].code:
+            raise ReactorUnreadable(f'the reactor "{args.reactor}" has no code of its own')
+        return named[0].code
+
+    return asyncio.run(read())
+
+
 def run(args: argparse.Namespace) -> int:
     from console.runner import run_code
     from console.runner.engines import EngineUnavailable
     from console.runner.sandbox import NoBoundary
 
     try:
-        code = _read(args.code, "code")
+        code = _reactor_code(args) if getattr(args, "reactor", None) else _read(args.code, "code")
         request_text = _read(args.request, "request")
         formula = _formula_contract(args.formula)
     except json.JSONDecodeError as error:  # a ValueError too: caught before the next

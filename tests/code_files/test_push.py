@@ -245,13 +245,21 @@ def test_the_update_sends_back_unknown_fields_with_only_the_code_replaced():
             "name": "Edge",
             "destination_url": "https://api.example.com",
             "request_transform": {"code": OLD},
-            "response_transform": {"type": "mask", "matcher": "card"},
+            "response_transform": {
+                "type": "mask",
+                "matcher": "chase_stratus_pan",
+                "replacement": "*",
+            },
             "timeout_ms": 3000,
         }
     )
     body = PushTarget("transform", "request_transform", proxy).body(proxy, NEW)
     assert body["request_transform"] == {"code": NEW}
-    assert body["response_transform"] == {"type": "mask", "matcher": "card"}
+    assert body["response_transform"] == {
+        "type": "mask",
+        "matcher": "chase_stratus_pan",
+        "replacement": "*",
+    }
     assert body["timeout_ms"] == 3000
 
 
@@ -297,3 +305,58 @@ async def test_ctrl_c_stops_a_watch_with_exit_0(client, push_env, tmp_path):
             process.kill()
     assert process.returncode == 0, err
     assert "Stopped." in err and "Traceback" not in err
+
+
+# -- reactors and pipelines (issue 35) -------------------------------------------------------
+
+
+async def make_reactor(client: Any, name: str = "Enricher") -> Any:
+    return await client.reactors.create(
+        {"name": name, "code": OLD, "configuration": {"API_KEY": "reactor-secret-5e4d"}}
+    )
+
+
+async def test_push_a_reactor_sends_a_merge_patch_of_its_code_alone(
+    client, push_env, tmp_path, capsys
+):
+    reactor = await make_reactor(client)
+    code = write(tmp_path / "reactor.js", NEW)
+    assert await push("reactor", "Enricher", "--code", str(code)) == 0
+    assert 'Pushed reactor.js to the reactor "Enricher"' in capsys.readouterr().out
+    stored = await client.reactors.get(reactor.id)
+    assert stored.code == NEW and stored.configuration == {"API_KEY": "reactor-secret-5e4d"}
+    assert await push("reactor", "Enricher", "--code", str(code)) == 0
+    assert "already holds reactor.js's code; nothing pushed" in capsys.readouterr().out
+    assert await push("reactor", "Nobody", "--code", str(code)) == 1
+    assert 'No reactor is named "Nobody"' in capsys.readouterr().err
+    assert await push("reactor", "Enricher", "--field", "request", "--code", str(code)) == 2
+
+
+async def test_a_concurrent_change_to_a_reactor_is_refused(client, push_env, tmp_path):
+    reactor = await make_reactor(client)
+    target = await find_target(client, "reactor", "Enricher")
+    pusher = CodePusher(client, target)
+    await client.reactors.patch(reactor.id, {"code": "module.exports = async () => ({});\n"})
+    with pytest.raises(ConcurrentChange) as refused:
+        await pusher.push(NEW)
+    assert any("module.exports = async () => ({});" in line for line in refused.value.diff)
+    assert (await pusher.push(NEW)).pushed  # their version is the base now
+
+
+async def test_a_transform_push_keeps_the_other_sides_pipeline(client, push_env, tmp_path):
+    proxy = await client.proxies.create(
+        {
+            "name": "Piped",
+            "destination_url": "https://api.example.com",
+            "request_transforms": [{"code": OLD}],
+            "response_transforms": [{"code": OLD}, {"code": OLD}],
+        }
+    )
+    code = write(tmp_path / "t.js", NEW)
+    assert await push("transform", "Piped", "--field", "request", "--code", str(code)) == 0
+    stored = await client.proxies.get(proxy.id)
+    assert [s.code for s in stored.request_transforms] == [NEW]
+    assert [s.code for s in stored.response_transforms] == [OLD, OLD]
+    assert await push("transform", "Piped", "--field", "response", "--code", str(code)) == 1
+    stored = await client.proxies.get(proxy.id)
+    assert [s.code for s in stored.response_transforms] == [OLD, OLD]

@@ -126,8 +126,28 @@ def test_bad_input_exits_2(
 def test_an_unknown_kind_is_a_usage_error(tmp_path: Path) -> None:
     code, request = _files(tmp_path, GOOD, {})
     with pytest.raises(SystemExit) as exit_info:
-        main(["run", code, "--request", request, "--kind", "reactor"])
+        main(["run", code, "--request", request, "--kind", "hook"])
     assert exit_info.value.code == 2
+
+
+def test_a_reactor_kind_runs_with_its_result_checked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, request = _files(tmp_path, GOOD, {"args": {"n": 2}, "configuration": {}})
+    argv = ["run", "--code", code, "--request", request, "--kind", "reactor"]
+    assert main([*argv, "--engine", "embedded"]) == 0
+    assert json.loads(capsys.readouterr().out)["value"] == {"raw": {"n": 4}}
+
+
+def test_reactor_and_code_are_one_or_the_other(tmp_path: Path) -> None:
+    code, request = _files(tmp_path, GOOD, {})
+    for argv in (
+        ["run", "--code", code, "--reactor", "R", "--request", request],
+        ["run", "--reactor", "R", "--kind", "transform", "--request", request],
+    ):
+        with pytest.raises(SystemExit) as exit_info:
+            main(argv)
+        assert exit_info.value.code == 2
 
 
 CONTROL = (

@@ -183,6 +183,21 @@ class UnsafePath(ApiError):
         return f"Refused {shown} as part of a request path ({self.problem}): nothing was sent"
 
 
+class ReactorFailed(ApiError):
+    """A reactor run failed on the service: it is not active (409), its code is not a
+    function (422), it threw or broke a limit (500, or the status its error carried), or its
+    args were refused (400). `title` and `errors` are the reactor's own (a thrown error's
+    message is in `errors["error"]`)."""
+
+    def sentence(self) -> str:
+        messages = [m for sentences in self.errors.values() for m in sentences]
+        what = self.detail or (messages[0] if messages else "")
+        if self.detail and messages and messages[0] not in self.detail:
+            what = f"{_bare(self.detail)}: {messages[0]}"
+        title = self.title or "The reactor failed"
+        return _with_status(f"{_bare(title)}: {what}" if what else title, self.status)
+
+
 def _bare(text: str) -> str:
     """A sentence without its final full stop, so that a status can follow it."""
     return text.rstrip().rstrip(".")
@@ -204,6 +219,7 @@ __all__ = [
     "NotFound",
     "NotOffered",
     "RateLimited",
+    "ReactorFailed",
     "ServerError",
     "ServiceUnreachable",
     "Unauthorized",

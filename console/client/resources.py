@@ -25,6 +25,7 @@ from console.client.errors import (
     NotFound,
     NotOffered,
     RateLimited,
+    ReactorFailed,
     Unauthorized,
     UnexpectedResponse,
     UnsafePath,
@@ -363,7 +364,7 @@ class ReactResult:
 
     pending: bool = False
     response: ReactResponse | None = None
-    error: ApiError | None = None
+    error: ReactorFailed | None = None
 
     @property
     def done(self) -> bool:
@@ -384,17 +385,36 @@ class Reactors(Collection[Reactor, ReactorCreate, ReactorUpdate]):
         super().__init__(session, REACTORS)
 
     async def react(self, id: Id, args: Any = None) -> ReactResponse:
-        """Runs the reactor's active code with `args`; what it returned. The reactor's own
-        failure raises as any answer does (ServerError for a runtime error, ApiError 409 for
-        a reactor that is not active, ValidationFailed for the 400s it throws)."""
+        """Runs the reactor's active code with `args`; what it returned. The run's own
+        failure raises ReactorFailed (not active, not a function, it threw, a limit, its
+        args refused); an error about the asking (401, 403, 404, 429, no answer) as any
+        call's does."""
         path = f"{self.kind.item_path(_segment(id))}/react"
-        _status, data = await self._session.invoke("POST", path, {"args": args})
+        _status, data = await self._reacting("POST", path, {"args": args})
         return parse_response(ReactResponse, data or {}, method="POST", path=path)
+
+    async def _reacting(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        """One unjournalled request of a run; a failure of the run as ReactorFailed."""
+        try:
+            return await self._session.invoke(method, path, body)
+        except _NOT_THE_RUN:
+            raise
+        except ApiError as error:
+            if error.status is None or isinstance(error, UnexpectedResponse):
+                raise
+            raise ReactorFailed(
+                error.status,
+                error.title,
+                error.detail,
+                error.errors,
+                method=error.method,
+                path=error.path,
+            ) from None
 
     async def react_async(self, id: Id, args: Any = None) -> str:
         """Starts a run in the background; its request id, for `result`."""
         path = f"{self.kind.item_path(_segment(id))}/react-async"
-        _status, data = await self._session.invoke("POST", path, {"args": args})
+        _status, data = await self._reacting("POST", path, {"args": args})
         answer = parse_response(AsyncReactResponse, data or {}, method="POST", path=path)
         request_id = answer.async_reactor_request_id
         if not request_id:
@@ -413,13 +433,9 @@ class Reactors(Collection[Reactor, ReactorCreate, ReactorUpdate]):
         answer) raises instead."""
         path = f"{self.kind.item_path(_segment(id))}/results/{_segment(request_id)}"
         try:
-            status, data = await self._session.invoke("GET", path)
-        except _NOT_THE_RUN:
-            raise
-        except ApiError as error:
-            if error.status is None:  # no answer: nothing is known of the run
-                raise
-            return ReactResult(error=error)
+            status, data = await self._reacting("GET", path)
+        except ReactorFailed as failed:
+            return ReactResult(error=failed)
         if status == 202 or (isinstance(data, dict) and data.get("status") == "pending"):
             return ReactResult(pending=True)
         response = parse_response(ReactResponse, data or {}, method="GET", path=path)

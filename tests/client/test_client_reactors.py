@@ -4,6 +4,7 @@ before a path, and runs never journalled; and code_surfaces() on it and on the l
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -150,3 +151,23 @@ async def test_a_surface_not_decided_is_taken_as_offered_and_asked_again() -> No
 async def test_code_surfaces_of_the_local_service(client: AdminClient) -> None:
     """The local service has both."""
     assert await client.code_surfaces() == frozenset({"formulas", "reactors"})
+
+
+async def test_a_reactor_that_throws_is_a_reactor_failure(client: AdminClient) -> None:
+    from console.client import ReactorFailed
+
+    reactor = await client.reactors.create(
+        {"name": "Thrower", "code": "module.exports = async () => { throw new Error('no'); };"}
+    )
+    with pytest.raises(ReactorFailed) as failed:
+        await client.reactors.react(reactor.id, {})
+    assert failed.value.status == 500 and "no" in str(failed.value)
+    request_id = await client.reactors.react_async(reactor.id, {})
+    for _ in range(200):  # each answer is a request: bounded, no sleep needed for pacing
+        result = await client.reactors.result(reactor.id, request_id)
+        if result.done:
+            break
+        await asyncio.sleep(0.05)
+    assert result.error is not None and result.error.status == 500
+    with pytest.raises(NotFound):
+        await client.reactors.result(reactor.id, "5c2d1e0f-0000-4000-8000-0000000000ff")

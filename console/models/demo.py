@@ -1,5 +1,6 @@
 """What the demo's service and the demo's console both know: the demo tenants' names, how
-their ids are made, and a sample request for every formula and transform they hold.
+their ids are made, and a sample request for every formula, reactor, transform and pipeline
+they hold.
 
 The service seeds the tenants (console.service.demo); the console, which never imports the
 service, writes these samples where test-runs look for them (console.tui.start.demo), so that the
@@ -123,18 +124,93 @@ TRANSFORM_SAMPLES: dict[tuple[str, str], dict[str, Any]] = {
         },
         "configuration": {"CARD_PRODUCT": "acme-virtual-debit", "MARQETA_CREDENTIALS": "demo"},
     },
+    ("Loyalty points accrual", "request_transform"): {
+        "args": {
+            "body": {"member_number": "AC 1234 5678", "amount": 12900, "order_id": "ord_1042"},
+            "headers": {"content-type": "application/json", "x-request-id": "req_9Kd1"},
+        },
+        "configuration": {
+            "PROGRAM_ID": "acme-rewards",
+            "POINTS_PER_UNIT": "2",
+            "LOYALTY_API_KEY": "demo",
+        },
+    },
 }
 
 
+REACTOR_SAMPLES: dict[str, dict[str, Any]] = {
+    "Card BIN lookup": {
+        "args": {"card_number": "4242 4242 4242 4242"},
+        "configuration": {
+            "ISSUER_TABLE": json.dumps(
+                {"42424242": {"name": "Stripe Test Bank", "country": "US", "funding": "credit"}}
+            ),
+            "BLOCKED_COUNTRIES": "KP,IR,SY",
+        },
+    },
+    "Fraud partner relay": {
+        "args": {
+            "order": {
+                "id": "ord_1042",
+                "amount": 12900,
+                "currency": "eur",
+                "email": "ada@example.com",
+            },
+            "card": {"bin": "42424242", "last4": "4242"},
+        },
+        "configuration": {
+            "PARTNER_API_KEY": "demo-partner-key",
+            "MERCHANT_ID": "acme-eu-01",
+            "SCORE_THRESHOLD": "70",
+        },
+    },
+}
+"""A sample `{args, configuration}` for each demo reactor (by name): its test-run passes."""
+
+PIPELINE_SAMPLES: dict[tuple[str, str], dict[str, Any]] = {
+    ("Loyalty points accrual", "response"): {
+        "args": {
+            "body": {
+                "member": "AC12345678",
+                "points_awarded": 258,
+                "balance": 4120,
+                "ledger_id": "lg_99120",
+            },
+            "headers": {"content-type": "application/json"},
+        },
+        "configuration": {
+            "PROGRAM_ID": "acme-rewards",
+            "POINTS_PER_UNIT": "2",
+            "LOYALTY_API_KEY": "demo",
+        },
+    },
+}
+"""A sample request for each demo pipeline of more than one step (by proxy and side): the
+loyalty proxy's response, through its code, append_header and mask steps (its request side,
+one code step, has its sample in TRANSFORM_SAMPLES)."""
+
+
 def demo_samples() -> dict[str, str]:
-    """Every demo object's sample, by the key the test-run screen keeps samples under
-    (`formula-ID`, `proxy-ID-FIELD`), for production's objects and staging's."""
+    """Every demo object's sample, by the key the test-run screen keeps samples under, for
+    production's objects and staging's: `formula-ID`, `reactor-ID` (and React's request,
+    `react-ID`), a single transform's
+    `proxy-ID-FIELD` and a pipeline's `proxy-ID-SIDE_transforms` (the proxy form runs a
+    side's pipeline; on a service with pipelines a single transform is a one-step one, so
+    its sample is kept under both keys)."""
     samples: dict[str, str] = {}
     for prefix in ("", STAGING_PREFIX):
         for name, sample in FORMULA_SAMPLES.items():
             samples[f"formula-{demo_id('formula', prefix + name)}"] = _text(sample)
+        for name, sample in REACTOR_SAMPLES.items():
+            reactor = demo_id("reactor", prefix + name)
+            samples[f"reactor-{reactor}"] = _text(sample)
+            samples[f"react-{reactor}"] = _text({"args": sample["args"]})  # React's request
         for (name, field), sample in TRANSFORM_SAMPLES.items():
-            samples[f"proxy-{demo_id('proxy', prefix + name)}-{field}"] = _text(sample)
+            proxy = demo_id("proxy", prefix + name)
+            samples[f"proxy-{proxy}-{field}"] = _text(sample)
+            samples[f"proxy-{proxy}-{field}s"] = _text(sample)
+        for (name, side), sample in PIPELINE_SAMPLES.items():
+            samples[f"proxy-{demo_id('proxy', prefix + name)}-{side}_transforms"] = _text(sample)
     return samples
 
 

@@ -13,9 +13,18 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from console.clock import frozen_now, now
-from console.models import ApplicationCreate, ProxyCreate, ReactorFormulaCreate
+from console.models import ApplicationCreate, ProxyCreate, ReactorCreate, ReactorFormulaCreate
 from console.models.demo import DEMO_STAGING_NAME, DEMO_TENANT_NAME, STAGING_PREFIX, demo_id
-from console.service.store import Store, TenantInfo, applications, formulas, proxies, tenants
+from console.service.provisioning import Provisioning, Version
+from console.service.store import (
+    Store,
+    TenantInfo,
+    applications,
+    formulas,
+    proxies,
+    reactors,
+    tenants,
+)
 from console.service.store.store import bootstrap_tenant
 from console.service.timestamps import stamp
 
@@ -275,6 +284,34 @@ module.exports = async function (req) {
 };
 """
 
+_LOYALTY_REQUEST = """\
+module.exports = async function (req) {
+  const { args, configuration } = req;
+  const { body, headers } = args;
+  // The loyalty partner takes points in whole units and the member number without spaces.
+  return {
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: {
+      program: configuration.PROGRAM_ID,
+      member: String(body.member_number).replace(/\\s+/g, ''),
+      points: Math.round(body.amount / 100) * Number(configuration.POINTS_PER_UNIT || 1),
+      reference: body.order_id,
+    },
+  };
+};
+"""
+
+_LOYALTY_RESPONSE = """\
+module.exports = async function (req) {
+  const { body, headers } = req.args;
+  // Only what the checkout shows goes back; the partner's ledger ids stay behind.
+  return {
+    headers,
+    body: { member: body.member, points_awarded: body.points_awarded, balance: body.balance },
+  };
+};
+"""
+
 _PROXIES: list[dict[str, Any]] = [
     {
         "name": "Stripe charges",
@@ -323,6 +360,34 @@ _PROXIES: list[dict[str, Any]] = [
         "configuration": {"CANDIDATES": "3", "MATCH": "enhanced"},
         "require_auth": True,
         "age": 14 * DAY,
+    },
+    {
+        # Today's proxies: a pipeline of steps on each side (issue 35).
+        "name": "Loyalty points accrual",
+        "destination_url": "https://api.loyalty-partner.example/v2/accruals",
+        "request_transforms": [{"type": "code", "code": _LOYALTY_REQUEST}],
+        "response_transforms": [
+            {"type": "code", "code": _LOYALTY_RESPONSE},
+            {
+                "type": "append_header",
+                "options": {"location": "X-Loyalty-Program", "value": "acme-rewards"},
+            },
+            {
+                # The partner echoes the member number in full: all but the last four masked.
+                "type": "mask",
+                "matcher": "regex",
+                "expression": '"member"\\s*:\\s*"[A-Z]{2}([0-9]+)[0-9]{4}"',
+                "replacement": "*",
+            },
+        ],
+        "configuration": {
+            "PROGRAM_ID": "acme-rewards",
+            "POINTS_PER_UNIT": "2",
+            "LOYALTY_API_KEY": "lp_live_…",
+        },
+        "require_auth": True,
+        "timeout": 10,
+        "age": 6 * DAY,
     },
 ]
 
@@ -464,6 +529,107 @@ _FORMULAS: list[dict[str, Any]] = [
 ]
 
 
+# -- reactors ------------------------------------------------------------------------------
+
+_BIN_LOOKUP = """\
+module.exports = async function (req) {
+  const { args, configuration } = req;
+  // The first six to eight digits name the issuer; the card number itself is never returned.
+  const digits = String(args.card_number || '').replace(/\\D/g, '');
+  if (digits.length < 12) {
+    throw new Error('card_number must hold at least 12 digits');
+  }
+  const ranges = [
+    { prefix: '4', brand: 'visa' },
+    { prefix: '51', brand: 'mastercard' }, { prefix: '52', brand: 'mastercard' },
+    { prefix: '53', brand: 'mastercard' }, { prefix: '54', brand: 'mastercard' },
+    { prefix: '55', brand: 'mastercard' }, { prefix: '2221', brand: 'mastercard' },
+    { prefix: '34', brand: 'amex' }, { prefix: '37', brand: 'amex' },
+    { prefix: '6011', brand: 'discover' }, { prefix: '65', brand: 'discover' },
+  ];
+  const match = ranges
+    .filter((range) => digits.startsWith(range.prefix))
+    .sort((a, b) => b.prefix.length - a.prefix.length)[0];
+  const issuers = JSON.parse(configuration.ISSUER_TABLE || '{}');
+  const bin = digits.slice(0, 8);
+  const issuer = issuers[bin] || issuers[digits.slice(0, 6)] || null;
+  const blocked = (configuration.BLOCKED_COUNTRIES || '')
+    .split(',').map((code) => code.trim()).filter(Boolean);
+  const country = issuer ? issuer.country : null;
+  return {
+    raw: {
+      bin,
+      last4: digits.slice(-4),
+      brand: match ? match.brand : 'unknown',
+      issuer: issuer ? issuer.name : null,
+      country,
+      funding: issuer ? issuer.funding : null,
+      allowed: country === null || !blocked.includes(country),
+    },
+  };
+};
+"""
+
+_FRAUD_RELAY = """\
+module.exports = async function (req) {
+  const { args, configuration } = req;
+  const { order, card } = args;
+  // What the fraud partner receives: the order, the card's BIN and last four, never the number.
+  const headers = {
+    'Content-Type': 'application/json',
+    Authorization: `Bearer ${configuration.PARTNER_API_KEY}`,
+    'X-Merchant-Id': configuration.MERCHANT_ID,
+    'X-Request-Id': order.id,
+  };
+  const body = {
+    merchant: configuration.MERCHANT_ID,
+    order_id: order.id,
+    amount: { value: order.amount, currency: (order.currency || 'usd').toUpperCase() },
+    card: { bin: card.bin, last4: card.last4 },
+    customer: { email_domain: (order.email || '').split('@')[1] || null },
+    score_threshold: Number(configuration.SCORE_THRESHOLD || 70),
+  };
+  return { body, headers };
+};
+"""
+
+_REACTORS: list[dict[str, Any]] = [
+    {
+        # The runtime reactors always had: the image and nothing else.
+        "name": "Card BIN lookup",
+        "code": _BIN_LOOKUP,
+        "runtime": {"image": "node-bt"},
+        "application": "Fraud scoring worker",
+        "configuration": {
+            "ISSUER_TABLE": '{"42424242": {"name": "Stripe Test Bank", "country": "US",'
+            ' "funding": "credit"}, "545454": {"name": "Acme Card Services", "country": "GB",'
+            ' "funding": "debit"}}',
+            "BLOCKED_COUNTRIES": "KP,IR,SY",
+        },
+        "age": 28 * DAY,
+        "modified": 4 * DAY,
+    },
+    {
+        # Node.js 22 with its own runtime options; no dependencies (the local service cannot
+        # install npm packages: a reactor with some would fail to provision here).
+        "name": "Fraud partner relay",
+        "code": _FRAUD_RELAY,
+        "runtime": {
+            "image": "node22",
+            "timeout": 15,
+            "resources": "large",
+            "permissions": ["token:read"],
+        },
+        "configuration": {
+            "PARTNER_API_KEY": "fp_live_…",
+            "MERCHANT_ID": "acme-eu-01",
+            "SCORE_THRESHOLD": "70",
+        },
+        "age": 12 * DAY,
+    },
+]
+
+
 # -- usage ----------------------------------------------------------------------------------
 
 DEMO_INCLUDED_MONTHLY_ACTIVE_TOKENS = 250_000
@@ -521,7 +687,7 @@ STAGING_CODE_NOTE = "// staging: a looser limit while the new scoring is tried\n
 
 
 def seed_demo_tenant(store: Store, *, staging_name: str | None = None) -> TenantInfo:
-    """Creates the demo tenant with its applications, proxies, formulas and usage; with
+    """Creates the demo tenant with its applications, proxies, reactors, formulas and usage; with
     `staging_name`, its staging twin under that name (a little behind production, one
     formula changed, its own ids), for the demo's second profile."""
     moment = now()
@@ -620,6 +786,26 @@ def _seed(
         )
         if "modified" in spec:
             _touch(conn, "proxies", row["id"], ci, stamp(moment - spec["modified"]))
+
+    for spec in _without_staging_gaps(_REACTORS, staging):
+        body = {k: v for k, v in spec.items() if k not in ("age", "modified", "application")}
+        if "application" in spec:
+            body["application"] = {"id": demo_id("application", spec["application"])}
+        reactor = ReactorCreate.parse(body)
+        runtime = reactor.runtime.model_dump(mode="json") if reactor.runtime else None
+        version = Version(reactor.code, dict(reactor.configuration), runtime)
+        row = reactors.insert(  # provisioned long ago: active, as the demo shows them
+            conn,
+            info.tenant_id,
+            name=reactor.name,
+            application_id=str(reactor.application.id) if reactor.application else None,
+            provisioning=Provisioning("active", version),
+            by=admin,
+            at=stamp(moment - spec["age"]),
+            reactor_id=demo_id("reactor", spec["name"]),
+        )
+        if "modified" in spec:
+            _touch(conn, "reactors", row["id"], ci, stamp(moment - spec["modified"]))
 
     for spec in _without_staging_gaps(_FORMULAS, staging):
         body = {k: v for k, v in spec.items() if k not in ("age", "modified")}

@@ -62,7 +62,7 @@ if TYPE_CHECKING:
     from console.tui.base.connection import ProfileSummary
     from console.tui.base.shell import ConsoleShell, DiffView, PlanView
     from console.tui.base.shown import Shown
-    from console.tui.forms.run_targets import RunTarget
+    from console.tui.forms.run_targets import ReactTarget, RunTarget
     from console.usage_history.forecast import Forecast
     from console.usage_history.store import HistoryStore
 
@@ -411,6 +411,15 @@ class TenantConsoleApp(App[int]):
         """What the header and the profile palette need, once the first rows are on screen."""
         self.refresh_header_info()
         self.run_worker(self._names(), group="names", exit_on_error=False)
+        self.run_worker(self._code_surfaces(), group="code-surfaces", exit_on_error=False)
+
+    async def _code_surfaces(self) -> None:
+        """The code sections the service does not offer, marked as such (issue 35)."""
+        from console.tui.browse.code_surfaces import note_code_surfaces
+
+        client = self.connected_client()
+        if client is not None:
+            await note_code_surfaces(self, client)
 
     def refresh_header_info(self) -> None:
         self.run_worker(self._header_info(), group="header", exclusive=True, exit_on_error=False)
@@ -722,6 +731,18 @@ class TenantConsoleApp(App[int]):
         from console.tui.screens.test_run import TestRunScreen
 
         self.push_screen(TestRunScreen(target))
+
+    def open_react(self, target: ReactTarget) -> None:
+        """React on a reactor (console.tui.screens.react), above (escape comes back)."""
+        from console.tui.screens.react import ReactScreen
+
+        self.push_screen(ReactScreen(target))
+
+    def react_with(self, kind: ResourceKind, obj: Shown) -> None:
+        """The declared React action on `obj` (a form asks: it cannot import the actions)."""
+        from console.tui.actions.declarations import REACT, Target, start
+
+        start(REACT, self, Target(kind, obj))
 
     def open_access_review(self, flag: str | None = None) -> None:
         """The access review, above whatever is on screen (escape comes back)."""

@@ -28,7 +28,7 @@ import sys
 import time
 from typing import Any
 
-from tests.benchmarks.large_tenant import _settle, _until
+from tests.benchmarks.large_tenant import _settle, _until, section_number
 
 TARGET = "Application 09995"
 RUNS = 2
@@ -72,17 +72,15 @@ async def _console(base_url: str, key: str, runs: int) -> dict[str, Any]:
         await _until(lambda: bool(frames), "the Applications list never showed rows", 60)
         screen = app.console_screen
         assert screen is not None
-        for number, key_name, figure in (
-            (1, "applications", "first_rows_s"),
-            (4, "permissions", "section_s"),
-        ):
+        for key_name, figure in (("applications", "first_rows_s"), ("permissions", "section_s")):
+            number = section_number(key_name)
             watched[0] = key_name
             screen.action_section(number)  # mounted (lazily) and loaded once, not measured
             await _until(lambda: bool(frames), f"{key_name} never showed rows", 60)
             listing = screen.resource_list(key_name)
             await _settle(app, screen, listing)
             for _ in range(runs):
-                screen.action_section(5)  # the Tenant section, then the list opened anew
+                screen.action_section(section_number("tenant"))  # then the list opened anew
                 await _settle(app, screen, listing)
                 listing.reset()
                 frames.clear()
@@ -92,7 +90,7 @@ async def _console(base_url: str, key: str, runs: int) -> dict[str, Any]:
                 result[figure].append(frames[0] - started)
                 await _settle(app, screen, listing)
         watched[0] = "applications"
-        screen.action_section(1)
+        screen.action_section(section_number("applications"))
         listing = screen.resource_list("applications")
         await _settle(app, screen, listing)
 

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tests.benchmarks import cold_start, throughput
+from tests.benchmarks.reactor_rows import reactor_rows
 from tests.benchmarks.results import REPO_ROOT, Row, median, table
 from tests.benchmarks.review_rows import review_rows
 from tests.benchmarks.services import seeded_service
@@ -408,6 +409,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "review",
         "latency",
         "limit",
+        "reactors",
     )
     parser.add_argument("--only", choices=parts, nargs="*")
     parser.add_argument(
@@ -449,6 +451,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 )
             if "latency" in only:
                 rows += latency_rows(service.base_url, service.key, args.rtt, min(args.runs, 3))
+            if "reactors" in only:
+                _say("reactors: a react and the section of 1,000 reactors at 150 ms round trip")
+                rows += reactor_rows(service, args.runs, _json_from)
         if "limit" in only:
             rows += rate_limited_rows(Path(root), LATENCY_TARGET_RTT, spent=150)
     print(table(rows))

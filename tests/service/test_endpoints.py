@@ -417,6 +417,7 @@ def _everything(base_url: str, key: str) -> dict[str, Any]:
                 "/applications",
                 "/proxies",
                 "/reactor-formulas",
+                "/reactors",
                 "/tenants/self",
                 "/tenants/self/reports/usage",
             )
@@ -446,6 +447,11 @@ def test_demo_data_fills_every_screen(demo) -> None:
     assert len(private) >= 3
     assert all("module.exports" in f["code"] for f in private)
     assert any(f["configuration"] and f["request_parameters"] for f in private)
+    reactors = data["/reactors"]["data"]  # issue 35: one of each runtime, provisioned
+    assert {r["runtime"]["image"] for r in reactors} == {"node-bt", "node22"}
+    assert {r["state"] for r in reactors} == {"active"}
+    assert all("module.exports" in r["code"] and r["configuration"] for r in reactors)
+    assert any(len(p["response_transforms"]) > 1 for p in proxies)  # and a pipeline
     report = data["/tenants/self/reports/usage"]["token_report"]
     assert len(report["metrics_by_type"]) >= 4
     share = report["monthly_active_tokens"] / report["included_monthly_active_tokens"]

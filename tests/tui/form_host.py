@@ -173,6 +173,16 @@ class FormHost(App[None]):
 
         self.push_screen(TestRunScreen(target))
 
+    def open_react(self, target: Any) -> None:
+        from console.tui.screens.react import ReactScreen
+
+        self.push_screen(ReactScreen(target))
+
+    def react_with(self, kind: Any, obj: Any) -> None:
+        from console.tui.actions.declarations import REACT, Target, start
+
+        start(REACT, self, Target(kind, obj))
+
     def open_access_review(self, flag: str | None = None) -> None:
         raise NotImplementedError("the form host opens no review")
 

@@ -401,7 +401,7 @@ async def test_tenant_section_edit_and_type_to_confirm_delete(service, tenant, c
     app = make_app(service.base_url, tenant.key)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await pilot.press("5")
+        await pilot.press("6")
         await settle(pilot)
         await pilot.press("e")
         await wait_until(pilot, screen_is(app, TenantForm))
@@ -489,7 +489,7 @@ async def test_tenant_section_says_which_key_edits_it(service, tenant):
     app = make_app(service.base_url, tenant.key)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await pilot.press("5")
+        await pilot.press("6")
         await settle(pilot)
         texts = [str(s.content) for s in console(app).section_widget("tenant").query(".muted")]
         assert any("Press e to edit the tenant" in t for t in texts), texts

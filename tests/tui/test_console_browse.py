@@ -69,18 +69,23 @@ async def test_every_section_shows_its_data(service: Any, tenant: Any) -> None:
 
         await pilot.press("4")
         await settle(pilot)
+        assert screen.current == "reactors"
+        assert resource_list(app, "reactors").items == []
+
+        await pilot.press("5")
+        await settle(pilot)
         permissions = resource_list(app, "permissions")
         assert len(permissions.items) == 31
         assert footer_status(app) == "31 of 31 loaded"
 
-        await pilot.press("5")
+        await pilot.press("6")
         await settle(pilot)
         tenant_view = screen.query_one(TenantView)
         assert tenant_view.display
         assert tenant_view.query_one(FieldsView).value_of("Name") == "Browse Corp"
         assert tenant_view.query_one(FieldsView).value_of("Fingerprint tokens") in ("on", "off")
 
-        await pilot.press("6")
+        await pilot.press("7")
         await settle(pilot)
         usage = screen.query_one(UsageView)
         assert usage.loaded and usage.dashboard.state in ("report", "empty")
@@ -265,7 +270,7 @@ async def test_filters_go_to_the_server(service: Any, tenant: Any) -> None:
         formulas = resource_list(app, "reactor_formulas")
         assert [f["name"] for f in formulas.items] == ["Orders scoring"]
 
-        await pilot.press("4")
+        await pilot.press("5")
         await settle(pilot)
         await filter_list(pilot, "public")
         permissions = resource_list(app, "permissions")

@@ -69,10 +69,10 @@ async def test_a_key_lacking_a_permission_says_which(service: Any) -> None:
         await pilot.press("r")
         await settle(pilot)
         assert "proxy:read" in problem_of(app, "proxies").message_text
-        await pilot.press("5")
+        await pilot.press("6")
         await settle(pilot)
         assert "tenant:read" in problem_of(app, "tenant").message_text
-        await pilot.press("4")  # needs no permission
+        await pilot.press("5")  # needs no permission
         await settle(pilot)
         assert len(resource_list(app, "permissions").items) == 31
         assert app.is_running
@@ -114,12 +114,12 @@ async def test_rate_limited(start_service: Any) -> None:
     app = make_app(limited.base_url, limited.key, client_factory=client)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        for number in "234":
+        for number in "2345":
             await pilot.press(number)
             await settle(pilot)
         panels = [
             console(app).section_widget(k).query_one(StatePanel)
-            for k in ("proxies", "reactor_formulas", "permissions")
+            for k in ("proxies", "reactor_formulas", "reactors", "permissions")
         ]
         limited_panels = [p for p in panels if p.kind == "error" and "429" in p.title_text]
         assert limited_panels, [p.title_text for p in panels]
@@ -173,7 +173,7 @@ async def test_service_stopped_mid_session(fresh_service: Any) -> None:
         assert applications.items  # what was loaded stays, marked stale (test_stale_retries)
         assert applications.query(StaleBanner)
         assert any("unreachable" in n and fresh_service.base_url in n for n in notifications(app))
-        await pilot.press("5")  # never loaded: nothing to keep, the failure in its place
+        await pilot.press("6")  # never loaded: nothing to keep, the failure in its place
         await settle(pilot)
         assert console(app).query_one(TenantView).problem is not None
         fresh_service.start()

@@ -127,18 +127,18 @@ async def test_formulas_permissions_tenant_and_a_total_only_usage(hosted: Hosted
         await pilot.press("escape")
         await settle(pilot)
 
-        await pilot.press("4")
+        await pilot.press("5")
         await settle(pilot)
         assert footer_status(app) == "34 of 34 loaded"
 
-        await pilot.press("5")
+        await pilot.press("6")
         await settle(pilot)
         fields = console(app).query_one(TenantView).query_one(FieldsView)
         assert fields.value_of("type") == "production"
         assert "deduplication_behaviour = update_existing" in fields.value_of("Other settings")
         assert fields.value_of("region") == "eu-west"
 
-        await pilot.press("6")
+        await pilot.press("7")
         await settle(pilot)
         dashboard = console(app).query_one(UsageView).dashboard
         assert dashboard.state == "report", dashboard.error_text
@@ -233,7 +233,7 @@ async def test_saving_unchanged_keeps_what_the_console_does_not_show(
         await settle(pilot)
         await save_unchanged(pilot, app)  # Card masking
 
-        await pilot.press("5")
+        await pilot.press("6")
         await settle(pilot)
         await save_unchanged(pilot, app)
 
@@ -281,7 +281,7 @@ async def test_the_profile_key_header_is_used_by_every_request() -> None:
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
             assert len(resource_list(app, "applications").items) == 6
-            await pilot.press("5")
+            await pilot.press("6")
             await settle(pilot)
             assert console(app).header.tenant == "My Tenant"
         assert len(hosted.requests) >= 3
@@ -316,7 +316,7 @@ async def test_a_report_with_nulls_and_no_plan_amount() -> None:
         app = hosted_app(hosted)
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
-            await pilot.press("6")
+            await pilot.press("7")
             await settle(pilot)
             dashboard = console(app).query_one(UsageView).dashboard
             assert dashboard.state == "report", dashboard.error_text

@@ -293,7 +293,7 @@ async def test_every_list_sorts_by_a_column_and_says_so(
     app = make_app(service.base_url, info.key)
     async with app.run_test(size=LARGE) as pilot:
         await settle(pilot)
-        await pilot.press("4")
+        await pilot.press("5")
         await settle(pilot)
         permissions = resource_list(app, "permissions")
         server_order = [p["type"] for p in permissions.items]
@@ -389,7 +389,7 @@ async def test_columns_fit_80_and_use_200(service: Any, tenant: Any) -> None:
         await settle(pilot)
         proxies = resource_list(app, "proxies").table
         assert proxies.shown_columns == ("name", "destination", "auth", "application")
-        await pilot.press("4")
+        await pilot.press("5")
         await settle(pilot)
         permissions = resource_list(app, "permissions").table
         assert "types" in permissions.shown_columns
@@ -442,7 +442,7 @@ async def test_footer_keeps_help_and_the_lists_keys_apart(service: Any, tenant: 
         await settle(pilot)
         assert "? Help" in key_line(app) and "esc Back" in key_line(app)
         await pilot.press("escape")
-        await pilot.press("5")
+        await pilot.press("6")
         await settle(pilot)
         line = key_line(app)
         assert " e d Edit/Del " in line and "n e d" not in line  # only the keys offered
@@ -490,7 +490,7 @@ async def test_usage_last_panel_is_a_key_away_at_80x24(start_service: Any) -> No
     app = make_app(demo.base_url, demo.key)
     async with app.run_test(size=SMALL) as pilot:
         await settle(pilot)
-        await pilot.press("6")
+        await pilot.press("7")
         await settle(pilot)
         report = console(app).query_one("#usage-report")
         chart = console(app).query_one("#usage-history")  # the last panel: usage over time

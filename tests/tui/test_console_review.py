@@ -183,7 +183,7 @@ async def test_who_holds_a_permission_from_its_row_directly_or_through_rules(
     app = make_app(service.base_url, tenant.info.key)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await pilot.press("4")
+        await pilot.press("5")
         await settle(pilot)
         permissions = resource_list(app, "permissions")
         index = [p["type"] for p in permissions.items].index("token:read")

@@ -28,7 +28,7 @@ async def test_help_lists_every_key(service: Any) -> None:
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
         listed = {key for group in KEY_GROUPS for key, _ in group.keys}
-        assert {"1-6", "/", "enter", "escape", "r", "y", "p", "?", "q", "ctrl+p"} <= listed
+        assert {"1-7", "/", "enter", "escape", "r", "y", "p", "?", "q", "ctrl+p"} <= listed
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is console(app)

@@ -39,7 +39,7 @@ async def test_lists_and_header_say_they_are_stale_once_the_service_dies(
         await settle(pilot)
         await pilot.press("2")
         await settle(pilot)
-        await pilot.press("5")
+        await pilot.press("6")
         await settle(pilot)
         header = console(app).header
         assert header.tenant and app.usage_line

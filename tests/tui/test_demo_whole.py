@@ -17,6 +17,8 @@ from console.models.demo import (
     DEMO_STAGING_NAME,
     DEMO_TENANT_NAME,
     FORMULA_SAMPLES,
+    PIPELINE_SAMPLES,
+    REACTOR_SAMPLES,
     TRANSFORM_SAMPLES,
     demo_samples,
 )
@@ -103,12 +105,20 @@ def test_every_demo_object_has_a_sample_written_to_the_demos_own_data_dir(
     directory = demo.use_for_console_data()
     assert demo.data_dir is not None and directory == demo.data_dir / CONSOLE_DATA
     samples = demo_samples()
-    # Four formulas and six transforms, in production and in staging.
-    assert len(samples) == 2 * (len(FORMULA_SAMPLES) + len(TRANSFORM_SAMPLES)) == 20
+    # Four formulas, two reactors (a test-run's sample and React's request each), seven
+    # transforms (each also as a one-step pipeline) and one pipeline of three steps, in
+    # production and in staging.
+    per_tenant = (
+        len(FORMULA_SAMPLES)
+        + 2 * len(REACTOR_SAMPLES)
+        + 2 * len(TRANSFORM_SAMPLES)
+        + len(PIPELINE_SAMPLES)
+    )
+    assert len(samples) == 2 * per_tenant == 46
     for key, text in samples.items():
         assert load_sample(key) == text
     files = list((directory / "test-runs").iterdir())
-    assert len(files) == 20 and all(f.stat().st_mode & 0o077 == 0 for f in files)
+    assert len(files) == 46 and all(f.stat().st_mode & 0o077 == 0 for f in files)
 
 
 async def demo_codes(demo: DemoService) -> dict[str, Any]:

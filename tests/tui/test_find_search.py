@@ -174,7 +174,7 @@ async def test_enter_asks_the_server_for_proxies_and_formulas(service: Any, big:
         assert formulas.query_params == {"name": "scor"}
         assert names(formulas.items) == ["Orders scoring"]
 
-        await pilot.press("4")
+        await pilot.press("5")
         await settle(pilot)
         permissions = resource_list(app, "permissions")
         await pilot.press("slash")
@@ -314,7 +314,7 @@ async def test_every_list_sorts_by_every_column_both_ways(service: Any, big: Any
                     shown = [listing.table.row(n)[index] for n in range(listing.table.row_count)]
                     assert [sort_key(cell) for cell in shown] == keys
         # Permissions by each column with s and S, from the keyboard
-        await pilot.press("4")
+        await pilot.press("5")
         await settle(pilot)
         permissions = resource_list(app, "permissions")
         for index in range(len(permissions.kind.columns)):

@@ -68,11 +68,11 @@ async def test_footers_name_each_views_keys_at_200_columns(service: Any, tenant:
         line = key_line(app)
         for shown in ("⏎ Open", "A Review", "/ Filter", "n e d R New/Edit/Del/Regen", "S Sort/Rev"):
             assert shown in line
-        for shown in ("c Copy to profile", "P All profiles", "1-6 Sections", "? Help", "q Quit"):
+        for shown in ("c Copy to profile", "P All profiles", "1-7 Sections", "? Help", "q Quit"):
             assert shown in line
         # The most important first: the section's own key before the change keys and sort.
         assert line.index("A Review") < line.index("New/Edit/Del") < line.index("Sort/Rev")
-        await go(pilot, "4")
+        await go(pilot, "5")
         line = key_line(app)
         assert "w Who holds" in line and "A Review" not in line and "New/Edit/Del" not in line
         await go(pilot, "2", "enter")  # a proxy: test-run and copy to profile both apply
@@ -98,9 +98,9 @@ async def test_footers_keep_the_most_important_keys_at_80_columns(
         await go(pilot, "2")  # a proxy has no key to regenerate: the label says so
         line = key_line(app)
         assert "n e d New/Edit/Del " in line and "Regen" not in line and "? Help" in line
-        await go(pilot, "4")
+        await go(pilot, "5")
         assert "w Who holds" in key_line(app) and "? Help" in key_line(app)
-        await go(pilot, "6")  # nothing of its own: the everywhere keys, ? first
+        await go(pilot, "7")  # nothing of its own: the everywhere keys, ? first
         assert "? Help q Quit" in key_line(app)
         await go(pilot, "3", "enter")
         line = key_line(app)
@@ -121,7 +121,7 @@ async def test_a_key_pressed_where_it_does_not_apply_says_where_it_works(
         assert hints == [
             "Not here: w (who holds) works in Permissions, on a highlighted permission."
         ]
-        await go(pilot, "5", "s")
+        await go(pilot, "6", "s")
         assert any("s (sort) works in a list" in n for n in notes(app))
         await go(pilot, "ctrl+r")
         assert any("ctrl+r (test-run) works on a formula or a proxy" in n for n in notes(app))
@@ -408,12 +408,12 @@ async def test_usage_is_fetched_on_opening_when_older_than_the_period(
     app = make_app(service.base_url, tenant.key)
     async with app.run_test(size=SMALL) as pilot:
         await settle(pilot)
-        await go(pilot, "6")
+        await go(pilot, "7")
         usage = console(app).section_widget("usage")
         first = usage.loaded_at  # type: ignore[attr-defined]
         assert first is not None
-        await go(pilot, "1", "6")
+        await go(pilot, "1", "7")
         assert usage.loaded_at == first  # fresh: not fetched again  # type: ignore[attr-defined]
         monkeypatch.setattr(usage_view_module, "FRESH_SECONDS", -1.0)
-        await go(pilot, "1", "6")
+        await go(pilot, "1", "7")
         assert usage.loaded_at is not None and usage.loaded_at > first  # type: ignore[attr-defined]

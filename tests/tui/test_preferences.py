@@ -30,7 +30,7 @@ async def test_theme_and_usage_auto_refresh_survive_a_restart(
         await settle(pilot)
         assert app.theme != "nord"
         app.theme = "nord"
-        await pilot.press("6")
+        await pilot.press("7")
         await settle(pilot)
         auto_refresh_setter(app.screen.query_one(UsageDashboard), 60)()
         await settle(pilot)
@@ -42,7 +42,7 @@ async def test_theme_and_usage_auto_refresh_survive_a_restart(
     async with again.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert again.theme == "nord"
-        await pilot.press("6")
+        await pilot.press("7")
         await settle(pilot)
         assert again.screen.query_one(UsageDashboard).auto_refresh_seconds == 60
 

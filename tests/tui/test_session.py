@@ -106,7 +106,7 @@ async def test_the_clock_reaches_its_followers_without_walking_the_screens(
     app = two_profile_app(("one", service.base_url, info.key), ("two", service.base_url, info.key))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await pilot.press("5")  # the Tenant section also shows relative times
+        await pilot.press("6")  # the Tenant section also shows relative times
         await settle(pilot)
         tenant = console(app).tenant_view()
         assert tenant is not None and tenant.tenant is not None

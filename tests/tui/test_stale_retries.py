@@ -148,7 +148,7 @@ async def test_the_tenant_section_keeps_the_tenant_through_failed_retries(
     app = make_app(service.base_url, service.key, client_factory=quick_client)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await pilot.press("5")
+        await pilot.press("6")
         await settle(pilot)
         view = console(app).query_one(TenantView)
         tenant, loaded = view.tenant, view.loaded_at
@@ -185,7 +185,7 @@ async def test_the_usage_section_keeps_the_report_through_failed_retries(
     app = make_app(service.base_url, service.key, client_factory=quick_client)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await pilot.press("6")
+        await pilot.press("7")
         await settle(pilot)
         view = console(app).query_one(UsageView)
         dashboard = view.dashboard

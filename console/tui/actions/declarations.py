@@ -1,5 +1,6 @@
 """The actions that change data, each declared once: n, e, d and R on the lists, the details
-and the Tenant section; N, x and o on an application's detail; c, a copy to another profile.
+and the Tenant section; N, x and o on an application's detail; c, a copy to another profile;
+and React (ctrl+l), which runs a reactor on the service.
 
 A declaration says what the action needs (a permission, a feature of the service), whether
 read-only mode refuses it, which kinds of object it applies to, and the flow it runs. The
@@ -31,9 +32,18 @@ from console.tui.actions.key_permissions import (
     not_offered,
     refuse_if_read_only,
     say_lacking,
+    unproven_permission,
 )
 from console.tui.actions.promote import PROMOTABLE_KINDS
-from console.tui.browse.kinds import APPLICATIONS, LIST_KINDS, TENANT, ResourceKind
+from console.tui.browse.kinds import (
+    APPLICATIONS,
+    LIST_KINDS,
+    REACT_KEY,
+    REACT_LABEL,
+    REACTORS,
+    TENANT,
+    ResourceKind,
+)
 from console.tui.browse.live import LiveSequence
 
 if TYPE_CHECKING:
@@ -110,7 +120,9 @@ class Action:
     refused_object_title: str = "Not changed"
     """The title of the refusal on such an object (`refuse`)."""
     refused_in_read_only: bool = True
-    """Read-only mode refuses it (its key stays bound, to say why, but leaves the footer)."""
+    """Read-only mode refuses it (its key stays bound, to say why, but leaves the footer).
+    An action it does not refuse (React: it changes no object) still needs its permission
+    there, known to be held (key_permissions.unproven_permission)."""
 
     # ---- whether it applies: the footer and the palette --------------------------------
 
@@ -199,7 +211,18 @@ async def guard(action: Action, app: FlowHost, target: Target) -> Refusal | None
         what = action.refused_as(target)
         if refuse_if_read_only(app, what):
             return Refusal(f"Read-only mode: {what} is refused.", said=True)
-    if changes and action.permission is not None:
+    if changes and action.permission is not None and in_read_only_mode(app):
+        # Not refused read-only (else it was, above): only with the permission known held.
+        missing = await unproven_permission(app, kind, action.permission)
+        if missing:
+            what = action.refused_as(target)
+            app.notify(
+                f"Read-only mode: {what} needs a key known to hold {missing}.",
+                title="Read-only",
+                severity="warning",
+            )
+            return Refusal(f"needs {missing}", said=True)
+    elif changes and action.permission is not None:
         missing = await lacking_permission(app, kind, action.permission)
         if missing:
             say_lacking(app, missing, action.lacking_phrase(target))
@@ -424,12 +447,45 @@ COPY_TO_PROFILE = Action(
     read_only_object="skip",  # an official formula is the operator's
 )
 
+
+async def _react(app: FlowHost, target: Target) -> object:
+    from console.models.reactors import Reactor
+    from console.tui.forms.run_targets import react_target
+
+    assert isinstance(target.obj, Reactor)
+    app.open_react(react_target(target.obj))
+    return True
+
+
+REACT = Action(
+    name="react",
+    key=REACT_KEY,
+    label=REACT_LABEL,
+    kinds=frozenset({REACTORS.key}),
+    flow=_react,
+    refused_as=lambda target: "reacting",
+    lacking_as=_the_object("reacting with"),
+    permission="react",
+    # It changes no object (the code runs on the service with its own permissions): read-only
+    # mode lets it run, with reactor:invoke known to be held.
+    refused_in_read_only=False,
+)
+
 CONSOLE_ACTIONS: dict[str, Action] = {
-    a.name: a for a in (NEW, EDIT, DELETE, REGENERATE_KEY, COPY_TO_PROFILE)
+    a.name: a for a in (NEW, EDIT, DELETE, REGENERATE_KEY, COPY_TO_PROFILE, REACT)
 }
 """The console screen's (its lists and the Tenant section)."""
 DETAIL_ACTIONS: dict[str, Action] = {
     a.name: a
-    for a in (EDIT, DELETE, REGENERATE_KEY, COPY_TO_PROFILE, NEW_KEY, REVOKE_KEY, ROTATE_KEY)
+    for a in (
+        EDIT,
+        DELETE,
+        REGENERATE_KEY,
+        COPY_TO_PROFILE,
+        NEW_KEY,
+        REVOKE_KEY,
+        ROTATE_KEY,
+        REACT,
+    )
 }
 """A detail screen's."""

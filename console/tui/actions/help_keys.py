@@ -12,6 +12,7 @@ from console.tui.actions.declarations import (
     EDIT,
     NEW,
     NEW_KEY,
+    REACT,
     REGENERATE_KEY,
     REVOKE_KEY,
     ROTATE_KEY,
@@ -29,6 +30,8 @@ class KeyGroup(NamedTuple):
 
 
 SECTION_NAMES = ", ".join(f"{s.number} {s.title}" for s in SECTIONS)
+SECTION_KEYS = f"1-{len(SECTIONS)}"
+"""The number keys of the built-in sections ("1-7")."""
 
 KEY_GROUPS: tuple[KeyGroup, ...] = (
     KeyGroup(
@@ -55,7 +58,7 @@ KEY_GROUPS: tuple[KeyGroup, ...] = (
     KeyGroup(
         "Console: sections and lists",
         (
-            ("1-6", f"Sections: {SECTION_NAMES}"),
+            (SECTION_KEYS, f"Sections: {SECTION_NAMES}"),
             ("enter", "Open the highlighted object"),
             (
                 "/",
@@ -93,13 +96,24 @@ KEY_GROUPS: tuple[KeyGroup, ...] = (
         "Detail",
         (
             ("v", "Raw JSON (toggle)"),
-            ("ctrl+r", "Test-run a formula's code or a proxy's transform"),
+            ("ctrl+r", "Test-run a formula's or a reactor's code, or a proxy's transform"),
             ("y", "Copy the id"),
             ("r", "Read it again"),
             ("j / k, g / G", "Scroll"),
             (
                 " / ".join(a.key for a in (EDIT, DELETE, REGENERATE_KEY, COPY_TO_PROFILE)),
                 "Edit, delete, regenerate the key, copy to profile",
+            ),
+        ),
+    ),
+    KeyGroup(
+        "Reactors (list, detail, form)",
+        (
+            (
+                REACT.key,
+                "React: run the reactor on the service with a request you edit (async when"
+                " asked), beside a test-run of the same request here; read-only mode allows"
+                " it with reactor:invoke",
             ),
         ),
     ),
@@ -157,8 +171,12 @@ KEY_GROUPS: tuple[KeyGroup, ...] = (
             ("escape", "Close (asks if there are unsaved changes)"),
             ("tab / shift+tab", "Next / previous field; never changes a field"),
             ("space", "Tick or untick the highlighted permission or box"),
-            ("ctrl+r", "Test-run the code as edited (formula; proxy: a side's steps in order)"),
-            ("F5 / F6 / F7", "Formula: its code, configuration contract, request parameters"),
+            ("ctrl+r", "Test-run the code as edited (formula, reactor; proxy: a side's steps)"),
+            (
+                "F5 / F6 / F7",
+                "Formula: its code, configuration contract, request parameters; reactor: its"
+                " code, configuration, runtime",
+            ),
             ("n / d", "Proxy, on a step list: add a step (type first) / remove one (asks)"),
             ("shift+up / shift+down", "Proxy, on a step list: move the step up / down"),
         ),
@@ -182,6 +200,14 @@ KEY_GROUPS: tuple[KeyGroup, ...] = (
             ("ctrl+r", "Run the code on the sample request"),
             ("ctrl+t", "Prefill the sample"),
             ("F8", "Go to the error in the code"),
+            ("escape", "Close"),
+        ),
+    ),
+    KeyGroup(
+        "React",
+        (
+            (REACT.key, "Send the request to the service (and run it here beside)"),
+            ("ctrl+r", "Run the request here only (a test-run)"),
             ("escape", "Close"),
         ),
     ),
@@ -214,6 +240,7 @@ SCREEN_GROUPS: dict[str, str] = {
     "HoldersScreen": "Who holds (w)",
     "OverviewScreen": "All profiles (P)",
     "TestRunScreen": "Test-run",
+    "ReactScreen": "React",
 }
 """The group `?` opens at, by the name of the screen's class (the screens import this
 module's layer, not the other way round); a screen not named here opens at the top."""

@@ -78,6 +78,16 @@ async def key_application(client: AdminClient) -> Application | None:
         return None
 
 
+EQUIVALENT: dict[str, frozenset[str]] = {"reactor:invoke": frozenset({"token:use"})}
+"""Permissions the service accepts in place of another: React with `token:use`, as the
+hosted service still does (docs/reactors.md)."""
+
+
+def holds(permissions: frozenset[str], needed: str) -> bool:
+    """Whether a key with `permissions` may do what `needed` allows."""
+    return needed in permissions or bool(permissions & EQUIVALENT.get(needed, frozenset()))
+
+
 def needed_permission(kind: Look | None, action: str) -> str | None:
     """The permission `n`, `e`, `d` or `R` on this kind of object needs (`proxy:create`)."""
     return kind.change_permission(action) if kind is not None else None
@@ -125,7 +135,24 @@ async def lacking_permission(app: FlowHost, kind: Look, action: str) -> str | No
     if not session.key_known:
         await _learn_key(session, client)
     permissions = session.key_permissions
-    return needed if permissions is not None and needed not in permissions else None
+    return needed if permissions is not None and not holds(permissions, needed) else None
+
+
+async def unproven_permission(app: FlowHost, kind: Look, action: str) -> str | None:
+    """In read-only mode, for an action that changes no object but runs something on the
+    service (React): the permission it needs unless the key is known to hold it (asking the
+    service if not yet known); None when it does. Read-only mode lets it run only then."""
+    needed = needed_permission(kind, action)
+    if needed is None:
+        return None
+    client = app.connected_client()
+    if client is None:
+        return needed
+    session = _session_of(app, client)
+    if not session.key_known:
+        await _learn_key(session, client)
+    permissions = session.key_permissions
+    return None if permissions is not None and holds(permissions, needed) else needed
 
 
 def lacking_now(app: FlowHost, kind: Look | None, action: str) -> str | None:
@@ -134,7 +161,7 @@ def lacking_now(app: FlowHost, kind: Look | None, action: str) -> str | None:
     if needed is None or in_read_only_mode(app):
         return None
     permissions = known_permissions(app)
-    return needed if permissions is not None and needed not in permissions else None
+    return needed if permissions is not None and not holds(permissions, needed) else None
 
 
 def say_lacking(app: FlowHost, permission: str, what: str) -> None:

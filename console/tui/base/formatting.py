@@ -116,15 +116,33 @@ def mask_key(key: str | None) -> str:
     return f"{MASK}{key[-4:]}" if len(key) > 12 else MASK
 
 
+def mask_secret(value: str) -> str:
+    """A configuration value (a secret) shown as dots and its length: none of it, unlike a
+    key's last four characters, which name the key without revealing it."""
+    return f"{MASK} ({len(value)} characters)" if value else "(empty)"
+
+
+def _masked_values(configuration: dict[str, object]) -> dict[str, object]:
+    """A configuration's names with their text values masked (a null stays null)."""
+    return {k: mask_secret(v) if isinstance(v, str) else v for k, v in configuration.items()}
+
+
 def yes_no(value: bool | None) -> str:
     return "yes" if value else "no"
 
 
 def mask_secrets(data: object) -> object:
-    """A JSON-like value with every `key` field masked, for the raw view."""
+    """A JSON-like value with every `key` field and every value of a `configuration` map (a
+    reactor's or a proxy's: secrets) masked, for the raw view."""
     if isinstance(data, dict):
         return {
-            k: (mask_key(v) if k == "key" and isinstance(v, str) else mask_secrets(v))
+            k: (
+                mask_key(v)
+                if k == "key" and isinstance(v, str)
+                else _masked_values(v)
+                if k == "configuration" and isinstance(v, dict)
+                else mask_secrets(v)
+            )
             for k, v in data.items()
         }
     if isinstance(data, list):

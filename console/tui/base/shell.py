@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from console.tui.base.shown import Shown
     from console.tui.browse.first_page import FirstPage
     from console.tui.browse.kinds import ResourceKind
-    from console.tui.forms.run_targets import RunTarget
+    from console.tui.forms.run_targets import ReactTarget, RunTarget
     from console.tui.widgets.section_loader import SectionLoader
     from console.usage_history.forecast import Forecast
     from console.usage_history.store import HistoryStore
@@ -306,6 +306,15 @@ class Router(DialogHost, Protocol):
 
     def open_test_run(self, target: RunTarget) -> None:
         """The test-run screen for `target` (a form's or a detail's code), above."""
+        ...
+
+    def open_react(self, target: ReactTarget) -> None:
+        """The React screen for a reactor (the declared React action's flow), above."""
+        ...
+
+    def react_with(self, kind: ResourceKind, obj: Shown) -> None:
+        """The declared React action on `obj` (its guard, then its flow): for a form, which
+        cannot import the actions."""
         ...
 
     def open_access_review(self, flag: str | None = None) -> None: ...

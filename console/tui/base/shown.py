@@ -11,17 +11,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 if TYPE_CHECKING:
-    from console.models import Application, Permission, Proxy, ReactorFormula, Tenant
+    from console.models import Application, Permission, Proxy, Reactor, ReactorFormula, Tenant
 
 JsonObject: TypeAlias = dict[str, Any]
 """An object as the service sent it (decoded JSON). Its values are whatever the service put
 there (the hosted service adds fields and shapes the specification lacks), so each reader
 checks what it reads: the one place the console holds values of no fixed type."""
 
-Model: TypeAlias = "Application | Proxy | ReactorFormula | Permission | Tenant"
+Model: TypeAlias = "Application | Proxy | ReactorFormula | Reactor | Permission | Tenant"
 """An object the console has read into its model (console.models)."""
 
-Editable: TypeAlias = "Application | Proxy | ReactorFormula | Tenant"
+Editable: TypeAlias = "Application | Proxy | ReactorFormula | Reactor | Tenant"
 """An object a form edits: each has a name and the time it was last modified."""
 
 Shown: TypeAlias = "Model | JsonObject"

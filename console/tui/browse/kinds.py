@@ -19,6 +19,7 @@ from rich.text import Text
 
 from console import kinds
 from console.kinds import field_of
+from console.kinds.builtin import REACTORS as REACTORS_KIND
 from console.tui.base import formatting as fmt
 from console.tui.base.columns import Column, Labels, Renderable
 from console.tui.base.shown import JsonObject, Query, Shown
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
         Application,
         Permission,
         Proxy,
+        Reactor,
         ReactorFormula,
         Tenant,
         TransformView,
@@ -136,9 +138,16 @@ def named_id(value: object, labels: Labels | None) -> Renderable:
 
 def audit_ids(item: Shown) -> list[str]:
     """The ids a detail shows that may be applications: who created and last changed it,
-    and a proxy's application. Looked up by id (an id of no application stays as it is)."""
+    and a proxy's or a reactor's application. Looked up by id (an id of no application stays
+    as it is)."""
     names = ("created_by", "modified_by", "application_id")
-    return sorted({str(v) for v in (field_of(item, n) for n in names) if v})
+    found = {str(v) for v in (field_of(item, n) for n in names) if v}
+    application = field_of(item, "application")  # a reactor's: {id, ...}
+    if application is not None and not isinstance(application, str | int | float | bool):
+        nested = field_of(application, "id")
+        if nested and not field_of(application, "name"):
+            found.add(str(nested))
+    return sorted(found)
 
 
 async def application_names(client: AdminClient, ids: list[str]) -> Labels:
@@ -147,7 +156,7 @@ async def application_names(client: AdminClient, ids: list[str]) -> Labels:
 
 
 def _audit(
-    item: Application | Proxy | ReactorFormula, labels: Labels | None = None
+    item: Application | Proxy | ReactorFormula | Reactor, labels: Labels | None = None
 ) -> list[tuple[str, Renderable]]:
     return [
         ("Created", fmt.when(item.created_at)),
@@ -405,6 +414,201 @@ class ReactorFormulasLook(ListLook):
         return [CodeBlock("Code", item.code)] if item.code is not None else []
 
 
+IN_PROGRESS_STATES = ("creating", "updating")
+"""A reactor being provisioned (console.models.reactors.STATES)."""
+
+
+def state_text(state: object) -> Renderable:
+    """A reactor's state: being provisioned shown in progress, failed in the error colour,
+    none (a service that provisions nothing) as a dash."""
+    if not state:
+        return Text("—", style="dim")
+    word = str(state)
+    if word in IN_PROGRESS_STATES:
+        return Text(f"⋯ {word}", style="italic yellow")
+    if word == "failed":
+        return Text(f"✗ {word}", style="bold red")
+    if word == "outdated":
+        return Text(word, style="yellow")
+    return word
+
+
+def _reactor_application_id(reactor: JsonObject) -> str | None:
+    application = reactor.get("application")
+    if isinstance(application, dict) and application.get("id"):
+        return str(application["id"])
+    return None
+
+
+def _reactor_application_cell(reactor: JsonObject, labels: Labels) -> Renderable:
+    """The application's name: as the reactor was sent with it, else looked up by id."""
+    key = _reactor_application_id(reactor)
+    if key is None:
+        return Text("—", style="dim")
+    application = reactor["application"]
+    name = application.get("name") if isinstance(application, dict) else None
+    return str(name) if name else labels.get(key) or Text(key[:8] + "…", style="dim")
+
+
+def _reactor_image(reactor: JsonObject) -> str:
+    runtime = reactor.get("runtime")
+    image = runtime.get("image") if isinstance(runtime, dict) else None
+    return str(image or "node-bt")
+
+
+def masked_configuration(configuration: dict[str, str | None] | None) -> Renderable:
+    """A configuration's names with their values masked: they are secrets (keys, tokens),
+    never shown whole on a screen (nor in a snapshot); the form holds them as typed."""
+    if not configuration:
+        return Text("none", style="dim")
+    text = Text()
+    for name, value in configuration.items():
+        if text:
+            text.append("\n")
+        text.append(str(name), style="bold")
+        text.append(" = ")
+        if value is None:
+            text.append("(null)", style="dim")
+        else:
+            text.append(fmt.mask_secret(value), style="dim")
+    return text
+
+
+def _names_versions(packages: dict[str, str | None] | None) -> Renderable:
+    if not packages:
+        return Text("none", style="dim")
+    return "\n".join(f"{name}@{version or '?'}" for name, version in packages.items())
+
+
+def provisioning_error(reactor: Reactor) -> Renderable | None:
+    """The failed provisioning's error as the service said it (`requested.error_*`), or None."""
+    requested = reactor.requested
+    if requested is None or not (requested.error_code or requested.error_message):
+        return None
+    text = Text()
+    if requested.error_code:
+        text.append(requested.error_code, style="bold red")
+        text.append(": " if requested.error_message else "")
+    if requested.error_message:
+        text.append(requested.error_message, style="red")
+    if reactor.state != "failed":
+        text.append("\nThe previous version keeps serving until the next change.", style="dim")
+    return text
+
+
+REACT_KEY = "ctrl+l"
+"""React's key on every screen that offers it (the lists, a reactor's detail and form, the
+React screen itself, where it sends again): a control key, as a form's fields take letters.
+Declared with the action (console.tui.actions.declarations.REACT); here, below the forms and
+the actions, so that both read it without loading each other."""
+REACT_LABEL = "React"
+
+
+class ReactorsLook(ListLook):
+    delete_consequences = "Reacting with it fails at once; its code and configuration are gone."
+    filter_placeholder = "any column or column:value; enter asks the service by name or id"
+    columns = (
+        Column("name", "Name", lambda r: r["name"], min_width=16, grow=True),
+        Column(
+            "state",
+            "State",
+            lambda r: state_text(r.get("state")),
+            10,
+            charset="⋯✗ creatingupdatedfailedoutdatedactive" + _MARKS,
+        ),
+        Column("image", "Image", _reactor_image, 7, charset="node-bt22" + _MARKS),
+        Column(
+            "application",
+            "Application",
+            _reactor_application_cell,
+            22,
+            uses_labels=True,
+            min_width=14,
+            drop_order=2,
+            grow=True,
+        ),
+        Column(
+            "modified",
+            "Modified",
+            lambda r: _date_cell(r.get("modified_at") or r.get("created_at")),
+            16,
+            drop_order=1,
+            charset=DATE_CHARS,
+        ),
+    )
+
+    def server_query(self, row_filter: RowFilter) -> Query | None:
+        by_id = _id_query(row_filter, self.title)
+        if by_id is None and row_filter.column in (None, "name") and row_filter.term:
+            return {"name": row_filter.term}
+        return by_id
+
+    async def fetch(self, client: AdminClient, page: int, size: int, query: Query) -> Fetched:
+        fetched = await super().fetch(client, page, size, query)
+        unnamed = {
+            key
+            for r in fetched.items
+            if isinstance(r, dict)
+            and (key := _reactor_application_id(r))
+            and not (r.get("application") or {}).get("name")
+        }
+        if unnamed:
+            fetched.labels.update(await _application_names(client, sorted(unnamed)))
+        return fetched
+
+    def fields(self, item: Reactor, labels: Labels | None = None) -> list[tuple[str, Renderable]]:
+        runtime = item.runtime
+        application: Renderable = Text("none", style="dim")
+        if item.application is not None and item.application.id is not None:
+            known = item.application.name or (labels or {}).get(str(item.application.id))
+            application = (
+                Text.assemble(known, (f"  {item.application.id}", "dim"))
+                if known
+                else str(item.application.id)
+            )
+        none = Text("default", style="dim")
+        rows: list[tuple[str, Renderable]] = [
+            ("Id", str(item.id)),
+            ("Name", item.name),
+            ("State", state_text(item.state)),
+        ]
+        error = provisioning_error(item)
+        if error is not None:
+            rows.append(("Provisioning", error))
+        rows += [
+            ("Image", item.image),
+            ("Timeout", f"{runtime.timeout} s" if runtime and runtime.timeout else none),
+            ("Resources", (runtime.resources if runtime else None) or none),
+            (
+                "Warm concurrency",
+                str(runtime.warm_concurrency)
+                if runtime and runtime.warm_concurrency is not None
+                else none,
+            ),
+            (
+                "Permissions",
+                ", ".join(runtime.permissions)
+                if runtime and runtime.permissions
+                else Text("none", style="dim"),
+            ),
+            ("Dependencies", _names_versions(runtime.dependencies if runtime else None)),
+            ("Application", application),
+            ("Configuration", masked_configuration(item.configuration)),
+        ]
+        if item.formula:
+            rows.append(("Formula", str(item.formula.get("name") or item.formula.get("id"))))
+        rows += [("Tenant", _id_text(item.tenant_id)), *_audit(item, labels)]
+        return rows
+
+    def code_blocks(self, item: Reactor) -> list[CodeBlock]:
+        blocks = [CodeBlock("Code", item.code)] if item.code is not None else []
+        pending = item.requested.reactor if item.requested else None
+        if pending is not None and pending.code is not None and pending.code != item.code:
+            title = "Code being provisioned" if item.provisioning else "Code that failed"
+            blocks.append(CodeBlock(title, pending.code))
+        return blocks
+
+
 APPLICATION_TYPES = ("private", "public", "management")
 
 
@@ -477,9 +681,10 @@ class TenantLook(Look):
 APPLICATIONS = ApplicationsLook(kinds.APPLICATIONS)
 PROXIES = ProxiesLook(kinds.PROXIES)
 REACTOR_FORMULAS = ReactorFormulasLook(kinds.REACTOR_FORMULAS)
+REACTORS = ReactorsLook(REACTORS_KIND)
 PERMISSIONS = PermissionsLook(kinds.PERMISSIONS)
 TENANT = TenantLook(kinds.TENANT)
-for _look in (APPLICATIONS, PROXIES, REACTOR_FORMULAS, PERMISSIONS, TENANT):
+for _look in (APPLICATIONS, PROXIES, REACTOR_FORMULAS, REACTORS, PERMISSIONS, TENANT):
     LOOKS.register(_look)
 
 LIST_KINDS: LiveSequence[ListLook] = LiveSequence(LOOKS.lists)

@@ -32,7 +32,13 @@ PAGE_SIZE = 50
 FormLoader = Callable[[], type[Any]]
 """A kind's form screen class, imported when first asked for (console.tui.forms.registry)."""
 
-_PERMISSION_VERBS = {"new": "create", "edit": "update", "delete": "delete", "regenerate": "update"}
+_PERMISSION_VERBS = {
+    "new": "create",
+    "edit": "update",
+    "delete": "delete",
+    "regenerate": "update",
+    "react": "invoke",
+}
 
 
 @dataclass(frozen=True)
@@ -148,7 +154,8 @@ class Look:
         return f"This {self.singular} cannot be changed."
 
     def change_permission(self, action: str) -> str | None:
-        """The permission `n`, `e`, `d` or `R` needs (`proxy:create`); None if none applies."""
+        """The permission `n`, `e`, `d`, `R` or React needs (`proxy:create`,
+        `reactor:invoke`); None if none applies."""
         verb = _PERMISSION_VERBS.get(action)
         if not self.changeable or verb is None:
             return None

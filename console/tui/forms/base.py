@@ -159,8 +159,13 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT, RequestT]):
     def start_loading(self) -> None:
         """Starts fetching what the fields need (permission lists, applications)."""
 
-    async def after_saved(self, result: ResultT) -> None:
-        """Runs in the save worker once the service accepted the change."""
+    async def after_saved(self, result: ResultT) -> bool | None:
+        """Runs in the save worker once the service accepted the change. True keeps the form
+        open (a reactor whose provisioning failed, to be fixed and saved again): it then
+        edits the saved object (`self.obj`), so a second ctrl+s cannot create it twice, and
+        closing it gives the saved object to whoever opened it. It may replace `self.saved`
+        with the object read again (a reactor once provisioned): the form closes with that."""
+        return None
 
     async def confirm_send(self, model: RequestT) -> bool:
         """Asks, if the change needs it, just before sending; False keeps the form open."""
@@ -477,13 +482,18 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT, RequestT]):
             # create the object twice.
             self.saved = result
             self._baseline = self._safe_state()
+            keep_open = False
             try:
-                await self.after_saved(result)
+                keep_open = bool(await self.after_saved(result))
             except Exception as error:  # e.g. the key reveal failed to show
                 log.warning("After saving, the follow-up failed", exc_info=True)
                 self.notify(f"Saved, but: {error}", severity="error")
             self.notify(f'Saved {self.noun} "{result.name}".', title="Saved")
-            self.dismiss(result)
+            if keep_open:
+                self._baseline = self._safe_state()
+                self.refresh_dirty()
+            else:
+                self.dismiss(self.saved)  # after_saved may have read it again
         finally:
             self._set_saving(False)
 
@@ -537,11 +547,11 @@ class ResourceForm(ModalScreen[ResultT | None], Generic[ResultT, RequestT]):
         if self.dirty:
             dialog_host(self).show(DiscardChangesModal(f"this {self.noun}"), self._discard_answered)
         else:
-            self.dismiss(None)
+            self.dismiss(self.saved)  # None unless saved and kept open (see after_saved)
 
     def _discard_answered(self, discard: bool | None) -> None:
         if discard:
-            self.dismiss(None)
+            self.dismiss(self.saved)
 
     @on(Button.Pressed, "#form-save")
     def _save_pressed(self) -> None:

@@ -22,6 +22,7 @@ from console.tui.forms.base import FieldErrors, ResourceForm
 from console.tui.forms.editors import ContractEditor, ListEditor
 from console.tui.forms.fields import FormField
 from console.tui.forms.icon import IconError, describe_icon, read_icon
+from console.tui.forms.parts import FormParts, part_bindings
 from console.tui.widgets.code_editor import CodeEditor
 
 if TYPE_CHECKING:
@@ -39,16 +40,8 @@ TYPE_TEXT = {
 }
 
 
-class FormulaParts(TabbedContent):
-    """The formula form's tabs. A pane reports a focus that is already gone (its field's,
-    as the pane is left): Textual's TabbedContent would show that pane again, hiding the one
-    just chosen; only a focus still inside a pane makes it active."""
-
-    def _on_tab_pane_focused(self, event: TabPane.Focused) -> None:
-        focused = self.app.focused
-        if focused is None or event.tab_pane not in focused.ancestors_with_self:
-            event.prevent_default()  # TabbedContent's own handler would activate it
-            event.stop()
+FormulaParts = FormParts
+"""The formula form's tabs (console.tui.forms.parts)."""
 
 
 class FormulaForm(ResourceForm[ReactorFormula, ReactorFormulaCreate]):
@@ -65,23 +58,7 @@ class FormulaForm(ResourceForm[ReactorFormula, ReactorFormulaCreate]):
 
     BINDINGS = [
         Binding("ctrl+r", "test_run", "Test-run"),
-        # F5-F7 in every terminal; alt+1..3 where the terminal sends them (priority: never
-        # typed into the field that has the focus).
-        Binding("f5,alt+1", "show_part('part-code')", "Code", key_display="F5", priority=True),
-        Binding(
-            "f6,alt+2",
-            "show_part('part-configuration')",
-            "Configuration",
-            key_display="F6",
-            priority=True,
-        ),
-        Binding(
-            "f7,alt+3",
-            "show_part('part-parameters')",
-            "Request parameters",
-            key_display="F7",
-            priority=True,
-        ),
+        *part_bindings("Code", "Configuration", "Request parameters"),
     ]
 
     def __init__(
@@ -284,9 +261,12 @@ class FormulaForm(ResourceForm[ReactorFormula, ReactorFormulaCreate]):
             return
         super()._reveal_field(field)
 
-    def action_show_part(self, pane: str) -> None:
+    PARTS = ("part-code", "part-configuration", "part-parameters")
+
+    def action_show_part(self, number: int) -> None:
         """F5, F6, F7 (or alt+1..3): the code, the configuration contract, the request
         parameters, whichever has the focus."""
+        pane = self.PARTS[number - 1]
         self.query_one("#formula-parts", TabbedContent).active = pane
         self.call_after_refresh(self._focus_part, pane)
 

@@ -11,7 +11,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from console.tui.browse.kinds import APPLICATIONS, LOOKS, PROXIES, REACTOR_FORMULAS, TENANT
+from console.tui.browse.kinds import (
+    APPLICATIONS,
+    LOOKS,
+    PROXIES,
+    REACTOR_FORMULAS,
+    REACTORS,
+    TENANT,
+)
 
 if TYPE_CHECKING:
     from console.tui.browse.looks import Look
@@ -41,6 +48,12 @@ def formula_form() -> FormClass:
     return FormulaForm
 
 
+def reactor_form() -> FormClass:
+    from console.tui.forms.reactor import ReactorForm
+
+    return ReactorForm
+
+
 def tenant_form() -> FormClass:
     from console.tui.forms.tenant import TenantForm
 
@@ -50,6 +63,7 @@ def tenant_form() -> FormClass:
 LOOKS.attach_form(APPLICATIONS, application_form)
 LOOKS.attach_form(PROXIES, proxy_form)
 LOOKS.attach_form(REACTOR_FORMULAS, formula_form)
+LOOKS.attach_form(REACTORS, reactor_form)
 LOOKS.attach_form(TENANT, tenant_form)
 
 

@@ -1,18 +1,21 @@
-"""What a test-run runs: a formula's or a proxy transform's code, or a proxy's pipeline of
-steps, its sample and contract, as a form or a detail describes it to the test-run screen
-(console.tui.screens.test_run). Here, below the screen, so that the forms describe a run
-without importing the screen: the app opens it (Router.open_test_run in
+"""What a test-run runs: a formula's, a reactor's or a proxy transform's code, or a proxy's
+pipeline of steps, its sample and contract, as a form or a detail describes it to the
+test-run screen (console.tui.screens.test_run); and what React sends a reactor
+(console.tui.screens.react). Here, below the screens, so that the forms describe a run without
+importing a screen: the app opens them (Router.open_test_run, Router.open_react in
 console.tui.base.shell)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from uuid import UUID
 
+    from console.models.reactors import Reactor
+    from console.runner.result import Kind as RunKind
     from console.tui.base.shown import JsonObject
     from console.tui.widgets.code_editor import CodeEditor
 
@@ -21,8 +24,8 @@ if TYPE_CHECKING:
 class RunTarget:
     """What to run and how: everything the screen needs from a form or a detail."""
 
-    kind: str
-    """"formula" or "transform"."""
+    kind: RunKind
+    """"formula", "reactor" or "transform" (console.runner's kinds)."""
     title: str
     code: Callable[[], str]
     """The code as it is now (a form's editor may change between runs)."""
@@ -46,6 +49,18 @@ class RunTarget:
     in order by console.runner.pipeline instead of `code` alone."""
     step_editor: Callable[[int], CodeEditor | None] = lambda index: None
     """The editor of a pipeline's code step, to mark the error it threw in."""
+
+    @property
+    def sample_parts(self) -> str:
+        """What the sample holds, in the screen's hint."""
+        if self.kind == "transform":
+            return "args.body, args.headers and configuration"
+        return "args and configuration"
+
+    @property
+    def owner(self) -> str:
+        """Who could have written code from the service: anyone who can update this."""
+        return {"formula": "formula", "reactor": "reactor"}.get(self.kind, "proxy")
 
 
 def formula_run_target(
@@ -143,3 +158,76 @@ def pipeline_run_target(
         steps=steps,
         step_editor=step_editor,
     )
+
+
+def reactor_run_target(
+    name: str,
+    object_id: UUID | None,
+    code: Callable[[], str],
+    configuration: Callable[[], Mapping[str, str | None] | None],
+    editor: CodeEditor | None = None,
+) -> RunTarget:
+    """A reactor's run: `{args, configuration}` with the reactor's configuration as it is
+    now; called as a formula is, its result checked as the service checks a react's."""
+
+    def default_sample() -> JsonObject:
+        return reactor_sample(configuration())
+
+    return RunTarget(
+        kind="reactor",
+        title=f'Test-run of the reactor "{name}"' if name else "Test-run of the new reactor",
+        code=code,
+        sample_key=f"reactor-{object_id or 'new'}",
+        default_sample=default_sample,
+        editor=editor,
+        from_service=lambda: object_id is not None,
+    )
+
+
+def reactor_sample(configuration: Mapping[str, str | None] | None) -> JsonObject:
+    """`{args, configuration}`: empty args, the reactor's configuration (a null as "")."""
+    return {
+        "args": {},
+        "configuration": {k: v if v is not None else "" for k, v in (configuration or {}).items()},
+    }
+
+
+@dataclass
+class ReactTarget:
+    """What React sends a reactor, and what runs here beside it: the reactor's saved code
+    (the service runs its active version) with its configuration, on the same args."""
+
+    reactor_id: str
+    name: str
+    code: str
+    """The code as read from the service, run here for comparison."""
+    configuration: dict[str, str]
+    timeout: int | None = None
+    """The runtime's timeout (seconds), if set: the service's deadline for the code."""
+    notes: list[str] = field(default_factory=list)
+    """Said above the request (the form's unsaved code is not what the service runs)."""
+
+    @property
+    def sample_key(self) -> str:
+        """Whose kept request this is, for console.runner.samples (one per reactor)."""
+        return f"react-{self.reactor_id}"
+
+    @property
+    def run_target(self) -> RunTarget:
+        """The local run of the same request (console.tui.screens.test_run's runner)."""
+        code = self.code
+        configuration = dict(self.configuration)
+        return RunTarget(
+            kind="reactor",
+            title=f'Test-run of the reactor "{self.name}"',
+            code=lambda: code,
+            sample_key=f"reactor-{self.reactor_id}",
+            default_sample=lambda: reactor_sample(configuration),
+        )
+
+
+def react_target(reactor: Reactor) -> ReactTarget:
+    """React on a reactor as read: its saved code and configuration (null values as "")."""
+    configuration = {k: v or "" for k, v in (reactor.configuration or {}).items()}
+    timeout = reactor.runtime.timeout if reactor.runtime is not None else None
+    return ReactTarget(str(reactor.id), reactor.name, reactor.code or "", configuration, timeout)

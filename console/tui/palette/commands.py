@@ -99,7 +99,7 @@ class ObjectProvider(Provider):
                 help=f"{row_id} · {caption}",
             )
         found = len(seen)
-        for kind, item in await self._by_name(client, query):
+        for kind, item in await self._by_name(client, query, app.unavailable):
             yield hit(kind, item)
         async for item in self._applications(client, query):
             item_id = APPLICATIONS.item_id(item)
@@ -175,7 +175,9 @@ class ObjectProvider(Provider):
         results = await asyncio.gather(*(one(k) for k in _by_id_kinds()))
         return [r for r in results if r is not None]
 
-    async def _by_name(self, client: AdminClient, query: str) -> list[tuple[ListLook, Shown]]:
+    async def _by_name(
+        self, client: AdminClient, query: str, unavailable: set[str]
+    ) -> list[tuple[ListLook, Shown]]:
         async def some(kind: ListLook) -> list[tuple[ListLook, Shown]]:
             try:
                 fetched = await kind.fetch(client, 1, SEARCH_SIZE, {"name": query})
@@ -184,7 +186,7 @@ class ObjectProvider(Provider):
                 return []
             return [(kind, item) for item in fetched.items]
 
-        named = (k for k in LOOKS.lists() if k.declaration.name_filter)
+        named = (k for k in LOOKS.lists() if k.declaration.name_filter and k.key not in unavailable)
         results = await asyncio.gather(*(some(k) for k in named))
         return [hit for part in results for hit in part]
 

@@ -135,7 +135,7 @@ class ConsoleScreen(DeclaredActions, Screen[None], actions=CONSOLE_SCREEN_ACTION
 
     # Before these: n, e, d, R and c (DeclaredActions).
     BINDINGS = [
-        Binding("1", "section(1)", "Sections", key_display="1-6"),
+        Binding("1", "section(1)", "Sections", key_display=f"1-{len(SECTIONS)}"),
         *(
             Binding(str(n), f"section({n})", _section_title(n), show=False)
             for n in range(2, MAX_SECTIONS + 1)

@@ -132,6 +132,8 @@ class DetailScreen(DeclaredActions, Screen[None], actions=DETAIL_SCREEN_ACTIONS)
         """Set once a refresh failed while the object was shown."""
         self.item_id = item_id or (kind.item_id(item) if item is not None else "")
         self.show_json = False
+        self._provisioning_reads = 0
+        """Reads of a reactor being provisioned since it was last seen settled."""
 
     def compose(self) -> ComposeResult:
         yield ConsoleHeader()
@@ -180,6 +182,26 @@ class DetailScreen(DeclaredActions, Screen[None], actions=DETAIL_SCREEN_ACTIONS)
         if any(i not in self.labels for i in audit_ids(item)):
             names = self._name_ids(item)
             self.run_worker(names, group="names", exclusive=True, exit_on_error=False)
+        self._follow_provisioning(item)
+
+    def _follow_provisioning(self, item: Shown) -> None:
+        """A reactor being provisioned (`creating`, `updating`) is read again a second later
+        (each read through the client's request budget), what is shown staying meanwhile,
+        until it is active or failed, or the wait's deadline passes (console.tui.forms
+        .provisioning: its interval and deadline)."""
+        from console.tui.forms.provisioning import DEADLINE, INTERVAL
+
+        if not getattr(item, "provisioning", False):
+            self._provisioning_reads = 0
+            return
+        if self._provisioning_reads * INTERVAL >= DEADLINE:
+            return
+        self._provisioning_reads += 1
+        self.set_timer(INTERVAL, self._read_again_while_provisioning)
+
+    def _read_again_while_provisioning(self) -> None:
+        if self.is_attached and self.app.screen is self:
+            self.action_refresh()
 
     def _show_keys(self, item: Shown) -> None:
         """An application's keys panel (issue 26), filled in the background."""
@@ -236,10 +258,15 @@ class DetailScreen(DeclaredActions, Screen[None], actions=DETAIL_SCREEN_ACTIONS)
             chrome(self).copy_id(self.item_id)
 
     def action_test_run(self) -> None:
-        """A formula's code, or a proxy's first code transform, run on a sample (nothing is
-        saved: the code is the object's as read)."""
+        """A formula's or a reactor's code, or a proxy's first code transform, run on a
+        sample (nothing is saved: the code is the object's as read)."""
         from console.models import Proxy, ReactorFormula
-        from console.tui.forms.run_targets import formula_run_target, transform_run_target
+        from console.models.reactors import Reactor
+        from console.tui.forms.run_targets import (
+            formula_run_target,
+            reactor_run_target,
+            transform_run_target,
+        )
 
         item = self.item
         name = self.kind.item_name(item) if item is not None else ""
@@ -247,6 +274,10 @@ class DetailScreen(DeclaredActions, Screen[None], actions=DETAIL_SCREEN_ACTIONS)
             formula = item
             code = str(formula.code or "")
             target = formula_run_target(name, formula.id, lambda: code, lambda: formula)
+        elif isinstance(item, Reactor):
+            code = str(item.code or "")
+            held = dict(item.configuration or {})
+            target = reactor_run_target(name, item.id, lambda: code, lambda: held)
         elif isinstance(item, Proxy):
             proxy = item
             transforms = [

@@ -2,9 +2,9 @@
 and what came back — the returned object and its shape check, the logs, the `bt` calls, the
 engine, and a thrown error, which is also marked in the code editor it came from.
 
-Opened with ctrl+r from a formula or proxy form and from their details. A proxy's pipeline
-(its request or response transforms) runs step by step (console.runner.pipeline): each step's
-outcome is shown in order, then the request the pipeline ends with. The engine
+Opened with ctrl+r from a formula, reactor or proxy form and from their details. A proxy's
+pipeline (its request or response transforms) runs step by step (console.runner.pipeline):
+each step's outcome is shown in order, then the request the pipeline ends with. The engine
 (console.runner) loads only when the first run starts.
 """
 
@@ -14,7 +14,7 @@ import asyncio
 import json
 import logging
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Group
 from rich.text import Text
@@ -22,7 +22,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Static, TextArea
 
 from console.terminal_text import printable, printable_json
@@ -31,6 +31,8 @@ from console.tui.forms.run_targets import RunTarget, formula_run_target, transfo
 from console.tui.widgets.key_bar import KeyBar
 
 if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
+
     from console.code_files.problems import CodeProblem
     from console.runner import RunResult
     from console.runner.pipeline import PipelineRun
@@ -187,6 +189,79 @@ def pipeline_renderable(run: PipelineRun) -> Group:
     return Group(*parts)
 
 
+async def run_locally(
+    target: RunTarget,
+    request: object,
+    agreed: set[str],
+    agree: Callable[[str], Awaitable[bool]],
+    say: Callable[[str], None],
+) -> RunResult | PipelineRun | str:
+    """Runs the target's code on `request` here, sandboxed (in a thread); the result, or
+    the sentence saying why it did not run. Where no OS sandbox can be had, code from the
+    service runs only once `agree` said yes (remembered in `agreed` for the screen's life).
+    Shared by the test-run and React (console.tui.screens.react)."""
+    from console.runner import run_code
+    from console.runner.engines import EngineUnavailable
+    from console.runner.pipeline import run_pipeline
+    from console.runner.sandbox import NoBoundary
+
+    code = target.code()
+    steps = target.steps() if target.steps is not None else None
+
+    async def attempt(allow_unisolated: bool) -> RunResult | PipelineRun:
+        if steps is not None:
+            return await asyncio.to_thread(
+                run_pipeline,
+                steps,
+                request,
+                with_bt=target.with_bt(),
+                allow_unisolated=allow_unisolated,
+            )
+        return await asyncio.to_thread(
+            run_code,
+            code,
+            request,
+            target.kind,
+            formula=target.contract(),
+            with_bt=target.with_bt(),
+            allow_unisolated=allow_unisolated,
+        )
+
+    try:
+        try:
+            return await attempt(not target.from_service() or code in agreed)
+        except NoBoundary as refusal:
+            if not await agree(str(refusal)):
+                return "Not run: there is no sandbox here and the code is the service's."
+            agreed.add(code)
+            say("Running without a sandbox…")
+            return await attempt(True)
+    except EngineUnavailable as error:
+        return str(error)
+    except Exception as error:
+        log.warning("The test-run failed", exc_info=True)
+        return f"The test-run failed: {error}"
+
+
+async def agree_to_run_unisolated(screen: Screen[Any], target: RunTarget, why: str) -> bool:
+    """Asks before code from the service runs where no OS sandbox can be had."""
+    from console.tui.modals.confirm import ConfirmModal
+
+    question = ConfirmModal(
+        "Run this code without a sandbox?",
+        f"{why}\n\nThis code came from the service: anyone who can update this "
+        f"{target.owner} in the tenant could "
+        "have written it. Outside a sandbox it could read your files, reach the network "
+        "and other programs, and use the keys this console holds.",
+        confirm_label="Run without a sandbox",
+        cancel_label="Don't run",
+        danger=True,
+        warning="Only run it if you have read it and trust it.",
+    )
+    answer: bool = await router(screen).ask(question)
+    return answer
+
+
 class TestRunScreen(ModalScreen[None]):
     """Run code on a sample request, locally and sandboxed; see the module's docstring."""
 
@@ -286,11 +361,7 @@ class TestRunScreen(ModalScreen[None]):
         from console.runner.samples import load_sample
 
         sample = load_sample(self.target.sample_key) or _json(self.target.default_sample())
-        what = (
-            "args and configuration"
-            if self.target.kind == "formula"
-            else "args.body, args.headers and configuration"
-        )
+        what = self.target.sample_parts
         with Vertical(id="run-frame"):
             yield Static(self.target.title, id="run-title", markup=False)
             yield Static(
@@ -410,81 +481,29 @@ class TestRunScreen(ModalScreen[None]):
     @work(exclusive=True, group="test-run", exit_on_error=False)
     async def _run(self, text: str, request: object) -> None:
         """The engine runs in a thread: a slow or stopped run never freezes the screen."""
-        from console.runner import run_code
-        from console.runner.engines import EngineUnavailable
-        from console.runner.pipeline import PipelineRun, run_pipeline
+        from console.runner.pipeline import PipelineRun
         from console.runner.samples import save_sample
-        from console.runner.sandbox import NoBoundary
-
-        target = self.target
-        code = target.code()
-        steps = target.steps() if target.steps is not None else None
-
-        async def attempt(allow_unisolated: bool) -> RunResult | PipelineRun:
-            if steps is not None:
-                return await asyncio.to_thread(
-                    run_pipeline,
-                    steps,
-                    request,
-                    with_bt=target.with_bt(),
-                    allow_unisolated=allow_unisolated,
-                )
-            return await asyncio.to_thread(
-                run_code,
-                code,
-                request,
-                "formula" if target.kind == "formula" else "transform",
-                formula=target.contract(),
-                with_bt=target.with_bt(),
-                allow_unisolated=allow_unisolated,
-            )
 
         try:
-            try:
-                agreed = not target.from_service() or code in self.agreed_unisolated
-                result = await attempt(agreed)
-            except NoBoundary as refusal:
-                if not await self._agree_to_run_unisolated(str(refusal)):
-                    self._status("Not run: there is no sandbox here and the code is the service's.")
-                    return
-                self.agreed_unisolated.add(code)
-                self._status("Running without a sandbox…")
-                result = await attempt(True)
-        except EngineUnavailable as error:
-            self._status(str(error))
-            return
-        except Exception as error:
-            log.warning("The test-run failed", exc_info=True)
-            self._status(f"The test-run failed: {error}")
-            return
+            outcome = await run_locally(
+                self.target, request, self.agreed_unisolated, self._agree, self._status
+            )
         finally:
             if self.is_mounted:  # closed while running: nothing left to update
                 self.query_one("#run-run", Button).disabled = False
+        if isinstance(outcome, str):
+            self._status(outcome)
+            return
         # Built in a thread: a large result takes a moment to lay out as text.
-        if isinstance(result, PipelineRun):
-            self._show_pipeline(result, await asyncio.to_thread(pipeline_renderable, result))
+        if isinstance(outcome, PipelineRun):
+            self._show_pipeline(outcome, await asyncio.to_thread(pipeline_renderable, outcome))
         else:
-            self._show(result, await asyncio.to_thread(result_renderable, result))
+            self._show(outcome, await asyncio.to_thread(result_renderable, outcome))
         # Kept after the result is on screen: the file is written (and synced) meanwhile.
-        await asyncio.to_thread(save_sample, target.sample_key, text)
+        await asyncio.to_thread(save_sample, self.target.sample_key, text)
 
-    async def _agree_to_run_unisolated(self, why: str) -> bool:
-        """Asks before code from the service runs where no OS sandbox can be had."""
-        from console.tui.modals.confirm import ConfirmModal
-
-        question = ConfirmModal(
-            "Run this code without a sandbox?",
-            f"{why}\n\nThis code came from the service: anyone who can update this "
-            f"{'formula' if self.target.kind == 'formula' else 'proxy'} in the tenant could "
-            "have written it. Outside a sandbox it could read your files, reach the network "
-            "and other programs, and use the keys this console holds.",
-            confirm_label="Run without a sandbox",
-            cancel_label="Don't run",
-            danger=True,
-            warning="Only run it if you have read it and trust it.",
-        )
-        answer: bool = await router(self).ask(question)
-        return answer
+    async def _agree(self, why: str) -> bool:
+        return await agree_to_run_unisolated(self, self.target, why)
 
     def _show(self, result: RunResult, renderable: Group, *, where: str = "") -> None:
         """A run's result on screen; `where` names the pipeline step it is of."""

@@ -1,0 +1,69 @@
+"""The Reactors rows of the benchmark table (issue 35): at 150 ms of round trip, a react's
+round trip, and the Reactors section of a tenant with 1,000 reactors opened (see
+reactors.py for what is timed)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from tests.benchmarks.latency_proxy import latency_proxy
+from tests.benchmarks.reactor_seeding import seed_reactors
+from tests.benchmarks.results import Row, median
+from tests.local_service import RunningService
+
+REACTORS = 1_000
+RTT_MS = 150
+
+JsonFrom = Callable[..., Any]
+"""run.py's `_json_from`: a module run in a process of its own, its last line as JSON."""
+
+
+def reactor_rows(service: RunningService, runs: int, json_from: JsonFrom) -> list[Row]:
+    """A tenant of its own with REACTORS reactors, beside the service's other data."""
+    tenant = service.new_tenant("Reactors benchmark")
+    seed_reactors(service.data_dir, tenant.tenant_id, tenant.application_id, REACTORS)
+    env = {"BENCH_API_KEY": tenant.key, "BENCH_RUNS": str(runs)}
+    loopback = json_from("tests.benchmarks.reactors", "react", service.base_url, env=env)
+    with latency_proxy(service.base_url, RTT_MS) as proxied:
+        react = json_from("tests.benchmarks.reactors", "react", proxied, env=env)
+        opened = json_from("tests.benchmarks.reactors", "open", proxied, env=env)
+    assert opened["total"] == REACTORS, opened
+    rtt = RTT_MS / 1000
+    engine_s = median(react["engine_ms"]) / 1000
+    engine = react["engine"]
+    return [
+        Row(
+            f"Reactors: a react's round trip ({RTT_MS} ms round trip, {engine} engine)",
+            median(react["react_s"]),
+            rtt + engine_s,
+            "s",
+            "≤ one round trip + the engine's own time + 50 ms; baseline: the first two",
+            limit=rtt + engine_s + 0.05,
+            absolute=True,
+        ),
+        Row(
+            "Context: the same react on loopback (no round trip added)",
+            median(loopback["react_s"]),
+            engine_s,
+            "s",
+            "reported: what the service and the runner spend; baseline: the engine's own time",
+        ),
+        Row(
+            "Context: the runner's whole run of the same code here, engine start-up included",
+            median(react["runner_ms"]) / 1000,
+            engine_s,
+            "s",
+            "reported; baseline: the engine's own time",
+        ),
+        Row(
+            f"Reactors: open the section until first rows ({REACTORS:,} reactors, "
+            f"{RTT_MS} ms round trip)",
+            median(opened["open_s"]),
+            rtt,
+            "s",
+            "≤ one round trip + 0.3 s",
+            limit=rtt + 0.3,
+            absolute=True,
+        ),
+    ]

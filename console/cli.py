@@ -126,6 +126,20 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="answer connections beyond N open at once with 503 and close them (default 200)",
     )
+    serve.add_argument(
+        "--provision-delay",
+        type=float,
+        default=0.5,
+        metavar="SECONDS",
+        help="how long provisioning a reactor with a runtime takes: it is creating or "
+        "updating for SECONDS, then active (default 0.5; 0: at once)",
+    )
+    serve.add_argument(
+        "--allow-unisolated",
+        action="store_true",
+        help="run reactors' code even where no operating-system sandbox can be had (it then "
+        "runs with this user's access to files and network; default: react answers 503)",
+    )
 
     new_tenant = sub.add_parser(
         "new-tenant", help="create a tenant and its bootstrap management application"

@@ -62,6 +62,8 @@ class RunningService:
         env: dict[str, str] | None = None,
         key_header: str | None = None,
         launcher: Sequence[str] = ("console", "serve"),
+        provision_delay: float | None = None,
+        allow_unisolated: bool = False,
     ) -> None:
         self.root = root
         self.launcher = tuple(launcher)
@@ -76,6 +78,11 @@ class RunningService:
         self.key_header = key_header or "SVC-API-KEY"
         """The header the service reads keys from (`serve --key-header`)."""
         self.extra_env = dict(env or {})
+        self.provision_delay = provision_delay
+        """Seconds a reactor's provisioning takes (`serve --provision-delay`); None: the
+        service's default (0.5)."""
+        self.allow_unisolated = allow_unisolated
+        """`serve --allow-unisolated`: reactors run where no OS sandbox can be had."""
         self.port = 0
         self.base_url = ""
         self.key = ""
@@ -105,6 +112,10 @@ class RunningService:
             cmd += ["--rate-limit", str(self.rate_limit)]
         if self.key_header != "SVC-API-KEY":
             cmd += ["--key-header", self.key_header]
+        if self.provision_delay is not None:
+            cmd += ["--provision-delay", str(self.provision_delay)]
+        if self.allow_unisolated:
+            cmd.append("--allow-unisolated")
         return cmd
 
     def environment(self) -> dict[str, str]:

@@ -32,6 +32,9 @@ class Permission(LenientModel):
 _PUBLIC_PRIVATE: list[str] = ["public", "private"]
 _PRIVATE: list[str] = ["private"]
 _MANAGEMENT: list[str] = ["management"]
+_INVOKERS: list[str] = ["private", "management"]
+"""Who may invoke reactors: private applications, as on the hosted service, and management
+ones, so that the console's own key can try a reactor on the local service."""
 
 PERMISSIONS: tuple[Permission, ...] = tuple(
     Permission(type=t, description=d, application_types=a)
@@ -62,6 +65,7 @@ PERMISSIONS: tuple[Permission, ...] = tuple(
         ("reactor:create", "Create reactor formulas and reactors", _MANAGEMENT),
         ("reactor:update", "Update reactor formulas and reactors", _MANAGEMENT),
         ("reactor:delete", "Delete reactor formulas and reactors", _MANAGEMENT),
+        ("reactor:invoke", "Invoke reactors (react, react-async, results)", _INVOKERS),
         ("proxy:read", "Read proxies", _MANAGEMENT),
         ("proxy:create", "Create proxies", _MANAGEMENT),
         ("proxy:update", "Update proxies", _MANAGEMENT),

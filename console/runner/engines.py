@@ -335,6 +335,8 @@ def _report(data: dict[str, Any], line_offset: int) -> Outcome:
             line=line,
             column=column,
             frames=frames,
+            status=_error_status(raw.get("status")),
+            errors=_decode(raw["errors_json"]) if isinstance(raw.get("errors_json"), str) else None,
         )
     value = None
     text = data.get("result_json")
@@ -361,6 +363,13 @@ def _report(data: dict[str, Any], line_offset: int) -> Outcome:
         engine_ms=float(data["engine_ms"]) if data.get("engine_ms") is not None else None,
         phase=phase if phase in PHASES else None,
     )
+
+
+def _error_status(value: Any) -> int | None:
+    """A reactor error's HTTP status as the harness reported it, if it is one (400..599)."""
+    if isinstance(value, int) and not isinstance(value, bool) and 400 <= value <= 599:
+        return value
+    return None
 
 
 def _first_line(text: str) -> str:

@@ -43,6 +43,7 @@
   var isArray = Array.isArray;
   var StringCtor = String;
   var FunctionCtor = Function;
+  var isInteger = Number.isInteger;
   var ErrorCtor = Error;
   var TypeErrorCtor = TypeError;
   var SetCtor = Set;
@@ -84,6 +85,7 @@
     recordedChars: 0,
     rejections: [],
     request: null,
+    kind: null,
     factory: null,
   };
 
@@ -350,13 +352,29 @@
         return StringCtor(error.message === undefined ? show(error) : error.message);
       }, "(the error's message could not be read)");
       var stack = safely(function () { return error.stack; }, null);
-      return {
+      var described = {
         name: clip(name),
         message: clip(message),
         stack: typeof stack === "string" ? clip(stack) : null,
       };
+      if (state.kind === "reactor") reactorErrorParts(error, described);
+      return described;
     }
     return { name: "thrown value", message: clip(show(error)), stack: null };
+  }
+
+  // A reactor's error may say how the service answers (the vendor's reactor error types):
+  // an HTTP error `status` and the `errors` to show, carried out as numbers and JSON text.
+  function reactorErrorParts(error, described) {
+    var status = safely(function () { return error.status; }, undefined);
+    if (typeof status === "number" && isInteger(status) && status >= 400 && status <= 599) {
+      described.status = status;
+    }
+    var errors = safely(function () { return error.errors; }, undefined);
+    if (errors !== undefined && errors !== null && typeof errors !== "function") {
+      var out = safely(function () { return serialise(errors, MAX_ARGUMENT_CHARS); }, {});
+      if (typeof out.text === "string") described.errors_json = out.text;
+    }
   }
 
   // The sandbox holds no modules: a require or an import() says so. The error is made here,
@@ -753,6 +771,7 @@
       request.bt = recorder("");
     }
     state.request = request;
+    state.kind = kind;
   });
 
   define("__tcDefine", function (factory) {

@@ -58,6 +58,11 @@ class CodeError:
     column: int | None = None
     frames: list[str] = field(default_factory=list)
     """The stack's frames inside the code, with lines as written."""
+    status: int | None = None
+    """A reactor's error only: the HTTP error status (400 to 599) the thrown value carried,
+    as the vendor's reactor error types do, for the service to answer with."""
+    errors: Any = None
+    """A reactor's error only: the thrown value's `errors` (any JSON), for the answer."""
 
     @property
     def place(self) -> str:

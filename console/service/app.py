@@ -22,19 +22,32 @@ from console.service.api import (
     formulas,
     permissions,
     proxies,
+    reactions,
+    reactors,
     tenants,
 )
 from console.service.api.applications import SWEEP_INTERVAL_SECONDS
 from console.service.api.docs import ServiceRouter
 from console.service.api.problems import Problem, problem_response
 from console.service.openapi import install_openapi
+from console.service.provisioning import DEFAULT_PROVISION_DELAY
 from console.service.ratelimit import RateLimitMiddleware
 from console.service.store import Store
 
 log = logging.getLogger("console.service")
 
-SPECIFIED = (permissions, formulas, tenants, proxies, applications, application_keys)
-"""The route modules of the specification's API (and Application Keys), in routing order."""
+SPECIFIED = (
+    permissions,
+    formulas,
+    tenants,
+    proxies,
+    applications,
+    application_keys,
+    reactors,
+    reactions,
+)
+"""The route modules of the specification's API (and Application Keys, Reactors), in routing
+order."""
 
 
 def create_app(
@@ -44,9 +57,13 @@ def create_app(
     sweep_interval: float = SWEEP_INTERVAL_SECONDS,
     key_header: str = DEFAULT_KEY_HEADER,
     routers: Sequence[ServiceRouter] = (),
+    provision_delay: float = DEFAULT_PROVISION_DELAY,
+    allow_unisolated: bool = False,
 ) -> FastAPI:
     """The service's app on `store`. `routers` serve more than the specification's routes
-    (a test's own kind, tests/proof_kind); a router's lifespan runs with the app's."""
+    (a test's own kind, tests/proof_kind); a router's lifespan runs with the app's.
+    `provision_delay`: seconds a reactor's provisioning takes (console.service.provisioning);
+    `allow_unisolated`: reactors' code may run without an OS sandbox where none can be had."""
     app = FastAPI(
         title="Tenant administration API (local service)",
         version=__version__,
@@ -60,6 +77,8 @@ def create_app(
     app.state.store = store
     app.state.key_header = key_header
     app.state.sweep_interval = sweep_interval
+    app.state.provision_delay = provision_delay
+    app.state.allow_unisolated = allow_unisolated
     served = (*(module.router for module in SPECIFIED), *routers)
     for router in served:
         app.include_router(router)

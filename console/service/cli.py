@@ -65,6 +65,9 @@ def serve(args: argparse.Namespace, routers: Sequence[ServiceRouter] = ()) -> in
         return _fail("serve", f"--request-timeout must be above 0 and at most 3600, not {shown}.")
     if args.max_connections < 1:
         return _fail("serve", f"--max-connections must be at least 1, not {args.max_connections}.")
+    delay = args.provision_delay
+    if not 0 <= delay <= 3600:
+        return _fail("serve", f"--provision-delay must be from 0 to 3600, not {delay}.")
     data_dir = Path(args.data_dir).expanduser() if args.data_dir else default_data_dir()
     store = _open_store("serve", data_dir)
     if isinstance(store, int):
@@ -103,6 +106,8 @@ def serve(args: argparse.Namespace, routers: Sequence[ServiceRouter] = ()) -> in
         request_timeout=args.request_timeout,
         max_connections=max_connections,
         routers=routers,
+        provision_delay=delay,
+        allow_unisolated=args.allow_unisolated,
     )
     return 0
 

@@ -147,7 +147,56 @@ def _v4(conn: sqlite3.Connection) -> None:
     )
 
 
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4]
+REACTORS_TABLES = """
+CREATE TABLE reactors (
+    id TEXT PRIMARY KEY,
+    tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    name_folded TEXT NOT NULL,
+    code TEXT NOT NULL,
+    configuration TEXT NOT NULL,
+    runtime TEXT,
+    application_id TEXT REFERENCES applications(id) ON DELETE SET NULL,
+    state TEXT NOT NULL,
+    requested TEXT,
+    ready_at TEXT,
+    created_by TEXT,
+    created_at TEXT NOT NULL,
+    modified_by TEXT,
+    modified_at TEXT
+);
+CREATE INDEX reactors_page ON reactors (tenant_id, created_at, id);
+CREATE INDEX reactors_application ON reactors (application_id);
+
+CREATE TABLE reactor_results (
+    request_id TEXT PRIMARY KEY,
+    reactor_id TEXT NOT NULL REFERENCES reactors(id) ON DELETE CASCADE,
+    tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+    status TEXT NOT NULL,
+    http_status INTEGER,
+    response TEXT,
+    created_at TEXT NOT NULL,
+    completed_at TEXT
+);
+CREATE INDEX reactor_results_age ON reactor_results (created_at)
+"""
+
+
+def _v5(conn: sqlite3.Connection) -> None:
+    """Reactors (issue 35): code plus runtime, provisioned and invoked on the service.
+
+    `code`, `configuration` (a JSON object) and `runtime` (JSON, NULL for a legacy reactor)
+    are the version that serves; `requested` (JSON) the change being provisioned or the one
+    that failed, `ready_at` the wall-clock time its provisioning ends (NULL when none runs).
+    `reactor_results` keeps what asynchronous reacts answered (`react-async`) for 24 hours:
+    `status` pending, completed or failed, `http_status` and `response` (the react's JSON
+    answer or its problem) once done."""
+    for statement in REACTORS_TABLES.split(";"):
+        if statement.strip():
+            conn.execute(statement)
+
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4, _v5]
 """MIGRATIONS[i] upgrades a data dir from version i to version i + 1."""
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -21,6 +21,7 @@ from console.service.connections import (
     LISTEN_BACKLOG,
     guarded_protocol,
 )
+from console.service.provisioning import DEFAULT_PROVISION_DELAY
 from console.service.store import Store
 
 if TYPE_CHECKING:
@@ -80,9 +81,19 @@ def run(
     request_timeout: float = DEFAULT_REQUEST_TIMEOUT,
     max_connections: int = DEFAULT_MAX_CONNECTIONS,
     routers: Sequence[ServiceRouter] = (),
+    provision_delay: float = DEFAULT_PROVISION_DELAY,
+    allow_unisolated: bool = False,
 ) -> None:
-    """Serves until interrupted (Ctrl+C or SIGTERM); `routers` as for create_app."""
-    app = create_app(store, rate_limit=rate_limit, key_header=key_header, routers=routers)
+    """Serves until interrupted (Ctrl+C or SIGTERM); `routers`, `provision_delay` and
+    `allow_unisolated` as for create_app."""
+    app = create_app(
+        store,
+        rate_limit=rate_limit,
+        key_header=key_header,
+        routers=routers,
+        provision_delay=provision_delay,
+        allow_unisolated=allow_unisolated,
+    )
     host, port = sock.getsockname()[:2]
     config = uvicorn.Config(
         app,

@@ -522,6 +522,26 @@ def test_a_thrown_proxy_or_hostile_error_is_read_only_inside_the_sandbox(
     assert result.error is not None
 
 
+def test_a_reactor_error_s_status_and_errors_are_read_only_inside_the_sandbox(
+    engine: str, targets: Targets
+) -> None:
+    """A reactor's thrown error is read for its `status` and `errors` (issue 35): getters,
+    Proxies and a toJSON there run inside the sandbox, and what comes out is plain data."""
+    code = hostile(
+        "const trap = { get(t, k) { fromAnything(t); attack(t); return t[k]; } };\n"
+        "const errors = { toJSON() { fromAnything(this); attack(this); return { a: ['b'] }; } };\n"
+        "const error = new Error('declined');\n"
+        "Object.defineProperty(error, 'status', { get() { fromAnything(this); return 402; } });\n"
+        "error.errors = new Proxy(errors, trap);\n"
+        "throw error;\n"
+    )
+    result = run_code(code, targets.request, "reactor", engine=engine, check=False)  # type: ignore[arg-type]
+    targets.assert_untouched(result)
+    assert result.status == "threw", result.message
+    assert result.error is not None
+    assert result.error.status == 402 and result.error.errors == {"a": ["b"]}
+
+
 def test_a_promise_that_resolves_to_a_hostile_thenable(engine: str, targets: Targets) -> None:
     code = hostile(
         "return { then(resolve, reject) { fromAnything(resolve); fromAnything(reject);\n"

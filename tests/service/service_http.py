@@ -163,6 +163,15 @@ def proxy_body(**overrides: Any) -> dict[str, Any]:
     return {**body, **overrides}
 
 
+def reactor_body(**overrides: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "name": unique("Reactor"),
+        "code": "module.exports = async (req) => ({ raw: { n: req.args.n + 1 } });",
+        "configuration": {"SECRET": "s3cret"},
+    }
+    return {**body, **overrides}
+
+
 def application_body(**overrides: Any) -> dict[str, Any]:
     body: dict[str, Any] = {
         "name": unique("App"),

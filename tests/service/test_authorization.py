@@ -21,6 +21,7 @@ from service_http import (
     http_client,
     private_application_body,
     proxy_body,
+    reactor_body,
     tenant_body,
 )
 
@@ -94,6 +95,13 @@ ENDPOINTS: list[Endpoint] = [
     Endpoint("GET", "/applications/{id}/keys", 200, target="application"),
     Endpoint("GET", "/applications/{id}/keys/{keyId}", 200, target="application_key"),
     Endpoint("DELETE", "/applications/{id}/keys/{keyId}", 204, None, "application_key", True),
+    # Reactors (issue 35).
+    Endpoint("POST", "/reactors", 201, reactor_body),
+    Endpoint("GET", "/reactors", 200),
+    Endpoint("GET", "/reactors/{id}", 200, target="reactor"),
+    Endpoint("PUT", "/reactors/{id}", 200, reactor_body, "reactor"),
+    Endpoint("PATCH", "/reactors/{id}", 204, lambda: {"name": "patched"}, "reactor"),
+    Endpoint("DELETE", "/reactors/{id}", 204, None, "reactor", True),
 ]
 
 # An invalid body for every endpoint that takes one: permission is checked before validation.
@@ -105,6 +113,9 @@ INVALID_BODIES: dict[str, dict[str, Any]] = {
     "PUT /proxies/{id}": {"name": "x" * 500},
     "POST /applications": {"type": "robot", "permissions": ["nope"]},
     "PUT /applications/{id}": {"type": "public", "permissions": []},
+    "POST /reactors": {"name": "", "runtime": {"image": "cobol"}},
+    "PUT /reactors/{id}": {"code": ""},
+    "PATCH /reactors/{id}": {"name": None, "runtime": {"timeout": 99}},
 }
 
 CREATE_PATHS = {
@@ -112,11 +123,12 @@ CREATE_PATHS = {
     "proxy": ("/proxies", proxy_body),
     # A private application: the object under test is never the caller's own identity.
     "application": ("/applications", private_application_body),
+    "reactor": ("/reactors", reactor_body),
 }
 
 
 def test_matrix_covers_every_endpoint() -> None:
-    assert len({e.label for e in ENDPOINTS}) == 26
+    assert len({e.label for e in ENDPOINTS}) == 26 + 9
     assert {(e.method, e.path) for e in ENDPOINTS} == set(permission_by_endpoint())
     with_body = {e.label for e in ENDPOINTS if e.body is not None}
     assert set(INVALID_BODIES) == with_body

@@ -70,7 +70,7 @@ async def test_every_section_shows_its_data(service: Any, tenant: Any) -> None:
         await pilot.press("4")
         await settle(pilot)
         permissions = resource_list(app, "permissions")
-        assert len(permissions.items) == 30
+        assert len(permissions.items) == 31
         assert footer_status(app) == "30 of 30 loaded"
 
         await pilot.press("5")

@@ -74,7 +74,7 @@ async def test_a_key_lacking_a_permission_says_which(service: Any) -> None:
         assert "tenant:read" in problem_of(app, "tenant").message_text
         await pilot.press("4")  # needs no permission
         await settle(pilot)
-        assert len(resource_list(app, "permissions").items) == 30
+        assert len(resource_list(app, "permissions").items) == 31
         assert app.is_running
 
 

@@ -24,7 +24,12 @@ ERROR_DESCRIPTIONS = {
     404: "No such object in the caller's tenant.",
     413: "The body is larger than the service accepts (4 MiB).",
     415: "The body is not application/json.",
+    409: "The object is not in a state that allows this (a reactor not active yet).",
+    422: "The reactor's code is not a valid function.",
     429: "Too many requests for this key; retry after `Retry-After` seconds.",
+    500: "The reactor's code failed: it threw, timed out, ran out of memory or returned a "
+    "value outside the contract (a thrown error's own status is answered instead).",
+    503: "Reactors' code cannot run here (no sandbox, or no engine).",
 }
 
 AUTH = (401, 403, 429)

@@ -52,7 +52,7 @@ UNLISTED_PERMISSION = "document:read"
 MASK_TRANSFORM = {
     "type": "mask",
     "matcher": "regex",
-    "expression": '(?<="card_number":")\\d+',
+    "expression": '(?<="card_number":")(\\d+)',  # a mask's expression holds a capture group
     "replacement": "*",
 }
 

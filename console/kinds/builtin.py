@@ -142,7 +142,7 @@ PROXIES = KINDS.register(
         nouns=Nouns("proxy", "proxies"),
         load_models=_proxy_models,
         permission="proxy",
-        features=Features(code=True),
+        features=Features(patch=True, code=True),
         name_filter=True,
         id_filter=True,
         # -- export / apply

@@ -7,7 +7,14 @@ from datetime import datetime
 from typing import Any, Literal
 from uuid import UUID
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    field_validator,
+    model_serializer,
+)
 from pydantic_core import PydanticCustomError
 
 from console.models.common import (
@@ -214,6 +221,16 @@ class ApplicationCreate(RequestModel):
     permissions: list[str] = []
     rules: list[AccessRule] = []
     expires_at: UtcDateTime | None = None
+    create_key: bool | None = None
+    """False: the application is made without a key (the hosted service's option; keys come
+    later from Application Keys). Left out of the body when None, as a spec-era body."""
+
+    @model_serializer(mode="wrap")
+    def _as_sent(self, handler: Any) -> Any:
+        data = handler(self)
+        if isinstance(data, dict) and data.get("create_key") is None:
+            data.pop("create_key", None)
+        return data
 
     def rule_errors(self, **context: Any) -> FieldErrors:
         errors = _grant_errors(self.permissions, self.rules, self.type, context.get("catalogue"))

@@ -78,6 +78,13 @@ TRANSFORM_TYPES: tuple[str, ...] = (
     "append_header",
 )
 """The kinds of step a proxy's transform pipeline holds (the vendor's SDK `ProxyTransform`)."""
+SIDE_TYPES: dict[str, tuple[str, ...]] = {
+    "request": ("code", "tokenize"),
+    "response": ("code", "mask", "tokenize", "append_json", "append_text", "append_header"),
+}
+"""The step types each pipeline takes, as the vendor's documentation has them ("Proxy
+Transforms"): a request is transformed by code or tokenized before it goes on; masking and
+appending (JSON, text, a header) are done to the destination's response only."""
 MASK_MATCHERS: tuple[str, ...] = ("regex", "chase_stratus_pan")
 TRANSFORMS_MAX = 10
 """Steps a pipeline may hold."""
@@ -195,6 +202,23 @@ class ProxyTransform(BaseModel):
         return data
 
 
+def step_problems(
+    step: ProxyTransform, side: str, *, known_steps_only: bool = False, **_: Any
+) -> list[tuple[str, str]]:
+    """(field, message) for what keeps `step` out of the `side` pipeline: a type the side
+    does not take (SIDE_TYPES), or what a step of its type lacks (ProxyTransform.problems)."""
+    allowed = SIDE_TYPES[side]
+    if step.kind not in allowed and (step.kind in TRANSFORM_TYPES or known_steps_only):
+        listed = ", ".join(allowed[:-1]) + f" or {allowed[-1]}"
+        known = step.kind in TRANSFORM_TYPES
+        what = f"A {step.kind} step" if known else f"The step type {step.kind!r}"
+        where = " (it goes in response transforms)" if known else ""
+        return [
+            ("type", f"{what} cannot be a {side} transform{where}: {side} transforms are {listed}.")
+        ]
+    return step.problems()
+
+
 class TransformView(LenientModel):
     """A step as the service returns it: code, or another kind (see ProxyTransform)."""
 
@@ -294,7 +318,10 @@ class ProxyCreate(RequestModel):
         return value
 
     def rule_errors(self, **context: Any) -> dict[str, list[str]]:
-        """Each step complete for its type; a pipeline and its single transform not both."""
+        """Each step complete for its type and of a type its side takes (SIDE_TYPES); a
+        pipeline and its single transform not both. A type this project does not know is
+        carried through, unless the parse context says `known_steps_only=True` (the local
+        service's: it keeps only the steps it knows)."""
         errors: dict[str, list[str]] = {}
         for side in ("request", "response"):
             single = getattr(self, f"{side}_transform")
@@ -306,7 +333,7 @@ class ProxyCreate(RequestModel):
             for path, step in ([(f"{side}_transform", single)] if single is not None else []) + [
                 (f"{side}_transforms[{i}]", s) for i, s in enumerate(steps or [])
             ]:
-                for name, message in step.problems():
+                for name, message in step_problems(step, side, **context):
                     errors.setdefault(f"{path}.{name}", []).append(message)
         return errors
 

@@ -196,7 +196,30 @@ def _v5(conn: sqlite3.Connection) -> None:
             conn.execute(statement)
 
 
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4, _v5]
+def _v6(conn: sqlite3.Connection) -> None:
+    """Proxies as the hosted service has them now (issue 35): transform pipelines (JSON
+    arrays of steps; an existing single transform becomes a one-step pipeline and the single
+    columns go), `disable_detokenization`, `timeout` (seconds, null: the service's default)
+    and `state` (always "active" here: a proxy is provisioned at once)."""
+    import json
+
+    for side in ("request", "response"):
+        conn.execute(f"ALTER TABLE proxies ADD COLUMN {side}_transforms TEXT NOT NULL DEFAULT '[]'")
+        rows = conn.execute(
+            f"SELECT id, {side}_transform FROM proxies WHERE {side}_transform IS NOT NULL"
+        ).fetchall()
+        for proxy_id, single in rows:
+            conn.execute(
+                f"UPDATE proxies SET {side}_transforms = ? WHERE id = ?",
+                (json.dumps([json.loads(single)]), proxy_id),
+            )
+        conn.execute(f"ALTER TABLE proxies DROP COLUMN {side}_transform")
+    conn.execute("ALTER TABLE proxies ADD COLUMN disable_detokenization INTEGER NOT NULL DEFAULT 0")
+    conn.execute("ALTER TABLE proxies ADD COLUMN timeout INTEGER")
+    conn.execute("ALTER TABLE proxies ADD COLUMN state TEXT NOT NULL DEFAULT 'active'")
+
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4, _v5, _v6]
 """MIGRATIONS[i] upgrades a data dir from version i to version i + 1."""
 
 SCHEMA_VERSION = len(MIGRATIONS)

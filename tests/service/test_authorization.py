@@ -69,6 +69,7 @@ ENDPOINTS: list[Endpoint] = [
     Endpoint("GET", "/proxies", 200),
     Endpoint("GET", "/proxies/{id}", 200, target="proxy"),
     Endpoint("PUT", "/proxies/{id}", 200, proxy_body, "proxy"),
+    Endpoint("PATCH", "/proxies/{id}", 204, lambda: {"name": "patched"}, "proxy"),
     Endpoint("DELETE", "/proxies/{id}", 204, None, "proxy", True),
     Endpoint("POST", "/applications", 201, private_application_body),
     Endpoint("GET", "/applications", 200),
@@ -111,6 +112,7 @@ INVALID_BODIES: dict[str, dict[str, Any]] = {
     "PUT /tenants/self": {"name": "", "settings": {"fingerprint_tokens": "maybe"}},
     "POST /proxies": {"destination_url": "http://insecure"},
     "PUT /proxies/{id}": {"name": "x" * 500},
+    "PATCH /proxies/{id}": {"destination_url": "http://insecure"},
     "POST /applications": {"type": "robot", "permissions": ["nope"]},
     "PUT /applications/{id}": {"type": "public", "permissions": []},
     "POST /reactors": {"name": "", "runtime": {"image": "cobol"}},
@@ -128,7 +130,7 @@ CREATE_PATHS = {
 
 
 def test_matrix_covers_every_endpoint() -> None:
-    assert len({e.label for e in ENDPOINTS}) == 26 + 9
+    assert len({e.label for e in ENDPOINTS}) == 27 + 9
     assert {(e.method, e.path) for e in ENDPOINTS} == set(permission_by_endpoint())
     with_body = {e.label for e in ENDPOINTS if e.body is not None}
     assert set(INVALID_BODIES) == with_body

@@ -80,6 +80,13 @@ RULES: dict[str, Rule] = {
     "ProxyCreate.destination_url": Rule(
         *URLS, _body_field(ProxyCreate, {"name": "P"}, "destination_url")
     ),
+    # A merge-patch is validated as the proxy it makes (ProxyCreate's rules).
+    "ProxyPatch.destination_url": Rule(
+        *URLS, _body_field(ProxyCreate, {"name": "P"}, "destination_url")
+    ),
+    "ProxyPatch.name": Rule(
+        *NAMES, _body_field(ProxyCreate, {"destination_url": "https://example.com"}, "name")
+    ),
     "ReactorFormulaCreate.icon": Rule(
         *ICONS, _body_field(ReactorFormulaCreate, {**FORMULA, "name": "F"}, "icon")
     ),

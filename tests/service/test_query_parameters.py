@@ -21,6 +21,8 @@ BAD_VALUES = {
     "page": "0",
     "size": "101",
     "application_type": "robot",
+    "start": "not-a-cursor",
+    "type": "robot",
 }
 """A value each query parameter of the API refuses."""
 

@@ -89,7 +89,7 @@ OWN = APPLICATIONS.path + "/key"
 router = ServiceRouter(tags=[tag_of(APPLICATIONS)], lifespan=_sweeping, bodies=(CREATE, UPDATE))
 
 
-LIST_QUERY = AcceptedQuery("id", "page", "size")
+LIST_QUERY = AcceptedQuery("id", "type", "page", "start", "size")
 
 
 def _rules(payload: ApplicationCreate | ApplicationUpdate) -> list[dict]:
@@ -121,6 +121,7 @@ def create_application(request: Request, raw: bytes = Depends(raw_body)) -> JSON
             expires_at=stamp(payload.expires_at) if payload.expires_at else None,
             by=served.caller.application_id,
             at=served.clock.text,
+            create_key=payload.create_key is not False,
         )
         return JSONResponse(rows.shown_with_keys(served.conn, row, key=key), status_code=201)
 
@@ -132,7 +133,14 @@ def create_application(request: Request, raw: bytes = Depends(raw_body)) -> JSON
 def list_applications(request: Request) -> JSONResponse:
     with serving(request, query=LIST_QUERY) as served:
         query = served.query
-        page = rows.page(served.conn, served.tenant_id, query.ids, query.paging, served.clock.text)
+        page = rows.page(
+            served.conn,
+            served.tenant_id,
+            query.ids,
+            query.paging,
+            served.clock.text,
+            types=query.types,
+        )
         return JSONResponse(page)
 
 

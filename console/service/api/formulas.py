@@ -43,7 +43,7 @@ BODY = RequestBody(ReactorFormulaCreate, _private_only, _value_types_documented)
 ITEM = REACTOR_FORMULAS.item_path("{id}")
 
 router = ServiceRouter(tags=[tag_of(REACTOR_FORMULAS)], bodies=(BODY,))
-LIST_QUERY = AcceptedQuery("name", "page", "size")
+LIST_QUERY = AcceptedQuery("name", "page", "start", "size")
 
 _OFFICIAL_READ_ONLY = "Official formulas belong to the service operator and are read-only."
 

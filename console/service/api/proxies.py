@@ -9,8 +9,9 @@ from fastapi import Depends, Request, Response
 from fastapi.responses import JSONResponse
 
 from console.kinds import PROXIES
-from console.models import Page, Proxy, ProxyCreate
-from console.models.proxies import CODE_MAX
+from console.models import Page, Proxy, ProxyCreate, ProxyPatch
+from console.models.proxies import DESTINATION_URL_PATTERN
+from console.service.api import proxy_steps
 from console.service.api.common import found_or_404, raw_body
 from console.service.api.docs import (
     AUTH,
@@ -27,27 +28,38 @@ from console.service.api.serving import Served, serving
 from console.service.store import applications as app_rows
 from console.service.store import proxies as rows
 
-_CODE_TRANSFORM = {
-    "type": "object",
-    "title": "ProxyTransform",
-    "properties": {"code": {"type": "string", "minLength": 1, "maxLength": CODE_MAX}},
-    "required": ["code"],
-}
+
+def _create_documented(schemas: Schema) -> None:
+    proxy_steps.shared_documented(schemas)
+    proxy_steps.one_of_each_side(schemas[BODY.name])
 
 
-def _code_transforms_documented(schemas: Schema) -> None:
-    if "ProxyTransform" in schemas:
-        # The shared model also carries the hosted service's other kinds of transform through
-        # the console; this service runs only code transforms.
-        schemas["ProxyTransform"] = _CODE_TRANSFORM
+def _patch_documented(properties: Schema) -> None:
+    """Null removes a member (RFC 7396): a required one (name, destination URL) cannot be
+    removed, and a boolean is given or left out; a step is as in a create."""
+    for name in ("name", "destination_url", "require_auth", "disable_detokenization"):
+        (kept,) = [b for b in properties[name].pop("anyOf") if b != {"type": "null"}]
+        properties[name].update(kept)
+        properties[name].pop("default", None)
+    properties["destination_url"]["pattern"] = DESTINATION_URL_PATTERN
+    proxy_steps.steps_documented(properties)
 
 
-BODY = RequestBody(ProxyCreate, tighten_shared=_code_transforms_documented)
+def _patch_shared(schemas: Schema) -> None:
+    proxy_steps.one_of_each_side(schemas[PATCH_BODY.name])
+
+
+BODY = RequestBody(
+    ProxyCreate, tighten=proxy_steps.steps_documented, tighten_shared=_create_documented
+)
+PATCH_BODY = RequestBody(ProxyPatch, tighten=_patch_documented, tighten_shared=_patch_shared)
 
 ITEM = PROXIES.item_path("{id}")
 
-router = ServiceRouter(tags=[tag_of(PROXIES)], bodies=(BODY,))
-LIST_QUERY = AcceptedQuery("id", "name", "page", "size")
+router = ServiceRouter(tags=[tag_of(PROXIES)], bodies=(BODY, PATCH_BODY))
+LIST_QUERY = AcceptedQuery("id", "name", "page", "start", "size")
+
+_SIDES = ("request", "response")
 
 
 def _named(served: Served) -> sqlite3.Row:
@@ -56,18 +68,10 @@ def _named(served: Served) -> sqlite3.Row:
     return found_or_404(row, PROXIES.nouns.singular)
 
 
-def _fields(served: Served) -> dict[str, Any]:
-    """A validated proxy payload, its application checked against the caller's tenant."""
-    payload = served.payload(ProxyCreate)
-    kinds = {"request_transform": payload.request_transform}
-    kinds["response_transform"] = payload.response_transform
-    others = {
-        f"{field}.type": ["This service runs only code transforms."]
-        for field, transform in kinds.items()
-        if transform is not None and not transform.is_code
-    }
-    if others:
-        raise invalid(others)
+def _checked(served: Served, payload: ProxyCreate) -> dict[str, Any]:
+    """A validated proxy payload's stored fields, its application checked against the
+    caller's tenant. A single code transform is kept as the specification has it (the code
+    alone); a pipeline's steps as given."""
     if payload.application is not None:
         app_id = str(payload.application.id)
         app = app_rows.get(served.conn, served.tenant_id, app_id, served.clock.text)
@@ -78,9 +82,60 @@ def _fields(served: Served) -> dict[str, Any]:
                 {"application.id": ["The application must be of type public or private."]}
             )
     fields = payload.model_dump(mode="json")
-    for field, transform in kinds.items():  # stored as the spec has it: the code alone
-        fields[field] = None if transform is None else {"code": transform.code}
+    for side in _SIDES:
+        single = fields.get(f"{side}_transform")
+        if isinstance(single, dict) and single.get("type") == "code":
+            del single["type"]
     return fields
+
+
+def _fields(served: Served) -> dict[str, Any]:
+    """The body of a create or a full update, validated (steps of known types only)."""
+    return _checked(served, served.payload(ProxyCreate, known_steps_only=True))
+
+
+def _as_body(view: dict[str, Any]) -> dict[str, Any]:
+    """A stored proxy as a full update's body: what a merge-patch applies to."""
+    body = {name: view[name] for name in _UPDATABLE}
+    body["application"] = {"id": view["application_id"]} if view["application_id"] else None
+    return body
+
+
+_UPDATABLE = (
+    "name",
+    "destination_url",
+    "request_transforms",
+    "response_transforms",
+    "configuration",
+    "require_auth",
+    "disable_detokenization",
+    "timeout",
+)
+
+
+def merge_patch(target: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
+    """`patch` applied to a proxy's body (RFC 7396): a member given replaces the stored one
+    and null removes it (a required one is then missing; the others take their defaults);
+    `configuration` merges key by key (null removes a key); a pipeline is replaced whole;
+    a single transform given replaces its side's pipeline (null: no steps)."""
+    merged = dict(target)
+    for name, value in patch.items():
+        if name == "configuration" and isinstance(value, dict):
+            configuration = dict(merged.get("configuration") or {})
+            for key, item in value.items():
+                if item is None:
+                    configuration.pop(key, None)
+                else:
+                    configuration[key] = item
+            merged[name] = configuration
+        elif value is None:
+            merged.pop(name, None)
+        else:
+            merged[name] = value
+    for side in _SIDES:
+        if f"{side}_transform" in patch and f"{side}_transforms" not in patch:
+            merged.pop(f"{side}_transforms", None)
+    return merged
 
 
 @router.post(PROXIES.path, **route(201, Proxy, body=BODY, summary="Create a proxy"))
@@ -146,6 +201,41 @@ def update_proxy(request: Request, raw: bytes = Depends(raw_body)) -> JSONRespon
             at=served.clock.text,
         )
         return JSONResponse(rows.view(row))
+
+
+@router.patch(
+    ITEM,
+    **route(
+        204,
+        body=PATCH_BODY,
+        params=(PATH_ID,),
+        errors=(*AUTH, 404),
+        summary="Change a proxy (JSON merge-patch)",
+    ),
+)
+def patch_proxy(request: Request, raw: bytes = Depends(raw_body)) -> Response:
+    """`application/merge-patch+json` as the vendor's SDKs send it (plain JSON too): the
+    stored proxy with the patch applied must be a valid full update. 204, no body."""
+    with serving(request, write=True, raw=raw) as served:
+        stored = _named(served)
+        patch = served.body
+        if not isinstance(patch, dict):
+            raise invalid({"": ["The body must be a JSON object."]})
+        merged = merge_patch(_as_body(rows.view(stored)), patch)
+        payload = served.payload_of(
+            ProxyCreate,
+            merged,
+            known_steps_only=True,
+            kept_destination_url=stored["destination_url"],
+        )
+        rows.update(
+            served.conn,
+            stored["id"],
+            _checked(served, payload),
+            by=served.caller.application_id,
+            at=served.clock.text,
+        )
+        return Response(status_code=204)
 
 
 @router.delete(

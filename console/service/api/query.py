@@ -30,9 +30,16 @@ from pydantic_core import ErrorDetails
 from console.models.common import NAME_MAX, NAME_PATTERN, has_control_characters
 from console.models.permissions import APPLICATION_TYPES, ApplicationType
 from console.service.api.problems import invalid
-from console.service.store.listing import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, PageRequest
+from console.service.store.listing import (
+    DEFAULT_PAGE_SIZE,
+    MAX_PAGE_SIZE,
+    BadCursor,
+    PageRequest,
+    read_cursor,
+)
 
 MAX_IDS = 100
+CURSOR_MAX = 1000
 
 
 def _whole_number(value: Any, info: ValidationInfo) -> Any:
@@ -63,6 +70,18 @@ def _name_filter(value: str | None) -> str | None:
     return value or None
 
 
+def _cursor(value: str | None) -> str | None:
+    """A cursor is one this service gave (an `after`), or empty: the first page."""
+    if value is not None:
+        try:
+            read_cursor(value)
+        except BadCursor:
+            raise ValueError(
+                "The start must be the `after` of an earlier page (or empty for the first)."
+            ) from None
+    return value
+
+
 WholeNumber = Annotated[int, BeforeValidator(_whole_number)]
 QueryId = Annotated[uuid.UUID, BeforeValidator(_uuid)]
 
@@ -86,11 +105,29 @@ class QueryParameters(BaseModel):
     )
     page: WholeNumber = Field(default=1, ge=1)
     size: WholeNumber = Field(default=DEFAULT_PAGE_SIZE, ge=1, le=MAX_PAGE_SIZE)
+    start: Annotated[str | None, Field(max_length=CURSOR_MAX), AfterValidator(_cursor)] = Field(
+        default=None,
+        description=(
+            "Cursor paging: the `after` of the page before, or empty for the first page. The"
+            " page's `pagination` is then `page_size` and `after` (null on the last page),"
+            " without totals; `page` counts pages after the cursor."
+        ),
+    )
     application_type: ApplicationType | None = None
+    type: list[ApplicationType] = Field(
+        default_factory=list,
+        max_length=MAX_IDS,
+        description="Repeatable: `?type=private&type=public`: applications of these types.",
+    )
 
     @property
     def paging(self) -> PageRequest:
-        return PageRequest(page=self.page, size=self.size)
+        return PageRequest(page=self.page, size=self.size, start=self.start)
+
+    @property
+    def types(self) -> list[str]:
+        """The `type` filter, each type once."""
+        return list(dict.fromkeys(self.type))
 
     @property
     def ids(self) -> list[str]:
@@ -124,7 +161,9 @@ def _sentence(error: ErrorDetails) -> str:
     if kind in ("greater_than_equal", "less_than_equal"):
         return f"The {name} must be {_bounds(name)}."
     if kind == "too_long":
-        return f"At most {MAX_IDS} ids may be given."
+        return f"At most {MAX_IDS} {'types' if name == 'type' else 'ids'} may be given."
+    if kind == "string_too_long" and name == "start":
+        return f"The start must be at most {CURSOR_MAX} characters."
     if kind == "string_too_long":
         return f"The name filter must be at most {NAME_MAX} characters."
     if kind == "literal_error":

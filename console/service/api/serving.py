@@ -11,6 +11,7 @@ permission learns nothing from validation messages.
 from __future__ import annotations
 
 import enum
+import json
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -57,6 +58,11 @@ class Served:
     def payload(self, model: type[M], **context: Any) -> M:
         """The body validated by `model` (a RequestModel): 400 with field errors."""
         return parse(model, self.body, self.raw, **context)
+
+    def payload_of(self, model: type[M], document: dict[str, Any], **context: Any) -> M:
+        """A document the handler made (a stored object with a merge-patch applied)
+        validated by `model` as a body would be: 400 with field errors."""
+        return parse(model, document, json.dumps(document).encode(), **context)
 
 
 class _Contract(enum.Enum):

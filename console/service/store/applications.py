@@ -81,13 +81,22 @@ def get(conn: sqlite3.Connection, tenant_id: str, app_id: str, now: str) -> sqli
 
 
 def page(
-    conn: sqlite3.Connection, tenant_id: str, ids: Sequence[str], request: PageRequest, now: str
+    conn: sqlite3.Connection,
+    tenant_id: str,
+    ids: Sequence[str],
+    request: PageRequest,
+    now: str,
+    *,
+    types: Sequence[str] = (),
 ) -> dict[str, Any]:
     where = f"tenant_id = ? AND {LIVE}"
     params: list[Any] = [tenant_id, now]
     if ids:
         where += " AND " + in_clause("id", ids)
         params += ids
+    if types:
+        where += " AND " + in_clause("type", types)
+        params += types
     envelope = page_of(conn, "applications", where, params, request, view)
     keys = application_keys.views_by_application(conn, [item["id"] for item in envelope["data"]])
     for item in envelope["data"]:
@@ -107,9 +116,10 @@ def insert(
     by: str | None,
     at: str,
     app_id: str | None = None,
-) -> tuple[sqlite3.Row, str]:
-    """Creates an application with its first key; returns its row and that key (the only
-    time the key exists)."""
+    create_key: bool = True,
+) -> tuple[sqlite3.Row, str | None]:
+    """Creates an application with its first key (unless `create_key` is false); returns its
+    row and that key (the only time the key exists), or None."""
     app_id = app_id or str(uuid.uuid4())
     conn.execute(
         "INSERT INTO applications (id, tenant_id, name, type, permissions, rules, expires_at,"
@@ -130,7 +140,7 @@ def insert(
             at,
         ),
     )
-    _, key = application_keys.add(conn, app_id, by=by, at=at)
+    key = application_keys.add(conn, app_id, by=by, at=at)[1] if create_key else None
     row = conn.execute("SELECT * FROM applications WHERE id = ?", (app_id,)).fetchone()
     return row, key
 

@@ -1,7 +1,18 @@
-"""Paged, filtered, stably ordered listing shared by the list endpoints."""
+"""Paged, filtered, stably ordered listing shared by the list endpoints.
+
+Two ways to page, as the hosted service has them. By number (`page`, `size`): the envelope
+has the totals. By cursor (`start`, `size`): `start` is the `after` of the page before (or
+empty for the first page), the envelope is `{"page_size": ..., "after": ...}` with `after`
+null on the last page, and no totals are counted. The vendor's SDK pagers keep `start` as
+given and count `page` up until a page comes back empty, so with a cursor `page` counts
+pages after the cursor: both walks see every item once.
+"""
 
 from __future__ import annotations
 
+import base64
+import binascii
+import json
 import math
 import sqlite3
 from collections.abc import Callable, Sequence
@@ -10,16 +21,45 @@ from typing import Any
 
 DEFAULT_PAGE_SIZE = 20
 MAX_PAGE_SIZE = 100
+_LAST_ROW = 2**62
+"""An offset past any table: a page that far is empty without asking SQLite (whose
+integers would overflow)."""
 
 
 @dataclass(frozen=True)
 class PageRequest:
     page: int = 1
     size: int = DEFAULT_PAGE_SIZE
+    start: str | None = None
+    """A cursor (`after` of an earlier page), "" for the first page; None: pages by number."""
 
     @property
     def offset(self) -> int:
         return (self.page - 1) * self.size
+
+
+class BadCursor(ValueError):
+    """A `start` this service did not give."""
+
+
+def cursor_of(row: sqlite3.Row) -> str:
+    """The opaque cursor after `row` in the lists' order (created_at, id)."""
+    raw = json.dumps([row["created_at"], row["id"]], separators=(",", ":")).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def read_cursor(cursor: str) -> tuple[str, str] | None:
+    """(created_at, id) a cursor stands after; None for "" (the first page)."""
+    if cursor == "":
+        return None
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+        created_at, row_id = json.loads(raw)
+    except (binascii.Error, ValueError, TypeError):
+        raise BadCursor(cursor) from None
+    if not (isinstance(created_at, str) and isinstance(row_id, str)):
+        raise BadCursor(cursor)
+    return created_at, row_id
 
 
 def name_pattern(value: str) -> str:
@@ -38,10 +78,13 @@ def page_of(
     *,
     columns: tuple[str, Sequence[Any]] = ("*", ()),
 ) -> dict[str, Any]:
-    """One page envelope: one COUNT and one indexed, ordered SELECT.
+    """One page envelope: one COUNT and one indexed, ordered SELECT (by cursor: the SELECT
+    alone, one row more than the page to know whether another follows).
 
     `columns` is the select list with its own parameters (a computed column needs some).
     """
+    if request.start is not None:
+        return _cursor_page(conn, table, where, params, request, view, columns)
     total = conn.execute(f"SELECT count(*) FROM {table} WHERE {where}", params).fetchone()[0]
     rows = []
     if request.offset < total:  # also keeps a huge page number away from SQLite's integers
@@ -58,6 +101,35 @@ def page_of(
             "total_pages": math.ceil(total / request.size),
         },
         "data": [view(row) for row in rows],
+    }
+
+
+def _cursor_page(
+    conn: sqlite3.Connection,
+    table: str,
+    where: str,
+    params: Sequence[Any],
+    request: PageRequest,
+    view: Callable[[sqlite3.Row], dict[str, Any]],
+    columns: tuple[str, Sequence[Any]],
+) -> dict[str, Any]:
+    after = read_cursor(request.start or "")
+    params = list(params)
+    if after is not None:
+        where = f"({where}) AND (created_at, id) > (?, ?)"
+        params += after
+    rows: list[sqlite3.Row] = []
+    if request.offset < _LAST_ROW:
+        select, select_params = columns
+        rows = conn.execute(
+            f"SELECT {select} FROM {table} WHERE {where} ORDER BY created_at, id LIMIT ? OFFSET ?",
+            [*select_params, *params, request.size + 1, request.offset],
+        ).fetchall()
+    shown = rows[: request.size]
+    more = len(rows) > request.size
+    return {
+        "pagination": {"page_size": request.size, "after": cursor_of(shown[-1]) if more else None},
+        "data": [view(row) for row in shown],
     }
 
 

@@ -27,18 +27,41 @@ def _loads(value: str | None) -> Any:
     return None if value is None else json.loads(value)
 
 
+def _only_step(steps: list[Any]) -> Any:
+    return steps[0] if len(steps) == 1 else None
+
+
+def pipeline(fields: dict[str, Any], side: str) -> list[Any]:
+    """The steps of one side of a payload: its `{side}_transforms` array, else its single
+    `{side}_transform` as a one-step pipeline (a spec-era body, or the demo's), else none."""
+    steps = fields.get(f"{side}_transforms")
+    if steps is not None:
+        return list(steps)
+    single = fields.get(f"{side}_transform")
+    return [single] if single is not None else []
+
+
 def view(row: sqlite3.Row) -> dict[str, Any]:
+    """A proxy as the API shows it: the pipelines always as arrays; each single transform
+    (the specification's field) the pipeline's step when it has exactly one, else null."""
+    request_steps = json.loads(row["request_transforms"])
+    response_steps = json.loads(row["response_transforms"])
     return {
         "id": row["id"],
         "tenant_id": row["tenant_id"],
         "key": row["key"],
         "name": row["name"],
         "destination_url": row["destination_url"],
-        "request_transform": _loads(row["request_transform"]),
-        "response_transform": _loads(row["response_transform"]),
+        "request_transform": _only_step(request_steps),
+        "response_transform": _only_step(response_steps),
+        "request_transforms": request_steps,
+        "response_transforms": response_steps,
         "application_id": row["live_application_id"],
         "configuration": _loads(row["configuration"]),
         "require_auth": bool(row["require_auth"]),
+        "disable_detokenization": bool(row["disable_detokenization"]),
+        "timeout": row["timeout"],
+        "state": row["state"],
         "created_by": row["created_by"],
         "created_at": shown(row["created_at"]),
         "modified_by": row["modified_by"],
@@ -83,18 +106,27 @@ def page(
     )
 
 
+_COLUMNS = (
+    "name, name_folded, destination_url, request_transforms, response_transforms,"
+    " application_id, configuration, require_auth, disable_detokenization, timeout"
+)
+
+
 def _columns(fields: dict[str, Any]) -> tuple[Any, ...]:
-    """The stored form of a validated payload (`ProxyCreate.model_dump()`)."""
+    """The stored form of a validated payload (`ProxyCreate.model_dump()`), in _COLUMNS'
+    order."""
     application = fields.get("application")
     return (
         fields["name"],
         fields["name"].casefold(),
         fields["destination_url"],
-        _json(fields.get("request_transform")),
-        _json(fields.get("response_transform")),
+        json.dumps(pipeline(fields, "request")),
+        json.dumps(pipeline(fields, "response")),
         application["id"] if application else None,
         _json(fields.get("configuration")),
         1 if fields.get("require_auth", True) else 0,
+        1 if fields.get("disable_detokenization") else 0,
+        fields.get("timeout"),
     )
 
 
@@ -110,10 +142,9 @@ def insert(
 ) -> sqlite3.Row:
     proxy_id = proxy_id or str(uuid.uuid4())
     conn.execute(
-        "INSERT INTO proxies (name, name_folded, destination_url, request_transform,"
-        " response_transform, application_id, configuration, require_auth,"
+        f"INSERT INTO proxies ({_COLUMNS},"
         " id, tenant_id, key, created_by, created_at, modified_by, modified_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (*_columns(fields), proxy_id, tenant_id, key or new_proxy_key(), by, at, by, at),
     )
     return _by_id(conn, proxy_id, at)
@@ -122,10 +153,9 @@ def insert(
 def update(
     conn: sqlite3.Connection, proxy_id: str, fields: dict[str, Any], *, by: str, at: str
 ) -> sqlite3.Row:
+    assignments = ", ".join(f"{column.strip()} = ?" for column in _COLUMNS.split(","))
     conn.execute(
-        "UPDATE proxies SET name = ?, name_folded = ?, destination_url = ?,"
-        " request_transform = ?, response_transform = ?, application_id = ?,"
-        " configuration = ?, require_auth = ?, modified_by = ?, modified_at = ? WHERE id = ?",
+        f"UPDATE proxies SET {assignments}, modified_by = ?, modified_at = ? WHERE id = ?",
         (*_columns(fields), by, at, proxy_id),
     )
     return _by_id(conn, proxy_id, at)

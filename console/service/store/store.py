@@ -145,4 +145,6 @@ def bootstrap_tenant(
         at=at,
         app_id=application_id,
     )
+    if key is None:  # made with create_key's default: cannot happen
+        raise RuntimeError("the bootstrap application was made without a key")
     return TenantInfo(tenant_id=tenant["id"], application_id=row["id"], key=key)

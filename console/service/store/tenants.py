@@ -111,7 +111,9 @@ def usage_report(
     conn: sqlite3.Connection, tenant: sqlite3.Row, at: datetime | None = None
 ) -> dict[str, Any]:
     """The tenant's report: its stored figures, or, for a tenant whose usage grows through
-    the month (the demo's), the figures of its curve at `at` (the request's time)."""
+    the month (the demo's), the figures of its curve at `at` (the request's time). Beside
+    the specification's `token_report`, `total_tokens` (all of its types' counts) as the
+    hosted service's smaller report has it, which the vendor's SDKs read."""
     rows = conn.execute(
         "SELECT token_type, count, last_created_at FROM token_metrics WHERE tenant_id = ?"
         " ORDER BY token_type",
@@ -139,7 +141,8 @@ def usage_report(
             },
             "included_monthly_active_tokens": included,
             "monthly_active_tokens": active,
-        }
+        },
+        "total_tokens": sum(counts.values()),
     }
 
 

@@ -109,10 +109,14 @@ def problem(
 
 def run(reaction: Reaction, *, allow_unisolated: bool) -> Answer:
     """Runs the reaction (blocking: call it off the event loop) and maps the outcome."""
-    from console.runner import run_code
+    from console.runner import run_code, sandbox
     from console.runner.engines import EngineUnavailable
     from console.runner.sandbox import NoBoundary
 
+    # From the first react on, an engine process is started ahead of the next run (the
+    # runner's spares, as the console's run screen has them): a react then waits for no
+    # interpreter to start. A service that never reacts starts none.
+    sandbox.spares.enabled = True
     try:
         result = run_code(
             reaction.code,

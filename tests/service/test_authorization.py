@@ -7,6 +7,7 @@ object (and DELETE /tenants/self a fresh tenant), so cases never depend on each 
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -103,10 +104,13 @@ ENDPOINTS: list[Endpoint] = [
     Endpoint("PUT", "/reactors/{id}", 200, reactor_body, "reactor"),
     Endpoint("PATCH", "/reactors/{id}", 204, lambda: {"name": "patched"}, "reactor"),
     Endpoint("DELETE", "/reactors/{id}", 204, None, "reactor", True),
+    Endpoint("POST", "/reactors/{id}/react", 200, lambda: {"args": {"n": 1}}, "reactor"),
+    Endpoint("POST", "/reactors/{id}/react-async", 202, lambda: {"args": {"n": 1}}, "reactor"),
+    Endpoint("GET", "/reactors/{id}/results/{requestId}", 200, target="reactor_result"),
 ]
 
 # An invalid body for every endpoint that takes one: permission is checked before validation.
-INVALID_BODIES: dict[str, dict[str, Any]] = {
+INVALID_BODIES: dict[str, Any] = {
     "POST /reactor-formulas": {"name": "x" * 500, "type": "nonsense"},
     "PUT /reactor-formulas/{id}": {"code": ""},
     "PUT /tenants/self": {"name": "", "settings": {"fingerprint_tokens": "maybe"}},
@@ -118,6 +122,8 @@ INVALID_BODIES: dict[str, dict[str, Any]] = {
     "POST /reactors": {"name": "", "runtime": {"image": "cobol"}},
     "PUT /reactors/{id}": {"code": ""},
     "PATCH /reactors/{id}": {"name": None, "runtime": {"timeout": 99}},
+    "POST /reactors/{id}/react": ["not", "an", "object"],
+    "POST /reactors/{id}/react-async": "args",
 }
 
 CREATE_PATHS = {
@@ -206,6 +212,18 @@ MATRIX = [
 ]
 
 
+def finished_react(owner: Caller, reactor_id: str) -> str:
+    """The request id of an asynchronous react of the reactor, once it has ended."""
+    response = owner.post(f"/reactors/{reactor_id}/react-async", json={"args": {"n": 1}})
+    assert response.status_code == 202, describe(response)
+    request_id = response.json()["asyncReactorRequestId"]
+    deadline = time.monotonic() + 30
+    while owner.get(f"/reactors/{reactor_id}/results/{request_id}").status_code == 202:
+        assert time.monotonic() < deadline, "the asynchronous react never ended"
+        time.sleep(0.05)  # polling with a deadline, not synchronising
+    return request_id
+
+
 def prepare(
     endpoint: Endpoint, credential: str, keys: Keys, shared: dict[str, str]
 ) -> tuple[str | None, str]:
@@ -224,6 +242,11 @@ def prepare(
         application = keys.owner.created("/applications", private_application_body())
         path = path.replace("{id}", application["id"])
         path = path.replace("{keyId}", application["keys"][0]["id"])
+    if endpoint.target == "reactor_result":
+        # A finished asynchronous react of a reactor of its own.
+        reactor_id = keys.target("reactor")
+        path = path.replace("{id}", reactor_id)
+        path = path.replace("{requestId}", finished_react(keys.owner, reactor_id))
     if credential == "no key":
         return None, path
     if credential == "unknown key":

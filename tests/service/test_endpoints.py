@@ -357,7 +357,7 @@ def test_openapi_describes_the_operations_of_the_specification_and_beyond(
 ) -> None:
     document = http.get("/openapi.json").json()
     operations = [(m, p) for p, ops in document["paths"].items() for m in ops]
-    assert len(operations) == 27 + 6  # the specification, Application Keys, PATCH; Reactors
+    assert len(operations) == 27 + 9  # the specification, Application Keys, PATCH; Reactors
     assert set(document["paths"]["/applications/{id}/keys/{keyId}"]) == {"get", "delete"}
     scheme = document["components"]["securitySchemes"]["ApiKey"]
     assert scheme == {"type": "apiKey", "in": "header", "name": KEY_HEADER}

@@ -395,3 +395,310 @@ def test_a_change_with_dependencies_fails_and_the_old_version_keeps_serving(api:
         "the next change to be provisioned",
     )
     assert done["state"] == "active" and done["code"] == "x"
+
+
+# -- react ---------------------------------------------------------------------------------
+
+
+def react(api: Caller, reactor_id: str, args: Any = None, path: str = "react") -> httpx.Response:
+    return api.post(f"/reactors/{reactor_id}/{path}", json={"args": args})
+
+
+def reactor_with(api: Caller, code: str, **fields: Any) -> str:
+    return api.created("/reactors", reactor_body(code=code, **fields))["id"]
+
+
+@pytest.mark.slow
+def test_react_answers_what_the_code_returned(api: Caller) -> None:
+    code = (
+        "module.exports = async function (req) {\n"
+        "  return { raw: { got: req.args, region: req.configuration.REGION },\n"
+        "           body: 'text', headers: { 'X-One': '1' } };\n"
+        "};\n"
+    )
+    response = react(api, reactor_with(api, code), {"card": {"number": "4242"}})
+    assert response.status_code == 200, describe(response)
+    assert response.json() == {
+        "tokens": None,
+        "raw": {"got": {"card": {"number": "4242"}}, "region": "eu"},
+        "body": "text",
+        "headers": {"X-One": "1"},
+    }
+    assert "BT-Local-Note" not in response.headers
+    # Any JSON for args; what was not returned is not answered; tokenize makes no tokens.
+    tokenizing = "module.exports = async (req) => ({ raw: req.args, tokenize: { a: 1 } });"
+    response = react(api, reactor_with(api, tokenizing), [1, "two"])
+    assert response.status_code == 200, describe(response)
+    assert response.json() == {"tokens": None, "raw": [1, "two"]}
+    assert "keeps no tokens" in response.headers["BT-Local-Note"]
+
+
+THROWN = "module.exports = async function (req) {\n  const error = new Error('declined');\n"
+
+FAILURES = [
+    pytest.param(
+        THROWN + "  throw error;\n};",
+        500,
+        {"error": ["declined"]},
+        id="thrown error",
+    ),
+    pytest.param(
+        THROWN + "  error.status = 402; error.errors = { card: ['expired', 'declined'] };\n"
+        "  throw error;\n};",
+        402,
+        {"card": ["expired", "declined"]},
+        id="thrown with a status and errors",
+    ),
+    pytest.param(
+        "module.exports = async () => { throw { status: 429, errors: 'slow down' }; };",
+        429,
+        {"error": ["slow down"]},
+        id="thrown object with a status",
+    ),
+    pytest.param(
+        THROWN + "  error.status = 200; error.errors = ['one', 'two'];\n  throw error;\n};",
+        500,
+        {"error": ["one", "two"]},
+        id="a status that is no error",
+    ),
+    pytest.param("module.exports = async function (req) {", 422, None, id="syntax error"),
+    pytest.param("module.exports = 42;", 422, None, id="no function exported"),
+    pytest.param(
+        "module.exports = async () => ({ headers: 'not an object' });",
+        500,
+        {"result": ["headers must be an object, not string."]},
+        id="result outside the contract",
+    ),
+    pytest.param(
+        "module.exports = async () => { const a = []; for (;;) a.push(new Array(1e6).fill(1)); };",
+        500,
+        None,
+        id="memory",
+    ),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("code", "status", "errors"), FAILURES)
+def test_react_maps_each_failure_to_its_problem(
+    api: Caller, code: str, status: int, errors: dict[str, list[str]] | None
+) -> None:
+    body = assert_problem(react(api, reactor_with(api, code), {"n": 1}), status)
+    if errors is not None:
+        assert body["errors"] == errors
+    if status == 500:
+        assert body["title"] == "Reactor Runtime Error"
+    if status == 422:
+        assert body["detail"].startswith("Reactor code is not a valid function")
+        assert body["errors"]["code"]
+
+
+@pytest.mark.slow
+def test_react_stops_at_the_runtime_s_timeout(api: Caller) -> None:
+    spin = "module.exports = async () => { for (;;) {} };"
+    reactor_id = reactor_with(api, spin, runtime={"timeout": 1})
+    state_becomes(api, reactor_id, "active")
+    started = time.monotonic()
+    body = assert_problem(react(api, reactor_id), 500)
+    assert "timed out after 1 s" in body["detail"]
+    assert time.monotonic() - started < 10
+
+
+@pytest.mark.slow
+def test_react_refuses_args_deeper_than_the_runner_takes(api: Caller) -> None:
+    deep: Any = "bottom"
+    for _ in range(150):
+        deep = [deep]
+    body = assert_problem(react(api, reactor_with(api, ECHO), deep), 400)
+    assert "deeper" in body["errors"]["args"][0]
+    assert_problem(api.post(f"/reactors/{reactor_with(api, ECHO)}/react", json=[1]), 400)
+
+
+@pytest.mark.slow
+def test_a_reactor_not_active_does_not_react(api: Caller, held_api: Caller) -> None:
+    creating = reactor_with(held_api, ECHO, runtime=RUNTIME)
+    body = assert_problem(react(held_api, creating), 409)
+    assert "not active (state creating)" in body["detail"]
+    assert_problem(react(held_api, creating, path="react-async"), 409)
+
+    failing = reactor_with(api, ECHO, runtime={"image": "node22", "dependencies": {"a": "1"}})
+    state_becomes(api, failing, "failed")
+    body = assert_problem(react(api, failing), 409)
+    assert "cannot install npm packages (a)" in body["detail"]
+
+
+@pytest.mark.slow
+def test_the_active_version_serves_while_a_change_is_provisioned(held_api: Caller) -> None:
+    api = held_api
+    reactor_id = reactor_with(api, "module.exports = async () => ({ raw: { version: 1 } });")
+    changed = api.put(
+        f"/reactors/{reactor_id}",
+        json=reactor_body(
+            code="module.exports = async () => ({ raw: { version: 2 } });", runtime=RUNTIME
+        ),
+    )
+    assert changed.json()["state"] == "updating", describe(changed)
+    response = react(api, reactor_id)
+    assert response.status_code == 200, describe(response)
+    assert response.json()["raw"] == {"version": 1}
+
+
+# -- react-async and results -----------------------------------------------------------------
+
+
+def result_of(api: Caller, reactor_id: str, request_id: str) -> httpx.Response:
+    return api.get(f"/reactors/{reactor_id}/results/{request_id}")
+
+
+def finished(api: Caller, reactor_id: str, request_id: str) -> httpx.Response:
+    def done() -> httpx.Response | None:
+        response = result_of(api, reactor_id, request_id)
+        return None if response.status_code == 202 else response
+
+    return until(done, f"the result of {request_id}")
+
+
+@pytest.mark.slow
+def test_react_async_is_pending_then_answers_as_react_does(api: Caller) -> None:
+    slow = (
+        "module.exports = async (req) => {\n"
+        "  const until = Date.now() + 1500; while (Date.now() < until) {}\n"
+        "  return { raw: { got: req.args } };\n"
+        "};\n"
+    )
+    reactor_id = reactor_with(api, slow)
+    response = react(api, reactor_id, {"n": 1}, path="react-async")
+    assert response.status_code == 202, describe(response)
+    request_id = response.json()["asyncReactorRequestId"]
+    pending = result_of(api, reactor_id, request_id)
+    assert pending.status_code == 202, describe(pending)
+    assert pending.json() == {"status": "pending"}
+    done = finished(api, reactor_id, request_id)
+    assert done.status_code == 200, describe(done)
+    assert done.json() == {"tokens": None, "raw": {"got": {"n": 1}}}
+    assert result_of(api, reactor_id, request_id).json() == done.json()  # kept
+
+
+@pytest.mark.slow
+def test_a_failed_async_react_answers_its_problem(api: Caller) -> None:
+    failing = THROWN + "  error.status = 402;\n  throw error;\n};"
+    reactor_id = reactor_with(api, failing)
+    request_id = react(api, reactor_id, path="react-async").json()["asyncReactorRequestId"]
+    body = assert_problem(finished(api, reactor_id, request_id), 402)
+    assert body["errors"] == {"error": ["declined"]}
+
+
+@pytest.mark.slow
+def test_an_unknown_result_is_404(service: RunningService, api: Caller) -> None:
+    reactor_id = reactor_with(api, ECHO)
+    other_reactor = reactor_with(api, ECHO)
+    assert_problem(result_of(api, reactor_id, unknown_id()), 404)
+    assert_problem(result_of(api, reactor_id, "not-a-uuid"), 404)
+    request_id = react(api, reactor_id, path="react-async").json()["asyncReactorRequestId"]
+    assert_problem(result_of(api, other_reactor, request_id), 404)
+    assert_problem(result_of(api, unknown_id(), request_id), 404)
+    other = Caller(api.client, service.new_tenant("Other").key)
+    assert_problem(result_of(other, reactor_id, request_id), 404)
+    assert_problem(react(other, reactor_id), 404)
+    assert_problem(react(other, reactor_id, path="react-async"), 404)
+    assert finished(api, reactor_id, request_id).status_code == 200
+
+
+# -- who may react -----------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("application_type", "permissions", "allowed"),
+    [
+        ("management", ["reactor:invoke"], True),
+        ("private", ["reactor:invoke"], True),
+        ("private", ["token:use"], True),
+        ("private", ["token:create", "token:read"], False),
+        ("management", ["reactor:read", "reactor:create", "reactor:update"], False),
+    ],
+)
+def test_reacting_needs_reactor_invoke_or_token_use(
+    api: Caller, application_type: str, permissions: list[str], allowed: bool
+) -> None:
+    reactor_id = reactor_with(api, ECHO)
+    request_id = react(api, reactor_id, path="react-async").json()["asyncReactorRequestId"]
+    finished(api, reactor_id, request_id)
+    app = api.created(
+        "/applications",
+        {"name": unique("Caller"), "type": application_type, "permissions": permissions},
+    )
+    caller = Caller(api.client, app["key"])
+    answers = [
+        react(caller, reactor_id, {"n": 1}),
+        react(caller, reactor_id, path="react-async"),
+        result_of(caller, reactor_id, request_id),
+    ]
+    for response in answers:
+        if allowed:
+            assert response.status_code in (200, 202), describe(response)
+        else:
+            assert "reactor:invoke" in assert_problem(response, 403)["detail"]
+
+
+# -- the code stays in its sandbox -------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_a_reactor_reaches_no_listener_and_no_file(api: Caller, tmp_path: Any) -> None:
+    import socket
+
+    secret = tmp_path / "secret.txt"
+    canary = f"canary-{unique('x').split()[1]}"
+    secret.write_text(canary)
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(8)
+    code = r"""
+module.exports = async function (req) {
+  const { port, path } = req.args;
+  const tried = [];
+  const attempt = (what, f) => {
+    try { tried.push([what, String(f())]); } catch (e) { tried.push([what, 'refused: ' + e]); }
+  };
+  attempt('require net', () => require('net').connect(port, '127.0.0.1'));
+  attempt('require fs', () => require('fs').readFileSync(path, 'utf8'));
+  attempt('process', () => process.binding('fs'));
+  attempt('Function', () => Function('return process')().mainModule.require('fs')
+    .readFileSync(path, 'utf8'));
+  attempt('constructor', () => this.constructor.constructor('return process')().env);
+  attempt('fetch', () => fetch('http://127.0.0.1:' + port));
+  try { await import('node:fs'); tried.push(['import', 'imported']); }
+  catch (e) { tried.push(['import', 'refused']); }
+  return { raw: { tried } };
+};
+"""
+    try:
+        reactor_id = reactor_with(api, code)
+        response = react(api, reactor_id, {"port": listener.getsockname()[1], "path": str(secret)})
+        assert response.status_code == 200, describe(response)
+        assert canary not in response.text
+        tried = dict(response.json()["raw"]["tried"])
+        assert all(result.startswith("refused") for result in tried.values()), tried
+        listener.settimeout(0.5)
+        with pytest.raises(TimeoutError):
+            connection, _ = listener.accept()
+            connection.close()
+    finally:
+        listener.close()
+
+
+@pytest.mark.slow
+def test_without_a_sandbox_react_answers_503_unless_allowed(start_service: Any) -> None:
+    no_sandbox = {"TENANT_CONSOLE_SANDBOX": "none"}
+    refusing = start_service(env=no_sandbox, provision_delay=0)
+    allowing = start_service(env=no_sandbox, provision_delay=0, allow_unisolated=True)
+    for running, status in ((refusing, 503), (allowing, 200)):
+        with http_client(running.base_url) as http:
+            api = Caller(http, running.key)
+            response = react(api, reactor_with(api, ECHO), {"n": 1})
+            assert response.status_code == status, describe(response)
+            if status == 503:
+                assert "--allow-unisolated" in assert_problem(response, 503)["detail"]
+            else:
+                assert response.json()["raw"] == {"n": 1}

@@ -18,16 +18,17 @@ REQUEST_STEPS = [
             "identifier": "card_token",
         },
     },
-    {"type": "append_json", "options": {"value": "{{ configuration.KEY }}", "location": "$.k"}},
-    {"type": "append_text", "options": {"value": "&source=sdk"}},
-    {"type": "append_header", "options": {"value": "Bearer x", "location": "X-Auth"}},
 ]
-"""A step of every request-side type, as the Node SDK's ProxyTransform has them."""
+"""A step of each type a request takes, as the Node SDK's ProxyTransform has them."""
 
 RESPONSE_STEPS = [
     {"type": "mask", "matcher": "regex", "expression": '"pan":\\s*"(.*?)"', "replacement": "*"},
+    {"type": "append_json", "options": {"value": "{{ configuration.KEY }}", "location": "$.k"}},
+    {"type": "append_text", "options": {"value": "&source=sdk"}},
+    {"type": "append_header", "options": {"value": "Bearer x", "location": "X-Auth"}},
     {"type": "code", "code": PASS_THROUGH},
 ]
+"""Masking and appending are done to the destination's response only."""
 
 
 def _id(index: int) -> dict[str, Any]:
@@ -59,7 +60,7 @@ def test_proxies_with_pipelines(sdk_tenant: SdkTenant) -> None:
                 {
                     "name": "Node pipelines 2",
                     "destinationUrl": url,
-                    "requestTransforms": REQUEST_STEPS[:2],
+                    "requestTransforms": REQUEST_STEPS[1:],
                     "configuration": {"KEY": "k", "OTHER": "o"},
                 },
             ],
@@ -111,12 +112,12 @@ def test_proxies_with_pipelines(sdk_tenant: SdkTenant) -> None:
     assert results[0]["status"] == 201
     updated = value_of(results[2])
     assert updated["name"] == "Node pipelines 2"
-    assert updated["requestTransforms"] == REQUEST_STEPS[:2]
+    assert updated["requestTransforms"] == REQUEST_STEPS[1:]
     assert updated["responseTransforms"] == []
     assert results[3]["ok"] and results[3]["status"] == 204
     patched = value_of(results[4])
     assert patched["name"] == "Node 3" and patched["responseTransforms"] == RESPONSE_STEPS[:1]
-    assert patched["requestTransforms"] == REQUEST_STEPS[:2]
+    assert patched["requestTransforms"] == REQUEST_STEPS[1:]
 
     listed = sorted(value_of(results[i])["id"] for i in (5, 6, 7))
     assert sorted(p["id"] for p in value_of(results[8])["items"]) == listed

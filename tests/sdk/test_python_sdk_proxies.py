@@ -30,6 +30,13 @@ REQUEST_STEPS = [
             identifier="card_token",
         ),
     ),
+]
+"""A request pipeline with a step of each type a request takes (code, tokenize)."""
+
+RESPONSE_STEPS = [
+    ProxyTransform(
+        type="mask", matcher="regex", expression='"accountNumber":\\s*"(.*?)"', replacement="*"
+    ),
     ProxyTransform(
         type="append_json",
         options=ProxyTransformOptions(value="{{ configuration.KEY }}", location="$.auth.key"),
@@ -39,16 +46,10 @@ REQUEST_STEPS = [
         type="append_header",
         options=ProxyTransformOptions(value="Bearer {{ configuration.KEY }}", location="X-Auth"),
     ),
-]
-"""A request pipeline with a step of every request-side type."""
-
-RESPONSE_STEPS = [
-    ProxyTransform(
-        type="mask", matcher="regex", expression='"accountNumber":\\s*"(.*?)"', replacement="*"
-    ),
     ProxyTransform(type="code", code=PASS_THROUGH),
 ]
-"""A response pipeline: a mask (response-only) and code."""
+"""A response pipeline: masking and appending are done to the destination's response only
+(docs/reactors.md), and code."""
 
 
 @pytest.fixture(scope="module")
@@ -98,12 +99,12 @@ def test_update_and_patch_replace_pipelines(bt: Any) -> None:
         proxy.id,
         name="Changed",
         destination_url="https://echo.example.com/other",
-        request_transforms=REQUEST_STEPS[2:],
+        request_transforms=REQUEST_STEPS[1:],
         response_transforms=RESPONSE_STEPS[:1],
         configuration={"KEY": "one", "OTHER": "two"},
     )
     assert isinstance(updated, Proxy) and updated.name == "Changed"
-    assert updated.request_transforms == REQUEST_STEPS[2:]
+    assert updated.request_transforms == REQUEST_STEPS[1:]
     assert updated.response_transforms == RESPONSE_STEPS[:1]
 
     raw = bt.proxies.with_raw_response.patch(
@@ -111,7 +112,7 @@ def test_update_and_patch_replace_pipelines(bt: Any) -> None:
     )
     assert raw.status_code == 204 and raw.data is None
     patched = bt.proxies.get(proxy.id)
-    assert patched.name == "Changed" and patched.request_transforms == REQUEST_STEPS[2:]
+    assert patched.name == "Changed" and patched.request_transforms == REQUEST_STEPS[1:]
     assert patched.response_transforms == RESPONSE_STEPS
     assert patched.configuration == {"KEY": "one"}
     assert bt.proxies.patch(proxy.id, request_transforms=[]) is None
@@ -131,12 +132,15 @@ def test_an_incomplete_step_is_a_bad_request(bt: Any) -> None:
     for steps in (
         [ProxyTransform(type="mask", matcher="regex", expression="no group", replacement="*")],
         [ProxyTransform(type="append_header", options=ProxyTransformOptions(value="v"))],
+        [ProxyTransform(type="tokenize", options=ProxyTransformOptions(identifier="t"))],
         [ProxyTransform(type="code", code=PASS_THROUGH)] * 11,
     ):
         with pytest.raises(BadRequestError) as raised:
             _proxy(bt, "Bad", response_transforms=steps)
         assert isinstance(raised.value.body, ValidationProblemDetails)
         assert raised.value.body.errors, raised.value.body
+    with pytest.raises(BadRequestError):  # masking is done to responses only
+        _proxy(bt, "Masked request", request_transforms=RESPONSE_STEPS[:1])
     with pytest.raises(BadRequestError):
         _proxy(
             bt,

@@ -10,14 +10,21 @@ import pytest
 from local_service import RunningService
 from sdk_clients import SDK_HEADER, SdkTenant
 
+PROVISION_DELAY = 0.2
+"""Seconds a reactor's provisioning takes on the SDK service. Not 0: with no delay the service
+settles a change before it answers (`active` at once), and the SDKs are to read the answers
+of a change being provisioned (`creating`, `updating`, `requested`) too; the tests wait for
+`active` as a condition, so this is what a reactor's first call waits at most."""
+
 
 @pytest.fixture(scope="session")
 def sdk_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningService]:
-    """One service a worker for every SDK module (a tenant each): the SDKs' key header, and
-    no provisioning delay (a reactor with a runtime is `creating` in the POST's answer and
-    active right after)."""
+    """One service a worker for every SDK module (a tenant each): the SDKs' key header, and a
+    short provisioning delay (PROVISION_DELAY)."""
     running = RunningService(
-        tmp_path_factory.mktemp("sdk-service"), key_header=SDK_HEADER, provision_delay=0
+        tmp_path_factory.mktemp("sdk-service"),
+        key_header=SDK_HEADER,
+        provision_delay=PROVISION_DELAY,
     )
     try:
         running.start()

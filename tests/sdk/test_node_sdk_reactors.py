@@ -86,24 +86,34 @@ def test_crud_list_and_provisioning(sdk_tenant: SdkTenant) -> None:
             "call": "reactors.update",
             "args": [
                 _id(0),
-                {"name": "Node echo 2", "code": new_code, "configuration": {"A": "1", "B": "2"}},
+                {
+                    "name": "Node echo 2",
+                    "code": new_code,
+                    "configuration": {"A": "1", "B": "2"},
+                    "runtime": RUNTIME,
+                },
             ],
         },
         {"call": "reactors.get", "args": [_id(0)], "poll": _while("updating")},  # 9
         {"call": "reactors.patch", "args": [_id(0), {"name": "Node echo 3"}]},  # 10
         {"call": "reactors.get", "args": [_id(0)]},  # 11
-        {"call": "reactors.delete", "args": [_id(2)]},  # 12
-        {"call": "reactors.get", "args": [_id(2)]},  # 13
-        {"call": "reactors.list", "args": [{"name": "nodepaged*", "size": 2, "start": ""}]},  # 14
-        {  # 15
+        {"call": "reactors.list", "args": [{"name": "nodepaged*", "size": 2, "start": ""}]},  # 12
+        {  # 13
             "call": "reactors.list",
             "args": [
                 {
                     "name": "nodepaged*",
                     "size": 2,
-                    "start": {"$from": [14, "value", "response", "pagination", "after"]},
+                    "start": {"$from": [12, "value", "response", "pagination", "after"]},
                 }
             ],
+        },
+        {"call": "reactors.delete", "args": [_id(2)]},  # 14
+        {"call": "reactors.get", "args": [_id(2)]},  # 15
+        {  # 16
+            "call": "reactors.list",
+            "args": [{"name": "nodepaged*", "size": 1, "start": ""}],
+            "walk": True,
         },
     ]
     results = node_calls(sdk_tenant.base_url, sdk_tenant.management_key, calls)
@@ -131,14 +141,18 @@ def test_crud_list_and_provisioning(sdk_tenant: SdkTenant) -> None:
     assert updated["state"] == "active" and updated["code"] == new_code
     assert results[10]["ok"] and results[10]["status"] == 204
     assert value_of(results[11])["name"] == "Node echo 3"
-    assert results[12]["ok"] and results[12]["status"] == 204
-    assert (results[13]["error"], results[13]["status"]) == ("NotFoundError", 404)
 
-    cursor = value_of(results[14])["response"]["pagination"]
+    cursor = value_of(results[12])["response"]["pagination"]
     assert "totalItems" not in cursor and cursor["after"]
-    rest = value_of(results[15])
-    seen = [r["id"] for r in value_of(results[14])["data"] + rest["data"]]
-    assert sorted(seen) == sorted(paged[1:])
+    rest = value_of(results[13])
+    assert "after" not in rest["response"]["pagination"]
+    seen = [r["id"] for r in value_of(results[12])["data"] + rest["data"]]
+    assert sorted(seen) == sorted(paged)
+
+    assert results[14]["ok"] and results[14]["status"] == 204
+    assert (results[15]["error"], results[15]["status"]) == ("NotFoundError", 404)
+    walked = [r["id"] for r in value_of(results[16])["items"]]  # the pager, from a cursor
+    assert sorted(walked) == sorted(paged[1:])
 
 
 def test_react_async_results_and_invocation_errors(

@@ -126,8 +126,8 @@ def test_list_is_walked_by_the_sdks_pager_and_filtered(bt: Any) -> None:
 
 def test_list_by_cursor(bt: Any) -> None:
     """`start` pages by an opaque cursor: `after` names the next page and no totals are
-    given. The SDK's pager steps `page` only, so the cursor is followed here by hand (the
-    SDK sends `page=1` beside `start` on every call: the cursor wins)."""
+    given. The SDK's pager steps `page` beside the same `start` (pages after the cursor), so
+    it walks every item from a cursor too."""
     made = {bt.reactors.create(name=f"Cursor {n}", code=ECHO_CODE).id for n in range(3)}
     seen: list[str] = []
     start = ""
@@ -139,7 +139,8 @@ def test_list_by_cursor(bt: Any) -> None:
         if not pagination.after:
             break
         start = pagination.after
-    assert sorted(seen) == sorted(made)
+    assert len(seen) == 3 and set(seen) == made
+    assert sorted(r.id for r in bt.reactors.list(name="cursor*", size=2, start="")) == sorted(made)
 
 
 def test_update_is_provisioned_while_the_old_version_serves(bt: Any, invoker: Any) -> None:

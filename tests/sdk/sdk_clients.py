@@ -106,22 +106,28 @@ def wait_for(read: Callable[[], T], done: Callable[[T], bool], what: str) -> T:
         time.sleep(0.02)  # polling with a deadline, not synchronising
 
 
-def node_calls(base_url: str, key: str, calls: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def node_calls(
+    base_url: str, keys: str | dict[str, str], calls: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
     """Runs `calls` through the Node SDK (the protocol is in tests/sdk/node/calls.mjs) and
-    returns one result a call. Skips when Node.js is absent; fails, with the command to run,
-    when the SDK is not installed (CI always installs it: .ci/run)."""
+    returns one result a call. `keys`: the key, or keys by name (a call names its own with
+    "key"; "default" otherwise): one Node start (~1 s with the SDK loaded) for a whole test.
+    Skips when Node.js is absent; fails, with the command to run, when the SDK is not
+    installed (CI always installs it: .ci/run)."""
     node = shutil.which("node")
     if node is None:
         pytest.skip("Node.js is not installed here: the Node SDK's tests need `node`")
     if not NODE_SDK.is_dir():
         pytest.fail(f"The Node SDK is not installed: run `{NODE_INSTALL}` from the repository root")
+    named = {"default": keys} if isinstance(keys, str) else keys
     finished = subprocess.run(
         [node, str(NODE_DIR / "calls.mjs"), base_url],
         input=json.dumps(calls),
         capture_output=True,
         text=True,
         timeout=NODE_TIMEOUT,
-        env={**os.environ, "BT_API_KEY": key},  # never on the command line (ps shows it)
+        # The keys never on the command line (ps shows it).
+        env={**os.environ, "BT_API_KEYS": json.dumps(named)},
         check=False,
     )
     if finished.returncode != 0:

@@ -151,8 +151,11 @@ def test_applications_usage_and_permissions(sdk_service: Any, sdk_tenant: SdkTen
         {"call": "applications.list", "args": [{"type": "private"}], "walk": True},  # 1
         {"call": "applications.list", "args": [{"type": ["management"]}]},  # 2
         {"call": "tenants.self.getUsageReports", "args": []},  # 3
+        {"call": "proxies.list", "args": [], "key": "invoker"},  # 4
+        {"call": "applications.list", "args": [], "key": "invoker"},  # 5
     ]
-    results = node_calls(sdk_tenant.base_url, sdk_tenant.management_key, calls)
+    keys = {"default": sdk_tenant.management_key, "invoker": sdk_tenant.invoke_key}
+    results = node_calls(sdk_tenant.base_url, keys, calls)
     keyless = value_of(results[0])
     assert results[0]["status"] == 201 and "key" not in keyless and keyless["keys"] == []
     private = {a["id"] for a in value_of(results[1])["items"]}
@@ -162,9 +165,5 @@ def test_applications_usage_and_permissions(sdk_service: Any, sdk_tenant: SdkTen
     assert management and all(a["type"] == "management" for a in management)
     assert value_of(results[3])["totalTokens"] == 42
 
-    denied = node_calls(
-        sdk_tenant.base_url,
-        sdk_tenant.invoke_key,
-        [{"call": "proxies.list", "args": []}, {"call": "applications.list", "args": []}],
-    )
+    denied = results[4:]
     assert [(r["error"], r["status"]) for r in denied] == [("ForbiddenError", 403)] * 2

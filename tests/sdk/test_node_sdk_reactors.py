@@ -48,14 +48,14 @@ def reactors(sdk_tenant: SdkTenant) -> dict[str, str]:
         ("status", STATUS_CODE),
         ("no function", NO_FUNCTION_CODE),
     ):
-        reactor = bt.reactors.create(
+        made[name] = bt.reactors.create(
             name=f"Node {name}",
             code=code,
             configuration={"SECRET": "s"},
             runtime=ReactorRuntime(image="node22"),
-        )
-        wait_for(lambda r=reactor: bt.reactors.get(r.id).state, "active".__eq__, name)
-        made[name] = reactor.id
+        ).id
+    for name, reactor_id in made.items():  # provisioned side by side: one delay for all
+        wait_for(lambda r=reactor_id: bt.reactors.get(r).state, "active".__eq__, name)
     return made
 
 
@@ -97,24 +97,8 @@ def test_crud_list_and_provisioning(sdk_tenant: SdkTenant) -> None:
         {"call": "reactors.get", "args": [_id(0)], "poll": _while("updating")},  # 9
         {"call": "reactors.patch", "args": [_id(0), {"name": "Node echo 3"}]},  # 10
         {"call": "reactors.get", "args": [_id(0)]},  # 11
-        {"call": "reactors.list", "args": [{"name": "nodepaged*", "size": 2, "start": ""}]},  # 12
-        {  # 13
-            "call": "reactors.list",
-            "args": [
-                {
-                    "name": "nodepaged*",
-                    "size": 2,
-                    "start": {"$from": [12, "value", "response", "pagination", "after"]},
-                }
-            ],
-        },
-        {"call": "reactors.delete", "args": [_id(2)]},  # 14
-        {"call": "reactors.get", "args": [_id(2)]},  # 15
-        {  # 16
-            "call": "reactors.list",
-            "args": [{"name": "nodepaged*", "size": 1, "start": ""}],
-            "walk": True,
-        },
+        {"call": "reactors.delete", "args": [_id(2)]},  # 12
+        {"call": "reactors.get", "args": [_id(2)]},  # 13
     ]
     results = node_calls(sdk_tenant.base_url, sdk_tenant.management_key, calls)
 
@@ -141,18 +125,43 @@ def test_crud_list_and_provisioning(sdk_tenant: SdkTenant) -> None:
     assert updated["state"] == "active" and updated["code"] == new_code
     assert results[10]["ok"] and results[10]["status"] == 204
     assert value_of(results[11])["name"] == "Node echo 3"
+    assert results[12]["ok"] and results[12]["status"] == 204
+    assert (results[13]["error"], results[13]["status"]) == ("NotFoundError", 404)
 
-    cursor = value_of(results[12])["response"]["pagination"]
-    assert "totalItems" not in cursor and cursor["after"]
-    rest = value_of(results[13])
+
+def test_list_by_cursor(sdk_tenant: SdkTenant) -> None:
+    """`start` pages by an opaque cursor (`after`, no totals); the SDK's pager walks on
+    from a cursor too (it steps `page` beside the same `start`)."""
+    calls = [
+        *[
+            {"call": "reactors.create", "args": [{"name": f"NodeCursor {n}", "code": ECHO_CODE}]}
+            for n in range(3)
+        ],  # 0, 1, 2
+        {"call": "reactors.list", "args": [{"name": "nodecursor*", "size": 2, "start": ""}]},  # 3
+        {  # 4
+            "call": "reactors.list",
+            "args": [
+                {
+                    "name": "nodecursor*",
+                    "size": 2,
+                    "start": {"$from": [3, "value", "response", "pagination", "after"]},
+                }
+            ],
+        },
+        {  # 5
+            "call": "reactors.list",
+            "args": [{"name": "nodecursor*", "size": 1, "start": ""}],
+            "walk": True,
+        },
+    ]
+    results = node_calls(sdk_tenant.base_url, sdk_tenant.management_key, calls)
+    made = sorted(value_of(results[i])["id"] for i in range(3))
+    first, rest = value_of(results[3]), value_of(results[4])
+    assert "totalItems" not in first["response"]["pagination"]
+    assert first["response"]["pagination"]["after"] and len(first["data"]) == 2
     assert "after" not in rest["response"]["pagination"]
-    seen = [r["id"] for r in value_of(results[12])["data"] + rest["data"]]
-    assert sorted(seen) == sorted(paged)
-
-    assert results[14]["ok"] and results[14]["status"] == 204
-    assert (results[15]["error"], results[15]["status"]) == ("NotFoundError", 404)
-    walked = [r["id"] for r in value_of(results[16])["items"]]  # the pager, from a cursor
-    assert sorted(walked) == sorted(paged[1:])
+    assert sorted(r["id"] for r in first["data"] + rest["data"]) == made
+    assert sorted(r["id"] for r in value_of(results[5])["items"]) == made
 
 
 def test_react_async_results_and_invocation_errors(
@@ -205,22 +214,23 @@ def test_react_async_results_and_invocation_errors(
 def test_bad_requests_and_missing_permissions(
     sdk_service: Any, sdk_tenant: SdkTenant, reactors: dict[str, str]
 ) -> None:
-    bad = [
-        {"call": "reactors.create", "args": [{"name": "Bad", "code": ECHO_CODE, "runtime": r}]}
-        for r in ({"image": "node8"}, {"image": "node22", "timeout": 99})
+    keys = {
+        "default": sdk_tenant.management_key,
+        "reader": sdk_service.new_key(["reactor:read"], tenant_key=sdk_tenant.management_key),
+    }
+    calls = [
+        *[
+            {"call": "reactors.create", "args": [{"name": "Bad", "code": ECHO_CODE, "runtime": r}]}
+            for r in ({"image": "node8"}, {"image": "node22", "timeout": 99})
+        ],
+        {"call": "reactors.get", "args": [reactors["echo"]], "key": "reader"},
+        {"call": "reactors.react", "args": [reactors["echo"], {"args": {}}], "key": "reader"},
+        {"call": "reactors.reactAsync", "args": [reactors["echo"], {"args": {}}], "key": "reader"},
     ]
-    results = node_calls(sdk_tenant.base_url, sdk_tenant.management_key, bad)
-    for result in results:
+    *bad, got, react, react_async = node_calls(sdk_tenant.base_url, keys, calls)
+    for result in bad:
         assert (result["error"], result["status"]) == ("BadRequestError", 400)
         assert result["body"]["errors"], result["body"]
-
-    reader = sdk_service.new_key(["reactor:read"], tenant_key=sdk_tenant.management_key)
-    calls = [
-        {"call": "reactors.get", "args": [reactors["echo"]]},
-        {"call": "reactors.react", "args": [reactors["echo"], {"args": {}}]},
-        {"call": "reactors.reactAsync", "args": [reactors["echo"], {"args": {}}]},
-    ]
-    got, react, react_async = node_calls(sdk_tenant.base_url, reader, calls)
     assert value_of(got)["id"] == reactors["echo"]
     assert (react["error"], react["status"]) == ("ForbiddenError", 403)
     assert (react_async["error"], react_async["status"]) == ("ForbiddenError", 403)

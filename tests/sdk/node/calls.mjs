@@ -2,12 +2,16 @@
 // what the SDK made of each answer, as JSON: the tests in tests/sdk/ use the SDK as an
 // independent client of the local service, and one Node start (~100 ms+) serves many calls.
 //
-//   node calls.mjs BASE_URL < calls.json      (the API key in $BT_API_KEY, never an argument)
+//   node calls.mjs BASE_URL < calls.json
+//
+// The API keys are in $BT_API_KEYS, never an argument (ps shows those): a JSON object naming
+// each key; a call uses the one named "default" unless it names another ("key").
 //
 // calls.json is a list of calls, run in order:
 //   {"call": "reactors.results.get", "args": ["id", {"$from": [0, "value", "asyncReactorRequestId"]}],
-//    "walk": false, "poll": {"while": {"status": "pending"}, "seconds": 15}}
+//    "walk": false, "poll": {"while": {"status": "pending"}, "seconds": 15}, "key": "default"}
 // - call: a dotted path from the client to a method; args: its arguments (JSON).
+// - key: the name of the key (in $BT_API_KEYS) the call is made with; one client a key.
 // - {"$from": [index, key, ...]} anywhere in args is replaced by that part of an earlier
 //   call's result (its index in the list, then keys into what was printed for it); when
 //   that is missing (the earlier call failed) the call is not sent: {"error": "Unresolved"}.
@@ -102,7 +106,9 @@ function matches(value, pattern) {
   return Object.entries(pattern).every(([key, expected]) => value[key] === expected);
 }
 
-async function run(client, call, results) {
+async function run(clients, call, results) {
+  const client = clients[call.key ?? "default"];
+  if (!client) throw new Error(`no key named ${JSON.stringify(call.key)} in BT_API_KEYS`);
   const fn = method(client, call.call);
   let args;
   try {
@@ -133,16 +139,21 @@ async function run(client, call, results) {
 
 async function main() {
   const [baseUrl] = process.argv.slice(2);
-  const apiKey = process.env.BT_API_KEY;
-  if (!baseUrl || !apiKey) {
-    process.stderr.write("usage: BT_API_KEY=... node calls.mjs BASE_URL < calls.json\n");
+  const keys = JSON.parse(process.env.BT_API_KEYS ?? "null");
+  if (!baseUrl || keys === null || typeof keys !== "object") {
+    process.stderr.write('usage: BT_API_KEYS=\'{"default": KEY}\' node calls.mjs BASE_URL < calls.json\n');
     process.exit(2);
   }
   const calls = JSON.parse(await readStdin());
   // maxRetries 0: the SDK would otherwise send a POST again after a 5xx (never retry a POST).
-  const client = new BasisTheoryClient({ apiKey, baseUrl, maxRetries: 0 });
+  const clients = Object.fromEntries(
+    Object.entries(keys).map(([name, apiKey]) => [
+      name,
+      new BasisTheoryClient({ apiKey, baseUrl, maxRetries: 0 }),
+    ]),
+  );
   const results = [];
-  for (const call of calls) results.push(await run(client, call, results));
+  for (const call of calls) results.push(await run(clients, call, results));
   process.stdout.write(JSON.stringify(results));
 }
 

@@ -1,6 +1,7 @@
 // Runs a batch of calls through the vendor's Node SDK (@basis-theory/node-sdk) and prints
 // what the SDK made of each answer, as JSON: the tests in tests/sdk/ use the SDK as an
-// independent client of the local service, and one Node start (~100 ms+) serves many calls.
+// independent client of the local service, and one Node start (about a second: loading the
+// SDK is most of it) serves many calls.
 //
 //   node calls.mjs BASE_URL < calls.json
 //
@@ -20,7 +21,7 @@
 //   `seconds` (a condition with a deadline; the interval is short and fixed).
 // Each result is {"ok": true, "status", "value", "headers"} or {"ok": false, "error" (the
 // SDK error's class), "status", "body", "message"}; a page's value is {"data", "response",
-// "hasNextPage"}, a walk's is {"items", "pages"}.
+// "hasNextPage"}, a walk's is {"items"}.
 import { BasisTheoryClient } from "@basis-theory/node-sdk";
 
 const POLL_INTERVAL_MS = 20;
@@ -145,7 +146,9 @@ async function main() {
     process.exit(2);
   }
   const calls = JSON.parse(await readStdin());
-  // maxRetries 0: the SDK would otherwise send a POST again after a 5xx (never retry a POST).
+  // baseUrl: the SDK's option for a URL of one's own (`environment` names the vendor's hosts
+  // and is read only when baseUrl is absent). maxRetries 0: the SDK would otherwise send a
+  // POST again after a 5xx (never retry a POST), and the tests see every answer as it is.
   const clients = Object.fromEntries(
     Object.entries(keys).map(([name, apiKey]) => [
       name,

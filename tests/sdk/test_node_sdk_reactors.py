@@ -185,6 +185,12 @@ def test_react_async_results_and_invocation_errors(
         {"call": "reactors.react", "args": [str(uuid.uuid4()), args]},  # 8
         {"call": "reactors.list", "args": []},  # 9
         {"call": "reactors.delete", "args": [reactors["echo"]]},  # 10
+        {"call": "reactors.reactAsync", "args": [reactors["status"], args]},  # 11
+        {  # 12: a failed run is the result's answer
+            "call": "reactors.results.get",
+            "args": [reactors["status"], {"$from": [11, "value", "asyncReactorRequestId"]}],
+            "poll": {"while": {"status": "pending"}, "seconds": 15},
+        },
     ]
     results = node_calls(sdk_tenant.base_url, sdk_tenant.invoke_key, calls)
 
@@ -209,6 +215,8 @@ def test_react_async_results_and_invocation_errors(
     assert (results[8]["error"], results[8]["status"]) == ("NotFoundError", 404)
     assert (results[9]["error"], results[9]["status"]) == ("ForbiddenError", 403)
     assert (results[10]["error"], results[10]["status"]) == ("ForbiddenError", 403)
+    assert (results[12]["error"], results[12]["status"]) == ("BasisTheoryError", 402)
+    assert results[12]["body"]["errors"] == {"card": ["Invalid card"]}
 
 
 def test_bad_requests_and_missing_permissions(

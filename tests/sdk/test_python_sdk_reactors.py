@@ -16,6 +16,7 @@ from basis_theory.errors import (
     BadRequestError,
     ForbiddenError,
     NotFoundError,
+    UnauthorizedError,
     UnprocessableEntityError,
 )
 from basis_theory.types import (
@@ -253,6 +254,9 @@ def test_missing_permissions_are_forbidden(
     assert isinstance(raised.value.body, ProblemDetails) and raised.value.body.status == 403
     with pytest.raises(ForbiddenError):
         invoker.reactors.create(name="Not mine", code=ECHO_CODE)
+    with pytest.raises(UnauthorizedError) as unknown_key:
+        python_client(sdk_tenant.base_url, "not-a-key").reactors.get(echo.id)
+    assert unknown_key.value.status_code == 401
     reader = python_client(
         sdk_tenant.base_url,
         sdk_service.new_key(["reactor:read"], tenant_key=sdk_tenant.management_key),
@@ -289,6 +293,19 @@ def test_errors_the_code_throws_keep_their_status(bt: Any, invoker: Any) -> None
         invoker.reactors.react(with_status.id, request={"args": {}})
     assert raised.value.status_code == 402
     assert raised.value.body["errors"] == {"card": ["Invalid card"]}
+
+    # Run asynchronously, the same failure is the result's answer.
+    accepted = invoker.reactors.react_async(with_status.id, request={"args": {}})
+    request_id = accepted.async_reactor_request_id
+
+    def result() -> Any:
+        try:
+            return invoker.reactors.results.with_raw_response.get(with_status.id, request_id)
+        except ApiError as error:
+            return error
+
+    failed = wait_for(result, lambda a: isinstance(a, ApiError), "the failed async result")
+    assert failed.status_code == 402 and failed.body["errors"] == {"card": ["Invalid card"]}
 
 
 def test_a_reactor_that_cannot_be_provisioned_fails_and_is_not_invoked(

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Annotated, Any
 from uuid import UUID
 
 from pydantic import (
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     ValidationInfo,
@@ -281,6 +282,16 @@ class Proxy(ResponseModel):
     modified_at: UtcDateTime | None = None
 
 
+def _whole_seconds(value: Any) -> Any:
+    """`23.0` is 23: JSON (and JSON Schema's `integer`) does not tell them apart, so a
+    number with no fraction is a whole number of seconds; any other value is judged as is."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+Seconds = Annotated[int, Field(ge=TIMEOUT_MIN, le=TIMEOUT_MAX), BeforeValidator(_whole_seconds)]
+
 _BEYOND_SPEC = ("request_transforms", "response_transforms", "disable_detokenization", "timeout")
 
 
@@ -303,7 +314,7 @@ class ProxyCreate(RequestModel):
     configuration: dict[str, str] | None = None
     require_auth: bool = True
     disable_detokenization: bool | None = None
-    timeout: int | None = Field(default=None, ge=TIMEOUT_MIN, le=TIMEOUT_MAX)
+    timeout: Seconds | None = None
 
     @field_validator("destination_url")
     @classmethod
@@ -376,4 +387,4 @@ class ProxyPatch(BaseModel):
     configuration: dict[str, str | None] | None = None
     require_auth: bool | None = None
     disable_detokenization: bool | None = None
-    timeout: int | None = Field(default=None, ge=TIMEOUT_MIN, le=TIMEOUT_MAX)
+    timeout: Seconds | None = None

@@ -118,8 +118,10 @@ def test_a_pipeline_holds_at_most_ten_steps(api: Caller) -> None:
 def test_timeout_and_disable_detokenization(api: Caller) -> None:
     created = api.created("/proxies", proxy_body(timeout=12, disable_detokenization=True))
     assert created["timeout"] == 12 and created["disable_detokenization"] is True
-    for timeout in (0, 31, "5"):
+    for timeout in (0, 31, "5", 12.5, True):
         assert_invalid(api.post("/proxies", json=proxy_body(timeout=timeout)), "timeout")
+    whole = api.created("/proxies", proxy_body(timeout=12.0))
+    assert whole["timeout"] == 12, "JSON Schema's integer: 12.0 is 12"
     updated = api.put(f"/proxies/{created['id']}", json=proxy_body())
     assert updated.json()["timeout"] is None, "a full update without it: the default"
     assert updated.json()["disable_detokenization"] is False

@@ -15,6 +15,7 @@ covers it) and writes aimed at the callers' own applications are pointed at an u
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -162,6 +163,9 @@ def satisfy_state_rules(case: Any, application_type: Callable[[str], str | None]
     """Makes a positive case meet the rules a schema cannot state: they depend on the clock,
     on stored objects, or on another field's value. Rules a schema can state (patterns, enums,
     lengths) are left alone: the served document must declare those itself."""
+    query = case.query
+    if isinstance(query, dict) and "start" in query:
+        query["start"] = ""  # a cursor is one the service gave: "" is the first page's
     body = case.body
     if not isinstance(body, dict):
         return
@@ -178,9 +182,27 @@ def satisfy_state_rules(case: Any, application_type: Callable[[str], str | None]
         # The referenced application must exist in the caller's tenant.
         if body.get("application") is not None:
             body["application"] = None
+        _masks_with_a_capture_group(body)
     elif path in ("/reactor-formulas", "/reactor-formulas/{id}"):
         _unique_names(body.get("configuration"))
         _unique_names(body.get("request_parameters"))
+
+
+def _masks_with_a_capture_group(body: dict[str, Any]) -> None:
+    """A regex mask's expression must compile and hold a capture group: no schema says so."""
+    steps: list[Any] = []
+    for side in ("request", "response"):
+        steps.append(body.get(f"{side}_transform"))
+        pipeline = body.get(f"{side}_transforms")
+        steps += pipeline if isinstance(pipeline, list) else []
+    for step in steps:
+        if isinstance(step, dict) and step.get("type") == "mask" and step.get("matcher") == "regex":
+            try:
+                usable = re.compile(str(step.get("expression"))).groups > 0
+            except re.error:
+                usable = False
+            if not usable:
+                step["expression"] = "(\\d+)"
 
 
 @contextmanager
@@ -227,8 +249,9 @@ def without_the_destination_urls_length(document: dict[str, Any]) -> dict[str, A
     checked against the validator and this document by tests/service/test_destination_url.py
     instead; everything else about the field (the pattern, `minLength`) stays fuzzed.
     """
-    field = document["components"]["schemas"]["ProxyCreate"]["properties"]["destination_url"]
-    assert field.pop("maxLength") == DESTINATION_URL_MAX, field
+    for body in ("ProxyCreate", "ProxyPatch"):
+        field = document["components"]["schemas"][body]["properties"]["destination_url"]
+        assert field.pop("maxLength") == DESTINATION_URL_MAX, field
     return document
 
 

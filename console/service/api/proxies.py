@@ -36,8 +36,8 @@ def _create_documented(schemas: Schema) -> None:
 
 def _patch_documented(properties: Schema) -> None:
     """Null removes a member (RFC 7396): a required one (name, destination URL) cannot be
-    removed, and a boolean is given or left out; a step is as in a create."""
-    for name in ("name", "destination_url", "require_auth", "disable_detokenization"):
+    removed (a boolean removed takes its default); a step is as in a create."""
+    for name in ("name", "destination_url"):
         (kept,) = [b for b in properties[name].pop("anyOf") if b != {"type": "null"}]
         properties[name].update(kept)
         properties[name].pop("default", None)

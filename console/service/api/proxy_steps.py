@@ -21,17 +21,38 @@ STEP_SCHEMAS = {"request": "ProxyRequestStep", "response": "ProxyResponseStep"}
 """The components naming each side's step."""
 
 
+_STRING = {"anyOf": [{"type": "string"}, {"type": "null"}]}
+_OBJECT = {"anyOf": [{"type": "object"}, {"type": "null"}]}
+_OPTIONS = {
+    "token": _OBJECT,
+    "identifier": _STRING,
+    "value": _STRING,
+    "location": _STRING,
+    "runtime": _OBJECT,
+}
+_CODE = {"type": "string", "minLength": 1, "maxLength": CODE_MAX}
+_FIELDS = {
+    "code": {"anyOf": [_CODE, {"type": "null"}]},
+    "matcher": _STRING,
+    "expression": _STRING,
+    "replacement": _STRING,
+    "options": {"anyOf": [{"type": "object", "properties": _OPTIONS}, {"type": "null"}]},
+}
+"""Every field a step may carry, typed, whatever its type (null: not given; a field a type
+does not use is kept, not judged); each variant narrows what its type needs."""
+
+
 def _step(kind: str, required: list[str], **properties: Any) -> Schema:
     return {
         "type": "object",
         "title": f"{kind} step",
-        "properties": {"type": {"const": kind}, **properties},
+        "properties": {**_FIELDS, "type": {"const": kind}, **properties},
         "required": ["type", *required],
     }
 
 
 def _options(required: list[str], **properties: Any) -> Schema:
-    return {"type": "object", "properties": properties, "required": required}
+    return {"type": "object", "properties": {**_OPTIONS, **properties}, "required": required}
 
 
 _TEXT = {"type": "string", "minLength": 1}
@@ -43,8 +64,9 @@ _VARIANTS: dict[str, list[Schema]] = {
             "type": "object",
             "title": "code step",
             "properties": {
+                **_FIELDS,
                 "type": {"enum": ["code", None]},
-                "code": {"type": "string", "minLength": 1, "maxLength": CODE_MAX},
+                "code": _CODE,
             },
             "required": ["code"],
         }

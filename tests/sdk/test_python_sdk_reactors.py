@@ -84,17 +84,21 @@ def echo(bt: Any, sdk_tenant: SdkTenant) -> Reactor:
 def test_create_with_a_runtime_is_provisioned_then_read_back(
     bt: Any, sdk_tenant: SdkTenant
 ) -> None:
+    runtime = ReactorRuntime(
+        image="node22", timeout=5, resources="standard", permissions=["token:read"], async_=True
+    )
     created = bt.reactors.create(
         name="Provisioned",
         code=ECHO_CODE,
         configuration={"API_KEY": "k"},
-        runtime=RUNTIME,
+        runtime=runtime,
         application=Application(id=sdk_tenant.invoke_application_id),
     )
     assert created.state == "creating"
     assert created.tenant_id == sdk_tenant.tenant_id and created.created_at is not None
     assert created.runtime is not None and created.runtime.image == "node22"
     assert created.runtime.timeout == 5 and created.runtime.resources == "standard"
+    assert created.runtime.async_ is True and created.runtime.permissions == ["token:read"]
     active = _settled(bt, created.id)
     assert active.requested is None
     assert active.name == "Provisioned" and active.code == ECHO_CODE

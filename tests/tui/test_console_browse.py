@@ -71,7 +71,7 @@ async def test_every_section_shows_its_data(service: Any, tenant: Any) -> None:
         await settle(pilot)
         permissions = resource_list(app, "permissions")
         assert len(permissions.items) == 31
-        assert footer_status(app) == "30 of 30 loaded"
+        assert footer_status(app) == "31 of 31 loaded"
 
         await pilot.press("5")
         await settle(pilot)

@@ -141,13 +141,18 @@ def test_an_incomplete_step_is_a_bad_request(bt: Any) -> None:
         assert raised.value.body.errors, raised.value.body
     with pytest.raises(BadRequestError):  # masking is done to responses only
         _proxy(bt, "Masked request", request_transforms=RESPONSE_STEPS[:1])
-    with pytest.raises(BadRequestError):
-        _proxy(
-            bt,
-            "Both",
-            request_transform=REQUEST_STEPS[0],
-            request_transforms=REQUEST_STEPS[:1],
-        )
+    with pytest.raises(BadRequestError):  # a single transform beside a longer pipeline
+        _proxy(bt, "Both", request_transform=REQUEST_STEPS[0], request_transforms=REQUEST_STEPS)
+    # A proxy as read (its only step also as the single transform) can be sent back.
+    read = bt.proxies.get(_proxy(bt, "One step", request_transforms=REQUEST_STEPS[:1]).id)
+    again = bt.proxies.update(
+        read.id,
+        name=read.name,
+        destination_url=read.destination_url,
+        request_transform=read.request_transform,
+        request_transforms=read.request_transforms,
+    )
+    assert again.request_transforms == REQUEST_STEPS[:1]
 
 
 def test_list_is_walked_by_the_sdks_pager_and_filtered(bt: Any) -> None:

@@ -202,6 +202,15 @@ def test_react_is_read_into_a_react_response(invoker: Any, echo: Reactor) -> Non
     assert react.tokens is None
 
 
+def test_a_tokenize_result_answers_no_tokens_and_says_why(bt: Any, invoker: Any) -> None:
+    """The local service keeps no tokens: `tokens` is null, and a header says so."""
+    code = "module.exports = async () => ({ tokenize: { card: '4242' }, raw: { ok: true } });"
+    reactor = _reactor(bt, "Tokenizing", code)
+    answer = invoker.reactors.with_raw_response.react(reactor.id, request={"args": {}})
+    assert answer.data.tokens is None and answer.data.raw == {"ok": True}
+    assert answer.headers.get("bt-local-note")
+
+
 def test_react_async_is_pending_then_done(bt: Any, invoker: Any) -> None:
     slow = _reactor(bt, "Slow", SLOW_CODE)
     accepted = invoker.reactors.with_raw_response.react_async(slow.id, request={"args": {"n": 7}})

@@ -206,12 +206,7 @@ FORMULAS: list[Any] = [
 ]
 
 CATALOGUE: list[dict[str, Any]] = [
-    *(p.model_dump(mode="json") for p in PERMISSIONS),
-    {
-        "type": "reactor:invoke",
-        "description": "Invoke reactors",
-        "application_types": ["private", "management"],
-    },
+    *(p.model_dump(mode="json") for p in PERMISSIONS),  # reactor:invoke among them
     {
         "type": "webhook:read",
         "description": "Read webhooks",

@@ -17,7 +17,13 @@ from typing import Any
 import pytest
 from local_service import RunningService, ServiceFailed, TenantInfo
 
-SLOW_FIXTURES = {"snap_compare", "start_service", "fresh_service", "widget_service"}
+SLOW_FIXTURES = {
+    "snap_compare",
+    "start_service",
+    "fresh_service",
+    "widget_service",
+    "sdk_service",
+}
 
 SUBPROCESS_HEAVY = {
     "runner/test_hostile_code.py",

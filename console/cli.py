@@ -369,7 +369,6 @@ def _add_reactors_command(sub: argparse._SubParsersAction[_Parser]) -> None:
         help="with --async: how long to wait for the result (default 60)",
     )
     react.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
-    react.add_argument("--read-only", action="store_true", default=argparse.SUPPRESS)
 
 
 def _add_keys_command(sub: argparse._SubParsersAction[_Parser]) -> None:

@@ -7,8 +7,8 @@ id, with its runtime and the names of its configuration settings (never their va
 reactor on the service with the request file's `args` (the file holds `{"args": ...}`, or
 any other JSON taken as the args themselves) and prints what it answered as JSON; with
 `--async` it starts the run and polls its result (each second) until it is done or
-`--wait` seconds went by. Running a reactor changes no object: it is not journalled; it is
-refused in read-only mode all the same (the code acts with the reactor's permissions).
+`--wait` seconds went by. Running a reactor changes no object: it is not journalled, and it
+is allowed in read-only mode, as in the console (it needs `reactor:invoke`).
 
 Exit codes: 0 done; 1 failed (the service refused, the reactor failed or is not active,
 an async result still pending at the deadline, the profile); 2 unusable arguments (a
@@ -217,9 +217,6 @@ def run(args: argparse.Namespace) -> int:
     from console.profiles.keys import KeyStoreError
     from console.profiles.resolve import connection_with_key
 
-    if args.reactors_command == "react" and getattr(args, "read_only", False):
-        _error("read-only: `reactors react` runs code on the service and is refused.")
-        return FAILED
     if args.reactors_command == "react" and not 0 < args.wait <= 3600:  # NaN fails too
         _error("--wait must be a number of seconds above 0, at most 3600.")
         return USAGE

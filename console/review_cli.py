@@ -37,7 +37,7 @@ async def _review(
     connection: ResolvedConnection, export_format: ExportFormat, key_age_days: int = 90
 ) -> str:
     from console.client import AdminClient
-    from console.client.review import Catalogue, ReviewRow, review_pages
+    from console.client.review import Catalogue, ReviewRow, reactor_grants, review_pages
     from console.client.review_export import render
 
     assert connection.key is not None
@@ -66,12 +66,15 @@ async def _review(
             rows += page.rows
             catalogue = page.catalogue
             _progress(f"Reading applications: {page.progress(len(rows))}")
+        _progress("Reading reactors")
+        names = {row.id: row.name for row in rows}
+        reactors = [grant.named(names) for grant in await reactor_grants(client)]
     _progress("")
     if index is not None:
         index.close()
     if catalogue.problem:
         _error(catalogue.problem)
-    return render(rows, export_format, catalogue=catalogue)
+    return render(rows, export_format, reactors=reactors, catalogue=catalogue)
 
 
 def _quiet_logging() -> None:

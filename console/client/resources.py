@@ -228,7 +228,7 @@ class Collection(_Resource, Generic[M, C, U]):
         """PATCH as a merge patch (application/merge-patch+json): what is given changes, a
         null removes it. The service answers 204 (as the vendor's SDKs expect), so this
         returns None then; a service that answers with the object returns it as a model.
-        Retried like PUT (a merge patch applied twice is the same change)."""
+        Retried only if the client's RetryPolicy names PATCH (by default it does not)."""
         self._offered(self.kind.features.patch, "patch")
         path = self.kind.item_path(_segment(id))
         data = await self._session.request(

@@ -307,6 +307,99 @@ def _action(permission: str) -> str:
     return permission.rsplit(":", 1)[-1].lower()
 
 
+# ---- reactors ---------------------------------------------------------------------------
+
+ACTS_WITH_PERMISSIONS = "acts-with-permissions"
+REACTOR_FLAG = Flag(
+    ACTS_WITH_PERMISSIONS,
+    "acts with",
+    "A reactor whose runtime holds permissions: its code acts with them on every run.",
+)
+"""A reactor's flag (not an application's: the review view's filters are FLAGS)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReactorGrant:
+    """One reactor in the review: what its runtime lets its code do (`permissions`), and the
+    application it uses. Only these fields are kept: never its code or configuration."""
+
+    id: str
+    name: str
+    state: str | None
+    application_id: str | None
+    application_name: str | None
+    permissions: tuple[str, ...]
+
+    @property
+    def flags(self) -> tuple[str, ...]:
+        return (ACTS_WITH_PERMISSIONS,) if self.permissions else ()
+
+    def named(self, applications: Mapping[str, str]) -> ReactorGrant:
+        """With its application's name from `applications` (id -> name) when it lacks one."""
+        if self.application_name or not self.application_id:
+            return self
+        name = applications.get(self.application_id)
+        if name is None:
+            return self
+        return ReactorGrant(
+            self.id, self.name, self.state, self.application_id, name, self.permissions
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The export's object; its keys are always these, in this order."""
+        application = None
+        if self.application_id:
+            application = {"id": self.application_id, "name": self.application_name}
+        return {
+            "id": self.id,
+            "name": self.name,
+            "state": self.state,
+            "flags": list(self.flags),
+            "permissions": list(self.permissions),
+            "application": application,
+        }
+
+
+def read_reactor(item: Any) -> ReactorGrant | None:
+    """A reactor as sent, leniently; None for an item that is not an object."""
+    if not isinstance(item, Mapping):
+        return None
+    application = item.get("application")
+    application = application if isinstance(application, Mapping) else {}
+    runtime = item.get("runtime")
+    runtime = runtime if isinstance(runtime, Mapping) else {}
+    return ReactorGrant(
+        id=_text(item.get("id")) or "",
+        name=_text(item.get("name")) or "",
+        state=_text(item.get("state")),
+        application_id=_text(application.get("id")),
+        application_name=_text(application.get("name")),
+        permissions=_texts(runtime.get("permissions")),
+    )
+
+
+async def reactor_grants(client: AdminClient, size: int = REVIEW_PAGE_SIZE) -> list[ReactorGrant]:
+    """Every reactor of the tenant, page by page; none from a service without reactors."""
+    from console.client.errors import NotOffered
+
+    def fetch(number: int) -> Awaitable[dict[str, Any]]:
+        return client.reactors.page_json(page=number, size=size)
+
+    def end_of(envelope: dict[str, Any], number: int) -> PageEnd:
+        return envelope_end(envelope, number, size)
+
+    grants: list[ReactorGrant] = []
+    walking = walk_pages(fetch, end_of, budget=client.budget, max_pages=MAX_PAGES)
+    try:
+        async with aclosing(walking):
+            async for _number, envelope in walking:
+                grants += [g for item in envelope["data"] if (g := read_reactor(item)) is not None]
+    except NotOffered:
+        log.info("The service offers no reactors: the review has none")
+        return []
+    return grants
+
+
 @dataclass(frozen=True)
 class Holding:
     """How one application holds one permission: directly (`rule` None) or through a rule."""

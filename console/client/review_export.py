@@ -15,13 +15,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
-from console.client.review import FLAGS, Catalogue, ReviewRow
+from console.client.review import FLAGS, REACTOR_FLAG, Catalogue, ReactorGrant, ReviewRow
 
 ExportFormat = Literal["csv", "json"]
 FORMATS: tuple[ExportFormat, ...] = ("csv", "json")
 
 CSV_COLUMNS = ("id", "name", "type", "expires_at", "flags", "permissions", "rules")
-"""One row per application. Lists (flags, permissions, rules) are joined with `;`."""
+"""One row per application, then one per reactor (type `reactor`: its runtime's permissions,
+and its application in `rules`). Lists (flags, permissions, rules) are joined with `;`."""
+REACTOR_TYPE = "reactor"
 LIST_SEPARATOR = ";"
 
 
@@ -31,7 +33,7 @@ def format_for(path: str | Path, default: ExportFormat = "csv") -> ExportFormat:
     return "json" if suffix == "json" else "csv" if suffix == "csv" else default
 
 
-def to_csv(rows: Iterable[ReviewRow]) -> str:
+def to_csv(rows: Iterable[ReviewRow], reactors: Iterable[ReactorGrant] = ()) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
@@ -47,24 +49,42 @@ def to_csv(rows: Iterable[ReviewRow]) -> str:
                 LIST_SEPARATOR.join(rule.summary() for rule in row.rules),
             )
         )
+    for reactor in reactors:
+        uses = ""
+        if reactor.application_id:
+            uses = f"application {reactor.application_name or '?'} ({reactor.application_id})"
+        writer.writerow(
+            (
+                reactor.id,
+                reactor.name,
+                REACTOR_TYPE,
+                "",
+                LIST_SEPARATOR.join(reactor.flags),
+                LIST_SEPARATOR.join(reactor.permissions),
+                uses,
+            )
+        )
     return out.getvalue()
 
 
 def to_json(
     rows: Iterable[ReviewRow],
     *,
+    reactors: Iterable[ReactorGrant] = (),
     catalogue: Catalogue | None = None,
     complete: bool = True,
     generated_at: datetime | None = None,
 ) -> str:
-    """An object: when, whether the whole tenant was read, the flags' meanings, and the
-    applications (each with `flags` as a list)."""
+    """An object: when, whether the whole tenant was read, the flags' meanings, the
+    applications (each with `flags` as a list) and the reactors (what their runtimes let
+    their code do, and the application each uses)."""
     document = {
         "generated_at": (generated_at or datetime.now(UTC)).isoformat(),
         "complete": complete,
-        "flags": [{"flag": f.key, "description": f.explanation} for f in FLAGS],
+        "flags": [{"flag": f.key, "description": f.explanation} for f in (*FLAGS, REACTOR_FLAG)],
         "catalogue_problem": catalogue.problem if catalogue is not None else None,
         "applications": [row.to_json() for row in rows],
+        "reactors": [reactor.to_json() for reactor in reactors],
     }
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
@@ -73,12 +93,13 @@ def render(
     rows: Iterable[ReviewRow],
     export_format: ExportFormat,
     *,
+    reactors: Iterable[ReactorGrant] = (),
     catalogue: Catalogue | None = None,
     complete: bool = True,
 ) -> str:
     if export_format == "json":
-        return to_json(rows, catalogue=catalogue, complete=complete)
-    return to_csv(rows)
+        return to_json(rows, reactors=reactors, catalogue=catalogue, complete=complete)
+    return to_csv(rows, reactors)
 
 
 def write_text(path: Path, text: str) -> None:

@@ -295,6 +295,20 @@ Seconds = Annotated[int, Field(ge=TIMEOUT_MIN, le=TIMEOUT_MAX), BeforeValidator(
 _BEYOND_SPEC = ("request_transforms", "response_transforms", "disable_detokenization", "timeout")
 
 
+def _the_only_step(single: ProxyTransform, steps: list[ProxyTransform]) -> bool:
+    """Whether a pipeline is `single` alone: a proxy read and sent back carries both, the
+    single transform being the pipeline's only step (`{"code": ...}` and `{"type": "code",
+    "code": ...}` are the same step)."""
+
+    def step(transform: ProxyTransform) -> dict[str, Any]:
+        data = transform.model_dump(mode="json")
+        if data.get("type") == "code":
+            del data["type"]
+        return data
+
+    return len(steps) == 1 and step(steps[0]) == step(single)
+
+
 class ProxyCreate(RequestModel):
     """Body of `POST /proxies` and `PUT /proxies/{id}` (same fields and rules)."""
 
@@ -337,9 +351,10 @@ class ProxyCreate(RequestModel):
         for side in ("request", "response"):
             single = getattr(self, f"{side}_transform")
             steps = getattr(self, f"{side}_transforms")
-            if single is not None and steps is not None:
+            if single is not None and steps is not None and not _the_only_step(single, steps):
                 errors.setdefault(f"{side}_transforms", []).append(
-                    f"Give {side}_transforms or {side}_transform, not both."
+                    f"Give {side}_transforms or {side}_transform, not both (unless the"
+                    " pipeline's only step is that transform, as a proxy is read)."
                 )
             for path, step in ([(f"{side}_transform", single)] if single is not None else []) + [
                 (f"{side}_transforms[{i}]", s) for i, s in enumerate(steps or [])

@@ -72,7 +72,7 @@ class ReactorRuntime(BaseModel):
         for name, version in (value or {}).items():
             if _PACKAGE_NAME.fullmatch(name) is None:
                 raise ValueError(f"{name!r} is not an npm package name.")
-            if not version.strip():
+            if not version:  # as the document states it (minLength 1)
                 raise ValueError(f"The version of {name} is empty.")
         return value
 

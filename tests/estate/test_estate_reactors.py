@@ -93,6 +93,30 @@ def test_reactors_and_pipelines_round_trip_into_another_tenant(
     assert code == 0, out
 
 
+def test_a_reactors_runtime_travels(tenants, tmp_path, capsys) -> None:
+    staging, prod = tenants
+    (web,) = staging.named("/applications", "Checkout web")
+    runtime = {"image": "node22", "timeout": 5, "permissions": ["token:read"], "async": True}
+    staging.post(
+        "/reactors",
+        {
+            "name": "Timed",
+            "code": REACTOR_CODE,
+            "application": {"id": web["id"]},
+            "runtime": runtime,
+        },
+    )
+    exported = tmp_path / "staging.json"
+    assert run(capsys, "export", "--profile", "staging", "-o", str(exported))[0] == 0
+    (reactor,) = json.loads(exported.read_text())["reactors"]
+    assert reactor["runtime"] == {k: runtime[k] for k in sorted(runtime)}
+    assert run(capsys, "apply", str(exported), "--profile", "prod", "--yes")[0] == 0
+    (made,) = prod.named("/reactors", "Timed")
+    assert {k: made["runtime"].get(k) for k in runtime} == runtime
+    code, out, _ = run(capsys, "diff", "staging", "prod", "--exit-code")
+    assert code == 0, out
+
+
 def test_a_changed_reactor_and_pipeline_step_show_in_the_plan(tenants, tmp_path, capsys) -> None:
     staging, _prod = tenants
     reactor = seed_reactor(staging)

@@ -44,6 +44,9 @@ COMMANDS: list[list[str]] = [
     ["push", "formula", "Pipe Formula", "--code", "{code}"],
     ["undo", "2"],
     ["run", "--code", "{code}", "--request", "{request}", "--engine", "embedded"],
+    ["reactors", "list"],
+    ["reactors", "show", "Pipe Reactor", "--format", "json"],
+    ["reactors", "react", "Pipe Reactor", "--request", "{request}"],
     ["--help"],
     ["--version"],
     ["keys", "--help"],
@@ -67,7 +70,7 @@ def sandbox(tmp_path_factory: pytest.TempPathFactory) -> CliSandbox:
 
 @pytest.fixture(scope="module")
 def ready(service, sandbox: CliSandbox) -> dict[str, str]:  # type: ignore[no-untyped-def]
-    """A profile "prod" on a tenant holding an application, a formula, a recorded usage
+    """A profile "prod" on a tenant holding an application, a formula, a reactor, a recorded usage
     snapshot and two journal entries; the files the rows name."""
     tmp_path = sandbox.root
     tenant = service.new_tenant("Pipe Tenant")
@@ -79,6 +82,9 @@ def ready(service, sandbox: CliSandbox) -> dict[str, str]:  # type: ignore[no-un
         assert made.status_code == 201, made.text
         formula = {"name": "Pipe Formula", "type": "private", "code": "module.exports = 1;"}
         made = http.post("/reactor-formulas", json=formula)
+        assert made.status_code == 201, made.text
+        reactor = {"name": "Pipe Reactor", "code": "module.exports = async () => ({ raw: 1 });"}
+        made = http.post("/reactors", json=reactor)
         assert made.status_code == 201, made.text
     added = sandbox.run("profile", "add", "prod", "--base-url", service.base_url, stdin=tenant.key)
     assert added.code == 0, added.stderr

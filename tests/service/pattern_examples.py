@@ -108,3 +108,29 @@ NAME_FILTERS_INVALID = [
     ("\x85", "C1"),
     ("n" * 201, "longer than any name"),
 ]
+
+PACKAGE_NAMES_VALID = [
+    "lodash",
+    "left-pad",
+    "a",
+    "0x",
+    "node.fetch",
+    "under_score~tilde",
+    "@scope/pkg",
+    "@basis-theory/basis-theory-reactor-formulas-sdk-js",
+]
+
+PACKAGE_NAMES_INVALID = [
+    ("", "empty"),
+    ("Lodash", "upper case"),
+    ("-dash", "starts with a dash"),
+    (".hidden", "starts with a dot"),
+    ("_under", "starts with an underscore"),
+    ("@scope", "a scope alone"),
+    ("@scope/", "a scope without a name"),
+    ("@/pkg", "an empty scope"),
+    ("a/b", "a slash without a scope"),
+    ("with space", "space"),
+    ("a\n", "line break"),
+    ("né", "not ASCII"),
+]

@@ -29,6 +29,7 @@ from console.models import (
     TenantUpdate,
 )
 from console.models.formulas import FormulaConfiguration
+from console.models.reactors import ReactorCreate, ReactorPatch, ReactorRuntime
 from console.service.api.query import QueryParameters
 
 Verdict = Callable[[str], bool]
@@ -58,6 +59,16 @@ def _model_field(model: type[BaseModel], data: dict[str, Any], field: str) -> Ve
         return True
 
     return accepts
+
+
+def _package_name(value: str) -> bool:
+    """Whether a runtime accepts `value` as a package name in `dependencies`."""
+    try:
+        ReactorRuntime.model_validate({"dependencies": {value: "1.0.0"}})
+    except ValidationError as exc:
+        assert {e["loc"][0] for e in exc.errors()} == {"dependencies"}, exc.errors()
+        return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -105,10 +116,18 @@ RULES: dict[str, Rule] = {
     ),
     "ReactorFormulaCreate.name": Rule(*NAMES, _body_field(ReactorFormulaCreate, FORMULA, "name")),
     "TenantUpdate.name": Rule(*NAMES, _body_field(TenantUpdate, {}, "name")),
+    "ReactorCreate.name": Rule(*NAMES, _body_field(ReactorCreate, {"code": "x"}, "name")),
+    "ReactorPatch.name": Rule(*NAMES, _body_field(ReactorPatch, {}, "name")),
     "GET /proxies ?name": Rule(
         ex.NAME_FILTERS_VALID, ex.NAME_FILTERS_INVALID, _model_field(QueryParameters, {}, "name")
     ),
     "GET /reactor-formulas ?name": Rule(
+        ex.NAME_FILTERS_VALID, ex.NAME_FILTERS_INVALID, _model_field(QueryParameters, {}, "name")
+    ),
+    "components/schemas/NpmPackages/propertyNames": Rule(
+        ex.PACKAGE_NAMES_VALID, ex.PACKAGE_NAMES_INVALID, _package_name
+    ),
+    "GET /reactors ?name": Rule(
         ex.NAME_FILTERS_VALID, ex.NAME_FILTERS_INVALID, _model_field(QueryParameters, {}, "name")
     ),
 }

@@ -105,8 +105,23 @@ def test_each_step_is_checked_for_what_its_type_needs(api: Caller, step: Any, fi
 
 
 def test_a_pipeline_and_its_single_transform_not_both(api: Caller) -> None:
-    body = proxy_body(request_transform={"code": CODE}, request_transforms=[{"code": CODE}])
+    body = proxy_body(request_transform={"code": CODE}, request_transforms=[MASK, MASK])
     assert_invalid(api.post("/proxies", json=body), "request_transforms")
+    body = proxy_body(response_transform=MASK, response_transforms=[APPEND_TEXT])
+    assert_invalid(api.post("/proxies", json=body), "response_transforms")
+
+
+def test_a_proxy_as_read_can_be_sent_back(api: Caller) -> None:
+    """Read, it carries both the pipeline and, for a one-step one, the single transform:
+    both are accepted when they say the same (as undo and round trips send them)."""
+    created = api.created(
+        "/proxies",
+        proxy_body(request_transform={"type": "code", "code": CODE}, response_transforms=[MASK]),
+    )
+    response = api.put(f"/proxies/{created['id']}", json=created)
+    assert response.status_code == 200, describe(response)
+    assert response.json()["request_transforms"] == [{"code": CODE}]
+    assert response.json()["response_transform"] == MASK
 
 
 def test_a_pipeline_holds_at_most_ten_steps(api: Caller) -> None:

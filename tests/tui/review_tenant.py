@@ -30,6 +30,7 @@ PRIVATE_PERMISSIONS = (
     "token:search",
     "token:delete",
     "token:use",
+    "reactor:invoke",  # issue 35: the catalogue lets private applications invoke reactors
 )
 
 

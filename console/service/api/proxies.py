@@ -94,14 +94,7 @@ def _fields(served: Served) -> dict[str, Any]:
     return _checked(served, served.payload(ProxyCreate, known_steps_only=True))
 
 
-def _as_body(view: dict[str, Any]) -> dict[str, Any]:
-    """A stored proxy as a full update's body: what a merge-patch applies to."""
-    body = {name: view[name] for name in _UPDATABLE}
-    body["application"] = {"id": view["application_id"]} if view["application_id"] else None
-    return body
-
-
-_UPDATABLE = (
+_UPDATABLE = (  # what a full update sets, bar the application
     "name",
     "destination_url",
     "request_transforms",
@@ -111,6 +104,13 @@ _UPDATABLE = (
     "disable_detokenization",
     "timeout",
 )
+
+
+def _as_body(view: dict[str, Any]) -> dict[str, Any]:
+    """A stored proxy as a full update's body: what a merge-patch applies to."""
+    body = {name: view[name] for name in _UPDATABLE}
+    body["application"] = {"id": view["application_id"]} if view["application_id"] else None
+    return body
 
 
 def merge_patch(target: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:

@@ -147,7 +147,9 @@ def steps_documented(properties: Schema, *, nullable: bool = True) -> None:
 
 
 def one_of_each_side(schema: Schema) -> None:
-    """A body gives a side's single transform or its pipeline, not both (both non-null)."""
+    """A body gives a side's single transform or its pipeline, not both (both non-null).
+    (The service also takes both when the single one is the pipeline's only step, as a proxy
+    is read; a schema cannot compare the two.)"""
     schema["allOf"] = [
         {
             "not": {

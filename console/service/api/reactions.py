@@ -15,18 +15,21 @@ import functools
 import json
 import logging
 import sqlite3
+import threading
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any
 
 import anyio
 from fastapi import Depends, FastAPI, Request
 from fastapi.responses import JSONResponse
+from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 
 from console.kinds.builtin import REACTORS
+from console.models.errors import field_errors
 from console.models.reactors import AsyncReactResponse, ReactRequest, ReactResponse
+from console.service import react_results
 from console.service.api.common import found_or_404, not_found, raw_body
 from console.service.api.docs import AUTH, PATH_ID, RequestBody, ServiceRouter, route, tag_of
 from console.service.api.problems import PROBLEM_JSON, Problem, invalid
@@ -39,9 +42,10 @@ from console.service.store import reactors as rows
 log = logging.getLogger("console.service")
 
 SYNC_RUNS = 4
-"""Reacts answered at once that run together; more wait their turn."""
+"""Reacts answered at once that run together; more wait their turn (holding their request's
+worker thread, as any handler does while it works)."""
 ASYNC_RUNS = 2
-"""Asynchronous reacts that run together (the brief's bound); more wait their turn."""
+"""Asynchronous reacts that run together; more wait their turn without holding a thread."""
 RESULTS_SWEEP_SECONDS = 3600.0
 
 INVOKE_PERMISSIONS = ("reactor:invoke", "token:use")
@@ -58,50 +62,25 @@ REQUEST_ID = {
     "schema": {"type": "string", "format": "uuid"},
 }
 RUN_ERRORS = (*AUTH, 404, 409, 422, 500, 503)
-
-ABANDONED = problem(
-    500,
-    "The service stopped before the reactor's run ended.",
-    {"error": ["The service stopped before the reactor's run ended."]},
-).to_json()
+RESULT_NOT_FOUND = "asynchronous react result"
 
 
 @dataclass
 class Reactions:
     """The app's runs: their bounds, and the background ones still under way."""
 
-    sync: anyio.CapacityLimiter = field(default_factory=lambda: anyio.CapacityLimiter(SYNC_RUNS))
-    background: anyio.CapacityLimiter = field(
-        default_factory=lambda: anyio.CapacityLimiter(ASYNC_RUNS)
+    sync: threading.BoundedSemaphore = field(
+        default_factory=lambda: threading.BoundedSemaphore(SYNC_RUNS)
     )
+    background: anyio.CapacityLimiter | None = None
+    """Made on the event loop, when the first background run starts."""
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
-
-
-def _reactions(app: FastAPI) -> Reactions:
-    found = getattr(app.state, "reactions", None)
-    if found is None:  # an app whose lifespan did not run (made in a test)
-        found = app.state.reactions = Reactions()
-    return found
-
-
-def _end_abandoned(store: Store) -> None:
-    with store.write() as conn:
-        count = rows.abandon_pending(conn, ABANDONED, wall_now())
-    if count:
-        log.info("%d asynchronous react(s) had not ended when the service last stopped.", count)
-
-
-def _sweep_results(store: Store) -> None:
-    with store.write() as conn:
-        removed = rows.sweep_results(conn, wall_now())
-    if removed:
-        log.info("Deleted %d asynchronous react result(s) older than a day.", removed)
 
 
 async def _sweep_forever(store: Store) -> None:
     while True:
         try:
-            await run_in_threadpool(_sweep_results, store)
+            await run_in_threadpool(react_results.sweep, store)
         except Exception:  # a failed sweep must not stop the service; the next one retries
             log.exception("The sweep of react results failed.")
         await asyncio.sleep(RESULTS_SWEEP_SECONDS)
@@ -113,7 +92,7 @@ async def _reacting(app: FastAPI) -> AsyncIterator[None]:
     daily sweep of old results, for as long as the app serves."""
     reactions = app.state.reactions = Reactions()
     store: Store = app.state.store
-    await run_in_threadpool(_end_abandoned, store)
+    await run_in_threadpool(react_results.end_abandoned, store)
     sweeper = asyncio.create_task(_sweep_forever(store))
     try:
         yield
@@ -128,6 +107,13 @@ async def _reacting(app: FastAPI) -> AsyncIterator[None]:
 router = ServiceRouter(tags=[tag_of(REACTORS)], lifespan=_reacting, bodies=(BODY,))
 
 
+def _reactions(app: FastAPI) -> Reactions:
+    found = getattr(app.state, "reactions", None)
+    if found is None:  # an app whose lifespan did not run
+        found = app.state.reactions = Reactions()
+    return found
+
+
 def _invoker(served: Served) -> None:
     """403 unless the key holds `reactor:invoke` (or `token:use`)."""
     if not set(INVOKE_PERMISSIONS) & served.caller.permissions:
@@ -140,8 +126,9 @@ def _reactor(served: Served) -> sqlite3.Row:
 
 
 def _reaction(served: Served) -> tuple[sqlite3.Row, Reaction]:
-    """The reactor the path names and what its active version runs with the body's args:
-    409 if no version of it is active yet."""
+    """The caller's right to invoke, the reactor the path names and what its active version
+    runs with the body's args: 409 if no version of it is active yet."""
+    _invoker(served)
     row = _reactor(served)
     provisioning = rows.provisioning_of(row)
     if not provisioning.has_served:
@@ -154,16 +141,14 @@ def _reaction(served: Served) -> tuple[sqlite3.Row, Reaction]:
             f"The reactor is not active (state {provisioning.state}): there is no version of "
             f"it to run yet.{why}",
         )
-    body = served.body
-    if not isinstance(body, dict):
+    if not isinstance(served.body, dict):  # (415 or 400 first for what is not JSON)
         raise invalid({"": ["The body must be a JSON object."]})
-    serving_version = provisioning.serving
-    reaction = Reaction.of(
-        serving_version.code,
-        serving_version.configuration,
-        serving_version.runtime,
-        body.get("args"),
-    )
+    try:
+        body = ReactRequest.model_validate_json(served.raw, strict=True)
+    except ValidationError as exc:
+        raise invalid(field_errors(exc)) from None
+    version = provisioning.serving
+    reaction = Reaction.of(version.code, version.configuration, version.runtime, body.args)
     return row, reaction
 
 
@@ -172,12 +157,6 @@ def _respond(answer: Answer) -> JSONResponse:
     return JSONResponse(
         answer.body, status_code=answer.status, headers=answer.headers, media_type=media_type
     )
-
-
-def _prepare_sync(request: Request, raw: bytes) -> Reaction:
-    with serving(request, raw=raw, permission=None) as served:
-        _invoker(served)
-        return _reaction(served)[1]
 
 
 @router.post(
@@ -191,22 +170,13 @@ def _prepare_sync(request: Request, raw: bytes) -> Reaction:
         summary="Invoke a reactor and wait for its answer",
     ),
 )
-async def react(request: Request, raw: bytes = Depends(raw_body)) -> JSONResponse:
-    reaction = await run_in_threadpool(_prepare_sync, request, raw)
-    allow = request.app.state.allow_unisolated
-    answer = await anyio.to_thread.run_sync(
-        functools.partial(run, reaction, allow_unisolated=allow),
-        limiter=_reactions(request.app).sync,
-    )
+def react(request: Request, raw: bytes = Depends(raw_body)) -> JSONResponse:
+    with serving(request, raw=raw, permission=None) as served:
+        reaction = _reaction(served)[1]
+    # The transaction has ended: the run holds nothing of the store.
+    with _reactions(request.app).sync:
+        answer = run(reaction, allow_unisolated=request.app.state.allow_unisolated)
     return _respond(answer)
-
-
-def _prepare_async(request: Request, raw: bytes) -> tuple[str, Reaction]:
-    with serving(request, write=True, raw=raw, permission=None) as served:
-        _invoker(served)
-        row, reaction = _reaction(served)
-        request_id = rows.add_pending_result(served.conn, served.tenant_id, row["id"], wall_now())
-        return request_id, reaction
 
 
 def _run_in_background(store: Store, request_id: str, reaction: Reaction, allow: bool) -> None:
@@ -215,14 +185,22 @@ def _run_in_background(store: Store, request_id: str, reaction: Reaction, allow:
     except Exception:
         log.exception("An asynchronous react failed unexpectedly.")
         answer = problem(500, "The reactor could not be run; see the service's log.")
-    with store.write() as conn:
-        rows.finish_result(
-            conn,
-            request_id,
-            http_status=answer.status,
-            response=answer.to_json(),
-            now=wall_now(),
-        )
+    react_results.record(store, request_id, answer)
+
+
+def _start_in_background(app: FastAPI, request_id: str, reaction: Reaction) -> None:
+    """On the event loop: a task that runs the reaction in a thread when its turn comes."""
+    reactions = _reactions(app)
+    if reactions.background is None:
+        reactions.background = anyio.CapacityLimiter(ASYNC_RUNS)
+    work = functools.partial(
+        _run_in_background, app.state.store, request_id, reaction, app.state.allow_unisolated
+    )
+    task = asyncio.get_running_loop().create_task(
+        anyio.to_thread.run_sync(work, limiter=reactions.background)
+    )
+    reactions.tasks.add(task)
+    task.add_done_callback(reactions.tasks.discard)
 
 
 @router.post(
@@ -236,35 +214,13 @@ def _run_in_background(store: Store, request_id: str, reaction: Reaction, allow:
         summary="Invoke a reactor in the background",
     ),
 )
-async def react_async(request: Request, raw: bytes = Depends(raw_body)) -> JSONResponse:
-    request_id, reaction = await run_in_threadpool(_prepare_async, request, raw)
-    app = request.app
-    reactions = _reactions(app)
-    work = (app.state.store, request_id, reaction, app.state.allow_unisolated)
-    task = asyncio.create_task(
-        anyio.to_thread.run_sync(_run_in_background, *work, limiter=reactions.background)
-    )
-    reactions.tasks.add(task)
-    task.add_done_callback(reactions.tasks.discard)
+def react_async(request: Request, raw: bytes = Depends(raw_body)) -> JSONResponse:
+    with serving(request, write=True, raw=raw, permission=None) as served:
+        row, reaction = _reaction(served)
+        request_id = rows.add_pending_result(served.conn, served.tenant_id, row["id"], wall_now())
+    # Committed: the result's row exists before the run that writes it can start.
+    anyio.from_thread.run_sync(_start_in_background, request.app, request_id, reaction)
     return JSONResponse({"asyncReactorRequestId": request_id}, status_code=202)
-
-
-def _result(request: Request) -> Answer:
-    with serving(request, permission=None) as served:
-        _invoker(served)
-        row = _reactor(served)
-        found = rows.get_result(
-            served.conn,
-            served.tenant_id,
-            row["id"],
-            _request_id(request),
-            wall_now(),
-        )
-        if found is None:
-            raise not_found("asynchronous react result")
-        if found["status"] == "pending":
-            return Answer(202, {"status": "pending"})
-        return Answer.from_json(_loaded(found["response"]))
 
 
 def _request_id(request: Request) -> str:
@@ -272,11 +228,7 @@ def _request_id(request: Request) -> str:
     try:
         return str(uuid.UUID(request.path_params["requestId"]))
     except ValueError:
-        raise not_found("asynchronous react result") from None
-
-
-def _loaded(text: str) -> dict[str, Any]:
-    return json.loads(text)
+        raise not_found(RESULT_NOT_FOUND) from None
 
 
 @router.get(
@@ -290,4 +242,14 @@ def _loaded(text: str) -> dict[str, Any]:
     ),
 )
 def get_result(request: Request) -> JSONResponse:
-    return _respond(_result(request))
+    with serving(request, permission=None) as served:
+        _invoker(served)
+        row = _reactor(served)
+        found = rows.get_result(
+            served.conn, served.tenant_id, row["id"], _request_id(request), wall_now()
+        )
+    if found is None:
+        raise not_found(RESULT_NOT_FOUND)
+    if found["status"] == "pending":
+        return _respond(Answer(202, {"status": "pending"}))
+    return _respond(Answer.from_json(json.loads(found["response"])))

@@ -13,22 +13,96 @@ from typing import Any
 
 from fastapi import Depends, Request, Response
 from fastapi.responses import JSONResponse
+from pydantic import ValidationError
 
 from console.kinds.builtin import REACTORS
 from console.models import Page
-from console.models.reactors import Reactor, ReactorCreate, ReactorPatch
-from console.service.api.common import found_or_404, parse, raw_body
-from console.service.api.docs import AUTH, PATH_ID, RequestBody, ServiceRouter, route, tag_of
+from console.models.errors import field_errors
+from console.models.reactors import (
+    PACKAGE_NAME_PATTERN,
+    Reactor,
+    ReactorCreate,
+    ReactorPatch,
+    ReactorRuntime,
+)
+from console.service.api.common import found_or_404, raw_body
+from console.service.api.docs import (
+    AUTH,
+    PATH_ID,
+    RequestBody,
+    Schema,
+    ServiceRouter,
+    route,
+    tag_of,
+)
 from console.service.api.problems import invalid
 from console.service.api.query import AcceptedQuery
 from console.service.api.serving import Served, serving
-from console.service.grants import catalogue_types
+from console.service.grants import catalogue, catalogue_types
 from console.service.provisioning import Version, provision, wall_now
 from console.service.store import applications as app_rows
 from console.service.store import reactors as rows
 
-BODY = RequestBody(ReactorCreate)
-PATCH_BODY = RequestBody(ReactorPatch)
+PACKAGES = "NpmPackages"
+"""The document's schema of `dependencies` and `resolutions`: npm package names to non-empty
+version ranges."""
+
+
+def _packages() -> Schema:
+    return {
+        "anyOf": [{"$ref": f"#/components/schemas/{PACKAGES}"}, {"type": "null"}],
+        "default": None,
+    }
+
+
+def _runtime_documented(schemas: Schema) -> None:
+    """The runtime's rules the model's schema does not state: its `bt` client's permissions
+    come from the catalogue, and package names are npm's."""
+    runtime = schemas.get("ReactorRuntime")
+    if runtime is None:
+        return
+    properties = runtime["properties"]
+    grants = {"type": "string", "enum": [permission.type for permission in catalogue()]}
+    properties["permissions"] = {
+        "anyOf": [{"type": "array", "items": grants}, {"type": "null"}],
+        "default": None,
+    }
+    properties["dependencies"] = _packages()
+    properties["resolutions"] = _packages()
+    schemas[PACKAGES] = {
+        "type": "object",
+        "title": PACKAGES,
+        "propertyNames": {"type": "string", "pattern": PACKAGE_NAME_PATTERN},
+        "additionalProperties": {"type": "string", "minLength": 1},
+    }
+
+
+def _patch_documented(properties: Schema) -> None:
+    """A merge-patch: `name` and `code` may change but not be removed; `runtime` merges key
+    by key into a runtime, so it names the runtime's options, each of which a null removes."""
+    for field in ("name", "code"):
+        (kept,) = [branch for branch in properties[field]["anyOf"] if branch != {"type": "null"}]
+        properties[field] = {**kept, "title": properties[field].get("title", field)}
+    options: Schema = {}
+    for name, option in _runtime_options().items():
+        branches = option.get("anyOf", [{k: v for k, v in option.items() if k != "default"}])
+        if {"type": "null"} not in branches:
+            branches = [*branches, {"type": "null"}]
+        options[name] = {"anyOf": branches}
+    patch = {"type": "object", "properties": options, "additionalProperties": False}
+    properties["runtime"] = {"anyOf": [patch, {"type": "null"}], "default": None}
+
+
+def _runtime_options() -> Schema:
+    """The runtime's options as the document states them (with _runtime_documented's)."""
+    schemas: Schema = {"ReactorRuntime": ReactorRuntime.model_json_schema(mode="validation")}
+    _runtime_documented(schemas)
+    properties: Schema = schemas["ReactorRuntime"]["properties"]
+    return properties
+
+
+BODY = RequestBody(ReactorCreate, tighten_shared=_runtime_documented)
+PATCH_BODY = RequestBody(ReactorPatch, _patch_documented, _runtime_documented)
 
 ITEM = REACTORS.item_path("{id}")
 MERGE_PATCH = "application/merge-patch+json"
@@ -159,17 +233,15 @@ def update_reactor(request: Request, raw: bytes = Depends(raw_body)) -> JSONResp
         return JSONResponse(rows.view(row))
 
 
-def _merged(patch: Any, current: Any) -> Any:
-    """RFC 7386: an object merges key by key (a null removes the key), anything else
-    replaces what was there."""
-    if not isinstance(patch, dict):
-        return patch
-    merged = dict(current) if isinstance(current, dict) else {}
+def _merged(patch: dict[str, Any], current: dict[str, Any]) -> dict[str, Any]:
+    """A merge-patch of `configuration` or `runtime`, key by key: a null removes the key,
+    anything else replaces its value whole (a runtime's `dependencies` too)."""
+    merged = dict(current)
     for key, value in patch.items():
         if value is None:
             merged.pop(key, None)
         else:
-            merged[key] = _merged(value, merged.get(key))
+            merged[key] = value
     return merged
 
 
@@ -197,14 +269,23 @@ def _patched(served: Served, stored: sqlite3.Row) -> ReactorCreate:
         "runtime": latest.runtime,
     }
     if "configuration" in body:
-        whole["configuration"] = _merged(body["configuration"], latest.configuration) or {}
+        patch = body["configuration"]
+        whole["configuration"] = {} if patch is None else _merged(patch, latest.configuration)
     if "runtime" in body:
-        whole["runtime"] = _merged(body["runtime"], latest.runtime or {})
+        patch = body["runtime"]
+        whole["runtime"] = None if patch is None else _merged(patch, latest.runtime or {})
     if whole["application"] is None:
         del whole["application"]
     if whole["runtime"] is None:
         del whole["runtime"]
-    return parse(ReactorCreate, whole, json.dumps(whole).encode())
+    try:  # strictly, as a PUT's body is read (console.service.api.common.parse)
+        payload = ReactorCreate.model_validate_json(json.dumps(whole), strict=True)
+    except ValidationError as exc:
+        raise invalid(field_errors(exc)) from None
+    errors = payload.rule_errors()
+    if errors:
+        raise invalid(errors)
+    return payload
 
 
 _PATCH_ROUTE = route(

@@ -27,6 +27,7 @@ SMALL_SCENES = [
         "applications",
         "proxies",
         "reactor-formulas",
+        "reactors",
         "permissions",
         "tenant",
         "usage",

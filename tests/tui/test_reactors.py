@@ -211,3 +211,176 @@ async def wait_until_provisioned(client: AdminClient, reactor_id: Any) -> None:
 
 def row_of(listing: Any, name: str) -> int:
     return next(i for i, r in enumerate(listing.shown_items) if r["name"] == name)
+
+
+# ----- React ------------------------------------------------------------------------------
+
+ECHO = (
+    "module.exports = async function (req) {\n"
+    "  return { raw: { got: req.args, region: req.configuration.REGION } };\n"
+    "};\n"
+)
+
+
+async def _echo_reactor(client: AdminClient, **runtime: Any) -> Any:
+    reactor = await client.reactors.create(
+        {
+            "name": "Echo",
+            "code": ECHO,
+            "configuration": {"REGION": "eu"},
+            "runtime": {"image": "node-bt", **runtime},
+        }
+    )
+    await wait_until_provisioned(client, reactor.id)
+    return await client.reactors.get(reactor.id)
+
+
+def _react_host(service: Any, key: str, reactor: Any, **kwargs: Any) -> FormHost:
+    from console.tui.forms.run_targets import react_target
+    from console.tui.screens.react import ReactScreen
+
+    return FormHost(
+        lambda c: ReactScreen(react_target(reactor)), base_url=service.base_url, key=key, **kwargs
+    )
+
+
+def _service_text(screen: Any) -> str:
+    """The service pane's text, as a terminal shows it."""
+    import io
+
+    from rich.console import Console
+
+    console = Console(width=200, record=True, file=io.StringIO())
+    console.print(screen.service_shown)
+    return console.export_text()
+
+
+@pytest.mark.parametrize("use_async", [False, True], ids=["sync", "async"])
+async def test_react_shows_the_services_answer_beside_the_local_run(
+    service, tenant, client, use_async
+):
+    from console.runner.samples import load_sample
+    from console.tui.widgets.toggles import TextSwitch
+
+    reactor = await _echo_reactor(client)
+    app = _react_host(service, tenant.key, reactor)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.form
+        await pilot.pause()
+        screen.query_one("#react-request", TextArea).load_text('{"args": {"card": "4242"}}')
+        screen.query_one("#react-async", TextSwitch).value = use_async
+        await pilot.press("ctrl+l")
+        await wait_until(pilot, lambda: screen.answer is not None and screen.local is not None)
+        await wait_until(pilot, lambda: not screen.sending)
+        service_text = _service_text(screen)
+        assert '"got"' in service_text and '"4242"' in service_text and '"eu"' in service_text
+        assert ("completed (async request" in service_text) is use_async
+        assert screen.local.ok, screen.local.message
+        assert screen.local.value == {"raw": {"got": {"card": "4242"}, "region": "eu"}}
+    # The request is kept for the next React of this reactor.
+    assert "4242" in (load_sample(f"react-{reactor.id}") or "")
+
+
+async def test_react_shows_the_codes_error_as_the_service_answered_it(service, tenant, client):
+    reactor = await client.reactors.create(
+        {
+            "name": "Thrower",
+            "code": "module.exports = async () => { throw new Error('card declined'); };\n",
+            "runtime": {"image": "node-bt"},
+        }
+    )
+    await wait_until_provisioned(client, reactor.id)
+    reactor = await client.reactors.get(reactor.id)
+    app = _react_host(service, tenant.key, reactor)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.form
+        await pilot.pause()
+        await pilot.press("ctrl+l")
+        await wait_until(pilot, lambda: screen.answer is not None and not screen.sending)
+        assert getattr(screen.answer, "status", None) == 500
+        shown = _service_text(screen)
+        assert "Reactor Runtime Error" in shown and "card declined" in shown
+        await wait_until(pilot, lambda: screen.local is not None)
+        assert not screen.local.ok and "card declined" in screen.local.message
+
+
+async def test_react_is_a_declared_action_read_only_mode_allows_with_invoke(service, client):
+    from console.tui.actions.declarations import REACT, Target, offered, run
+    from console.tui.browse.kinds import REACTORS
+
+    reactor = await _echo_reactor(client)
+    runner = service.new_key(["reactor:read", "reactor:invoke", "application:read"])
+    reader = service.new_key(["reactor:read", "application:read"])
+    opened: list[Any] = []
+
+    class Host(FormHost):
+        def open_react(self, target: Any) -> None:
+            opened.append(target)
+
+    for key, read_only, expected in (
+        (runner, True, True),  # read-only mode lets React run with reactor:invoke
+        (reader, True, False),  # ... and only with it
+        (reader, False, False),  # outside read-only mode, the key's lack says why
+    ):
+        app = Host(base_url=service.base_url, key=key, read_only=read_only)
+        async with app.run_test(size=SIZE):
+            target = Target(REACTORS, reactor)
+            assert offered(REACT, app, target) is not False
+            result = await app.run_worker(run(REACT, app, target)).wait()
+        assert (result is not None) is expected, (read_only, app.notes)
+        if not expected:
+            assert any("reactor:invoke" in n for n in app.notes), app.notes
+    assert [t.reactor_id for t in opened] == [str(reactor.id)]
+    assert opened[0].configuration == {"REGION": "eu"}
+
+
+# ----- through the console: save and undo ---------------------------------------------------
+
+
+async def test_a_reactor_edited_in_the_console_is_recorded_and_undone_from_history(
+    service, tenant, client, tmp_path, monkeypatch
+):
+    from console_support import make_app, resource_list, settle
+
+    from console.journal.store import open_journal
+    from console.tui.screens.console import ConsoleScreen
+    from console.tui.screens.history import HistoryScreen, UndoDialog
+
+    monkeypatch.setenv("TENANT_CONSOLE_DATA_DIR", str(tmp_path / "data"))
+    journal = open_journal()
+    reactor = await _echo_reactor(client, timeout=5)
+    app = make_app(service.base_url, tenant.key)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("4")
+        await settle(pilot)
+        listing = resource_list(app, "reactors")
+        await wait_until(pilot, lambda: len(listing.items) == 1)
+        await pilot.press("e")
+        await wait_until(pilot, screen_is(app, ReactorForm), what="the form")
+        form = app.screen
+        form.query_one("#name", Input).value = "Echo two"
+        form.query_one("#timeout", Input).value = "9"
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, screen_is(app, ConsoleScreen), what="saved and provisioned")
+        changed = await client.reactors.get(reactor.id)
+        assert changed.name == "Echo two" and changed.state == "active"
+        assert changed.runtime is not None and changed.runtime.timeout == 9
+        (edit,) = journal.list()
+        assert (edit.action, edit.kind) == ("update", "reactors")
+        await pilot.press("H")
+        await wait_until(pilot, screen_is(app, HistoryScreen), what="history")
+        await pilot.press("u")
+        await wait_until(pilot, screen_is(app, UndoDialog), what="the undo dialog")
+        await pilot.press("y")
+        await wait_until(pilot, screen_is(app, HistoryScreen), what="history again")
+        await wait_until(
+            pilot,
+            lambda: [c.outcome for c in journal.list()][:1] == ["ok"] and len(journal.list()) == 2,
+            what="the undo recorded and answered",
+        )
+    await wait_until_provisioned(client, reactor.id)
+    back = await client.reactors.get(reactor.id)
+    assert back.name == "Echo"
+    assert back.runtime is not None and back.runtime.timeout == 5
+    assert back.configuration == {"REGION": "eu"}

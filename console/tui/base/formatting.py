@@ -116,9 +116,15 @@ def mask_key(key: str | None) -> str:
     return f"{MASK}{key[-4:]}" if len(key) > 12 else MASK
 
 
+def mask_secret(value: str) -> str:
+    """A configuration value (a secret) shown as dots and its length: none of it, unlike a
+    key's last four characters, which name the key without revealing it."""
+    return f"{MASK} ({len(value)} characters)" if value else "(empty)"
+
+
 def _masked_values(configuration: dict[str, object]) -> dict[str, object]:
     """A configuration's names with their text values masked (a null stays null)."""
-    return {k: mask_key(v) if isinstance(v, str) else v for k, v in configuration.items()}
+    return {k: mask_secret(v) if isinstance(v, str) else v for k, v in configuration.items()}
 
 
 def yes_no(value: bool | None) -> str:

@@ -470,7 +470,7 @@ def masked_configuration(configuration: dict[str, str | None] | None) -> Rendera
         if value is None:
             text.append("(null)", style="dim")
         else:
-            text.append(fmt.mask_key(value) if value else "(empty)", style="dim")
+            text.append(fmt.mask_secret(value), style="dim")
     return text
 
 

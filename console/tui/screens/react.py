@@ -218,6 +218,8 @@ class ReactScreen(ModalScreen[None]):
         """What the service answered last (its response, or the error)."""
         self.local: RunResult | None = None
         self.sending = False
+        self.service_shown: Group | None = None
+        """What the service pane shows (the answer, the problem, or still running)."""
         self.agreed_unisolated: set[str] = set()
 
     def compose(self) -> ComposeResult:
@@ -407,6 +409,7 @@ class ReactScreen(ModalScreen[None]):
                 return f"completed (async request {request_id})", result.response
 
     def _show_service(self, renderable: Group) -> None:
+        self.service_shown = renderable
         if self.is_mounted:
             self.query_one("#react-service-output", Static).update(renderable)
             self.query_one("#react-service", VerticalScroll).scroll_home(animate=False)

@@ -79,7 +79,7 @@ SCENES: tuple[Scene, ...] = (
     Scene("new-application", "A new application: type, permissions, rules", ("n",), snapshot=False),
     Scene("edit-proxy", "Editing a proxy, with its transform code", ("2", "e"), snapshot=False),
     Scene("new-formula", "A new reactor formula", ("3", "n"), snapshot=False),
-    Scene("edit-tenant", "Editing the tenant", ("5", "e")),
+    Scene("edit-tenant", "Editing the tenant", ("6", "e")),
     Scene(
         "delete-confirm", "Deleting asks first, naming what breaks", ("down", "down", "down", "d")
     ),
@@ -90,7 +90,7 @@ SCENES: tuple[Scene, ...] = (
     Scene("overview", "Every profile at once", ("P",), "estate", snapshot=False),
     # Their own snapshot tests (tests/tui/test_review_snapshots.py) check them at 80x24 and up.
     Scene("access-review", "The access review", ("A",), snapshot=False),
-    Scene("who-holds", "Who holds token:read", ("4", "down", "down", "w"), snapshot=False),
+    Scene("who-holds", "Who holds token:read", ("5", "down", "down", "w"), snapshot=False),
     # The journal is the profile's: other tests' changes could show there, so no snapshot.
     Scene("history", "History: every change, to undo", ("H",), snapshot=False),
     # A real test-run in the engine: its speed is the machine's, so no snapshot of it here

@@ -164,8 +164,8 @@ def answer(result: RunResult, timeout: float) -> Answer:
         case "bad_shape":
             detail = "The reactor returned a value that does not meet the contract."
             return problem(500, detail, {"result": list(result.shape_problems)})
-        case "engine_error":
-            log.error("A react's engine failed: %s", summary)
+        case "engine_error":  # the error's name only: its text may quote the configuration
+            log.error("A react's engine failed (%s).", error.name if error else "no report")
     return problem(500, result.message or summary, {"error": [result.message or summary]})
 
 

@@ -227,12 +227,7 @@ REACTED = {"raw": {"card": "enriched"}, "body": None, "headers": None, "tokens":
 """What every react here answers."""
 
 CATALOGUE: list[dict[str, Any]] = [
-    *(p.model_dump(mode="json") for p in PERMISSIONS if p.type != "reactor:invoke"),
-    {
-        "type": "reactor:invoke",
-        "description": "Invoke reactors",
-        "application_types": ["private", "management"],
-    },
+    *(p.model_dump(mode="json") for p in PERMISSIONS),  # reactor:invoke among them
     {
         "type": "webhook:read",
         "description": "Read webhooks",

@@ -84,14 +84,15 @@ def test_a_kind_registered_later_has_its_section_list_form_and_promotion(gadgets
         "applications",
         "proxies",
         "reactor_formulas",
+        "reactors",
         "permissions",
         "tenant",
         "gadgets",
         "usage",
     ]
     section = SECTIONS_BY_KEY["gadgets"]
-    assert (section.number, section.title, section.short) == (6, "Gadgets", "Gadg")
-    assert SECTIONS[-1].number == 7  # Usage stays last
+    assert (section.number, section.title, section.short) == (7, "Gadgets", "Gadg")
+    assert SECTIONS[-1].number == 8  # Usage stays last
     assert KINDS_BY_KEY["gadgets"] is gadgets and LIST_KINDS[-1] is gadgets
     assert LOOKS.find("gadgets") is gadgets and LOOKS.of(GADGETS) is gadgets
     assert form_class(gadgets) is GadgetForm
@@ -113,7 +114,7 @@ def test_a_kind_unregistered_is_gone_from_every_table(gadgets) -> None:
     LOOKS.unregister(gadgets)
     KINDS.unregister(GADGETS)
     assert "gadgets" not in SECTIONS_BY_KEY and "gadgets" not in KINDS_BY_KEY
-    assert [s.title for s in sections()][-1] == "Usage" and len(SECTIONS) == 6
+    assert [s.title for s in sections()][-1] == "Usage" and len(SECTIONS) == 7
     with pytest.raises(KeyError):
         form_class(gadgets)
 

@@ -66,6 +66,7 @@ def test_which_kinds_are_created_regenerated_or_left_alone() -> None:
         "applications",
         "proxies",
         "reactor_formulas",
+        "reactors",
     ]
     assert TENANT.changeable and not TENANT.creatable
     assert [k for k in (*KINDS_BY_KEY.values(), TENANT) if k.regenerable] == [APPLICATIONS]

@@ -384,3 +384,44 @@ async def test_a_reactor_edited_in_the_console_is_recorded_and_undone_from_histo
     assert back.name == "Echo"
     assert back.runtime is not None and back.runtime.timeout == 5
     assert back.configuration == {"REGION": "eu"}
+
+
+# ----- a service with reactors only --------------------------------------------------------
+
+
+async def test_a_service_with_reactors_only_reads_as_a_tenant_like_any_other() -> None:
+    """The hosted service today: no reactor formulas. The console finds it out once (the
+    client's code surfaces), strikes the section through and says so plainly there; the
+    Reactors section, its detail and React work as on any service."""
+    from console_support import console, resource_list, settle
+    from hosted_service import KEY, HostedService
+
+    from console.tui.app import TenantConsoleApp
+    from console.tui.base.connection import Connection
+    from console.tui.screens.detail import DetailScreen
+    from console.tui.widgets.fields_view import FieldsView
+
+    with HostedService.running(retired={("GET", "/reactor-formulas")}) as hosted:
+        app = TenantConsoleApp(connection=Connection("hosted", hosted.base_url, KEY))
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            await wait_until(pilot, lambda: "reactor_formulas" in app.unavailable)
+            assert "reactors" not in app.unavailable
+            assert "reactor_formulas" in console(app).header.unavailable
+            await pilot.press("4")
+            await settle(pilot)
+            reactors = resource_list(app, "reactors")
+            assert [r["name"] for r in reactors.items] == ["Card enrichment"]
+            await pilot.press("enter")
+            await wait_until(pilot, screen_is(app, DetailScreen))
+            await settle(pilot)
+            fields = app.screen.query_one(FieldsView)
+            assert fields.value_of("Application").startswith("Reactor runner")
+            assert "partner-secret" not in fields.value_of("Configuration")
+            await pilot.press("escape")
+            await settle(pilot)
+            await pilot.press("3")
+            await settle(pilot)
+            formulas = resource_list(app, "reactor_formulas")
+            assert formulas.problem is not None and formulas.problem.not_offered
+            assert "does not offer reactor formulas" in formulas.problem.message

@@ -35,9 +35,16 @@ from console.tui.actions.key_permissions import (
     unproven_permission,
 )
 from console.tui.actions.promote import PROMOTABLE_KINDS
-from console.tui.browse.kinds import APPLICATIONS, LIST_KINDS, REACTORS, TENANT, ResourceKind
+from console.tui.browse.kinds import (
+    APPLICATIONS,
+    LIST_KINDS,
+    REACT_KEY,
+    REACT_LABEL,
+    REACTORS,
+    TENANT,
+    ResourceKind,
+)
 from console.tui.browse.live import LiveSequence
-from console.tui.forms.run_targets import REACT_KEY, REACT_LABEL
 
 if TYPE_CHECKING:
     from console.tui.base.shell import FlowHost

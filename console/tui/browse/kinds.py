@@ -496,6 +496,14 @@ def provisioning_error(reactor: Reactor) -> Renderable | None:
     return text
 
 
+REACT_KEY = "ctrl+l"
+"""React's key on every screen that offers it (the lists, a reactor's detail and form, the
+React screen itself, where it sends again): a control key, as a form's fields take letters.
+Declared with the action (console.tui.actions.declarations.REACT); here, below the forms and
+the actions, so that both read it without loading each other."""
+REACT_LABEL = "React"
+
+
 class ReactorsLook(ListLook):
     delete_consequences = "Reacting with it fails at once; its code and configuration are gone."
     filter_placeholder = "any column or column:value; enter asks the service by name or id"

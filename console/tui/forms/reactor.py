@@ -36,14 +36,13 @@ from console.models.reactors import (
 )
 from console.tui.base.app_access import router
 from console.tui.base.shown import JsonObject
-from console.tui.browse.kinds import REACTORS
+from console.tui.browse.kinds import REACT_KEY, REACT_LABEL, REACTORS
 from console.tui.forms.base import FieldErrors, ResourceForm
 from console.tui.forms.editors import KeyValueEditor
 from console.tui.forms.fields import FormField
 from console.tui.forms.parts import FormParts, part_bindings
 from console.tui.forms.provisioning import provisioning_sentence, wait_provisioned
 from console.tui.forms.proxy import PROXY_APPLICATION_TYPES, ApplicationPicker
-from console.tui.forms.run_targets import REACT_KEY, REACT_LABEL
 from console.tui.widgets.code_editor import CodeEditor
 
 if TYPE_CHECKING:

@@ -19,13 +19,6 @@ if TYPE_CHECKING:
     from console.tui.widgets.code_editor import CodeEditor
 
 
-REACT_KEY = "ctrl+l"
-"""React's key on every screen that offers it (the lists, a reactor's detail and form, the
-React screen itself, where it sends again): a control key, as a form's fields take letters.
-Declared with the action (console.tui.actions.declarations.REACT)."""
-REACT_LABEL = "React"
-
-
 @dataclass
 class RunTarget:
     """What to run and how: everything the screen needs from a form or a detail."""

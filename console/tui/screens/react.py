@@ -28,7 +28,8 @@ from textual.widgets import Button, Static, TextArea
 
 from console.terminal_text import printable, printable_json
 from console.tui.base.app_access import session_host
-from console.tui.forms.run_targets import REACT_KEY, ReactTarget
+from console.tui.browse.kinds import REACT_KEY
+from console.tui.forms.run_targets import ReactTarget
 from console.tui.screens import test_run
 from console.tui.screens.test_run import agree_to_run_unisolated, result_renderable, run_locally
 from console.tui.widgets.key_bar import KeyBar

@@ -425,3 +425,30 @@ async def test_a_service_with_reactors_only_reads_as_a_tenant_like_any_other() -
             formulas = resource_list(app, "reactor_formulas")
             assert formulas.problem is not None and formulas.problem.not_offered
             assert "does not offer reactor formulas" in formulas.problem.message
+
+
+async def test_a_reactor_being_provisioned_is_followed_on_its_detail_until_active(start_service):
+    """The detail reads a reactor in `creating` again each second, showing it meanwhile."""
+    from console_support import make_app, settle
+
+    from console.tui.screens.detail import DetailScreen
+    from console.tui.widgets.fields_view import FieldsView
+
+    slow = start_service(provision_delay=6)
+    tenant = slow.new_tenant("Slow provisioning")
+    async with AdminClient(slow.base_url, tenant.key) as client:
+        created = await client.reactors.create(
+            {"name": "Slow", "code": CODE, "runtime": {"image": "node-bt"}}
+        )
+    assert created.state == "creating"
+    app = make_app(slow.base_url, tenant.key)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("4")
+        await settle(pilot)
+        await pilot.press("enter")
+        await wait_until(pilot, screen_is(app, DetailScreen))
+        fields = app.screen.query_one(FieldsView)
+        await wait_until(pilot, lambda: bool(fields.fields))
+        assert "creating" in fields.value_of("State")
+        await wait_until(pilot, lambda: fields.value_of("State") == "active", timeout=15)

@@ -132,6 +132,8 @@ class DetailScreen(DeclaredActions, Screen[None], actions=DETAIL_SCREEN_ACTIONS)
         """Set once a refresh failed while the object was shown."""
         self.item_id = item_id or (kind.item_id(item) if item is not None else "")
         self.show_json = False
+        self._provisioning_reads = 0
+        """Reads of a reactor being provisioned since it was last seen settled."""
 
     def compose(self) -> ComposeResult:
         yield ConsoleHeader()
@@ -180,6 +182,26 @@ class DetailScreen(DeclaredActions, Screen[None], actions=DETAIL_SCREEN_ACTIONS)
         if any(i not in self.labels for i in audit_ids(item)):
             names = self._name_ids(item)
             self.run_worker(names, group="names", exclusive=True, exit_on_error=False)
+        self._follow_provisioning(item)
+
+    def _follow_provisioning(self, item: Shown) -> None:
+        """A reactor being provisioned (`creating`, `updating`) is read again a second later
+        (each read through the client's request budget), what is shown staying meanwhile,
+        until it is active or failed, or the wait's deadline passes (console.tui.forms
+        .provisioning: its interval and deadline)."""
+        from console.tui.forms.provisioning import DEADLINE, INTERVAL
+
+        if not getattr(item, "provisioning", False):
+            self._provisioning_reads = 0
+            return
+        if self._provisioning_reads * INTERVAL >= DEADLINE:
+            return
+        self._provisioning_reads += 1
+        self.set_timer(INTERVAL, self._read_again_while_provisioning)
+
+    def _read_again_while_provisioning(self) -> None:
+        if self.is_attached and self.app.screen is self:
+            self.action_refresh()
 
     def _show_keys(self, item: Shown) -> None:
         """An application's keys panel (issue 26), filled in the background."""

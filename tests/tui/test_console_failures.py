@@ -114,12 +114,12 @@ async def test_rate_limited(start_service: Any) -> None:
     app = make_app(limited.base_url, limited.key, client_factory=client)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        for number in "234":
+        for number in "2345":
             await pilot.press(number)
             await settle(pilot)
         panels = [
             console(app).section_widget(k).query_one(StatePanel)
-            for k in ("proxies", "reactor_formulas", "permissions")
+            for k in ("proxies", "reactor_formulas", "reactors", "permissions")
         ]
         limited_panels = [p for p in panels if p.kind == "error" and "429" in p.title_text]
         assert limited_panels, [p.title_text for p in panels]

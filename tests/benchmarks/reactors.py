@@ -9,7 +9,8 @@ $BENCH_API_KEY, the runs in $BENCH_RUNS) prints one JSON line:
   (PACE_S); `engine_ms`, the engine's own time to
   run the same code on the same request here (console.runner's `engine_ms`: compiling and
   running the code; the engine's start-up not counted), warm, as many runs; `runner_ms`,
-  the runner's whole run here (start-up of the engine process included), for context;
+  the runner's whole run here (with an engine process started ahead, as the service has
+  one), for context;
 - PART `open`: `open_s`, with the console on screen, from opening a Reactors section that
   was never loaded (after the Tenant section; the list reset as a profile switch resets it)
   until a frame with its rows has been composed; `total`, the reactors the list reports.
@@ -77,6 +78,7 @@ def _engine(runs: int) -> dict[str, Any]:
     runner_ms: list[float] = []
     run_code(REACT_CODE, request, "reactor")  # warm
     for _ in range(runs):
+        time.sleep(PACE_S)  # as between reacts: the next engine process is started meanwhile
         result = run_code(REACT_CODE, request, "reactor")
         assert result.status == "ok", result.message
         engine_ms.append(float(result.engine_ms or 0.0))

@@ -453,7 +453,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 rows += latency_rows(service.base_url, service.key, args.rtt, min(args.runs, 3))
             if "reactors" in only:
                 _say("reactors: a react and the section of 1,000 reactors at 150 ms round trip")
-                rows += reactor_rows(service, args.runs, _json_from)
+                rows += reactor_rows(service, Path(root), args.runs, _json_from)
         if "limit" in only:
             rows += rate_limited_rows(Path(root), LATENCY_TARGET_RTT, spent=150)
     print(table(rows))

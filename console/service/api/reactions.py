@@ -1,10 +1,12 @@
 """`/reactors/{id}/react`, `/react-async` and `/results/{requestId}`: invoking a reactor.
 
-The code runs in the runner's sandbox (console.service.reacting), in a thread: never on the
-event loop, and never more than a few at once (SYNC_RUNS for reacts answered at once,
-ASYNC_RUNS for those run in the background), waiting their turn without holding a thread.
-The request is authorized and the reactor read in one short transaction before the run; an
-asynchronous react's result is written when it ends, and kept for a day.
+The code runs in the runner's sandbox (console.service.reacting), in a thread, never on the
+event loop, and never more than a few at once: a react runs on its handler's worker thread,
+SYNC_RUNS at a time; an asynchronous one in a thread of its own when its turn comes,
+ASYNC_RUNS at a time, waiting on the event loop meanwhile. Each handler is a plain one with
+the one preamble (`serving`): the request is authorized and the reactor read in one short
+transaction, which has ended before the run starts; an asynchronous react's result is
+written when it ends (console.service.react_results), and kept for a day.
 """
 
 from __future__ import annotations

@@ -282,15 +282,15 @@ class Proxy(ResponseModel):
     modified_at: UtcDateTime | None = None
 
 
-def _whole_seconds(value: Any) -> Any:
+def whole_number(value: Any) -> Any:
     """`23.0` is 23: JSON (and JSON Schema's `integer`) does not tell them apart, so a
-    number with no fraction is a whole number of seconds; any other value is judged as is."""
+    number with no fraction is a whole number; any other value is judged as is."""
     if isinstance(value, float) and value.is_integer():
         return int(value)
     return value
 
 
-Seconds = Annotated[int, Field(ge=TIMEOUT_MIN, le=TIMEOUT_MAX), BeforeValidator(_whole_seconds)]
+Seconds = Annotated[int, Field(ge=TIMEOUT_MIN, le=TIMEOUT_MAX), BeforeValidator(whole_number)]
 
 _BEYOND_SPEC = ("request_transforms", "response_transforms", "disable_detokenization", "timeout")
 

@@ -9,14 +9,21 @@ the runtime options here are the ones the SDK's models allow.
 from __future__ import annotations
 
 import re
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 from uuid import UUID
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_serializer
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    field_validator,
+    model_serializer,
+)
 
 from console.models.common import LenientModel, Name, RequestModel, ResponseModel, UtcDateTime
 from console.models.errors import FieldErrors
-from console.models.proxies import ApplicationRef
+from console.models.proxies import ApplicationRef, whole_number
 
 CODE_MAX = 50_000
 
@@ -43,6 +50,15 @@ PACKAGE_NAME_PATTERN = r"^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$"
 _PACKAGE_NAME = re.compile(PACKAGE_NAME_PATTERN[1:-1])
 
 
+WarmConcurrency = Annotated[
+    int, Field(ge=0, le=WARM_CONCURRENCY_MAX), BeforeValidator(whole_number)
+]
+RuntimeSeconds = Annotated[
+    int, Field(ge=TIMEOUT_MIN, le=TIMEOUT_MAX), BeforeValidator(whole_number)
+]
+"""Whole numbers, `4.0` among them (JSON does not tell it from 4)."""
+
+
 class RuntimeLogOptions(LenientModel):
     """`runtime.logs`, kept as given (the SDK's RuntimeLogOptions)."""
 
@@ -58,8 +74,8 @@ class ReactorRuntime(BaseModel):
     dependencies: dict[str, str] | None = None
     """npm package name -> version range; only the `node22` image installs its own."""
     resolutions: dict[str, str] | None = None
-    warm_concurrency: int | None = Field(default=None, ge=0, le=WARM_CONCURRENCY_MAX)
-    timeout: int | None = Field(default=None, ge=TIMEOUT_MIN, le=TIMEOUT_MAX)
+    warm_concurrency: WarmConcurrency | None = None
+    timeout: RuntimeSeconds | None = None
     resources: RuntimeResources | None = None
     permissions: list[str] | None = None
     """Permissions the runtime's own `bt` client holds (`token:read`, ...)."""

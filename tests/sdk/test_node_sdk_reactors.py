@@ -27,15 +27,6 @@ from sdk_clients import (
 
 RUNTIME = {"image": "node22", "timeout": 5, "resources": "standard", "warmConcurrency": 0}
 
-REACTOR_CURSOR = pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "service: GET /reactors ignores `start` (console/service/api/reactors.py: LIST_QUERY "
-        'lacks "start"), so a cursor page answers page 1 with totals and no `after`'
-    ),
-)
-"""Until the reactors' list accepts `start` as every other list does (one word to add)."""
-
 
 def _id(index: int) -> dict[str, Any]:
     return {"$from": [index, "value", "id"]}
@@ -138,7 +129,6 @@ def test_crud_list_and_provisioning(sdk_tenant: SdkTenant) -> None:
     assert (results[13]["error"], results[13]["status"]) == ("NotFoundError", 404)
 
 
-@REACTOR_CURSOR
 def test_list_by_cursor(sdk_tenant: SdkTenant) -> None:
     """`start` pages by an opaque cursor (`after`, no totals); the SDK's pager walks on
     from a cursor too (it steps `page` beside the same `start`)."""

@@ -41,15 +41,6 @@ from sdk_clients import (
 
 RUNTIME = ReactorRuntime(image="node22", timeout=5, resources="standard", warm_concurrency=0)
 
-REACTOR_CURSOR = pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "service: GET /reactors ignores `start` (console/service/api/reactors.py: LIST_QUERY "
-        'lacks "start"), so a cursor page answers page 1 with totals and no `after`'
-    ),
-)
-"""Until the reactors' list accepts `start` as every other list does (one word to add)."""
-
 
 @pytest.fixture(scope="module")
 def bt(sdk_tenant: SdkTenant) -> Any:
@@ -138,7 +129,6 @@ def test_list_is_walked_by_the_sdks_pager_and_filtered(bt: Any) -> None:
     assert list(bt.reactors.list(name="no such reactor")) == []
 
 
-@REACTOR_CURSOR
 def test_list_by_cursor(bt: Any) -> None:
     """`start` pages by an opaque cursor: `after` names the next page and no totals are
     given. The SDK's pager steps `page` beside the same `start` (pages after the cursor), so

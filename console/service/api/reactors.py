@@ -108,7 +108,7 @@ ITEM = REACTORS.item_path("{id}")
 MERGE_PATCH = "application/merge-patch+json"
 
 router = ServiceRouter(tags=[tag_of(REACTORS)], bodies=(BODY, PATCH_BODY))
-LIST_QUERY = AcceptedQuery("id", "name", "page", "size")
+LIST_QUERY = AcceptedQuery("id", "name", "page", "start", "size")
 
 
 def _named(served: Served) -> sqlite3.Row:

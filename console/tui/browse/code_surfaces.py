@@ -10,19 +10,21 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from console.tui.browse.kinds import REACTOR_FORMULAS, REACTORS
+from console.client.code_surfaces import SURFACES
+from console.tui.browse import kinds as _kinds  # noqa: F401  (the looks, registered)
+from console.tui.browse.looks import LOOKS, ListLook
 
 if TYPE_CHECKING:
     from console.client.client import AdminClient
     from console.tui.base.shell import SessionHost
-    from console.tui.browse.looks import ListLook
 
 log = logging.getLogger(__name__)
 
 
 def surfaces() -> tuple[tuple[ListLook, str], ...]:
     """Each code section's look and its name among the client's code surfaces."""
-    return ((REACTOR_FORMULAS, "formulas"), (REACTORS, "reactors"))
+    looks = ((LOOKS.of(kind), word) for word, kind in SURFACES.items())
+    return tuple((look, word) for look, word in looks if isinstance(look, ListLook))
 
 
 async def note_code_surfaces(app: SessionHost, client: AdminClient) -> frozenset[str]:

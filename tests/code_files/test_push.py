@@ -386,3 +386,20 @@ def test_push_with_both_or_neither_target_is_a_usage_error(argv, says, capsys):
         main(["push", *argv])
     assert exit_info.value.code == 2
     assert says in capsys.readouterr().err
+
+
+async def test_a_transform_push_keeps_the_timeout_and_detokenization(client, push_env, tmp_path):
+    proxy = await client.proxies.create(
+        {
+            "name": "Slow",
+            "destination_url": "https://api.example.com",
+            "request_transform": {"code": OLD},
+            "timeout": 12,
+            "disable_detokenization": True,
+        }
+    )
+    code = write(tmp_path / "t.js", NEW)
+    assert await push("transform", "Slow", "--field", "request", "--code", str(code)) == 0
+    stored = await client.proxies.get(proxy.id)
+    assert stored.request_transform is not None and stored.request_transform.code == NEW
+    assert (stored.timeout, stored.disable_detokenization) == (12, True)

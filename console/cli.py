@@ -493,16 +493,24 @@ def _add_push_command(sub: argparse._SubParsersAction[_Parser]) -> None:
         "push",
         help="push a local file's code to a formula, a proxy's transform or a reactor",
         description="Push FILE's code to the formula, proxy transform or reactor named NAME, "
-        "through the same lost-update guard as the console's forms. Exit 0 pushed, 1 refused, "
-        "2 usage.",
+        "through the same lost-update guard as the console's forms (`push --reactor NAME` is "
+        "`push reactor NAME`). Exit 0 pushed, 1 refused, 2 usage.",
     )
     push.add_argument(
         "kind",
+        nargs="?",
         choices=("formula", "transform", "reactor"),
         metavar="KIND",
         help="formula, transform (a proxy's request or response transform) or reactor",
     )
-    push.add_argument("name", metavar="NAME", help="the formula's, proxy's or reactor's exact name")
+    push.add_argument(
+        "name", nargs="?", metavar="NAME", help="the formula's, proxy's or reactor's exact name"
+    )
+    push.add_argument(
+        "--reactor",
+        metavar="NAME",
+        help="push to the reactor NAME (the same as KIND reactor and NAME; not with them)",
+    )
     push.add_argument("--code", required=True, metavar="FILE", help="the JavaScript file")
     push.add_argument(
         "--field",
@@ -571,7 +579,23 @@ def parse_arguments(argv: Sequence[str] | None = None) -> argparse.Namespace:
     args = parser.parse_args(tokens)
     if args.command == "run":
         _one_code_file(parser, args)
+    elif args.command == "push":
+        _one_push_target(parser, args)
     return args
+
+
+def _one_push_target(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """`push KIND NAME` or `push --reactor NAME` (as `run --reactor NAME`): exactly one of
+    them; after it, `args.kind` and `args.name` say the target either way."""
+    if args.reactor is not None:
+        if args.kind is not None or args.name is not None:
+            parser.error("push: give KIND NAME or --reactor NAME, not both")
+        args.kind, args.name = "reactor", args.reactor
+        return
+    if args.kind is None:
+        parser.error("push: the following arguments are required: KIND NAME (or --reactor NAME)")
+    if args.name is None:
+        parser.error("push: the following arguments are required: NAME")
 
 
 def _one_code_file(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:

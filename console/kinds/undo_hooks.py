@@ -33,8 +33,11 @@ def recorded_fields(before: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def application_creation(before: Mapping[str, Any]) -> dict[str, Any]:
-    """An application made again: without an expiry when it had none (null is refused)."""
+    """An application made again: without an expiry when it had none (null is refused), and
+    never with a `create_key` a service may have echoed (made again, it gets a key; an update
+    must not send the option at all)."""
     body = recorded_fields(before)
+    body.pop("create_key", None)
     if not body.get("expires_at"):
         body.pop("expires_at", None)
     return body

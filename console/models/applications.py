@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 from uuid import UUID
 
 from pydantic import (
@@ -251,6 +251,8 @@ class ApplicationUpdate(RequestModel):
     permissions: list[str] = []
     rules: list[AccessRule] = []
     type: Any = Field(default=None, exclude=True)
+
+    never_carried: ClassVar[frozenset[str]] = frozenset({"create_key"})
 
     def rule_errors(self, **context: Any) -> FieldErrors:
         application_type = context.get("application_type")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from datetime import UTC, datetime
-from typing import Annotated, Any, Generic, Self, TypeVar
+from typing import Annotated, Any, ClassVar, Generic, Self, TypeVar
 
 from pydantic import (
     AfterValidator,
@@ -195,6 +195,14 @@ class RequestModel(BaseModel):
     """
 
     model_config = ConfigDict(extra="ignore", str_strip_whitespace=False, defer_build=True)
+
+    carried_back: ClassVar[tuple[str, ...]] = ()
+    """Fields no form nor `push` edits (a proxy's timeout): an update whose payload leaves one
+    unset sends it back as the object was read (round_trip.update_body), so that saving never
+    resets it on a service that reads a missing field as its default."""
+    never_carried: ClassVar[frozenset[str]] = frozenset()
+    """Fields an update must never send, even when the object as read holds them (an
+    application's `create_key`: an option of creation only)."""
 
     @classmethod
     def parse(cls, data: Any, **context: Any) -> Self:

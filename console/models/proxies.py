@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any
+from typing import Annotated, Any, ClassVar
 from uuid import UUID
 
 from pydantic import (
@@ -329,6 +329,8 @@ class ProxyCreate(RequestModel):
     require_auth: bool = True
     disable_detokenization: bool | None = None
     timeout: Seconds | None = None
+
+    carried_back: ClassVar[tuple[str, ...]] = ("disable_detokenization", "timeout")
 
     @field_validator("destination_url")
     @classmethod

@@ -70,3 +70,38 @@ async def test_a_payload_of_another_kind_is_a_type_error(service, tenant) -> Non
     async with AdminClient(service.base_url, tenant.key) as c:
         with pytest.raises(TypeError, match="request model or a dict"):
             await c.proxies.create(["not", "a", "dict"])  # type: ignore[arg-type]
+
+
+def test_an_update_body_carries_back_what_no_form_edits_and_never_what_is_reported() -> None:
+    """A proxy's `timeout` and `disable_detokenization` go back as read (a PUT without them
+    resets them); its `state`, `requested`, `proxy_host` are reported, never sent; an
+    application's `create_key` is an option of creation only."""
+    from console.models import Application, Proxy, ProxyCreate
+    from console.models.round_trip import update_body
+
+    proxy = Proxy.model_validate(
+        {
+            "id": str(uuid.uuid4()),
+            "name": "Edge",
+            "destination_url": "https://api.example.com",
+            "timeout": 12,
+            "disable_detokenization": True,
+            "state": "active",
+            "requested": {"proxy": {"timeout": 20}},
+            "proxy_host": "https://edge.example.com",
+        }
+    )
+    payload = ProxyCreate.parse({"name": "Edge 2", "destination_url": proxy.destination_url})
+    body = update_body(proxy, payload)
+    assert (body["timeout"], body["disable_detokenization"]) == (12, True)
+    assert not {"state", "requested", "proxy_host"} & set(body)
+    given = ProxyCreate.parse({**payload.to_json(), "timeout": 3})
+    assert update_body(proxy, given)["timeout"] == 3  # what the payload sets wins
+
+    application = Application.model_validate(
+        {"id": str(uuid.uuid4()), "name": "App", "type": "private", "create_key": False}
+    )
+    update = ApplicationUpdate.parse(
+        {"name": "App 2", "permissions": ["token:read"]}, application_type="private"
+    )
+    assert "create_key" not in update_body(application, update)

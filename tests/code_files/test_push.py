@@ -360,3 +360,46 @@ async def test_a_transform_push_keeps_the_other_sides_pipeline(client, push_env,
     assert await push("transform", "Piped", "--field", "response", "--code", str(code)) == 1
     stored = await client.proxies.get(proxy.id)
     assert [s.code for s in stored.response_transforms] == [OLD, OLD]
+
+
+async def test_push_reactor_option_names_the_reactor_as_the_issue_words_it(
+    client, push_env, tmp_path, capsys
+):
+    reactor = await make_reactor(client)
+    code = write(tmp_path / "reactor.js", NEW)
+    assert await push("--reactor", "Enricher", "--code", str(code)) == 0
+    assert 'Pushed reactor.js to the reactor "Enricher"' in capsys.readouterr().out
+    assert (await client.reactors.get(reactor.id)).code == NEW
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["--code", "f.js"], "required: KIND NAME (or --reactor NAME)"),
+        (["reactor", "--code", "f.js"], "required: NAME"),
+        (["reactor", "E", "--reactor", "E", "--code", "f.js"], "not both"),
+        (["formula", "--reactor", "E", "--code", "f.js"], "not both"),
+    ],
+)
+def test_push_with_both_or_neither_target_is_a_usage_error(argv, says, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["push", *argv])
+    assert exit_info.value.code == 2
+    assert says in capsys.readouterr().err
+
+
+async def test_a_transform_push_keeps_the_timeout_and_detokenization(client, push_env, tmp_path):
+    proxy = await client.proxies.create(
+        {
+            "name": "Slow",
+            "destination_url": "https://api.example.com",
+            "request_transform": {"code": OLD},
+            "timeout": 12,
+            "disable_detokenization": True,
+        }
+    )
+    code = write(tmp_path / "t.js", NEW)
+    assert await push("transform", "Slow", "--field", "request", "--code", str(code)) == 0
+    stored = await client.proxies.get(proxy.id)
+    assert stored.request_transform is not None and stored.request_transform.code == NEW
+    assert (stored.timeout, stored.disable_detokenization) == (12, True)

@@ -224,3 +224,70 @@ async def test_undo_of_a_deleted_tenant_says_it_cannot(client, journal, prod, ca
     journal.complete(change_id, outcome=OK)
     assert await cli("undo", str(change_id), "--yes") == 1
     assert "A deleted tenant cannot be restored" in capsys.readouterr().err
+
+
+async def test_undo_of_a_proxy_update_restores_its_pipelines_timeout_and_detokenization(
+    client, journal, prod
+) -> None:
+    """Everything the update changed goes back: both pipelines step by step, and the
+    options no form shows (`timeout`, `disable_detokenization`)."""
+    tenant, _ = prod
+    second = "module.exports = async (req) => ({ body: req.args.body });\n"
+    mask = {"type": "mask", "matcher": "regex", "expression": "(\\d{4})$", "replacement": "*"}
+    proxy = tenant.proxy(
+        "Piped",
+        None,
+        request_transform=None,
+        request_transforms=[{"code": PROXY_CODE}, {"code": second}],
+        response_transforms=[mask],
+        timeout=12,
+        disable_detokenization=True,
+    )
+    await client.proxies.get(proxy["id"])
+    await client.proxies.update(
+        proxy["id"],
+        {
+            "name": "Piped",
+            "destination_url": proxy["destination_url"],
+            "request_transforms": [{"code": second}],
+            "response_transforms": [],
+            "configuration": {"REGION": "us"},
+            "timeout": 3,
+            "disable_detokenization": False,
+        },
+    )
+    (changed,) = tenant.named("/proxies", "Piped")
+    assert (changed["timeout"], changed["disable_detokenization"]) == (3, False)
+    assert (len(changed["request_transforms"]), changed["response_transforms"]) == (1, [])
+    (updated,) = journal.list()
+    assert (updated.kind, updated.action) == ("proxies", "update")
+    assert await cli("undo", str(updated.id), "--yes") == 0
+    (back,) = tenant.named("/proxies", "Piped")
+    assert back["id"] == proxy["id"]
+    assert back["request_transforms"] == proxy["request_transforms"]
+    assert back["response_transforms"] == proxy["response_transforms"]
+    assert len(back["request_transforms"]) == 2 and back["response_transforms"][0]["type"] == "mask"
+    assert (back["timeout"], back["disable_detokenization"]) == (12, True)
+    assert back["configuration"] == proxy["configuration"]
+
+
+def test_undo_bodies_send_back_what_was_written_never_what_was_reported() -> None:
+    from console.kinds.undo_hooks import application_creation, application_update, proxy_fields
+
+    proxy = {
+        "id": "p",
+        "name": "Edge",
+        "timeout": 12,
+        "disable_detokenization": True,
+        "state": "active",
+        "requested": None,
+        "proxy_host": "https://edge.example.com",
+        "request_transform": {"code": PROXY_CODE},
+        "request_transforms": [{"code": PROXY_CODE}],
+    }
+    body = proxy_fields(proxy)
+    assert (body["timeout"], body["disable_detokenization"]) == (12, True)
+    assert not {"id", "state", "requested", "proxy_host", "request_transform"} & set(body)
+    application = {"id": "a", "name": "App", "type": "private", "create_key": False}
+    assert "create_key" not in application_update(application)
+    assert "create_key" not in application_creation(application)

@@ -452,3 +452,25 @@ async def test_a_reactor_being_provisioned_is_followed_on_its_detail_until_activ
         await wait_until(pilot, lambda: bool(fields.fields))
         assert "creating" in fields.value_of("State")
         await wait_until(pilot, lambda: fields.value_of("State") == "active", timeout=15)
+
+
+async def test_a_form_save_keeps_the_runtime_options_the_form_does_not_show(
+    service, tenant, client
+):
+    """`logs`, `resolutions` and `async` have no field: a save sends them back as read."""
+    reactor = await _echo_reactor(
+        client, logs={"level": "debug"}, resolutions={"lodash": "4.17.21"}, **{"async": True}
+    )
+    app = host(service, tenant, lambda c: ReactorForm(c, reactor))
+    async with app.run_test(size=SIZE) as pilot:
+        form = app.form
+        await pilot.pause()
+        form.query_one("#name", Input).value = "Echo kept"
+        await save_and_wait(pilot, app)
+        await wait_until(pilot, lambda: app.dismissed, what="saved and active")
+    await wait_until_provisioned(client, reactor.id)
+    stored = await client.reactors.get(reactor.id)
+    assert stored.name == "Echo kept" and stored.runtime is not None
+    held = stored.runtime.model_dump(by_alias=True, exclude_none=True)
+    assert held["logs"] == {"level": "debug"}
+    assert held["resolutions"] == {"lodash": "4.17.21"} and held["async"] is True

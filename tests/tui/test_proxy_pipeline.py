@@ -544,3 +544,33 @@ async def test_a_code_step_goes_full_screen_and_back(service, tenant):
         assert editor.region.height >= 20
         await pilot.press("f11")
         await wait_until(pilot, lambda: not editor.full_screen, what="back")
+
+
+@pytest.mark.parametrize("piped", [True, False], ids=["pipelines", "single-transforms"])
+async def test_a_form_save_keeps_the_timeout_and_detokenization_it_does_not_show(
+    service, tenant, client, piped
+):
+    """The form edits neither; the service reads a PUT without them as their defaults."""
+    step = {"code": "module.exports = (req) => req;\n"}
+    sides = {"request_transforms": [step, step]} if piped else {"request_transform": step}
+    proxy = await client.proxies.create(
+        {
+            "name": "Slow edge",
+            "destination_url": "https://api.example.com",
+            "timeout": 12,
+            "disable_detokenization": True,
+            **sides,
+        }
+    )
+    app = host(service, tenant, lambda c: ProxyForm(c, proxy))
+    async with app.run_test(size=SIZE) as pilot:
+        form = app.form
+        await wait_until(pilot, lambda: form.query_one(ApplicationPicker).loaded)
+        form.query_one("#name", Input).value = "Slow edge two"
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, lambda: app.dismissed or form.banner_text, what="saved")
+        assert app.dismissed, form.banner_text
+    stored = await client.proxies.get(proxy.id)
+    assert stored.name == "Slow edge two"
+    assert (stored.timeout, stored.disable_detokenization) == (12, True)
+    assert len(stored.request_transforms or []) == (2 if piped else 1)

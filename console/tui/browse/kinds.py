@@ -303,6 +303,7 @@ class ProxiesLook(ListLook):
             ("Configuration", config_text or Text("none", style="dim")),
             ("Request transform", _transform_summary(item.request_transform)),
             ("Response transform", _transform_summary(item.response_transform)),
+            *_proxy_options(item),
             ("Tenant", _id_text(item.tenant_id)),
             *_audit(item, labels),
         ]
@@ -321,6 +322,22 @@ class ProxiesLook(ListLook):
                 body = json.dumps(transform.model_dump(exclude_none=True), indent=2)
                 blocks.append(CodeBlock(f"{title} ({transform.kind})", body, "json"))
         return blocks
+
+
+def _proxy_options(item: Proxy) -> list[tuple[str, Renderable]]:
+    """What a service beyond the specification reports of a proxy, when it says anything
+    beyond the usual (a timeout set, detokenization off, a host of its own, a state other
+    than active): no form edits these, so the detail is where they are seen."""
+    found: list[tuple[str, Renderable]] = []
+    if item.timeout is not None:
+        found.append(("Timeout", f"{item.timeout} s"))
+    if item.disable_detokenization:
+        found.append(("Detokenization", "disabled"))
+    if item.proxy_host:
+        found.append(("Proxy host", item.proxy_host))
+    if item.state not in (None, "active"):
+        found.append(("State", state_text(item.state)))
+    return found
 
 
 def _transform_summary(transform: TransformView | None) -> Renderable:

@@ -46,4 +46,8 @@ def proxy_request(proxy: Proxy) -> dict[str, Any]:
         "configuration": proxy.configuration or None,
         "request_transform": transform_request(proxy.request_transform),
         "response_transform": transform_request(proxy.response_transform),
+        # Beyond the specification (None from a service without them: then not sent); kept
+        # so that saving a proxy never resets them (an update replaces the whole object).
+        "disable_detokenization": proxy.disable_detokenization,
+        "timeout": proxy.timeout,
     }

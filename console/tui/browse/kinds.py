@@ -361,7 +361,7 @@ def _beyond_spec_fields(item: Proxy) -> list[tuple[str, Renderable]]:
 def _steps_text(steps: list[JsonObject]) -> Renderable:
     if not steps:
         return Text("none", style="dim")
-    text = Text()
+    text = Text(no_wrap=True, overflow="ellipsis")  # one line a step, cut where narrow
     for index, step in enumerate(steps):
         if index:
             text.append("\n")

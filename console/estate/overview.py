@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from console.kinds import APPLICATIONS, PROXIES
+from console.kinds.builtin import REACTORS
 from console.models.contract import DEFAULT_KEY_HEADER
 
 if TYPE_CHECKING:
@@ -76,7 +77,11 @@ STATUS_LABELS: dict[str, str] = {
 """What each key status says in a table or a row."""
 
 FigureState = Literal["ok", "lacks_permissions", "not_offered", "failed"]
-FIGURE_TEXTS = {"lacks_permissions": "lacks permissions", "not_offered": "n/a", "failed": "?"}
+FIGURE_TEXTS = {
+    "lacks_permissions": "lacks permissions",
+    "not_offered": "not offered",
+    "failed": "?",
+}
 
 
 # ---- what goes in ---------------------------------------------------------------------
@@ -229,6 +234,9 @@ class ProfileStatus:
     formulas: Count | None = None
     """The tenant's private reactor formulas (the official ones every tenant sees are not
     counted)."""
+    reactors: Count | None = None
+    """The tenant's reactors; "not offered" where the service has no reactors (a service
+    of the specification), as formulas where the service has retired them."""
     active: bool = False
     trend: tuple[int, ...] = ()
     """This month's monthly active tokens as recorded so far, oldest first (issue 28: the
@@ -263,6 +271,7 @@ class ProfileStatus:
             APPLICATIONS.key: part(self.applications),
             PROXIES.key: part(self.proxies),
             "private_formulas": part(self.formulas),
+            REACTORS.key: part(self.reactors),
         }
 
 
@@ -608,7 +617,8 @@ async def _read_service(
     index_profile: str | None = None,
 ) -> ProfileStatus:
     """The tenant first (it tells a rejected key or a service that does not answer), then
-    the usage and the three counts at once; the usage report kept by `recorder`. `budget`:
+    the usage and the four counts at once (a kind the service does not
+    offer, by its code_surfaces, not walked); the usage report kept by `recorder`. `budget`:
     the profile's request budget, on the client (its 429s slow the count walks too).
     `index_profile`: the profile whose local index records the pages the counts read."""
     from console.client import ApiError, ServiceUnreachable, Unauthorized
@@ -637,12 +647,21 @@ async def _read_service(
         index = await _local_index(index_profile, base_url)
         if index is not None:
             client.index = index
-        usage, applications, proxies, formulas = await asyncio.gather(
+        surfaces = await _code_surfaces(client)
+        usage, applications, proxies, formulas, reactors = await asyncio.gather(
             _figure(_usage(client, reports), Usage),
             _figure(count_walk(client.applications.page_json, budget, deadline), Count),
             _figure(count_walk(client.proxies.page_json, budget, deadline), Count),
             _figure(
-                count_walk(client.reactor_formulas.page_json, budget, deadline, _private),
+                count_walk(client.reactor_formulas.page_json, budget, deadline, _private)
+                if "formulas" in surfaces
+                else _not_offered("reactor formulas"),
+                Count,
+            ),
+            _figure(
+                count_walk(client.reactors.page_json, budget, deadline)
+                if "reactors" in surfaces
+                else _not_offered("reactors"),
                 Count,
             ),
         )
@@ -651,7 +670,14 @@ async def _read_service(
             await client.aclose()
         if index is not None:
             index.close()
-    figures: list[Count | Usage] = [tenant_figure, usage, applications, proxies, formulas]
+    figures: list[Count | Usage] = [
+        tenant_figure,
+        usage,
+        applications,
+        proxies,
+        formulas,
+        reactors,
+    ]
     result = _with(
         base,
         tenant=tenant_figure,
@@ -659,6 +685,7 @@ async def _read_service(
         applications=applications,
         proxies=proxies,
         formulas=formulas,
+        reactors=reactors,
     )
     if tenant_name is not None:
         result = _with(result, tenant_name=tenant_name, tenant_name_cached=False)
@@ -669,6 +696,31 @@ async def _read_service(
         except Exception:
             log.warning("The usage of %s was not kept in the history", base.name, exc_info=True)
     return _with(result, **_overall(figures))
+
+
+CODE_SURFACES = frozenset({"formulas", "reactors"})
+"""Both ways of running tenant code: what a client that cannot tell is taken to offer."""
+
+
+async def _code_surfaces(client: Any) -> frozenset[str]:
+    """Which of formulas and reactors the service offers (the client's probe, cached for
+    its connection); both when the client cannot tell (the count walks then say why)."""
+    from console.client import ApiError
+
+    probe = getattr(client, "code_surfaces", None)
+    if probe is None:
+        return CODE_SURFACES
+    try:
+        surfaces: frozenset[str] = await probe()
+    except ApiError as error:
+        log.info("Which code surfaces the service offers is not known: %s", error)
+        return CODE_SURFACES
+    return surfaces
+
+
+async def _not_offered(what: str) -> Count:
+    """The figure of a kind the service does not offer (its code_surfaces said so)."""
+    return Count("not_offered", note=f"The service does not offer {what}.")
 
 
 async def _local_index(profile: str | None, base_url: str) -> LocalIndex | None:

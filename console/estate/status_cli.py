@@ -28,6 +28,7 @@ from console.estate.overview import (
 OK, NOT_OK, USAGE = 0, 1, 2
 HEADERS = ("", "PROFILE", "LABEL", "BASE URL", "TENANT", "KEY", "MAT / PLAN", "APPS", "PROXIES")
 FORMULAS_HEADER = "FORMULAS"
+REACTORS_HEADER = "REACTORS"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -79,7 +80,7 @@ async def _collect(targets: Sequence[ProfileTarget], timeout: float) -> list[Pro
 
 def table_rows(statuses: Sequence[ProfileStatus]) -> list[tuple[str, ...]]:
     """The table's header and rows; LABEL only once a profile has one."""
-    rows: list[tuple[str, ...]] = [(*HEADERS, FORMULAS_HEADER)]
+    rows: list[tuple[str, ...]] = [(*HEADERS, FORMULAS_HEADER, REACTORS_HEADER)]
     for status in statuses:
         tenant = status.tenant_name or ""
         if tenant and status.tenant_name_cached:
@@ -96,6 +97,7 @@ def table_rows(statuses: Sequence[ProfileStatus]) -> list[tuple[str, ...]]:
                 status.applications.text() if status.applications else "",
                 status.proxies.text() if status.proxies else "",
                 status.formulas.text() if status.formulas else "",
+                status.reactors.text() if status.reactors else "",
             )
         )
     if not any(row[2] for row in rows[1:]):

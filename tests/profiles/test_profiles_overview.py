@@ -73,6 +73,8 @@ def seed(base_url: str, key: str) -> None:
             assert http.post("/proxies", json=body).status_code == 201
         body = {"name": "Own formula", "type": "private", "code": JS}
         assert http.post("/reactor-formulas", json=body).status_code == 201
+        for name in ("Scoring", "Relay"):  # no runtime: active at once
+            assert http.post("/reactors", json={"name": name, "code": JS}).status_code == 201
 
 
 async def collect(targets: list[Any], **options: Any) -> list[tuple[float, ProfileStatus]]:
@@ -95,7 +97,11 @@ async def test_every_kind_of_profile_in_one_overview(
     nothing = service.new_key([], tenant_key=healthy.key)
     url = service.base_url
     retired = {("GET", "/reactor-formulas")}
-    with HostedService.running(totals=False, retired=retired) as hosted:
+    no_reactors = {("GET", "/reactors")}
+    with (
+        HostedService.running(totals=False, retired=retired) as hosted,
+        HostedService.running(retired=no_reactors) as older,
+    ):
         # The slow one first: it holds a slot the whole time, and the others go on.
         save("slow", f"http://127.0.0.1:{silent_port}", "slow-key-" + "s" * 24, backend)
         save("healthy", url, healthy.key, backend, label="PROD", color="red")
@@ -106,6 +112,7 @@ async def test_every_kind_of_profile_in_one_overview(
         save("nothing", url, nothing, backend)
         save("nokey", url, None, backend)
         save("hosted", hosted.base_url, HOSTED_KEY, backend)
+        save("older", older.base_url, HOSTED_KEY, backend)
 
         targets = saved_targets()
         assert backend.reads == []  # listing the profiles reads no key
@@ -122,6 +129,7 @@ async def test_every_kind_of_profile_in_one_overview(
         "nothing": "lacks_permissions",
         "nokey": "no_key",
         "hosted": "ok",
+        "older": "ok",
     }
     # The slow tenant held up nobody: every other row came before it, well within its timeout.
     assert arrived[-1][1].name == "slow"
@@ -137,6 +145,7 @@ async def test_every_kind_of_profile_in_one_overview(
     assert good.applications == Count(value=3)  # the bootstrap application and two keys
     assert good.proxies == Count(value=2)
     assert good.formulas == Count(value=1)  # the official formulas are not the tenant's
+    assert good.reactors == Count(value=2)
 
     some = by_name["partial"]
     assert some.tenant_name == "Healthy Corp" and some.applications == Count(value=3)
@@ -156,7 +165,13 @@ async def test_every_kind_of_profile_in_one_overview(
     lenient = by_name["hosted"]
     assert lenient.tenant_name == "My Tenant"
     assert lenient.usage is not None and lenient.usage.text() == "1,433 tokens, no plan"
-    assert lenient.formulas is not None and lenient.formulas.text() == "n/a"
+    assert lenient.formulas is not None and lenient.formulas.text() == "not offered"
+    assert lenient.formulas.note == "The service does not offer reactor formulas."
+    assert lenient.reactors is not None and lenient.reactors.text() == "1"
+    older = by_name["older"]  # reactors not offered (its code_surfaces said so); formulas are
+    assert older.reactors is not None and older.reactors.text() == "not offered"
+    assert older.formulas is not None and older.formulas.state == "ok"
+    assert older.to_json()["reactors"]["state"] == "not_offered"
     assert lenient.applications is not None and lenient.applications.exact  # a short page
 
     shown = json.dumps([status.to_json() for _, status in arrived])

@@ -43,10 +43,11 @@ def test_table_names_each_profile_and_the_failures_on_stderr(
     header, good, bad = out.splitlines()
     assert header.split() == [
         *("PROFILE", "LABEL", "BASE", "URL", "TENANT", "KEY", "MAT", "/", "PLAN"),
-        *("APPS", "PROXIES", "FORMULAS"),
+        *("APPS", "PROXIES", "FORMULAS", "REACTORS"),
     ]
     assert good.startswith("*  good") and "PROD" in good and "Status Corp" in good
-    assert good.split()[-3:] == ["1", "0", "0"]  # applications, proxies, private formulas
+    # applications, proxies, private formulas, reactors
+    assert good.split()[-4:] == ["1", "0", "0", "0"]
     assert " ok " in good
     assert bad.split()[:3] == ["bad", two_profiles_url(out), "rejected"]
     assert err.splitlines() == [
@@ -72,6 +73,7 @@ def test_json_for_the_profiles_named_and_exit_0_when_all_are_ok(
     assert good["tenant_name"] == "Status Corp" and good["status"] == "ok"
     assert good["applications"] == {"state": "ok", "count": 1, "exact": True, "note": None}
     assert good["usage"]["state"] == "ok"
+    assert good["reactors"] == {"state": "ok", "count": 0, "exact": True, "note": None}
     assert two_profiles.key not in out
 
     assert main(["status", "bad", "good", "--format", "json"]) == 1

@@ -295,7 +295,7 @@ async def test_detail_shows_fields_code_and_json(service: Any, tenant: Any) -> N
         assert proxy["key"] not in fields.value_of("Proxy key")
         assert "ago" in fields.value_of("Created") or "just now" in fields.value_of("Created")
         codes = list(detail.query("CodeView"))
-        assert [c.block.title for c in codes] == ["Request transform"]  # type: ignore[attr-defined]
+        assert [c.block.title for c in codes] == ["Request transforms, step 1"]  # type: ignore[attr-defined]
 
         await pilot.press("v")
         await pilot.pause()

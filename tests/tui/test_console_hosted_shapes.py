@@ -107,6 +107,7 @@ async def test_proxy_detail_shows_a_mask_transform_and_unknown_fields(
         assert fields.value_of("Response transform").startswith("mask")
         assert fields.value_of("Timeout") == "30 s"
         assert fields.value_of("Proxy host") == "cards.proxy.example.net"
+        assert fields.value_of("State") == "active"
         assert fields.value_of("Application").startswith("Reactor runner")
         titles = [c.block.title for c in detail.query("CodeView")]  # type: ignore[attr-defined]
         assert titles == ["Request transform", "Response transform (mask)"]

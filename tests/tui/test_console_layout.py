@@ -80,7 +80,7 @@ async def test_detail_scrolls_by_keys_and_mouse_to_the_response_transform(
         body = detail.query_one("#detail-body")
         assert app.focused is body
         response = detail.query("CodeView").last()
-        assert response.border_title == "Response transform"
+        assert response.border_title == "Response transforms, step 1"
         assert body.max_scroll_y > 0
         assert not body.scrollable_content_region.contains_region(response.region)
 

@@ -12,8 +12,10 @@ from typing import Any
 
 import keyring.core
 import pytest
-from console_support import SIZE, MemoryKeyring, console, settle
+from console_support import JS, SIZE, MemoryKeyring, Seeder, console, settle
 from form_host import screen_is, wait_until
+from hosted_service import KEY as HOSTED_KEY
+from hosted_service import HostedService
 from paged_tenant import KEY as PAGED_KEY
 from paged_tenant import PagedTenant
 from textual.widgets import DataTable
@@ -124,6 +126,42 @@ async def test_r_checks_again_escape_goes_back_and_the_palette_offers_it(
         assert app.screen is console(app)
 
 
+def cell(screen: OverviewScreen, name: str, column: str) -> str:
+    table = screen.query_one(DataTable)
+    return str(table.get_row(name)[[c.value for c in table.columns].index(column)])
+
+
+async def test_reactors_are_counted_and_not_offered_where_the_service_has_none(
+    service: Any, saved_profiles: MemoryKeyring
+) -> None:
+    """The Reactors column: the tenant's reactors; "not offered" where the service's code
+    surfaces lack them (a service without reactors), as for formulas."""
+    one = service.new_tenant("Reactive Corp")
+    seeder = Seeder(service.base_url, one.key)
+    try:
+        for name in ("Scoring", "Relay", "Lookup"):  # no runtime: active at once
+            seeder.post("/reactors", {"name": name, "code": JS})
+    finally:
+        seeder.close()
+    save("one", service.base_url, one.key, saved_profiles, active=True)
+    with HostedService.running(retired={("GET", "/reactors")}) as older:
+        save("older", older.base_url, HOSTED_KEY, saved_profiles)
+        app = TenantConsoleApp()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await pilot.press("P")
+            await wait_until(pilot, screen_is(app, OverviewScreen), what="the overview")
+            screen = app.screen
+            assert isinstance(screen, OverviewScreen)
+            await wait_until(pilot, lambda: not screen.checking and len(screen.statuses) == 2)
+            table = screen.query_one(DataTable)
+            assert "reactors" in [c.value for c in table.columns]  # at 80x24 too
+            assert cell(screen, "one", "reactors") == "3"
+            assert cell(screen, "older", "reactors") == "not offered"
+            assert cell(screen, "older", "formulas") != "not offered"
+            assert screen.statuses["older"].ok
+
+
 async def test_leaving_the_overview_stops_its_count_walks_in_flight(
     service: Any, saved_profiles: MemoryKeyring
 ) -> None:
@@ -168,6 +206,7 @@ def test_columns_give_way_on_a_narrow_screen() -> None:
         "applications": "13",
         "proxies": "5",
         "formulas": "≥100",
+        "reactors": "not offered",
     }
     wide = layout([row], 199)
     assert [c.key for c, _ in wide][:3] == ["profile", "label", "url"]

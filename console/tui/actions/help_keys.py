@@ -96,7 +96,7 @@ KEY_GROUPS: tuple[KeyGroup, ...] = (
         "Detail",
         (
             ("v", "Raw JSON (toggle)"),
-            ("ctrl+r", "Test-run a formula's or a reactor's code, or a proxy's transform"),
+            ("ctrl+r", "Test-run a formula's or a reactor's code, or a proxy's pipeline"),
             ("y", "Copy the id"),
             ("r", "Read it again"),
             ("j / k, g / G", "Scroll"),

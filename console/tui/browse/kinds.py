@@ -20,8 +20,10 @@ from rich.text import Text
 from console import kinds
 from console.kinds import field_of
 from console.kinds.builtin import REACTORS as REACTORS_KIND
+from console.terminal_text import printable
 from console.tui.base import formatting as fmt
 from console.tui.base.columns import Column, Labels, Renderable
+from console.tui.base.pipeline_steps import has_pipelines, pipeline_of, step_summary
 from console.tui.base.shown import JsonObject, Query, Shown
 from console.tui.browse.live import LiveMapping, LiveSequence
 from console.tui.browse.looks import LOOKS, CodeBlock, Fetched, FilterInvalid, ListLook, Look
@@ -301,14 +303,15 @@ class ProxiesLook(ListLook):
             ("Application", application),
             ("Proxy key", fmt.mask_key(item.key)),
             ("Configuration", config_text or Text("none", style="dim")),
-            ("Request transform", _transform_summary(item.request_transform)),
-            ("Response transform", _transform_summary(item.response_transform)),
-            *_proxy_options(item),
+            *_transform_fields(item),
+            *_beyond_spec_fields(item),
             ("Tenant", _id_text(item.tenant_id)),
             *_audit(item, labels),
         ]
 
     def code_blocks(self, item: Proxy) -> list[CodeBlock]:
+        if has_pipelines(item):
+            return _pipeline_blocks(item)
         blocks = []
         for title, transform in (
             ("Request transform", item.request_transform),
@@ -324,20 +327,67 @@ class ProxiesLook(ListLook):
         return blocks
 
 
-def _proxy_options(item: Proxy) -> list[tuple[str, Renderable]]:
-    """What a service beyond the specification reports of a proxy, when it says anything
-    beyond the usual (a timeout set, detokenization off, a host of its own, a state other
-    than active): no form edits these, so the detail is where they are seen."""
-    found: list[tuple[str, Renderable]] = []
+PIPELINE_SIDES = (("request", "Request transforms"), ("response", "Response transforms"))
+"""A proxy's two pipelines, in the order they run, and what the detail calls them."""
+
+
+def _transform_fields(item: Proxy) -> list[tuple[str, Renderable]]:
+    """A proxy read with pipelines: each side's steps, one line each (type and what it does,
+    as the form's step list says it); a proxy with the single transforms only (a service of
+    the specification): each transform, as before."""
+    if not has_pipelines(item):
+        return [
+            ("Request transform", _transform_summary(item.request_transform)),
+            ("Response transform", _transform_summary(item.response_transform)),
+        ]
+    return [(label, _steps_text(pipeline_of(item, side))) for side, label in PIPELINE_SIDES]
+
+
+def _beyond_spec_fields(item: Proxy) -> list[tuple[str, Renderable]]:
+    """What a service beyond the specification says of a proxy (its state, host, timeout,
+    detokenization), each only when the service sent it."""
+    fields: list[tuple[str, Renderable]] = []
+    if item.state is not None:
+        fields.append(("State", state_text(printable(item.state))))
+    if item.proxy_host is not None:
+        fields.append(("Proxy host", printable(item.proxy_host)))
     if item.timeout is not None:
-        found.append(("Timeout", f"{item.timeout} s"))
-    if item.disable_detokenization:
-        found.append(("Detokenization", "disabled"))
-    if item.proxy_host:
-        found.append(("Proxy host", item.proxy_host))
-    if item.state not in (None, "active"):
-        found.append(("State", state_text(item.state)))
-    return found
+        fields.append(("Timeout", f"{item.timeout} s"))
+    if item.disable_detokenization is not None:
+        fields.append(("Detokenization", "off" if item.disable_detokenization else "on"))
+    return fields
+
+
+def _steps_text(steps: list[JsonObject]) -> Renderable:
+    if not steps:
+        return Text("none", style="dim")
+    text = Text(no_wrap=True, overflow="ellipsis")  # one line a step, cut where narrow
+    for index, step in enumerate(steps):
+        if index:
+            text.append("\n")
+        text.append(f"{index + 1:>2}  ")
+        text.append(f"{printable(str(step.get('type') or 'code')):<14}", style="bold")
+        text.append(step_summary(step), style="dim")
+    return text
+
+
+def _pipeline_blocks(item: Proxy) -> list[CodeBlock]:
+    """Each code step's code, titled with its side and position; a step of a type the
+    console does not know, every field as sent (its one line cannot say what it does)."""
+    from console.models import TRANSFORM_TYPES
+
+    blocks = []
+    for side, _ in PIPELINE_SIDES:
+        steps = pipeline_of(item, side)
+        for index, step in enumerate(steps):
+            kind = str(step.get("type") or "code")
+            title = f"{side.capitalize()} transforms, step {index + 1}"
+            if kind == "code":
+                blocks.append(CodeBlock(title, str(step.get("code") or "")))
+            elif kind not in TRANSFORM_TYPES:
+                body = json.dumps(step, indent=2)
+                blocks.append(CodeBlock(f"{title} ({printable(kind)})", body, "json"))
+    return blocks
 
 
 def _transform_summary(transform: TransformView | None) -> Renderable:

@@ -27,6 +27,7 @@ from textual.widgets.option_list import Option
 from console.models.proxies import MASK_MATCHERS, SIDE_TYPES, TRANSFORM_TYPES, TRANSFORMS_MAX
 from console.terminal_text import printable
 from console.tui.base.dialog_host import dialog_host
+from console.tui.base.pipeline_steps import step_summary
 from console.tui.base.shown import JsonObject
 from console.tui.forms.fields import FormField
 from console.tui.widgets.code_editor import CodeEditor
@@ -45,45 +46,6 @@ TYPE_DESCRIPTIONS: dict[str, str] = {
     "append_header": "sets a header",
 }
 """What each step type does, as the type picker says it."""
-
-SUMMARY_CHARS = 60
-
-
-def _first_line(text: str) -> str:
-    return next((line.strip() for line in text.splitlines() if line.strip()), "")
-
-
-def _short(text: str, chars: int = SUMMARY_CHARS) -> str:
-    text = printable(text)
-    return text if len(text) <= chars else text[: chars - 1] + "…"
-
-
-def step_summary(step: JsonObject) -> str:
-    """One line about a step as its payload holds it: what it does, not all of it."""
-    kind = str(step.get("type") or "code")
-    options = step.get("options") if isinstance(step.get("options"), dict) else {}
-    assert isinstance(options, dict)
-    value, location = options.get("value"), options.get("location")
-    match kind:
-        case "code":
-            line = _first_line(str(step.get("code") or ""))
-            return _short(line) if line else "(no code yet)"
-        case "mask":
-            matcher = step.get("matcher") or "?"
-            if matcher == "regex":
-                return _short(f"regex {step.get('expression') or '?'} → {step.get('replacement')}")
-            return _short(f"{matcher} → {step.get('replacement')}")
-        case "tokenize":
-            token = options.get("token")
-            token_type = token.get("type") if isinstance(token, dict) else None
-            return _short(f"{options.get('identifier') or '?'} ← a {token_type or '?'} token")
-        case "append_json":
-            return _short(f"{location or '?'} = {json.dumps(value)}")
-        case "append_text":
-            return _short(f"+ {json.dumps(value)}")
-        case "append_header":
-            return _short(f"{location or '?'}: {value if value is not None else '?'}")
-    return "read-only: a type this console does not know"
 
 
 class StepField(FormField):

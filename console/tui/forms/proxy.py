@@ -21,6 +21,7 @@ from console.models import Application, Proxy, ProxyCreate
 from console.models.as_request import proxy_request
 from console.models.as_request import transform_request as transform_payload
 from console.tui.base.app_access import router
+from console.tui.base.pipeline_steps import has_pipelines, pipeline_of
 from console.tui.base.shown import JsonObject
 from console.tui.browse.kinds import PROXIES
 from console.tui.forms.base import FieldErrors, ResourceForm
@@ -77,23 +78,6 @@ def _transform_of(proxy: Proxy | None, field: str) -> TransformView | None:
     if proxy is None:
         return None
     return proxy.request_transform if field == "request_transform" else proxy.response_transform
-
-
-def _pipeline_of(proxy: Proxy | None, side: str) -> list[JsonObject]:
-    """The steps of one side as requests send them (none for a new proxy)."""
-    if proxy is None:
-        return []
-    steps = getattr(proxy, f"{side}_transforms") or []
-    found = (transform_payload(step) for step in steps)
-    return [{k: v for k, v in step.items() if v is not None} for step in found if step is not None]
-
-
-def has_pipelines(proxy: Proxy | None) -> bool:
-    """Whether the form edits pipelines: a new proxy, or one read with the arrays. A proxy
-    read without them came from a service that has only the single transforms."""
-    return proxy is None or (
-        proxy.request_transforms is not None or proxy.response_transforms is not None
-    )
 
 
 SIDES = (
@@ -184,7 +168,7 @@ class ProxyForm(ResourceForm[Proxy, ProxyCreate]):
                     label,
                     PipelineEditor(
                         side,
-                        _pipeline_of(proxy, side),
+                        pipeline_of(proxy, side),
                         read_only=self.read_only,
                         id=f"{side}-transforms",
                     ),
@@ -339,7 +323,7 @@ class ProxyForm(ResourceForm[Proxy, ProxyCreate]):
             return payload
         del payload["request_transform"], payload["response_transform"]
         for side, _, _ in SIDES:
-            payload[f"{side}_transforms"] = _pipeline_of(obj, side)
+            payload[f"{side}_transforms"] = pipeline_of(obj, side)
         return payload
 
     def _code_changes(self, payload: JsonObject) -> list[tuple[str, list[str]]]:

@@ -24,8 +24,10 @@ from console.tui.actions.declarations import DETAIL_ACTIONS
 from console.tui.actions.declared_keys import DeclaredActions
 from console.tui.base.app_access import chrome, flow_host, notices, router, session_host
 from console.tui.base.clock_ticks import follow_clock
+from console.tui.base.dialog_host import dialog_host
 from console.tui.base.formatting import clock_time, mask_secrets
 from console.tui.base.key_hints import explain_key, explaining_bindings
+from console.tui.base.pipeline_steps import has_pipelines, pipeline_of
 from console.tui.base.problems import describe
 from console.tui.browse.kinds import (
     CodeBlock,
@@ -47,7 +49,8 @@ from console.tui.widgets.state_panel import StatePanel
 if TYPE_CHECKING:
     from rich.syntax import Syntax
 
-    from console.tui.base.shown import Shown
+    from console.models import Proxy
+    from console.tui.base.shown import JsonObject, Shown
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +69,10 @@ def raw_json(item: Shown) -> str:
     """The object as the service sent it (a model keeps that), secrets masked."""
     data = item if isinstance(item, dict) else item.as_sent  # every model keeps it (LenientModel)
     return json.dumps(mask_secrets(data), indent=2, ensure_ascii=False)
+
+
+def _steps_count(steps: list[JsonObject]) -> str:
+    return f"{len(steps)} step" + ("" if len(steps) == 1 else "s")
 
 
 def detail_fields(
@@ -258,8 +265,9 @@ class DetailScreen(DeclaredActions, Screen[None], actions=DETAIL_SCREEN_ACTIONS)
             chrome(self).copy_id(self.item_id)
 
     def action_test_run(self) -> None:
-        """A formula's or a reactor's code, or a proxy's first code transform, run on a
-        sample (nothing is saved: the code is the object's as read)."""
+        """A formula's or a reactor's code, a proxy's first side with steps (its pipeline, in
+        order, as the form runs it) or, from a service with single transforms only, its first
+        code transform, run on a sample (nothing is saved: the code is the object's as read)."""
         from console.models import Proxy, ReactorFormula
         from console.models.reactors import Reactor
         from console.tui.forms.run_targets import (
@@ -278,6 +286,9 @@ class DetailScreen(DeclaredActions, Screen[None], actions=DETAIL_SCREEN_ACTIONS)
             code = str(item.code or "")
             held = dict(item.configuration or {})
             target = reactor_run_target(name, item.id, lambda: code, lambda: held)
+        elif isinstance(item, Proxy) and has_pipelines(item):
+            self._test_run_pipeline(item)
+            return
         elif isinstance(item, Proxy):
             proxy = item
             transforms = [
@@ -304,6 +315,46 @@ class DetailScreen(DeclaredActions, Screen[None], actions=DETAIL_SCREEN_ACTIONS)
             )
         else:  # not readable (a dict as sent), or not a kind with code
             return
+        router(self).open_test_run(target)
+
+    def _test_run_pipeline(self, proxy: Proxy) -> None:
+        """A side's steps, in order, as the proxy form runs them: the one side with steps,
+        or the side chosen when both have some."""
+        from console.tui.modals.key_choice import KeyChoiceModal
+
+        sides = [(side, pipeline_of(proxy, side)) for side in ("request", "response")]
+        with_steps = [(side, steps) for side, steps in sides if steps]
+        if not with_steps:
+            self.notify("This proxy has no transform steps to run.", severity="warning")
+            return
+        if len(with_steps) == 1:
+            self._open_pipeline_run(proxy, with_steps[0][0])
+            return
+        choices = [
+            (side, f"{side.capitalize()} transforms: {_steps_count(steps)}")
+            for side, steps in with_steps
+        ]
+
+        def chosen(side: str | None) -> None:
+            if side is not None:
+                self._open_pipeline_run(proxy, side)
+
+        question = KeyChoiceModal("Test-run which pipeline?", choices)
+        dialog_host(self).show(question, chosen)
+
+    def _open_pipeline_run(self, proxy: Proxy, side: str) -> None:
+        from console.tui.forms.run_targets import pipeline_run_target
+
+        steps = pipeline_of(proxy, side)
+        configuration = {k: v for k, v in (proxy.configuration or {}).items() if v is not None}
+        target = pipeline_run_target(
+            self.kind.item_name(proxy),
+            proxy.id,
+            side,
+            lambda: [dict(step) for step in steps],
+            lambda: configuration,
+            lambda: proxy.application_id is not None,
+        )
         router(self).open_test_run(target)
 
     def action_explain_key(self, action: str) -> None:

@@ -31,7 +31,7 @@ from console.estate.overview import (
     saved_targets,
 )
 from console.tui.base.app_access import connecting, notices, session_host, usage_host
-from console.tui.browse.kinds import APPLICATIONS, PROXIES, REACTOR_FORMULAS, TENANT
+from console.tui.browse.kinds import APPLICATIONS, PROXIES, REACTOR_FORMULAS, REACTORS, TENANT
 from console.tui.widgets.key_bar import KeyBar
 from console.tui.widgets.key_table import KeyTable
 
@@ -125,6 +125,7 @@ COLUMNS = (
     Column(APPLICATIONS.key, APPLICATIONS.short),
     Column(PROXIES.key, PROXIES.short),
     Column("formulas", REACTOR_FORMULAS.short),  # the status's field: private formulas
+    Column(REACTORS.key, REACTORS.short),
     Column("note", "Note"),
 )
 """`usage` (the figures), `compact` (in thousands) and `share` (the percentage alone) are one
@@ -151,6 +152,7 @@ def cells_of(
     }
     if status is None:
         cells.update(key=f"⋯ {CHECKING}", applications="", proxies="", formulas="", note="")
+        cells[REACTORS.key] = ""
         cells.update(usage="", compact="", share="", trend="")
     else:
         cells["url"] = status.base_url
@@ -164,6 +166,7 @@ def cells_of(
             applications=status.applications.text() if status.applications else "",
             proxies=status.proxies.text() if status.proxies else "",
             formulas=status.formulas.text() if status.formulas else "",
+            reactors=status.reactors.text() if status.reactors else "",
             note=status.message or "",
             trend=trend_cell(status),
         )
@@ -270,6 +273,8 @@ def layout(rows: list[dict[str, str]], width: int) -> list[tuple[Column, int]]:
             give = min(excess, max(0, widths[key] - by_key[key].least))
             widths[key] -= give
             excess -= give
+    if excess > 0:  # every column at its least and still too wide: the tenant's name goes
+        chosen = [c for c in chosen if c.key != TENANT.key]
     slack = width - total()
     for key in reversed(SHRINK_ORDER):
         if slack <= 0:

@@ -77,7 +77,14 @@ SCENES: tuple[Scene, ...] = (
     Scene("filter", "Proxies filtered on the server", ("2", "slash", *"pay", "enter")),
     Scene("help", "Help: every key", ("question_mark",)),
     Scene("new-application", "A new application: type, permissions, rules", ("n",), snapshot=False),
-    Scene("edit-proxy", "Editing a proxy, with its transform code", ("2", "e"), snapshot=False),
+    Scene(
+        "edit-proxy",
+        "Editing a proxy: its transform pipelines, step by step",
+        # The last proxy, whose response pipeline has three kinds of step: its step list
+        # focused (shift+tab from the name: the form, Cancel, Save, the code, the list).
+        ("2", "G", "e", *["shift+tab"] * 5),
+        snapshot=False,
+    ),
     Scene("new-formula", "A new reactor formula", ("3", "n"), snapshot=False),
     Scene("edit-tenant", "Editing the tenant", ("6", "e")),
     Scene(

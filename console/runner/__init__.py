@@ -45,6 +45,7 @@ def run_code(
     engine: EngineName | None = None,
     check: bool = True,
     allow_unisolated: bool = False,
+    prepare_next: bool = True,
 ) -> RunResult:
     """Run `code` on `request` (the contract's request object) and check what it returns.
 
@@ -53,7 +54,10 @@ def run_code(
     whose proxy has an application gets the recording `bt` stand-in. Blocks: call it off the
     UI thread. Raises EngineUnavailable when the engine cannot run here, and NoBoundary
     (one of those) when no OS sandbox can be had and `allow_unisolated` is false: the
-    caller asks the user first (console.runner.sandbox).
+    caller asks the user first (console.runner.sandbox). prepare_next false: the next run's
+    engine process (when spares are on) is not started as this run ends; the caller starts
+    it with prepare_runs once it has answered, so that the start does not compete with its
+    answer for the processor.
     """
     from console.runner import engines, sandbox
 
@@ -101,7 +105,7 @@ def run_code(
         timeout=engines.DEFAULT_TIMEOUT if timeout is None else timeout,
         memory_mb=memory_mb or engines.DEFAULT_MEMORY_MB,
     )
-    outcome = chosen.run(job)
+    outcome = chosen.run(job, prepare_next=prepare_next)
     result.isolated = boundary.isolated
     result.protections = boundary.protections(job.memory_mb, job.timeout)
     result.engine_name = chosen.display_name
@@ -136,10 +140,12 @@ _WHILE = {
 """What a time limit interrupted, when not the code's own call."""
 
 
-def prepare_runs(engine: EngineName | None = None) -> None:
+def prepare_runs(engine: EngineName | None = None, *, memory_mb: int | None = None) -> None:
     """Gets the next runs ready: the engine found, the sandbox probed, and from now on an
-    engine process started ahead of each run (console.runner.sandbox.Spares). For the
-    console's run screen; blocks for the probe, so call it off the UI thread."""
+    engine process started ahead of each run (console.runner.sandbox.Spares), the next one
+    (for runs of `memory_mb`, the default limit if None) started now unless one is ready. For
+    the console's run screen and the service's reacts; blocks for the probe, so call it off
+    the UI thread."""
     from console.runner import engines, sandbox
 
     chosen = engines.engine(engine)
@@ -150,7 +156,7 @@ def prepare_runs(engine: EngineName | None = None) -> None:
         request=None,
         kind="formula",
         timeout=engines.DEFAULT_TIMEOUT,
-        memory_mb=engines.DEFAULT_MEMORY_MB,
+        memory_mb=memory_mb or engines.DEFAULT_MEMORY_MB,
     )
     sandbox.spares.prepare(chosen.launch(job))
 

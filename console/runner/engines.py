@@ -50,7 +50,7 @@ from console.runner.result import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
 
     from console.runner.sandbox import Launch
 
@@ -199,9 +199,13 @@ def _launch(argv: list[str], reads: list[str], job: Job, base_mb: int) -> Launch
     )
 
 
-def _confined(launch: Launch, payload: str, job: Job, what: str) -> Outcome | bytes:
+def _confined(
+    launch: Launch, payload: str, job: Job, what: str, prepare_next: bool = True
+) -> Outcome | bytes:
     """Run an engine process in the sandbox (a spare one started ahead when there is one):
-    its stdout, or the Outcome of a limit or a crash (logged, with its stderr)."""
+    its stdout, or the Outcome of a limit or a crash (logged, with its stderr). prepare_next:
+    start the next run's spare once this one has ended (when spares are on); a caller that
+    has more to do before it answers (the service) starts it later (prepare_runs)."""
     import console.runner.sandbox as sandbox
     from console.terminal_text import printable  # not in the embedded child's sandbox
 
@@ -215,7 +219,8 @@ def _confined(launch: Launch, payload: str, job: Job, what: str) -> Outcome | by
         )
     except OSError as error:
         raise EngineUnavailable(f"{what} could not be started: {error}") from error
-    sandbox.spares.prepare(launch)  # the next run's process starts while this one is read
+    if prepare_next:
+        sandbox.spares.prepare(launch)  # the next run's process starts while this one is read
     if finished.timed_out:
         return Outcome(status="timeout")
     if finished.too_large:
@@ -256,6 +261,13 @@ def _script(name: str) -> str:
 
 def harness() -> str:
     return _script("harness.js")
+
+
+@functools.cache
+def node_script() -> str:
+    """node_host.js with the harness's text before it as HARNESS (strict, as the host is):
+    it comes with the process, so that the host sets it up before the job is read."""
+    return f'"use strict";\nconst HARNESS = {json.dumps(harness())};\n{_script("node_host.js")}'
 
 
 def node_path() -> str | None:
@@ -423,7 +435,7 @@ class NodeEngine:
             f"--max-old-space-size={job.memory_mb}",
             "--disallow-code-generation-from-strings",
             "-e",
-            _script("node_host.js"),
+            node_script(),
         ]
 
     def launch(self, job: Job) -> Launch:
@@ -432,10 +444,9 @@ class NodeEngine:
 
         return _launch(self.command(job), engine_paths(self.path), job, NODE_BASE_MB)
 
-    def run(self, job: Job) -> Outcome:
+    def run(self, job: Job, *, prepare_next: bool = True) -> Outcome:
         payload = json.dumps(
             {
-                "harness": harness(),
                 "code": job.code,
                 "request": job.request,
                 "kind": job.kind,
@@ -444,7 +455,7 @@ class NodeEngine:
             }
         )
         # No variable of ours reaches the child: the sandbox gives it an empty environment.
-        report = _confined(self.launch(job), payload, job, "Node.js")
+        report = _confined(self.launch(job), payload, job, "Node.js", prepare_next)
         if isinstance(report, Outcome):
             return report
         try:
@@ -515,6 +526,7 @@ class EmbeddedEngine:
             str(here.with_name("embedded_child.py")),
             console_root,
             os.path.dirname(self._package),
+            str(job.memory_mb),
         ]
         reads = [
             *interpreter_paths(),
@@ -524,10 +536,10 @@ class EmbeddedEngine:
         ]
         return _launch(argv, reads, job, EMBEDDED_BASE_MB)
 
-    def run(self, job: Job) -> Outcome:
+    def run(self, job: Job, *, prepare_next: bool = True) -> Outcome:
         """The job in a sandboxed child process: the code's memory is never the console's."""
         payload = json.dumps(asdict(job))
-        report = _confined(self.launch(job), payload, job, "The embedded engine")
+        report = _confined(self.launch(job), payload, job, "The embedded engine", prepare_next)
         if isinstance(report, Outcome):
             return report
         try:
@@ -546,6 +558,14 @@ class EmbeddedEngine:
     def run_here(self, job: Job, on_start: Callable[[], None] | None = None) -> Outcome:
         """The job in this process (the child's side of `run`); `on_start` is called just
         before the code starts."""
+        with self.prepared(job.memory_mb) as context:
+            return self.run_prepared(context, job, on_start)
+
+    @contextlib.contextmanager
+    def prepared(self, memory_mb: int) -> Iterator[Any]:
+        """A fresh context with its memory limit and the harness set up, for one job: the
+        child makes it before it reads its job, so that a process started ahead of its run
+        has it ready (the harness's set-up freezes the intrinsics: tens of milliseconds)."""
         if self._module is None:
             import py_mini_racer
 
@@ -553,10 +573,19 @@ class EmbeddedEngine:
         with self._module.mini_racer(self._event_loop()) as context:
             if self.v8_version is None:
                 self.v8_version = str(context.v8_version)
-            outcome = self._run_in(context, job, on_start)
-            if outcome.status in ("timeout", "memory"):
-                self._stop(context)
-            return outcome
+            context.set_hard_memory_limit(memory_mb * 1024 * 1024)
+            context.eval(harness())
+            yield context
+
+    def run_prepared(
+        self, context: Any, job: Job, on_start: Callable[[], None] | None = None
+    ) -> Outcome:
+        """The job in a context from `prepared` (used once)."""
+        context.set_hard_memory_limit(job.memory_mb * 1024 * 1024)
+        outcome = self._run_in(context, job, on_start)
+        if outcome.status in ("timeout", "memory"):
+            self._stop(context)
+        return outcome
 
     def _event_loop(self) -> asyncio.AbstractEventLoop:
         """One event loop for every context, running for the life of the process.
@@ -581,8 +610,6 @@ class EmbeddedEngine:
         self, context: Any, job: Job, on_start: Callable[[], None] | None = None
     ) -> Outcome:
         mr = self._module
-        context.set_hard_memory_limit(job.memory_mb * 1024 * 1024)
-        context.eval(harness())
         context.eval(
             f"__tcPrepare({json.dumps(json.dumps(job.request))}, {json.dumps(job.kind)}, "
             f"{'true' if job.with_bt else 'false'})"

@@ -3,6 +3,12 @@
 // code in a fresh vm context that holds only the harness, and writes one JSON outcome on
 // stdout. The code never sees this realm: no require, no process, no object of ours.
 //
+// The harness comes with this script (engines.py puts its text before it as HARNESS, after a
+// "use strict" of its own) and is set up in the context as soon as the process starts, before
+// the job is read: a process started ahead of its run (the runner's spares) has the context
+// ready, and a run waits only for its own code (setting the harness up, which freezes the
+// context's intrinsics, takes tens of milliseconds).
+//
 // What this host does against the code (see docs/test-run-hardening.md):
 // - It refuses to run unless this realm's intrinsics are frozen (--frozen-intrinsics): a getter
 //   planted on our Object.prototype is how an escape turns into running code here.
@@ -62,31 +68,52 @@ function isTimeout(error) {
   return code !== undefined && code.value === "ERR_SCRIPT_EXECUTION_TIMEOUT";
 }
 
-async function main(job) {
+const SETUP_TIMEOUT_MS = 10000;
+/** The bound on each evaluation of ours before the code's (the harness's set-up): none of the
+ * code runs in them, and the console's kill bounds the whole process besides. */
+
+let imports = 0;
+let importRefused = null;
+const importModuleDynamically = (specifier) => {
+  imports += 1;
+  throw importRefused(typeof specifier === "string" ? specifier : "?");
+};
+
+// The context with the harness set up, made before the job is read: { context } or
+// { refused } (an outcome) or { error } (what setting it up threw).
+function prepare() {
   if (!ObjectIsFrozen(Object.prototype) || !ObjectIsFrozen(Function.prototype)) {
-    return hostError("this Node.js runs without --frozen-intrinsics; the run is refused");
+    return { refused: hostError("this Node.js runs without --frozen-intrinsics; the run is refused") };
   }
   if (typeof vm.SourceTextModule !== "function") {
-    return hostError("this Node.js runs without --experimental-vm-modules; the run is refused");
+    return {
+      refused: hostError("this Node.js runs without --experimental-vm-modules; the run is refused"),
+    };
   }
-  const context = vm.createContext(ObjectCreate(null), {
-    name: "tenant-console test-run",
-    codeGeneration: { strings: true, wasm: false },
-    microtaskMode: "afterEvaluate",
-  });
-  let importRefused = null;
-  let imports = 0;
-  const importModuleDynamically = (specifier) => {
-    imports += 1;
-    throw importRefused(typeof specifier === "string" ? specifier : "?");
-  };
+  try {
+    const context = vm.createContext(ObjectCreate(null), {
+      name: "tenant-console test-run",
+      codeGeneration: { strings: true, wasm: false },
+      microtaskMode: "afterEvaluate",
+    });
+    const setup = { timeout: SETUP_TIMEOUT_MS, breakOnSigint: false, importModuleDynamically };
+    vm.runInContext(HARNESS, context, setup);
+    importRefused = vm.runInContext("__tcImportRefused", context, setup);
+    // The harness's own functions, taken before the code runs: they only keep what they are
+    // given (see trackRejections).
+    rejected = vm.runInContext("__tcRejected", context, setup);
+    handled = vm.runInContext("__tcHandled", context, setup);
+    return { context };
+  } catch (error) {
+    return { error };
+  }
+}
+
+async function main(job, prepared) {
+  if (prepared.refused) return prepared.refused;
+  if (prepared.error) throw prepared.error;
+  const context = prepared.context;
   const setup = { timeout: job.timeout_ms, breakOnSigint: false, importModuleDynamically };
-  vm.runInContext(job.harness, context, setup);
-  importRefused = vm.runInContext("__tcImportRefused", context, setup);
-  // The harness's own functions, taken before the code runs: they only keep what they are
-  // given (see trackRejections).
-  rejected = vm.runInContext("__tcRejected", context, setup);
-  handled = vm.runInContext("__tcHandled", context, setup);
   vm.runInContext(
     "__tcPrepare(" + JSONStringify(JSONStringify(job.request)) + ", " +
       JSONStringify(job.kind) + ", " + (job.with_bt ? "true" : "false") + ")",
@@ -236,8 +263,10 @@ stdin.setEncoding("utf8");
 stdin.on("data", (chunk) => {
   input += chunk;
 });
+// Before any of the job is read (the listeners above run only once this script has ended).
+const prepared = prepare();
 stdin.on("end", () => {
-  main(JSONParse(input)).then(finish, (error) => {
+  main(JSONParse(input), prepared).then(finish, (error) => {
     finish({ status: "host_error", error: describe(error) });
   });
 });

@@ -108,15 +108,15 @@ def problem(
 
 
 def run(reaction: Reaction, *, allow_unisolated: bool) -> Answer:
-    """Runs the reaction (blocking: call it off the event loop) and maps the outcome."""
-    from console.runner import run_code, sandbox
+    """Runs the reaction (blocking: call it off the event loop) and maps the outcome.
+
+    The engine process of the next react is not started here: call `prepare_next` once
+    the answer is out (starting one, an interpreter and the harness's set-up, takes tens of
+    milliseconds of processor that the answer would otherwise share)."""
+    from console.runner import run_code
     from console.runner.engines import EngineUnavailable
     from console.runner.sandbox import NoBoundary
 
-    # From the first react on, an engine process is started ahead of the next run (the
-    # runner's spares, as the console's run screen has them): a react then waits for no
-    # interpreter to start. A service that never reacts starts none.
-    sandbox.spares.enabled = True
     try:
         result = run_code(
             reaction.code,
@@ -126,6 +126,7 @@ def run(reaction: Reaction, *, allow_unisolated: bool) -> Answer:
             memory_mb=reaction.memory_mb,
             check=False,  # args may be any JSON; the depth and numbers are still checked
             allow_unisolated=allow_unisolated,
+            prepare_next=False,
         )
     except NoBoundary:
         return problem(503, NO_SANDBOX)
@@ -133,6 +134,22 @@ def run(reaction: Reaction, *, allow_unisolated: bool) -> Answer:
         log.error("A react could not run: %s", error)
         return problem(503, f"Reactors cannot run here: {error}")
     return answer(result, reaction.timeout)
+
+
+def prepare_next(reaction: Reaction, ran: Answer) -> None:
+    """After a react that reached the engine: an engine process for the next react with the
+    same limits, started ahead (the runner's spares, as the console's run screen has them),
+    so that it waits for no interpreter, engine or harness to start. A service that never
+    reacts starts none; one where reacts cannot run (503) neither."""
+    if ran.status == 503:
+        return
+    from console.runner import prepare_runs
+    from console.runner.engines import EngineUnavailable
+
+    try:
+        prepare_runs(memory_mb=reaction.memory_mb)
+    except (EngineUnavailable, OSError) as error:  # the next react says so to its caller
+        log.warning("The next react's engine process could not be started: %s", error)
 
 
 def answer(result: RunResult, timeout: float) -> Answer:

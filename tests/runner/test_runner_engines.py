@@ -399,12 +399,11 @@ def test_the_node_host_refuses_to_run_without_its_flags(engine: str, flag: str) 
         pytest.skip("the flags are Node's")
     import json
 
-    from console.runner.engines import Job, NodeEngine, harness
+    from console.runner.engines import Job, NodeEngine
 
     command = NodeEngine().command(Job(code="", request={}, kind="formula"))
     command.remove(flag)
     job = {
-        "harness": harness(),
         "code": "module.exports = () => ({ raw: {} });",
         "request": {},
         "kind": "formula",
@@ -417,3 +416,18 @@ def test_the_node_host_refuses_to_run_without_its_flags(engine: str, flag: str) 
     report = json.loads(finished.stdout)
     assert report["status"] == "host_error"
     assert f"runs without {flag}; the run is refused" in report["error"]["message"]
+
+
+def test_the_node_script_carrying_the_harness_fits_in_one_argument(engine: str) -> None:
+    """The harness comes with node_host.js on the command line (so that a spare process sets
+    it up before its job arrives): Linux refuses an argument over 128 KiB, and the sandbox's
+    launcher gets the command inside one JSON argument."""
+    if engine != "node":
+        pytest.skip("the script is Node's")
+    import json
+
+    from console.runner.engines import node_script
+
+    script = node_script()
+    assert script.startswith('"use strict";\nconst HARNESS = ')
+    assert len(json.dumps({"argv": [script]}).encode("utf-8")) < 100 * 1024

@@ -26,6 +26,7 @@ import anyio
 from fastapi import Depends, FastAPI, Request
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
+from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
 
 from console.kinds.builtin import REACTORS
@@ -37,7 +38,7 @@ from console.service.api.docs import AUTH, PATH_ID, RequestBody, ServiceRouter, 
 from console.service.api.problems import PROBLEM_JSON, Problem, invalid
 from console.service.api.serving import Served, serving
 from console.service.provisioning import wall_now
-from console.service.reacting import Answer, Reaction, problem, run
+from console.service.reacting import Answer, Reaction, prepare_next, problem, run
 from console.service.store import Store
 from console.service.store import reactors as rows
 
@@ -154,10 +155,14 @@ def _reaction(served: Served) -> tuple[sqlite3.Row, Reaction]:
     return row, reaction
 
 
-def _respond(answer: Answer) -> JSONResponse:
+def _respond(answer: Answer, background: BackgroundTask | None = None) -> JSONResponse:
     media_type = PROBLEM_JSON if answer.problem else "application/json"
     return JSONResponse(
-        answer.body, status_code=answer.status, headers=answer.headers, media_type=media_type
+        answer.body,
+        status_code=answer.status,
+        headers=answer.headers,
+        media_type=media_type,
+        background=background,
     )
 
 
@@ -178,7 +183,8 @@ def react(request: Request, raw: bytes = Depends(raw_body)) -> JSONResponse:
     # The transaction has ended: the run holds nothing of the store.
     with _reactions(request.app).sync:
         answer = run(reaction, allow_unisolated=request.app.state.allow_unisolated)
-    return _respond(answer)
+    # The next react's engine process starts once this answer has been sent.
+    return _respond(answer, BackgroundTask(prepare_next, reaction, answer))
 
 
 def _run_in_background(store: Store, request_id: str, reaction: Reaction, allow: bool) -> None:
@@ -188,6 +194,7 @@ def _run_in_background(store: Store, request_id: str, reaction: Reaction, allow:
         log.exception("An asynchronous react failed unexpectedly.")
         answer = problem(500, "The reactor could not be run; see the service's log.")
     react_results.record(store, request_id, answer)
+    prepare_next(reaction, answer)
 
 
 def _start_in_background(app: FastAPI, request_id: str, reaction: Reaction) -> None:

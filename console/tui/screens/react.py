@@ -70,7 +70,8 @@ def _as_sent(value: Any) -> dict[str, Any]:
     if isinstance(sent, dict):
         return sent
     dump = getattr(value, "model_dump", None)
-    return dump(by_alias=True, exclude_none=True) if callable(dump) else {}
+    dumped = dump(by_alias=True, exclude_none=True) if callable(dump) else None
+    return dumped if isinstance(dumped, dict) else {}
 
 
 def service_answer(value: Any, head: str) -> Group:

@@ -15,12 +15,16 @@ import logging
 
 from console.client._http import HttpSession
 from console.client.errors import ApiError, Forbidden, NotFound, NotOffered, ValidationFailed
-from console.kinds import REACTOR_FORMULAS, REACTORS
+from console.kinds import KINDS
+from console.kinds.declaration import Kind
+from console.kinds.registry import Registry
 
 log = logging.getLogger(__name__)
 
-SURFACES = {"formulas": REACTOR_FORMULAS, "reactors": REACTORS}
-"""Each surface's word and the kind whose list is asked for."""
+
+def surfaces_of(registry: Registry = KINDS) -> dict[str, Kind]:
+    """Each surface's word and the kind whose list is asked for (`Kind.code_surface`)."""
+    return {k.code_surface: k for k in registry.collections() if k.code_surface}
 
 
 async def _offered(session: HttpSession, path: str) -> bool | None:
@@ -40,8 +44,9 @@ async def _offered(session: HttpSession, path: str) -> bool | None:
 async def probe_code_surfaces(session: HttpSession) -> tuple[frozenset[str], bool]:
     """The surfaces offered (an undecided one counted as offered), and whether every answer
     decided."""
-    words = list(SURFACES)
-    answers = await asyncio.gather(*(_offered(session, SURFACES[w].path) for w in words))
+    surfaces_by_word = surfaces_of()
+    words = list(surfaces_by_word)
+    answers = await asyncio.gather(*(_offered(session, surfaces_by_word[w].path) for w in words))
     surfaces = frozenset(
         w for w, offered in zip(words, answers, strict=True) if offered is not False
     )

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from console.kinds import APPLICATIONS, PROXIES
-from console.kinds.builtin import REACTORS
+from console.kinds.builtin import REACTOR_FORMULAS, REACTORS
 from console.models.contract import DEFAULT_KEY_HEADER
 
 if TYPE_CHECKING:
@@ -654,14 +654,14 @@ async def _read_service(
             _figure(count_walk(client.proxies.page_json, budget, deadline), Count),
             _figure(
                 count_walk(client.reactor_formulas.page_json, budget, deadline, _private)
-                if "formulas" in surfaces
-                else _not_offered("reactor formulas"),
+                if REACTOR_FORMULAS.code_surface in surfaces
+                else _not_offered(REACTOR_FORMULAS.nouns.plural),
                 Count,
             ),
             _figure(
                 count_walk(client.reactors.page_json, budget, deadline)
-                if "reactors" in surfaces
-                else _not_offered("reactors"),
+                if REACTORS.code_surface in surfaces
+                else _not_offered(REACTORS.nouns.plural),
                 Count,
             ),
         )
@@ -698,7 +698,9 @@ async def _read_service(
     return _with(result, **_overall(figures))
 
 
-CODE_SURFACES = frozenset({"formulas", "reactors"})
+CODE_SURFACES = frozenset(
+    surface for surface in (REACTOR_FORMULAS.code_surface, REACTORS.code_surface) if surface
+)
 """Both ways of running tenant code: what a client that cannot tell is taken to offer."""
 
 

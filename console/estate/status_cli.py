@@ -24,11 +24,12 @@ from console.estate.overview import (
     saved_targets,
     sort_like,
 )
+from console.kinds.builtin import REACTORS
 
 OK, NOT_OK, USAGE = 0, 1, 2
 HEADERS = ("", "PROFILE", "LABEL", "BASE URL", "TENANT", "KEY", "MAT / PLAN", "APPS", "PROXIES")
 FORMULAS_HEADER = "FORMULAS"
-REACTORS_HEADER = "REACTORS"
+REACTORS_HEADER = REACTORS.nouns.plural.upper()
 
 
 def run(args: argparse.Namespace) -> int:

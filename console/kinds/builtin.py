@@ -185,6 +185,7 @@ REACTOR_FORMULAS = KINDS.register(
         load_models=_formula_models,
         permission="reactor",
         features=Features(code=True),
+        code_surface="formulas",
         name_filter=True,
         # -- export / apply
         estate=EstateFacet(
@@ -214,6 +215,7 @@ REACTORS = KINDS.register(
         load_models=_reactor_models,
         permission="reactor",
         features=Features(patch=True, code=True),
+        code_surface="reactors",
         name_filter=True,
         id_filter=True,
         routes=Routes(

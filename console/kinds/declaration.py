@@ -103,6 +103,9 @@ class Kind:
     """Routes beyond the standard ones of its features (console.kinds.routes): an
     application's `/key` and `keys`, the tenant's usage report; or a catalogue's fewer."""
 
+    code_surface: str | None = None
+    """Its word among the ways a service runs tenant code (`formulas`, `reactors`): a
+    service offers some of them (console.client.code_surfaces)."""
     # -- export, diff, apply (console.estate) --------------------------------------------
     estate: EstateFacet | None = None
 

@@ -372,7 +372,12 @@ def test_stateful_checks_with_two_tenants_as_peers(
         outcome = run(schema)
     assert not outcome.findings and not outcome.errors, outcome.report()
     # Links were followed: objects created were then read by id.
-    reads = ("GET /proxies/{id}", "GET /applications/{id}", "GET /reactor-formulas/{id}")
+    reads = (
+        "GET /proxies/{id}",
+        "GET /applications/{id}",
+        "GET /reactor-formulas/{id}",
+        "GET /reactors/{id}",
+    )
     assert any(outcome.served(label) for label in reads), dict(outcome.statuses)
     assert probes, "object_level_authorization replayed no object read as the other tenant"
     assert all(status == 404 for _, status in probes), probes

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from console.client.code_surfaces import SURFACES
+from console.kinds import KINDS
 from console.tui.browse import kinds as _kinds  # noqa: F401  (the looks, registered)
 from console.tui.browse.looks import LOOKS, ListLook
 
@@ -23,7 +23,7 @@ log = logging.getLogger(__name__)
 
 def surfaces() -> tuple[tuple[ListLook, str], ...]:
     """Each code section's look and its name among the client's code surfaces."""
-    looks = ((LOOKS.of(kind), word) for word, kind in SURFACES.items())
+    looks = ((LOOKS.of(k), k.code_surface) for k in KINDS.collections() if k.code_surface)
     return tuple((look, word) for look, word in looks if isinstance(look, ListLook))
 
 

@@ -23,19 +23,31 @@ from console.tui.screens.estate import PlanScreen, TenantDiffScreen
 SIZE = (120, 40)
 
 
-def proxies_of(base_url: str, key: str) -> list[dict[str, Any]]:
-    response = httpx.get(f"{base_url}/proxies", headers={"SVC-API-KEY": key}, timeout=30)
+PROXIES, REACTORS = "2", "4"  # the sections' keys
+
+REACTOR_RUNTIME = {"image": "node22", "timeout": 5, "permissions": ["token:read"]}
+
+
+def listed(base_url: str, key: str, path: str) -> list[dict[str, Any]]:
+    response = httpx.get(f"{base_url}{path}", headers={"SVC-API-KEY": key}, timeout=30)
     return response.json()["data"]
+
+
+def proxies_of(base_url: str, key: str) -> list[dict[str, Any]]:
+    return listed(base_url, key, "/proxies")
+
+
+def reactors_of(base_url: str, key: str) -> list[dict[str, Any]]:
+    return listed(base_url, key, "/reactors")
 
 
 def applications_of(base_url: str, key: str) -> list[dict[str, Any]]:
-    response = httpx.get(f"{base_url}/applications", headers={"SVC-API-KEY": key}, timeout=30)
-    return response.json()["data"]
+    return listed(base_url, key, "/applications")
 
 
 @pytest.fixture
 def estate(service):
-    """Staging with an application and the proxy that uses it; an empty prod."""
+    """Staging with an application, and the proxy and the reactor that use it; an empty prod."""
     staging, prod = service.new_tenant("Staging"), service.new_tenant("Prod")
     seeder = Seeder(service.base_url, staging.key)
     web = seeder.application("Web")
@@ -44,6 +56,16 @@ def estate(service):
         application={"id": web["id"]},
         request_transform={"code": JS},
         configuration={"TOKEN": "s3cret"},
+    )
+    seeder.post(
+        "/reactors",
+        {
+            "name": "Lookup",
+            "code": JS,
+            "application": {"id": web["id"]},
+            "configuration": {"API_KEY": "r3actor-s3cret"},
+            "runtime": REACTOR_RUNTIME,
+        },
     )
     seeder.close()
     return service.base_url, staging, prod
@@ -60,38 +82,68 @@ async def copy_with_key(pilot, app) -> PlanScreen:
     return screen
 
 
+async def copy_and_apply(pilot, app, section: str, secret: str) -> list[tuple[str, str, str]]:
+    """The section's first row copied to prod and applied, its new application's key shown
+    once; the plan's steps (the plan shown never has `secret` nor the source's key)."""
+    await pilot.press(section)
+    await settle(pilot)
+    screen = await copy_with_key(pilot, app)
+    plan = screen.plan
+    assert plan is not None
+    shown = str(screen.query_one("#plan-text").content)
+    assert secret not in shown and app.connection.key not in shown
+    await pilot.press("y")
+    await wait_until(pilot, screen_is(app, KeyRevealModal), what="the new key, shown once")
+    await pilot.press("v", "o")  # show, done
+    await wait_until(pilot, lambda: not isinstance(app.screen, KeyRevealModal))
+    await settle(pilot)
+    assert any("Done in profile prod" in n for n in notifications(app))
+    return [(s.action, s.kind, s.name) for s in plan.to_do]
+
+
+async def copied_again_is_nothing_to_do(pilot, app) -> None:
+    """The same row copied again: nothing to do, and nothing to apply."""
+    screen = await copy_with_key(pilot, app)
+    assert screen.plan is not None and screen.plan.nothing_to_do, screen.plan
+    assert not screen.query_one("#confirm").display
+    await pilot.press("escape")
+    await wait_until(pilot, lambda: not isinstance(app.screen, PlanScreen))
+
+
+def web_id(base_url: str, key: str) -> str:
+    (web,) = [a for a in applications_of(base_url, key) if a["name"] == "Web"]
+    return web["id"]
+
+
 async def test_copy_a_proxy_to_another_profile_with_its_application(estate) -> None:
     base_url, staging, prod = estate
     app = two_profile_app(("staging", base_url, staging.key), ("prod", base_url, prod.key))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await pilot.press("2")  # Proxies
-        await settle(pilot)
-        screen = await copy_with_key(pilot, app)
-        plan = screen.plan
-        assert plan is not None
-        steps = [(s.action, s.kind, s.name) for s in plan.to_do]
+        steps = await copy_and_apply(pilot, app, PROXIES, "s3cret")
         assert steps == [("create", "applications", "Web"), ("create", "proxies", "Checkout")]
-        shown = str(screen.query_one("#plan-text").content)
-        assert "s3cret" not in shown and staging.key not in shown
-        await pilot.press("y")
-        await wait_until(pilot, screen_is(app, KeyRevealModal), what="the new key, shown once")
-        await pilot.press("v", "o")  # show, done
-        await wait_until(pilot, lambda: not isinstance(app.screen, KeyRevealModal))
-        await settle(pilot)
-        assert any("Done in profile prod" in n for n in notifications(app))
         (checkout,) = proxies_of(base_url, prod.key)
-        web = [a for a in applications_of(base_url, prod.key) if a["name"] == "Web"]
-        assert checkout["application_id"] == web[0]["id"]
+        assert checkout["application_id"] == web_id(base_url, prod.key)
         assert checkout["configuration"] == {"TOKEN": "s3cret"}
-
-        # Copied again: nothing to do, and nothing to apply.
-        screen = await copy_with_key(pilot, app)
-        assert screen.plan is not None and screen.plan.nothing_to_do
-        assert not screen.query_one("#confirm").display
-        await pilot.press("escape")
-        await wait_until(pilot, lambda: not isinstance(app.screen, PlanScreen))
+        await copied_again_is_nothing_to_do(pilot, app)
     assert len(proxies_of(base_url, prod.key)) == 1
+
+
+async def test_copy_a_reactor_to_another_profile_with_its_application(estate) -> None:
+    base_url, staging, prod = estate
+    app = two_profile_app(("staging", base_url, staging.key), ("prod", base_url, prod.key))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        steps = await copy_and_apply(pilot, app, REACTORS, "r3actor-s3cret")
+        assert steps == [("create", "applications", "Web"), ("create", "reactors", "Lookup")]
+        (lookup,) = reactors_of(base_url, prod.key)
+        assert lookup["application"]["id"] == web_id(base_url, prod.key)
+        assert lookup["configuration"] == {"API_KEY": "r3actor-s3cret"}
+        assert lookup["code"] == JS
+        await copied_again_is_nothing_to_do(pilot, app)
+    (lookup,) = reactors_of(base_url, prod.key)
+    runtime = lookup["runtime"] or lookup["requested"]["reactor"]["runtime"]
+    assert {k: runtime[k] for k in REACTOR_RUNTIME} == REACTOR_RUNTIME
 
 
 async def test_copy_from_a_detail_screen_and_cancel_changes_nothing(estate) -> None:
@@ -110,7 +162,12 @@ async def test_copy_from_a_detail_screen_and_cancel_changes_nothing(estate) -> N
     assert len(applications_of(base_url, prod.key)) == 1  # its bootstrap application only
 
 
-async def test_read_only_refuses_promotion(estate) -> None:
+@pytest.mark.parametrize(
+    ("section", "key", "listing"),
+    [(PROXIES, "proxies", proxies_of), (REACTORS, "reactors", reactors_of)],
+    ids=["proxy", "reactor"],
+)
+async def test_read_only_refuses_promotion(estate, section, key, listing) -> None:
     base_url, staging, prod = estate
     connections = [
         Connection("staging", base_url, staging.key),
@@ -119,15 +176,17 @@ async def test_read_only_refuses_promotion(estate) -> None:
     app = TenantConsoleApp(profiles=MemoryProfiles(connections, active="staging"), read_only=True)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await pilot.press("2")
+        await pilot.press(section)
         await settle(pilot)
+        assert app.console_screen is not None
+        assert app.console_screen.current == key
         await pilot.press("c")
         await settle(pilot)
         assert not isinstance(app.screen, TargetProfilePicker)
         assert any(
             "Read-only mode: copying to another profile is refused" in n for n in notifications(app)
         )
-    assert proxies_of(base_url, prod.key) == []
+    assert listing(base_url, prod.key) == []
 
 
 async def test_the_whole_tenant_diff_from_the_palette(estate) -> None:

@@ -1,8 +1,8 @@
-"""Promotion from the console: "copy to profile…" on an application, proxy or formula, and
-the whole-tenant diff with another profile.
+"""Promotion from the console: "copy to profile…" on an application, proxy, formula or
+reactor, and the whole-tenant diff with another profile.
 
-The plan is console.estate's, for that one object (and the application a proxy uses),
-against the target profile's tenant through a second client; the target's key is resolved
+The plan is console.estate's, for that one object (and the application a proxy or reactor
+uses), against the target profile's tenant through a second client; the target's key is resolved
 off the UI thread (a keyring call may block). Read-only mode refuses to apply.
 """
 
@@ -69,7 +69,8 @@ class _ShowsLists(Protocol):
 
 
 def promotable(kind: ListLook | None, item: Shown | None) -> bool:
-    """An application, a proxy or a private formula (an official one is the operator's)."""
+    """An application, a proxy, a reactor or a private formula (an official one is the
+    operator's)."""
     if kind is None or item is None or kind.key not in promotable_keys():
         return False
     return not kind.is_read_only(item)

@@ -290,11 +290,7 @@ class ProxiesLook(ListLook):
         return fetched
 
     def fields(self, item: Proxy, labels: Labels | None = None) -> list[tuple[str, Renderable]]:
-        configuration = item.configuration or {}
         application = named_id(item.application_id, labels)
-        config_text = "\n".join(
-            f"{k} = {v if v is not None else '(null)'}" for k, v in configuration.items()
-        )
         return [
             ("Id", str(item.id)),
             ("Name", item.name),
@@ -302,7 +298,7 @@ class ProxiesLook(ListLook):
             ("Requires auth", fmt.yes_no(item.require_auth)),
             ("Application", application),
             ("Proxy key", fmt.mask_key(item.key)),
-            ("Configuration", config_text or Text("none", style="dim")),
+            ("Configuration", masked_configuration(item.configuration)),
             *_transform_fields(item),
             *_beyond_spec_fields(item),
             ("Tenant", _id_text(item.tenant_id)),

@@ -368,6 +368,10 @@ def test_stateful_checks_with_two_tenants_as_peers(
             "auth": {"wfc": {"path": str(wfc), "peers": ["tenant-a", "tenant-b"]}},
         },
     )
+    # Invoking a reactor runs its code in a sandbox: seconds of a walk's steps on a busy
+    # machine, and no link to follow (the fuzz phases and tests/service/test_reactors.py
+    # cover those routes). The walk is of the objects created, read, changed and deleted.
+    schema = schema.exclude(path_regex=r"^/reactors/\{id\}/(react|react-async|results)")
     with guarded(service, [a, b]):
         outcome = run(schema)
     assert not outcome.findings and not outcome.errors, outcome.report()

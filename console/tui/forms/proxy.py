@@ -33,6 +33,7 @@ from console.tui.widgets.code_editor import CodeEditor
 from console.tui.widgets.toggles import TextSwitch
 
 if TYPE_CHECKING:
+    from console.client.client import AdminClient
     from console.models import TransformView
 
 log = logging.getLogger(__name__)
@@ -67,6 +68,32 @@ class ApplicationPicker(Select[str]):
         if self._pending:
             self.value = self._pending
         self.loaded = True
+
+    async def load(self, client: AdminClient) -> None:
+        """Fills the picker with the first APPLICATION_CAP public and private applications
+        (and the current one, fetched by id if it is not among them); says so if it cannot.
+        Run it from a worker: it walks pages."""
+        self.loading = True
+        found: list[Application] = []
+        try:
+            seen = 0
+            async for application in client.applications.iterate():
+                seen += 1
+                if application.type in PROXY_APPLICATION_TYPES:
+                    found.append(application)
+                if seen >= APPLICATION_CAP:
+                    break
+            current = self.application_id
+            if current and all(str(a.id) != current for a in found):
+                page = await client.applications.list(ids=[current])
+                found += [a for a in page.data if a.type in PROXY_APPLICATION_TYPES]
+        except Exception as error:
+            log.warning("The applications could not be loaded", exc_info=True)
+            self.notify(
+                f"Could not load the applications: {error}", title="Applications", severity="error"
+            )
+        self.set_applications(found)
+        self.loading = False
 
 
 def _label(application: Application) -> str:
@@ -214,28 +241,7 @@ class ProxyForm(ResourceForm[Proxy, ProxyCreate]):
 
     @work(exclusive=True, group="applications", exit_on_error=False)
     async def _load_applications(self) -> None:
-        picker = self.query_one("#application", ApplicationPicker)
-        picker.loading = True
-        found: list[Application] = []
-        try:
-            seen = 0
-            async for application in self.client.applications.iterate():
-                seen += 1
-                if application.type in PROXY_APPLICATION_TYPES:
-                    found.append(application)
-                if seen >= APPLICATION_CAP:
-                    break
-            current = picker.application_id
-            if current and all(str(a.id) != current for a in found):
-                page = await self.client.applications.list(ids=[current])
-                found += [a for a in page.data if a.type in PROXY_APPLICATION_TYPES]
-        except Exception as error:
-            log.warning("The applications could not be loaded", exc_info=True)
-            self.notify(
-                f"Could not load the applications: {error}", title="Applications", severity="error"
-            )
-        picker.set_applications(found)
-        picker.loading = False
+        await self.query_one("#application", ApplicationPicker).load(self.client)
 
     @on(KeyValueEditor.Changed)
     @on(PipelineEditor.Changed)

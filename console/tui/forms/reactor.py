@@ -5,7 +5,6 @@ with. After a save that the service provisions (`creating`, `updating`), the for
 
 from __future__ import annotations
 
-import logging
 import re
 from typing import TYPE_CHECKING, ClassVar
 
@@ -42,14 +41,12 @@ from console.tui.forms.editors import KeyValueEditor
 from console.tui.forms.fields import FormField
 from console.tui.forms.parts import FormParts, part_bindings
 from console.tui.forms.provisioning import provisioning_sentence, wait_provisioned
-from console.tui.forms.proxy import PROXY_APPLICATION_TYPES, ApplicationPicker
+from console.tui.forms.proxy import ApplicationPicker
 from console.tui.widgets.code_editor import CodeEditor
 
 if TYPE_CHECKING:
     from console.client.client import AdminClient
-    from console.models import Application
 
-log = logging.getLogger(__name__)
 
 CODE_TEMPLATE = """module.exports = async function (req) {
   const { args, configuration } = req;
@@ -57,8 +54,6 @@ CODE_TEMPLATE = """module.exports = async function (req) {
 };
 """
 
-APPLICATION_CAP = 500
-"""Applications offered in the picker (as the proxy form's)."""
 
 IMAGE_TEXT = {
     "node-bt": "node-bt: the service's Node.js runtime, its own packages only",
@@ -302,28 +297,7 @@ class ReactorForm(ResourceForm[Reactor, ReactorCreate]):
 
     @work(exclusive=True, group="applications", exit_on_error=False)
     async def _load_applications(self) -> None:
-        picker = self.query_one("#application", ApplicationPicker)
-        picker.loading = True
-        found: list[Application] = []
-        try:
-            seen = 0
-            async for application in self.client.applications.iterate():
-                seen += 1
-                if application.type in PROXY_APPLICATION_TYPES:
-                    found.append(application)
-                if seen >= APPLICATION_CAP:
-                    break
-            current = picker.application_id
-            if current and all(str(a.id) != current for a in found):
-                page = await self.client.applications.list(ids=[current])
-                found += [a for a in page.data if a.type in PROXY_APPLICATION_TYPES]
-        except Exception as error:
-            log.warning("The applications could not be loaded", exc_info=True)
-            self.notify(
-                f"Could not load the applications: {error}", title="Applications", severity="error"
-            )
-        picker.set_applications(found)
-        picker.loading = False
+        await self.query_one("#application", ApplicationPicker).load(self.client)
 
     @on(KeyValueEditor.Changed)
     def _rows_changed(self) -> None:

@@ -9,10 +9,14 @@ from __future__ import annotations
 from console.kinds import builtin
 from console.kinds.builtin import (
     APPLICATIONS,
+    INVITATIONS,
+    LOGS,
+    MEMBERS,
     PERMISSIONS,
     PROXIES,
     REACTOR_FORMULAS,
     REACTORS,
+    ROLES,
     TENANT,
 )
 from console.kinds.declaration import READ_ONLY, Features, Kind, Models, Nouns, field_of
@@ -21,12 +25,16 @@ from console.kinds.registry import KINDS, Registry
 
 __all__ = [
     "APPLICATIONS",
+    "INVITATIONS",
     "KINDS",
+    "LOGS",
+    "MEMBERS",
     "PERMISSIONS",
     "PROXIES",
     "REACTORS",
     "REACTOR_FORMULAS",
     "READ_ONLY",
+    "ROLES",
     "TENANT",
     "EstateFacet",
     "Features",

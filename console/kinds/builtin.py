@@ -72,6 +72,30 @@ def _permission_models() -> Models:
     return Models(Permission)
 
 
+def _log_models() -> Models:
+    from console.models.logs import Log
+
+    return Models(Log)
+
+
+def _member_models() -> Models:
+    from console.models.people import Member, MemberUpdate
+
+    return Models(Member, None, MemberUpdate)
+
+
+def _invitation_models() -> Models:
+    from console.models.people import Invitation, InvitationCreate
+
+    return Models(Invitation, InvitationCreate)
+
+
+def _role_models() -> Models:
+    from console.models.people import RoleItem
+
+    return Models(RoleItem)
+
+
 def _tenant_models() -> Models:
     from console.models.tenants import Tenant, TenantUpdate
 
@@ -84,6 +108,7 @@ APPLICATIONS = KINDS.register(
         path="/applications",
         nouns=Nouns("application", "applications"),
         load_models=_application_models,
+        log_entity="application",
         permission="application",
         features=Features(keys=True),
         id_filter=True,
@@ -151,6 +176,7 @@ PROXIES = KINDS.register(
         path="/proxies",
         nouns=Nouns("proxy", "proxies"),
         load_models=_proxy_models,
+        log_entity="proxy",
         permission="proxy",
         features=Features(patch=True, code=True),
         name_filter=True,
@@ -183,6 +209,7 @@ REACTOR_FORMULAS = KINDS.register(
         path="/reactor-formulas",
         nouns=Nouns("reactor formula", "reactor formulas"),
         load_models=_formula_models,
+        log_entity="reactor_formula",
         permission="reactor",
         features=Features(code=True),
         code_surface="formulas",
@@ -213,6 +240,7 @@ REACTORS = KINDS.register(
         path="/reactors",
         nouns=Nouns("reactor", "reactors"),
         load_models=_reactor_models,
+        log_entity="reactor",
         permission="reactor",
         features=Features(patch=True, code=True),
         code_surface="reactors",
@@ -270,11 +298,101 @@ TENANT = KINDS.register(
         path="/tenants/self",
         nouns=Nouns("tenant", "tenants", title="Tenant"),
         load_models=_tenant_models,
+        log_entity="tenant",
         permission="tenant",
         features=Features(create=False),
         singleton=True,
-        routes=Routes((Route("GET", "/reports/usage", "report:read", "a usage report"),)),
+        routes=Routes(
+            (
+                Route("GET", "/reports/usage", "report:read", "a usage report"),
+                # The tenant's people, as the hosted service has them (docs/people.md).
+                Route("GET", "/owner", "read", "the tenant's owner", subject="owner"),
+                Route("GET", "/security-contact", "read", "a security contact"),
+                Route(
+                    "PUT",
+                    "/security-contact",
+                    "update",
+                    "a security contact",
+                    action="set security contact",
+                ),
+            )
+        ),
         # -- undo
         undo=UndoFacet(update_body=tenant_update),
     )
 )
+
+LOGS = KINDS.register(
+    Kind(
+        key="logs",
+        path="/logs",
+        nouns=Nouns("log entry", "log entries", title="Logs"),
+        load_models=_log_models,
+        permission="log",
+        features=READ_ONLY,
+        name_field="message",
+        routes=Routes(
+            (
+                Route("GET", "", "read", "audit logs"),
+                Route("GET", "/entity-types", "read", "log entity types"),
+            ),
+            objects=False,
+        ),
+    )
+)
+"""The audit logs: read only, newest first, with no path of their own (docs/logs.md)."""
+
+MEMBERS = KINDS.register(
+    Kind(
+        key="members",
+        path="/tenants/self/members",
+        nouns=Nouns("member", "members"),
+        load_models=_member_models,
+        log_entity="tenant_member",
+        permission="tenant:member",
+        features=Features(create=False),
+        name_field="user.email",
+    )
+)
+"""The tenant's members: made by accepting an invitation, never created here; their role
+changes (PUT) and they are removed (DELETE)."""
+
+INVITATIONS = KINDS.register(
+    Kind(
+        key="invitations",
+        path="/tenants/self/invitations",
+        nouns=Nouns("invitation", "invitations"),
+        load_models=_invitation_models,
+        log_entity="tenant_invitation",
+        permission="tenant:invitation",
+        features=Features(update=False),
+        name_field="email",
+        routes=Routes(
+            (
+                Route(
+                    "POST",
+                    "/{id}/resend",
+                    "update",
+                    "resending invitations",
+                    subject="invitation {id}",
+                    action="resend",
+                ),
+            )
+        ),
+    )
+)
+"""Invitations to join the tenant: sent, resent (a new expiry), revoked (DELETE)."""
+
+ROLES = KINDS.register(
+    Kind(
+        key="roles",
+        path="/roles",
+        nouns=Nouns("role", "roles"),
+        load_models=_role_models,
+        features=READ_ONLY,
+        id_field="name",
+        name_field="name",
+        routes=Routes((Route("GET", "", None, feature="a role catalogue"),), catalogue=True),
+    )
+)
+"""The roles a member may have (`GET /roles`), any valid key may read them."""

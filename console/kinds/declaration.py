@@ -103,6 +103,10 @@ class Kind:
     """Routes beyond the standard ones of its features (console.kinds.routes): an
     application's `/key` and `keys`, the tenant's usage report; or a catalogue's fewer."""
 
+    log_entity: str | None = None
+    """The `entity_type` audit logs name its objects by (`application`, `tenant_member`):
+    a log entry opens its object, and an object's logs are asked for by it (console.kinds
+    .logged)."""
     code_surface: str | None = None
     """Its word among the ways a service runs tenant code (`formulas`, `reactors`): a
     service offers some of them (console.client.code_surfaces)."""
@@ -140,5 +144,12 @@ class Kind:
 
 
 def field_of(item: Any, name: str) -> Any:
-    """A field of an object as sent (a dict) or of its model; None where it has none."""
+    """A field of an object as sent (a dict) or of its model; None where it has none.
+    A dotted name (`user.email`) reads a nested field."""
+    if "." in name:
+        for part in name.split("."):
+            if item is None:
+                return None
+            item = field_of(item, part)
+        return item
     return item.get(name) if isinstance(item, dict) else getattr(item, name, None)

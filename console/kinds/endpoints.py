@@ -60,7 +60,7 @@ def _standard(kind: Kind) -> list[Endpoint]:
     if features.create:
         permission = kind.permission_for("create")
         found.append(Endpoint("POST", kind.path, kind, permission, f"creating {nouns.plural}"))
-    if kind.routes.catalogue:
+    if kind.routes.catalogue or not kind.routes.objects:
         return found
     item = kind.item_path("{id}")
     for method, verb, has in (

@@ -73,6 +73,10 @@ class Registry:
         """The kind whose local-index rows are named `name`."""
         return next((k for k in self._kinds.values() if k.index and k.index.name == name), None)
 
+    def by_log_entity(self, entity_type: str) -> Kind | None:
+        """The kind whose objects audit logs name by `entity_type` (`proxy`), or None."""
+        return next((k for k in self._kinds.values() if k.log_entity == entity_type), None)
+
     def collections(self) -> tuple[Kind, ...]:
         """The kinds with many objects (not a singleton like the tenant)."""
         return tuple(k for k in self._kinds.values() if not k.singleton)

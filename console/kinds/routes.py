@@ -41,6 +41,9 @@ class Routes:
     catalogue: bool = False
     """Its path answers the whole catalogue at once (no pages), and no object has a path of
     its own (the permissions)."""
+    objects: bool = True
+    """Whether each object has a path of its own (`/proxies/{id}`); False for a paged list
+    whose entries have none (the audit logs). A catalogue has none either."""
 
 
 STANDARD = Routes()

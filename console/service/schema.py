@@ -219,7 +219,34 @@ def _v6(conn: sqlite3.Connection) -> None:
     conn.execute("ALTER TABLE proxies ADD COLUMN state TEXT NOT NULL DEFAULT 'active'")
 
 
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4, _v5, _v6]
+LOGS_TABLE = """
+CREATE TABLE logs (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    tenant_id TEXT NOT NULL,
+    actor_id TEXT,
+    actor_type TEXT NOT NULL,
+    entity_type TEXT NOT NULL,
+    entity_id TEXT NOT NULL,
+    operation TEXT NOT NULL,
+    message TEXT NOT NULL,
+    created_at TEXT NOT NULL
+);
+CREATE INDEX logs_by_time ON logs (tenant_id, created_at, seq);
+CREATE INDEX logs_by_entity ON logs (tenant_id, entity_type, entity_id, created_at)
+"""
+
+
+def _v7(conn: sqlite3.Connection) -> None:
+    """Audit logs (issue 36): one row per management write, as the hosted service logs it.
+    `seq` orders entries written in the same microsecond; entries older than the service's
+    log retention are removed (`serve --log-retention`)."""
+    for statement in LOGS_TABLE.split(";"):
+        if statement.strip():
+            conn.execute(statement)
+
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4, _v5, _v6, _v7]
 """MIGRATIONS[i] upgrades a data dir from version i to version i + 1."""
 
 SCHEMA_VERSION = len(MIGRATIONS)

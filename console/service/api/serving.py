@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from fastapi import Request
 
@@ -25,6 +25,9 @@ from console.kinds.endpoints import required_permission
 from console.service.api.common import Clock, authenticate, json_body, parse, path_id, store_of
 from console.service.api.query import NO_QUERY, AcceptedQuery, QueryParameters
 from console.service.store import Caller
+
+if TYPE_CHECKING:
+    from console.kinds import Kind
 
 M = TypeVar("M")
 
@@ -54,6 +57,18 @@ class Served:
     def body(self) -> Any:
         """The JSON body: 415 if it is not declared as JSON, 400 if it does not parse."""
         return json_body(self.request, self.raw)
+
+    def changed(self, kind: Kind, entity_id: str, operation: str, message: str) -> None:
+        """Record a change this request made to one object of `kind` (its audit log entry,
+        console.service.changes), in this request's transaction, as done by its caller."""
+        from console.service.changes import Actor, Change, record
+
+        entity = kind.log_entity or kind.key
+        actor = Actor(self.caller.application_id, "application")
+        record(
+            self.conn,
+            Change(self.tenant_id, entity, entity_id, operation, message, actor, self.clock.text),
+        )
 
     def payload(self, model: type[M], **context: Any) -> M:
         """The body validated by `model` (a RequestModel): 400 with field errors."""

@@ -57,7 +57,8 @@ def subject(path: str) -> str | None:
     if said:
         route = max(said, key=lambda e: len(e.template))
         return fill(route.subject, route.template, path)
-    return f"{kind.nouns.singular} {parts[1]}"
+    depth = len([p for p in kind.path.split("/") if p])
+    return f"{kind.nouns.singular} {parts[depth]}" if len(parts) > depth else None
 
 
 def _begins(parts: list[str], template: str) -> bool:

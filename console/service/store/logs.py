@@ -4,13 +4,30 @@ from __future__ import annotations
 
 import sqlite3
 import uuid
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from console.service.changes import Change
+from typing import Any, Protocol
 
 
-def insert(conn: sqlite3.Connection, change: Change) -> str:
+class Entry(Protocol):
+    """What an entry is made of (console.service.changes.Change has it): named here so that
+    the store needs nothing of the module that records changes."""
+
+    @property
+    def tenant_id(self) -> str: ...
+    @property
+    def entity_type(self) -> str: ...
+    @property
+    def entity_id(self) -> str: ...
+    @property
+    def operation(self) -> str: ...
+    @property
+    def message(self) -> str: ...
+    @property
+    def at(self) -> str: ...
+    @property
+    def actor(self) -> Any: ...
+
+
+def insert(conn: sqlite3.Connection, change: Entry) -> str:
     """Store one entry in the caller's transaction; returns its id."""
     log_id = str(uuid.uuid4())
     conn.execute(

@@ -79,7 +79,7 @@ def test_list_filters_by_entity_and_time(bt: Any, proxies: list[Proxy]) -> None:
     ]
     assert {e.entity_type for e in bt.logs.list(entity_type="proxy")} == {"proxy"}
     assert len(list(bt.logs.list(entity_type="proxy"))) == 5
-    newest = list(bt.logs.list(size=1))[0]
+    newest = next(iter(bt.logs.list(size=1)))
     assert newest.created_at is not None
     since = list(bt.logs.list(start_date=newest.created_at))
     assert since[0] == newest

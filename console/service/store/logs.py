@@ -1,15 +1,29 @@
-"""Audit logs: rows written by console.service.changes, read by `GET /logs`."""
+"""Audit logs: rows written by console.service.changes, read by `GET /logs`, newest first.
+
+Entries older than the service's log retention (`serve --log-retention`) are never read, and
+the periodic sweep deletes them (`delete_older`).
+"""
 
 from __future__ import annotations
 
 import sqlite3
 import uuid
+from collections.abc import Iterable
 from typing import Any, Protocol
 
+from console.service.store.listing import NEWEST_FIRST_BY_SEQ, PageRequest, page_of
 
-class Entry(Protocol):
-    """What an entry is made of (console.service.changes.Change has it): named here so that
-    the store needs nothing of the module that records changes."""
+
+class _Actor(Protocol):
+    @property
+    def id(self) -> str | None: ...
+    @property
+    def type(self) -> str: ...
+
+
+class Change(Protocol):
+    """What an entry records: console.service.changes.Change, described here by its fields
+    so that the store does not import the module that imports it."""
 
     @property
     def tenant_id(self) -> str: ...
@@ -22,30 +36,109 @@ class Entry(Protocol):
     @property
     def message(self) -> str: ...
     @property
-    def at(self) -> str: ...
+    def actor(self) -> _Actor: ...
     @property
-    def actor(self) -> Any: ...
+    def at(self) -> str: ...
 
 
-def insert(conn: sqlite3.Connection, change: Entry) -> str:
+_INSERT = (
+    "INSERT INTO logs (id, tenant_id, actor_id, actor_type, entity_type, entity_id,"
+    " operation, message, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def _row(log_id: str, change: Change) -> tuple[str | None, ...]:
+    return (
+        log_id,
+        change.tenant_id,
+        change.actor.id,
+        change.actor.type,
+        change.entity_type,
+        change.entity_id,
+        change.operation,
+        change.message,
+        change.at,
+    )
+
+
+def insert(conn: sqlite3.Connection, change: Change) -> str:
     """Store one entry in the caller's transaction; returns its id."""
     log_id = str(uuid.uuid4())
-    conn.execute(
-        "INSERT INTO logs (id, tenant_id, actor_id, actor_type, entity_type, entity_id,"
-        " operation, message, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            log_id,
-            change.tenant_id,
-            change.actor.id,
-            change.actor.type,
-            change.entity_type,
-            change.entity_id,
-            change.operation,
-            change.message,
-            change.at,
-        ),
-    )
+    conn.execute(_INSERT, _row(log_id, change))
     return log_id
+
+
+def insert_many(
+    conn: sqlite3.Connection, changes: Iterable[Change], *, ids: Iterable[str] | None = None
+) -> int:
+    """Store many entries at once (the demo's history, benchmarks' seeding), in the caller's
+    transaction and in the order given (which orders entries of the same time); returns how
+    many. `ids`: the entries' own (the demo's are fixed), else new UUIDs. Handlers record
+    their changes one by one through console.service.changes."""
+    chosen = iter(ids) if ids is not None else None
+    rows = (
+        _row(next(chosen) if chosen is not None else str(uuid.uuid4()), change)
+        for change in changes
+    )
+    return conn.executemany(_INSERT, rows).rowcount
+
+
+def page(
+    conn: sqlite3.Connection,
+    tenant_id: str,
+    request: PageRequest,
+    *,
+    kept_since: str,
+    entity_type: str | None = None,
+    entity_id: str | None = None,
+    start: str | None = None,
+    end: str | None = None,
+) -> dict[str, Any]:
+    """One page of the tenant's entries, newest first: those made at or after `kept_since`
+    (the retention's edge) and `start`, before `end`, about `entity_type`/`entity_id`."""
+    where = ["tenant_id = ?", "created_at >= ?"]
+    params: list[Any] = [tenant_id, kept_since]
+    if entity_type is not None:
+        where.append("entity_type = ?")
+        params.append(entity_type)
+    if entity_id is not None:
+        where.append("entity_id = ?")
+        params.append(entity_id)
+    if start is not None:
+        where.append("created_at >= ?")
+        params.append(start)
+    if end is not None:
+        where.append("created_at < ?")
+        params.append(end)
+    return page_of(
+        conn, "logs", " AND ".join(where), params, request, view, order=NEWEST_FIRST_BY_SEQ
+    )
+
+
+SWEEP_BATCH = 5_000
+"""At most this many entries are deleted a transaction: a sweep after a long pause (or a
+shorter retention) does not hold the write lock for seconds."""
+
+
+def delete_older(conn: sqlite3.Connection, kept_since: str, *, limit: int = SWEEP_BATCH) -> int:
+    """Deletes up to `limit` entries made before `kept_since`, of any tenant (a deleted
+    tenant's too); returns how many (fewer than `limit`: none older is left).
+
+    Tenant by tenant, each a range of the (tenant_id, created_at) index, and the next tenant
+    found on that index too: a plain `WHERE created_at < ?` would read the whole table, with
+    the write lock held, on every sweep."""
+    removed = 0
+    tenant = conn.execute("SELECT min(tenant_id) FROM logs").fetchone()[0]
+    while tenant is not None and removed < limit:
+        removed += conn.execute(
+            "DELETE FROM logs WHERE seq IN (SELECT seq FROM logs"
+            " WHERE tenant_id = ? AND created_at < ? LIMIT ?)",
+            (tenant, kept_since, limit - removed),
+        ).rowcount
+        tenant = conn.execute(
+            "SELECT min(tenant_id) FROM logs WHERE tenant_id > ?", (tenant,)
+        ).fetchone()[0]
+    return removed
 
 
 def view(row: sqlite3.Row) -> dict[str, Any]:

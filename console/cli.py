@@ -164,7 +164,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--owner",
         metavar="EMAIL",
         help="the tenant's owner: this user (made, MFA enrolled, if the data dir has none "
-        "with this email) becomes its OWNER member and creates its bootstrap application",
+        "with this email) becomes its OWNER member and creates its bootstrap application "
+        "(default: none; the tenant then has no owner member)",
     )
     new_tenant.add_argument("name", help="the tenant's name (1 to 200 characters)")
 
@@ -240,12 +241,15 @@ def _add_accept_invitation_command(sub: argparse._SubParsersAction[_Parser]) -> 
         help="the data dir of the service (default: serve's, the user data directory); "
         "works while serve runs on it",
     )
-    accept.add_argument("--first-name", metavar="F", help="the new user's first name")
-    accept.add_argument("--last-name", metavar="L", help="the new user's last name")
+    accept.add_argument(
+        "--first-name", metavar="F", help="the new user's first name (default: none)"
+    )
+    accept.add_argument("--last-name", metavar="L", help="the new user's last name (default: none)")
     accept.add_argument(
         "--no-mfa",
         action="store_true",
-        help="the new user has not enrolled in multi-factor authentication (default: enrolled)",
+        help="the new user has not enrolled in multi-factor authentication (default: enrolled; "
+        "a user the data dir has already keeps their own)",
     )
 
 

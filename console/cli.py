@@ -168,6 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
         "(default: none; the tenant then has no owner member)",
     )
     new_tenant.add_argument("name", help="the tenant's name (1 to 200 characters)")
+    _add_accept_invitation_command(sub)
 
     profile = sub.add_parser("profile", help="manage profiles (one tenant and key each)")
     profile_sub = profile.add_subparsers(dest="profile_command", metavar="ACTION", required=True)
@@ -224,7 +225,6 @@ def build_parser() -> argparse.ArgumentParser:
 
     _add_run_command(sub)
     _add_usage_command(sub)
-    _add_accept_invitation_command(sub)
     return parser
 
 

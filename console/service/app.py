@@ -21,11 +21,15 @@ from console.service.api import (
     application_keys,
     applications,
     formulas,
+    invitations,
     logs,
+    members,
     permissions,
     proxies,
     reactions,
     reactors,
+    roles,
+    tenant_people,
     tenants,
 )
 from console.service.api.applications import SWEEP_INTERVAL_SECONDS
@@ -47,6 +51,10 @@ SPECIFIED = (
     application_keys,
     reactors,
     reactions,
+    tenant_people,
+    members,
+    invitations,
+    roles,
     logs,
 )
 """The route modules of the specification's API (and Application Keys, Reactors, Logs), in

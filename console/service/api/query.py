@@ -32,6 +32,7 @@ from pydantic import (
 from pydantic_core import ErrorDetails
 
 from console.models.common import NAME_MAX, NAME_PATTERN, has_control_characters
+from console.models.people import INVITATION_STATUSES, InvitationStatus
 from console.models.permissions import APPLICATION_TYPES, ApplicationType
 from console.service.api.problems import invalid
 from console.service.store.listing import (
@@ -189,6 +190,15 @@ class QueryParameters(BaseModel):
         description="Repeatable: `?type=private&type=public`: applications of these types.",
     )
 
+    # The tenant's people (issue 36).
+    user_id: list[QueryId] = Field(
+        default_factory=list,
+        max_length=MAX_IDS,
+        description="Repeatable: `?user_id=a&user_id=b`: the members of these users.",
+    )
+    status: InvitationStatus | None = Field(
+        default=None, description="Invitations in this status only (computed when read)."
+    )
     entity_type: Annotated[
         str | None,
         BeforeValidator(_entity_type),
@@ -225,6 +235,11 @@ class QueryParameters(BaseModel):
         """The `id` filter in canonical form, as ids are stored."""
         return [str(value) for value in self.id]
 
+    @property
+    def user_ids(self) -> list[str]:
+        """The `user_id` filter in canonical form, as ids are stored."""
+        return [str(value) for value in self.user_id]
+
 
 _DEFAULTS = QueryParameters()
 REPEATABLE = frozenset(
@@ -257,6 +272,8 @@ def _sentence(error: ErrorDetails) -> str:
         return f"The start must be at most {CURSOR_MAX} characters."
     if kind == "string_too_long":
         return f"The name filter must be at most {NAME_MAX} characters."
+    if kind == "literal_error" and name == "status":
+        return f"The status must be one of {INVITATION_STATUSES}."
     if kind == "literal_error":
         return f"The application type must be one of {APPLICATION_TYPES}."
     if kind == "value_error":  # our validators' own sentences

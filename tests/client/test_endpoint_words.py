@@ -33,6 +33,8 @@ WORDS = {
     ("GET", "/tenants/self/owner"): "the tenant's owner",
     ("GET", "/tenants/self/security-contact"): "a security contact",
     ("PUT", "/tenants/self/security-contact"): "a security contact",
+    ("GET", "/logs"): "audit logs",
+    ("GET", "/logs/entity-types"): "log entity types",
     ("GET", "/tenants/self/members"): "members",
     ("GET", "/tenants/self/invitations"): "invitations",
     ("POST", "/tenants/self/invitations"): "creating invitations",

@@ -10,9 +10,11 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
+import console.service.store.invitations as invitations
+import console.service.store.members as members
+import console.service.store.users as users
 from console.kinds import INVITATIONS, MEMBERS
 from console.service.changes import ACTOR_USER, Actor, Change, record
-from console.service.store import invitations, members, users
 
 
 class InvitationRefused(ValueError):

@@ -9,63 +9,15 @@ from __future__ import annotations
 import sqlite3
 import uuid
 from collections.abc import Iterable
-from typing import Any, Protocol
+from typing import Any
 
+from console.service.changes import INSERT, Change, record, row_of
 from console.service.store.listing import NEWEST_FIRST_BY_SEQ, PageRequest, page_of
-
-
-class _Actor(Protocol):
-    @property
-    def id(self) -> str | None: ...
-    @property
-    def type(self) -> str: ...
-
-
-class Change(Protocol):
-    """What an entry records: console.service.changes.Change, described here by its fields
-    so that the store does not import the module that imports it."""
-
-    @property
-    def tenant_id(self) -> str: ...
-    @property
-    def entity_type(self) -> str: ...
-    @property
-    def entity_id(self) -> str: ...
-    @property
-    def operation(self) -> str: ...
-    @property
-    def message(self) -> str: ...
-    @property
-    def actor(self) -> _Actor: ...
-    @property
-    def at(self) -> str: ...
-
-
-_INSERT = (
-    "INSERT INTO logs (id, tenant_id, actor_id, actor_type, entity_type, entity_id,"
-    " operation, message, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
-)
-
-
-def _row(log_id: str, change: Change) -> tuple[str | None, ...]:
-    return (
-        log_id,
-        change.tenant_id,
-        change.actor.id,
-        change.actor.type,
-        change.entity_type,
-        change.entity_id,
-        change.operation,
-        change.message,
-        change.at,
-    )
 
 
 def insert(conn: sqlite3.Connection, change: Change) -> str:
     """Store one entry in the caller's transaction; returns its id."""
-    log_id = str(uuid.uuid4())
-    conn.execute(_INSERT, _row(log_id, change))
-    return log_id
+    return record(conn, change)
 
 
 def insert_many(
@@ -77,10 +29,10 @@ def insert_many(
     their changes one by one through console.service.changes."""
     chosen = iter(ids) if ids is not None else None
     rows = (
-        _row(next(chosen) if chosen is not None else str(uuid.uuid4()), change)
+        row_of(next(chosen) if chosen is not None else str(uuid.uuid4()), change)
         for change in changes
     )
-    return conn.executemany(_INSERT, rows).rowcount
+    return conn.executemany(INSERT, rows).rowcount
 
 
 def page(

@@ -522,9 +522,12 @@ class LogArchive:
                 cursor = after
             keep(rows)
 
-        async with asyncio.TaskGroup() as group:
-            for window in windows:
-                group.create_task(read(window, 0))
+        try:
+            async with asyncio.TaskGroup() as group:
+                for window in windows:
+                    group.create_task(read(window, 0))
+        except BaseExceptionGroup as failed:  # the first failure, as a single call raises it
+            raise _first(failed) from None
 
         reached = max([*newest, *([through] if through else [])], default=None)
         with self._transaction() as conn:
@@ -574,6 +577,12 @@ def _row_as_sent(item: Any) -> tuple[Any, ...] | None:
     except ValidationError:
         log.warning("Skipped a log entry the console cannot read (not archived)")
         return None
+
+
+def _first(group: BaseExceptionGroup[Any]) -> BaseException:
+    """The first exception of a task group's failure (split windows nest groups)."""
+    first = group.exceptions[0]
+    return _first(first) if isinstance(first, BaseExceptionGroup) else first
 
 
 def _set_meta(conn: sqlite3.Connection, key: str, value: str) -> None:

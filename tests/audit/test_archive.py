@@ -279,3 +279,16 @@ def test_an_unreadable_entry_is_skipped_and_logged(caplog: pytest.LogCaptureFixt
     assert _row_as_sent({"id": "x", "created_at": "not a time"}) is None
     assert _row_as_sent({"id": 7, "created_at": "2026-11-22T10:00:00Z"}) is None
     assert "cannot read" in caplog.text
+
+
+async def test_a_failed_sync_raises_the_clients_error_and_moves_nothing(
+    tenant: Any, data_dir: Path
+) -> None:
+    from console.client import RetryPolicy, ServiceUnreachable
+
+    no_retry = RetryPolicy(max_attempts=1)
+    async with AdminClient("http://127.0.0.1:9", tenant.key, retry=no_retry) as dead:
+        with LogArchive.open("prod") as archive:
+            with pytest.raises(ServiceUnreachable):
+                await archive.sync(dead)
+            assert archive.last_synced is None and archive.synced_through is None

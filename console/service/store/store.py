@@ -129,8 +129,13 @@ class Store:
     def sweep_logs(self, retention_seconds: int) -> int:
         """Deletes the audit log entries older than the log retention (by the project clock)."""
         kept_since = stamp(now() - timedelta(seconds=retention_seconds))
-        with self.write() as conn:
-            return logs.delete_older(conn, kept_since)
+        removed = 0
+        while True:  # a transaction a batch: writers wait for one batch at most
+            with self.write() as conn:
+                batch = logs.delete_older(conn, kept_since)
+            removed += batch
+            if batch < logs.SWEEP_BATCH:
+                return removed
 
     def add_logs(self, changes: Iterable[Change]) -> int:
         """Stores audit log entries as they are given (the demo's history, benchmarks'

@@ -529,7 +529,9 @@ class LogArchive:
         except BaseExceptionGroup as failed:  # the first failure, as a single call raises it
             raise _first(failed) from None
 
-        reached = max([*newest, *([through] if through else [])], default=None)
+        if through is not None:
+            newest.append(through)
+        reached: datetime | None = max(newest) if newest else None
         with self._transaction() as conn:
             if reached is not None:
                 _set_meta(conn, "synced_through", stamp(reached))

@@ -9,12 +9,37 @@ from __future__ import annotations
 import sqlite3
 import uuid
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from console.service.store.listing import NEWEST_FIRST_BY_SEQ, PageRequest, page_of
 
-if TYPE_CHECKING:
-    from console.service.changes import Change
+
+class _Actor(Protocol):
+    @property
+    def id(self) -> str | None: ...
+    @property
+    def type(self) -> str: ...
+
+
+class Change(Protocol):
+    """What an entry records: console.service.changes.Change, described here by its fields
+    so that the store does not import the module that imports it."""
+
+    @property
+    def tenant_id(self) -> str: ...
+    @property
+    def entity_type(self) -> str: ...
+    @property
+    def entity_id(self) -> str: ...
+    @property
+    def operation(self) -> str: ...
+    @property
+    def message(self) -> str: ...
+    @property
+    def actor(self) -> _Actor: ...
+    @property
+    def at(self) -> str: ...
+
 
 _INSERT = (
     "INSERT INTO logs (id, tenant_id, actor_id, actor_type, entity_type, entity_id,"

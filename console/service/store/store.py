@@ -9,7 +9,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import console.service.store.applications as applications
 import console.service.store.formulas as formulas
@@ -19,9 +18,6 @@ from console.clock import now
 from console.service.db import Database
 from console.service.grants import management_grants
 from console.service.timestamps import now_stamp, stamp
-
-if TYPE_CHECKING:
-    from console.service.changes import Change
 
 BOOTSTRAP_APPLICATION_NAME = "Bootstrap management"
 
@@ -137,7 +133,7 @@ class Store:
             if batch < logs.SWEEP_BATCH:
                 return removed
 
-    def add_logs(self, changes: Iterable[Change]) -> int:
+    def add_logs(self, changes: Iterable[logs.Change]) -> int:
         """Stores audit log entries as they are given (the demo's history, benchmarks'
         seeding), in one transaction; returns how many."""
         with self.write() as conn:

@@ -23,6 +23,8 @@ HANDLERS = {
     "demo": "console.tui.start.launch:open_demo",
     "serve": "console.service.cli:serve",
     "new-tenant": "console.service.cli:new_tenant",
+    # issue 36: the local service's operator accepts an invitation for its invitee
+    "accept-invitation": "console.service.cli:accept_invitation",
     "profile": "console.profiles.cli:run",
     "status": "console.estate.status_cli:run",
     # issue 17: a tenant's configuration as a file, diff and apply (console.estate)
@@ -160,6 +162,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="seed it as the demo's staging tenant, a near copy of the demo tenant "
         "(default: an empty tenant)",
     )
+    new_tenant.add_argument(
+        "--owner",
+        metavar="EMAIL",
+        help="the tenant's owner: this user (made, MFA enrolled, if the data dir has none "
+        "with this email) becomes its OWNER member and creates its bootstrap application",
+    )
     new_tenant.add_argument("name", help="the tenant's name (1 to 200 characters)")
 
     profile = sub.add_parser("profile", help="manage profiles (one tenant and key each)")
@@ -218,7 +226,30 @@ def build_parser() -> argparse.ArgumentParser:
 
     _add_run_command(sub)
     _add_usage_command(sub)
+    _add_accept_invitation_command(sub)
     return parser
+
+
+def _add_accept_invitation_command(sub: argparse._SubParsersAction[_Parser]) -> None:
+    """Issue 36: local only, as `new-tenant` (console/service/cli.py)."""
+    accept = sub.add_parser(
+        "accept-invitation",
+        help="local service only: accept an invitation for its invitee, who becomes a member",
+    )
+    accept.add_argument("id", metavar="ID", help="the invitation's id")
+    accept.add_argument(
+        "--data-dir",
+        metavar="DIR",
+        help="the data dir of the service (default: serve's, the user data directory); "
+        "works while serve runs on it",
+    )
+    accept.add_argument("--first-name", metavar="F", help="the new user's first name")
+    accept.add_argument("--last-name", metavar="L", help="the new user's last name")
+    accept.add_argument(
+        "--no-mfa",
+        action="store_true",
+        help="the new user has not enrolled in multi-factor authentication (default: enrolled)",
+    )
 
 
 def _add_usage_command(sub: argparse._SubParsersAction[_Parser]) -> None:

@@ -149,3 +149,60 @@ async def test_a_refused_owner_change_is_recorded_as_failed(people, people_clien
     assert refused.outcome == "failed"
     with pytest.raises(CannotUndo, match="failed"):
         plan_undo(refused)
+
+
+async def test_pending_people_changes_are_settled_by_email_and_role(
+    service, people, people_client, journal
+) -> None:
+    """Left pending by a console that stopped: an invitation sent is found by its email, one
+    never sent is failed, a role change that reached the service is done."""
+    from test_settle import left_pending
+
+    from console.journal.settle import settle_pending
+    from console.journal.store import FAILED, OK
+
+    people.invite("grace@example.com", "READ_ONLY")
+    sent = left_pending(
+        journal,
+        service,
+        "POST",
+        "/tenants/self/invitations",
+        "invitations",
+        "create",
+        name="grace@example.com",
+        request={"email": "grace@example.com", "role": "READ_ONLY"},
+        tenant="Journal people",
+    )
+    never = left_pending(
+        journal,
+        service,
+        "POST",
+        "/tenants/self/invitations",
+        "invitations",
+        "create",
+        name="lin@example.com",
+        request={"email": "lin@example.com", "role": "ADMIN"},
+        tenant="Journal people",
+    )
+    ada = people.member("ada@example.com", "ADMIN")
+    (before,) = [m for m in people.members() if m["id"] == ada.member_id]
+    with people.http() as http:
+        assert http.put(
+            f"/tenants/self/members/{ada.member_id}", json={"role": "READ_ONLY"}
+        ).is_success
+    changed = left_pending(
+        journal,
+        service,
+        "PUT",
+        f"/tenants/self/members/{ada.member_id}",
+        "members",
+        "update",
+        object_id=ada.member_id,
+        name=ada.email,
+        before=before,
+        request={"role": "READ_ONLY"},
+        tenant="Journal people",
+    )
+    await settle_pending(people_client, journal, profile="prod")
+    outcomes = {c.id: c.outcome for c in journal.list()}
+    assert outcomes[sent] == OK and outcomes[never] == FAILED and outcomes[changed] == OK

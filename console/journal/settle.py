@@ -235,8 +235,10 @@ async def _read(
     except ValueError:
         raise _Undecided("its id is not one of the service's ids") from None
     requests.spend()
+    from console.journal.undo import read_object
+
     try:
-        data = await client.send_json("GET", kind.item_path(checked))
+        data = await read_object(client, kind, checked)
     except NotFound:
         return None
     if not isinstance(data, dict):

@@ -47,6 +47,8 @@ HANDLERS = {
     "keys": "console.keys.cli:run",
     # issue 35: reactors: list, show, react on the service (console/reactors_cli.py)
     "reactors": "console.reactors_cli:run",
+    # issue 36: the tenant's members and invitations (console/members_cli.py)
+    "members": "console.members_cli:run",
     # issue 36: the audit logs, the local archive of them, following them (console/audit/cli.py)
     "logs": "console.audit.cli:run",
 }
@@ -231,6 +233,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_review_command(sub)
     _add_keys_command(sub)
     _add_reactors_command(sub)
+    _add_members_command(sub)
     _add_search_command(sub)
     _add_logs_command(sub)
 
@@ -415,6 +418,48 @@ def _add_reactors_command(sub: argparse._SubParsersAction[_Parser]) -> None:
         help="with --async: how long to wait for the result (default 60)",
     )
     react.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
+
+
+def _add_members_command(sub: argparse._SubParsersAction[_Parser]) -> None:
+    """Issue 36: the tenant's members and invitations (console/members_cli.py)."""
+    members = sub.add_parser(
+        "members",
+        help="list members and invitations; invite, resend, revoke, set a role, remove",
+        description="The tenant's people. MEMBER is a member's id or email, ID an invitation's "
+        "id or email. Every change is journalled and can be undone (`tenant-console undo`). "
+        "The owner is never removed nor given another role; removing or demoting the "
+        "console's own user needs --confirm EMAIL. Exit 0 done, 1 refused or failed, 2 usage, "
+        "3 no such member or invitation.",
+    )
+    actions = members.add_subparsers(dest="members_command", metavar="ACTION", required=True)
+    listed = actions.add_parser(
+        "list", help="members (email, name, role, MFA, id) and invitations (status, expiry)"
+    )
+    listed.add_argument("--format", choices=("table", "json", "csv"), default="table")
+    invite = actions.add_parser("invite", help="invite EMAIL to the tenant (expires in 72 h)")
+    invite.add_argument("email", metavar="EMAIL")
+    invite.add_argument(
+        "--role", default="ADMIN", metavar="ROLE", help="ADMIN or READ_ONLY (default ADMIN)"
+    )
+    resend = actions.add_parser("resend", help="send an invitation again, expiring 72 h from now")
+    resend.add_argument("id", metavar="ID", help="the invitation's id or email")
+    revoke = actions.add_parser("revoke", help="withdraw an invitation")
+    revoke.add_argument("id", metavar="ID", help="the invitation's id or email")
+    set_role = actions.add_parser("set-role", help="give a member another role")
+    set_role.add_argument("member", metavar="MEMBER", help="the member's id or email")
+    set_role.add_argument("role", metavar="ROLE", help="ADMIN or READ_ONLY")
+    remove = actions.add_parser("remove", help="take a member out of the tenant")
+    remove.add_argument("member", metavar="MEMBER", help="the member's id or email")
+    for parser in (set_role, remove):
+        parser.add_argument(
+            "--confirm",
+            metavar="EMAIL",
+            help="the member's email: needed to remove or demote the console's own user",
+        )
+    for parser in (listed, invite, resend, revoke, set_role, remove):
+        parser.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
+    for parser in (invite, resend, revoke, set_role, remove):
+        parser.add_argument("--read-only", action="store_true", default=argparse.SUPPRESS)
 
 
 def _add_keys_command(sub: argparse._SubParsersAction[_Parser]) -> None:

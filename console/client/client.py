@@ -27,7 +27,9 @@ from console.client.resources import (
 
 if TYPE_CHECKING:
     from console.client.index import LocalIndex
+    from console.client.people_groups import Invitations, Members
     from console.kinds import Kind
+    from console.models.people import RoleItem
 
 log = logging.getLogger(__name__)
 
@@ -39,8 +41,9 @@ class AdminClient:
     """A typed async client of the tenant administration API, for one base URL and key.
 
     Use it as `async with AdminClient(url, key) as c:`; resource groups hang off it as
-    `c.permissions`, `c.applications`, `c.proxies`, `c.reactor_formulas`, `c.reactors` and
-    `c.tenant`,
+    `c.permissions`, `c.applications`, `c.proxies`, `c.reactor_formulas`, `c.reactors`,
+    `c.members`, `c.invitations` and `c.tenant` (with its owner and security contact), and
+    `c.roles()` reads the role catalogue;
     and `c.collection(kind)` serves any paged kind of the registry (console.kinds).
     Every failure raises an ApiError subclass. GET, PUT and DELETE are retried on 429,
     502, 503, 504 and lost connections per `retry`; POST never is.
@@ -80,7 +83,12 @@ class AdminClient:
         self.tenant = TenantResource(self._session)
         self._collections: dict[Kind, Collection[Any, Any, Any]] = {
             group.kind: group
-            for group in (self.applications, self.proxies, self.reactor_formulas, self.reactors)
+            for group in (
+                self.applications,
+                self.proxies,
+                self.reactor_formulas,
+                self.reactors,
+            )
         }
         self.application_keys = ApplicationKeys(self._session)
         self.logs = Logs(self._session)
@@ -97,8 +105,44 @@ class AdminClient:
         `c.permissions`)."""
         group = self._collections.get(kind)
         if group is None:
+            from console.kinds import INVITATIONS, MEMBERS
+
+            if kind is MEMBERS:
+                return self.members
+            if kind is INVITATIONS:
+                return self.invitations
             group = self._collections[kind] = Collection(self._session, kind)
         return group
+
+    @property
+    def members(self) -> Members:
+        """The tenant's members (`set_role`, `delete`); made on first use, so that the
+        client's start-up loads none of the people's models."""
+        from console.client.people_groups import Members
+        from console.kinds import MEMBERS
+
+        group = self._collections.get(MEMBERS)
+        if not isinstance(group, Members):
+            group = self._collections[MEMBERS] = Members(self._session)
+        return group
+
+    @property
+    def invitations(self) -> Invitations:
+        """The tenant's invitations (`invite`, `resend`, `delete` to revoke); made on first
+        use."""
+        from console.client.people_groups import Invitations
+        from console.kinds import INVITATIONS
+
+        group = self._collections.get(INVITATIONS)
+        if not isinstance(group, Invitations):
+            group = self._collections[INVITATIONS] = Invitations(self._session)
+        return group
+
+    async def roles(self) -> list[RoleItem]:
+        """The roles a member may have (`GET /roles`): OWNER, ADMIN, READ_ONLY."""
+        from console.client.people_groups import Roles
+
+        return await Roles(self._session).list()
 
     @property
     def base_url(self) -> str:

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from console.client.endpoints import path_template
-from console.client.errors import ApiError, NotOffered
-from console.kinds import KINDS, TENANT, Kind
+from console.client.errors import ApiError, NotFound, NotOffered
+from console.kinds import KINDS, TENANT, Kind, field_of
 from console.kinds.endpoints import endpoint
 
 log = logging.getLogger("console.client")
@@ -137,6 +137,29 @@ def classify(method: str, path: str) -> tuple[str, str, str | None]:
     return key, action.get(method, method.lower()), object_id
 
 
+def _name_of(kind: str, *sources: Any) -> str | None:
+    """The changed object's name for the journal: its kind's name field (`name`, a member's
+    `user.email`, an invitation's `email`) in the request, else in the object as it was."""
+    found = KINDS.find(kind)
+    name_field = found.name_field if found is not None else "name"
+    for source in sources:
+        if isinstance(source, dict):
+            value = field_of(source, name_field)
+            if isinstance(value, str):
+                return value
+    return None
+
+
+def _object_path(kind: str, object_id: str, path: str) -> str:
+    """The path of the object a write at `path` changes: its kind's item path (a member's
+    is `/tenants/self/members/{id}`), or the path's first two segments for a path of no
+    kind. `object_id` came from `path`, which the client checked."""
+    found = KINDS.find(kind)
+    if found is not None:
+        return found.item_path(object_id)
+    return "/".join(path.split("?", 1)[0].split("/")[:3])
+
+
 def _body_id(value: Any) -> str | None:
     if isinstance(value, dict) and value.get("id") is not None:
         return str(value["id"])
@@ -207,11 +230,7 @@ class ChangeRecording:
         if self.tenant_id:
             related = {**related, "tenant_id": self.tenant_id}
         origin, undoes = _ORIGIN.get() or (self.origin, None)
-        name = None
-        for source in (body, before):
-            if isinstance(source, dict) and isinstance(source.get("name"), str):
-                name = source["name"]
-                break
+        name = _name_of(kind, body, before)
         change = PendingChange(
             method=method,
             path=path,
@@ -286,9 +305,15 @@ class ChangeRecording:
         known = self.last_read(kind, object_id)
         if known is not None:
             return known
-        object_path = "/".join(path.split("?", 1)[0].split("/")[:3])
+        object_path = _object_path(kind, object_id, path)
         try:
             data = await get(object_path)
+        except NotFound as missing:  # a service that lists them only (hosted members)
+            found = KINDS.find(kind)
+            listed = await listed_object(found, object_id, get) if found else None
+            if listed is None:
+                log.info("Could not read %s before changing it: %s", object_path, missing)
+            return listed
         except ApiError as error:
             log.info("Could not read %s before changing it: %s", object_path, error)
             return None
@@ -335,6 +360,35 @@ class ChangeRecording:
             self.tenant_id = str(data.get("id") or "") or None
 
 
+LISTED_PAGES = 10
+"""Pages of 100 looked through for an object a service does not read by its id."""
+
+
+async def listed_object(
+    kind: Kind, object_id: str, get: Callable[[str], Awaitable[Any]]
+) -> dict[str, Any] | None:
+    """The object of `kind` with id `object_id` as its list shows it (the hosted service
+    reads members only as a list), or None when it is not among the first LISTED_PAGES
+    pages or the list cannot be read (logged)."""
+    if kind.singleton or kind.routes.catalogue:
+        return None
+    for page in range(1, LISTED_PAGES + 1):
+        try:
+            data = await get(f"{kind.path}?page={page}&size=100")
+        except ApiError as error:
+            log.info("Could not list %s to find %s: %s", kind.nouns.plural, object_id, error)
+            return None
+        items = data.get("data") if isinstance(data, dict) else None
+        if not isinstance(items, list):
+            return None
+        for item in items:
+            if isinstance(item, dict) and str(item.get("id")) == object_id:
+                return item
+        if len(items) < 100:
+            return None
+    return None
+
+
 async def _users(
     user: Kind, reference: Any, object_id: str, get: Callable[[str], Awaitable[Any]]
 ) -> list[dict[str, str]]:
@@ -363,4 +417,5 @@ __all__ = [
     "RecordRefused",
     "changes_made_by",
     "classify",
+    "listed_object",
 ]

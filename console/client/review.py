@@ -24,7 +24,12 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from console.client.envelope import page_numbers
-from console.client.review_activity import DEFAULT_INACTIVE_DAYS, Activity, inactive_limit
+from console.client.review_activity import (
+    DEFAULT_INACTIVE_DAYS,
+    Activity,
+    inactive_limit,
+    wire_time,
+)
 from console.client.walk import PageEnd, envelope_end, walk_pages
 from console.kinds import APPLICATIONS
 
@@ -88,8 +93,9 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         INACTIVE,
         "inactive",
-        f"No activity as an actor known within {DEFAULT_INACTIVE_DAYS} days (unless set "
-        "otherwise), by the audit logs read now and the local archive: is it still needed?",
+        f"Made more than {DEFAULT_INACTIVE_DAYS} days ago (unless set otherwise) and no "
+        "activity as an actor known since, by the audit logs read now and the local archive: "
+        "is it still needed?",
     ),
 )
 FLAGS_BY_KEY: dict[str, Flag] = {flag.key: flag for flag in FLAGS}
@@ -184,6 +190,9 @@ class ReviewRow:
     last_activity_at: str | None = None
     """Its newest audit log entry as an actor (the logs read now and the local archive);
     None when none is known, or the logs were not read."""
+    created_at: str | None = None
+    """When it was made, as sent: one younger than the inactivity threshold is not judged
+    inactive (it has not had the time)."""
 
     @property
     def held(self) -> frozenset[str]:
@@ -268,6 +277,7 @@ def read_application(
         ),
         readable=bool(item.get("id")),
         oldest_key_at=oldest.isoformat() if oldest is not None else None,
+        created_at=_text(item.get("created_at")),
     )
 
 
@@ -286,15 +296,18 @@ def with_activity(
     rows: list[ReviewRow], activity: Activity, *, inactive_before: datetime | None = None
 ) -> list[ReviewRow]:
     """`rows` with each application's last activity, flagged inactive when none is known
-    since `inactive_before` (DEFAULT_INACTIVE_DAYS ago unless given). Nothing is flagged when
-    the activity could not be judged (no logs read, no archive)."""
+    since `inactive_before` (DEFAULT_INACTIVE_DAYS ago unless given) and it was made before
+    then (a younger one has not had the time; one whose making time is not sent is judged).
+    Nothing is flagged when the activity could not be judged (no logs read, no archive)."""
     limit = inactive_before if inactive_before is not None else inactive_limit()
     last = activity.last_for(row.id for row in rows if row.readable)
     judged = activity.judged
     out: list[ReviewRow] = []
     for row in rows:
         moment = last.get(row.id)
-        inactive = judged and row.readable and (moment is None or moment < limit)
+        made = wire_time(row.created_at)
+        old_enough = made is None or made < limit
+        inactive = judged and row.readable and old_enough and (moment is None or moment < limit)
         flags = tuple(f for f in row.flags if f != INACTIVE)
         if inactive:
             flags = (*flags, INACTIVE)  # INACTIVE is the last of FLAGS

@@ -224,7 +224,8 @@ def _misused_pack_options(args: argparse.Namespace) -> str | None:
 
 
 def _period(args: argparse.Namespace) -> Period:
-    from console.audit.evidence import Period, parse_when
+    from console.audit.evidence import Period
+    from console.audit.when import parse_when
     from console.clock import now
 
     moment = now()

@@ -30,7 +30,7 @@ import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -69,32 +69,6 @@ class EvidenceRefused(Exception):
 
 
 # ---- the period ------------------------------------------------------------------------
-
-_RELATIVE = re.compile(r"^(\d{1,6})([dhm])$")
-
-
-def parse_when(text: str, *, now: datetime | None = None) -> datetime:
-    """`--since` / `--until`: an ISO 8601 date (midnight UTC) or date-time (UTC if it names no
-    offset), or a time ago: `90d`, `12h`, `30m`. ValueError with one sentence otherwise."""
-    from console.clock import now as clock_now
-
-    value = text.strip()
-    found = _RELATIVE.fullmatch(value)
-    if found:
-        amount, unit = int(found.group(1)), found.group(2)
-        step = {"d": timedelta(days=1), "h": timedelta(hours=1), "m": timedelta(minutes=1)}
-        return (now or clock_now()) - amount * step[unit]
-    try:
-        if len(value) == 10:
-            day = date.fromisoformat(value)
-            return datetime(day.year, day.month, day.day, tzinfo=UTC)
-        moment = datetime.fromisoformat(value)
-    except ValueError:
-        raise ValueError(
-            f"{value!r} is not a time: give an ISO 8601 date or date-time "
-            "(2026-11-01, 2026-11-01T09:00:00Z) or a time ago (90d, 12h, 30m)."
-        ) from None
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 @dataclass(frozen=True)
@@ -272,7 +246,7 @@ async def archived_logs(
     except Exception:
         log.warning("The log archive's gaps could not be read", exc_info=True)
         problem = problem or "The archive's gaps could not be read."
-    times = [e.created_at for e in entries if getattr(e, "created_at", None) is not None]
+    times = [e.created_at for e in entries if e.created_at is not None]
     about = {
         "entries": len(entries),
         "oldest": min(times).isoformat() if times else None,

@@ -151,7 +151,9 @@ def new_tenant(args: argparse.Namespace) -> int:
         if problem:
             return _fail("new-tenant", f"--owner: {problem}")
         if args.demo_data:
-            return _fail("new-tenant", "--owner and --demo-data: the demo tenant has its own owner.")
+            return _fail(
+                "new-tenant", "--owner and --demo-data: the demo tenant has its own owner."
+            )
     data_dir = Path(args.data_dir).expanduser() if args.data_dir else default_data_dir()
     store = _open_store("new-tenant", data_dir)
     if isinstance(store, int):
@@ -167,7 +169,11 @@ def new_tenant(args: argparse.Namespace) -> int:
             return _fail("new-tenant", f"the data dir already holds a demo tenant named {name!r}.")
     else:
         info = store.create_tenant(name, owner_email=owner)
-    made = {"tenant_id": info.tenant_id, "application_id": info.application_id, "key": info.key}
+    made: dict[str, str | None] = {
+        "tenant_id": info.tenant_id,
+        "application_id": info.application_id,
+        "key": info.key,
+    }
     if info.owner_id is not None:
         made |= {"owner_id": info.owner_id, "owner_member_id": info.owner_member_id}
     print(json.dumps(made), flush=True)

@@ -27,6 +27,8 @@ BAD_VALUES = {
     "entity_id": "not-a-uuid",
     "start_date": "yesterday",
     "end_date": "2026-02-30",
+    "user_id": "not-a-uuid",
+    "status": "ACCEPTED",
 }
 """A value each query parameter of the API refuses."""
 

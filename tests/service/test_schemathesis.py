@@ -55,6 +55,12 @@ STATELESS_SERVED = [
     "GET /applications/key",
     "GET /logs",
     "GET /logs/entity-types",
+    "GET /tenants/self/members",
+    "POST /tenants/self/invitations",
+    "GET /tenants/self/invitations",
+    "GET /roles",
+    "GET /tenants/self/security-contact",
+    "PUT /tenants/self/security-contact",
 ]
 
 
@@ -298,8 +304,8 @@ def test_openapi_document_is_served(service) -> None:
         for method in item
         if method in ("get", "post", "put", "delete")
     }
-    # the spec, Application Keys, Reactors, Logs
-    assert len(operations) == 26 + 8 + 2, sorted(operations)
+    # the spec, Application Keys, Reactors, Logs; the tenant's people
+    assert len(operations) == 26 + 8 + 2 + 13, sorted(operations)
     schemes = document["components"]["securitySchemes"]
     assert {"type": "apiKey", "in": "header", "name": "SVC-API-KEY"} in schemes.values()
 

@@ -41,14 +41,15 @@ async def people_client(
 
 
 async def test_members_are_listed_with_their_users(people, people_client) -> None:
-    ada = people.member("ada@example.com", "READ_ONLY", mfa=False)
+    # A user is one across tenants (by email): this test's own, without MFA.
+    ada = people.member("no-mfa.client@example.com", "READ_ONLY", mfa=False)
     members = [m async for m in people_client.members.iterate()]
     by_email = {m.email: m for m in members}
-    assert set(by_email) == {OWNER_EMAIL, "ada@example.com"}
+    assert set(by_email) == {OWNER_EMAIL, ada.email}
     assert by_email[OWNER_EMAIL].is_owner and by_email[OWNER_EMAIL].user.mfa_enrolled is True
-    assert str(by_email["ada@example.com"].id) == ada.member_id
-    assert by_email["ada@example.com"].role == "READ_ONLY"
-    assert by_email["ada@example.com"].user.mfa_enrolled is False
+    assert str(by_email[ada.email].id) == ada.member_id
+    assert by_email[ada.email].role == "READ_ONLY"
+    assert by_email[ada.email].user.mfa_enrolled is False
     owner = await people_client.tenant.owner()
     assert str(owner.id) == people.owner.member_id and owner.email == OWNER_EMAIL
 

@@ -8,6 +8,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
+import httpx
 import pytest
 from people_tenant import PeopleTenant
 
@@ -149,3 +150,105 @@ async def test_a_refused_owner_change_is_recorded_as_failed(people, people_clien
     assert refused.outcome == "failed"
     with pytest.raises(CannotUndo, match="failed"):
         plan_undo(refused)
+
+
+async def test_pending_people_changes_are_settled_by_email_and_role(
+    service, people, people_client, journal
+) -> None:
+    """Left pending by a console that stopped: an invitation sent is found by its email, one
+    never sent is failed, a role change that reached the service is done."""
+    from test_settle import left_pending
+
+    from console.journal.settle import settle_pending
+    from console.journal.store import FAILED, OK
+
+    people.invite("grace@example.com", "READ_ONLY")
+    sent = left_pending(
+        journal,
+        service,
+        "POST",
+        "/tenants/self/invitations",
+        "invitations",
+        "create",
+        name="grace@example.com",
+        request={"email": "grace@example.com", "role": "READ_ONLY"},
+        tenant="Journal people",
+    )
+    never = left_pending(
+        journal,
+        service,
+        "POST",
+        "/tenants/self/invitations",
+        "invitations",
+        "create",
+        name="lin@example.com",
+        request={"email": "lin@example.com", "role": "ADMIN"},
+        tenant="Journal people",
+    )
+    ada = people.member("ada@example.com", "ADMIN")
+    (before,) = [m for m in people.members() if m["id"] == ada.member_id]
+    with people.http() as http:
+        assert http.put(
+            f"/tenants/self/members/{ada.member_id}", json={"role": "READ_ONLY"}
+        ).is_success
+    changed = left_pending(
+        journal,
+        service,
+        "PUT",
+        f"/tenants/self/members/{ada.member_id}",
+        "members",
+        "update",
+        object_id=ada.member_id,
+        name=ada.email,
+        before=before,
+        request={"role": "READ_ONLY"},
+        tenant="Journal people",
+    )
+    await settle_pending(people_client, journal, profile="prod")
+    outcomes = {c.id: c.outcome for c in journal.list()}
+    assert outcomes[sent] == OK and outcomes[never] == FAILED and outcomes[changed] == OK
+
+
+class ListsMembersOnly(httpx.AsyncBaseTransport):
+    """The hosted service's members: listed, changed and removed, never read by id (404)."""
+
+    def __init__(self) -> None:
+        self._inner = httpx.AsyncHTTPTransport()
+        self.refused = 0
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        parts = request.url.path.strip("/").split("/")
+        if (
+            request.method == "GET"
+            and parts[:3] == ["tenants", "self", "members"]
+            and len(parts) == 4
+        ):
+            self.refused += 1
+            return httpx.Response(
+                404, json={"title": "Not Found", "status": 404, "detail": "No such route"}
+            )
+        return await self._inner.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+
+async def test_a_member_is_found_in_the_list_where_it_cannot_be_read_by_id(
+    service, people, journal
+) -> None:
+    """Before the change (for the journal) and before its undo (has it changed since?), a
+    member is read from the list when the service does not read members by id."""
+    from console.journal.undo import check_now, run_undo
+
+    ada = people.member("ada@example.com", "ADMIN")
+    hosted = ListsMembersOnly()
+    async with AdminClient(service.base_url, people.key, transport=hosted) as client:
+        client.record_changes(journal, profile="people", origin="console")
+        await client.members.set_role(ada.member_id, "READ_ONLY")  # never read before
+        (change,) = journal.list()
+        assert change.before is not None and change.before["role"] == "ADMIN"
+        plan = await check_now(client, plan_undo(change))
+        assert not plan.changed_since
+        await run_undo(client, plan)
+    assert hosted.refused >= 2
+    assert people.role_of(ada.email) == "ADMIN"

@@ -151,6 +151,8 @@ class ArchiveReach:
     count: int
     last_synced: datetime | None
     gaps: list[tuple[datetime, datetime]] = field(default_factory=list)
+    opened_at_last_sync: tuple[datetime, datetime] | None = None
+    """The gap the last complete sync found, if it found one: what `status` warns of."""
 
 
 @dataclass(frozen=True)
@@ -367,12 +369,20 @@ class LogArchive:
             (count,) = self._conn.execute("SELECT count(*) FROM entries").fetchone()
             gaps = self._conn.execute("SELECT start, end FROM gaps ORDER BY start").fetchall()
             last_synced = self._meta("last_synced")
+            opened = self._conn.execute(
+                "SELECT start, end FROM gaps WHERE found_at = ?", (last_synced or "",)
+            ).fetchone()
         return ArchiveReach(
             oldest=_time(oldest),
             newest=_time(newest),
             count=count,
             last_synced=_time(last_synced),
             gaps=[(datetime.fromisoformat(s), datetime.fromisoformat(e)) for s, e in gaps],
+            opened_at_last_sync=(
+                (datetime.fromisoformat(opened[0]), datetime.fromisoformat(opened[1]))
+                if opened
+                else None
+            ),
         )
 
     def size_bytes(self) -> int:

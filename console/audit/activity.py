@@ -9,6 +9,7 @@ activity. Without an archive (no profile, or it cannot be opened), the logs read
 from __future__ import annotations
 
 import logging
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from console.client.review_activity import Activity, read_activity
@@ -34,21 +35,38 @@ def open_archive(profile: str | None) -> LogArchive | None:
         return None
 
 
-async def review_activity(client: AdminClient, archive: LogArchive | None) -> Activity:
+async def review_activity(
+    client: AdminClient, archive: LogArchive | None, *, sync: bool = True
+) -> Activity:
     """What is known of every actor's activity: the archive synced with the service and asked
     (`lookup`), or, without one, the logs read now. A sync that fails leaves what the archive
-    already held, with the failure as `problem` (inactivity is still judged by it)."""
+    already held, with the failure as `problem` (inactivity is still judged by it).
+    `sync` False (the console, whose event loop must not write a day of entries to SQLite):
+    the logs read now, and the archive only asked."""
     if archive is None:
         return await read_activity(client)
+    if not sync:
+        read = await read_activity(client)
+        oldest = _oldest(archive)
+        known = [moment for moment in (read.known_since, oldest) if moment is not None]
+        return Activity(
+            read.last,
+            lookup=archive.last_activity,
+            known_since=min(known) if known else None,
+            problem=read.problem,
+        )
     problem = None
     try:
         await archive.sync(client)
     except Exception as error:
         log.warning("The log archive could not be brought up to date", exc_info=True)
         problem = f"The audit logs could not be read now ({error}); the archive's are used."
+    return Activity({}, lookup=archive.last_activity, known_since=_oldest(archive), problem=problem)
+
+
+def _oldest(archive: LogArchive) -> datetime | None:
     try:
-        oldest = archive.reach().oldest
+        return archive.reach().oldest
     except Exception:
         log.warning("The log archive's reach could not be read", exc_info=True)
-        oldest = None
-    return Activity({}, lookup=archive.last_activity, known_since=oldest, problem=problem)
+        return None

@@ -237,3 +237,52 @@ def test_verify_without_a_manifest_fails(
     (folder / LOGS).write_text("")
     assert main(["review", "--verify", str(folder)]) == 1
     assert f"missing: {MANIFEST}" in capsys.readouterr().out
+
+
+def test_the_review_counts_the_archives_activity(
+    pack_tenant: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """91 days on (the project clock): Payouts acted 5 days ago by the profile's archive, so it
+    is not inactive; the bootstrap application's last activity (today's writes) is 91 days old,
+    so it is; `--inactive-days 100` flags neither."""
+    from datetime import UTC, datetime, timedelta
+
+    from console.audit.archive import LogArchive
+    from console.clock import FROZEN_NOW_ENV
+    from console.models.logs import Log
+
+    tenant, _secrets = pack_tenant
+    later = datetime.now(UTC) + timedelta(days=91)
+    monkeypatch.setenv(FROZEN_NOW_ENV, later.isoformat())
+    assert main(["review", "--profile", "prod", "--format", "json"]) == 0
+    apps = {a["name"]: a for a in json.loads(capsys.readouterr().out)["applications"]}
+    payouts = apps["Payouts"]
+    assert "inactive" in payouts["flags"] and payouts["last_activity_at"] is None
+
+    acted = later - timedelta(days=5)
+    with LogArchive.open("prod") as archive:
+        archive.store(
+            [
+                Log(
+                    id="6f1c1f0e-3a43-4b8e-9b8a-0d6c1b1e0a01",
+                    tenant_id=tenant.tenant_id,
+                    actor_id=payouts["id"],
+                    actor_type="application",
+                    entity_type="token",
+                    entity_id="6f1c1f0e-3a43-4b8e-9b8a-0d6c1b1e0a02",
+                    operation="read",
+                    message="Token retrieved",
+                    created_at=acted,
+                )
+            ]
+        )
+    assert main(["review", "--profile", "prod", "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    apps = {a["name"]: a for a in document["applications"]}
+    assert "inactive" not in apps["Payouts"]["flags"]
+    assert datetime.fromisoformat(apps["Payouts"]["last_activity_at"]) == acted
+    assert "inactive" in apps["Bootstrap management"]["flags"]
+    assert document["activity"]["known_since"] is not None
+
+    assert main(["review", "--profile", "prod", "--format", "csv", "--inactive-days", "100"]) == 0
+    assert "inactive" not in capsys.readouterr().out

@@ -259,14 +259,17 @@ class ReviewScreen(TenantWalkScreen["ReviewPage"]):
 
     async def _pages(self, client: AdminClient) -> AsyncIterator[ReviewPage]:
         """The review's pages, with each application's activity: the logs read now and the
-        profile's archive (opened off the screen's thread, closed when the walk ends)."""
+        profile's archive, asked but not written to here (opened off the screen's thread,
+        closed when the walk ends; the Logs section and `logs --archive` fill it)."""
         from console.audit.activity import open_archive, review_activity
 
         connection = session_host(self).connection
         profile = connection.profile if connection is not None else None
         archive = await asyncio.to_thread(open_archive, profile) if profile else None
         try:
-            async for page in review_pages(client, activity=review_activity(client, archive)):
+            async for page in review_pages(
+                client, activity=review_activity(client, archive, sync=False)
+            ):
                 yield page
         finally:
             if archive is not None:

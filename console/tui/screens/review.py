@@ -156,7 +156,7 @@ PEOPLE_SHOWN = 3
 
 def people_text(people: People | None) -> Text:
     """The People part: one finding after another, each with the e-mails it concerns."""
-    from console.client.review_people import PEOPLE_FLAGS, PEOPLE_FLAGS_BY_KEY
+    from console.client.review_people import OWNER, PEOPLE_FLAGS, PEOPLE_FLAGS_BY_KEY
     from console.terminal_text import printable
 
     text = Text("People: ", style="bold")
@@ -171,7 +171,7 @@ def people_text(people: People | None) -> Text:
         if parts:
             text.append(" · ", style="dim")
         parts += 1
-        style = "bold yellow" if flag.key != "owner" else "bold"
+        style = "bold" if flag.key == OWNER else "bold yellow"
         text.append(f"{PEOPLE_FLAGS_BY_KEY[flag.key].label} {len(rows)}", style=style)
         named = ", ".join(printable(row.name) for row in rows[:PEOPLE_SHOWN])
         more = f" +{len(rows) - PEOPLE_SHOWN}" if len(rows) > PEOPLE_SHOWN else ""

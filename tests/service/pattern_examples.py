@@ -161,3 +161,17 @@ EMAILS_INVALID = [
     ("ada@example.com\x85", "C1 (NEL)"),
     ("a" * 65 + "@" + "b" * 185 + ".com", "too long"),
 ]
+
+ENTITY_TYPES_VALID = ["proxy", "reactor_formula", "tenant_member", "a", "a1_", "x" * 64]
+
+ENTITY_TYPES_INVALID = [
+    ("", "empty"),
+    ("Proxy", "capital letter"),
+    ("_proxy", "leading underscore"),
+    ("1proxy", "leading digit"),
+    ("reactor-formula", "hyphen"),
+    ("proxy type", "space"),
+    ("proxy\n", "trailing line break"),
+    ("prôxy", "not ASCII"),
+    ("x" * 65, "too long"),
+]

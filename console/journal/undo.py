@@ -518,8 +518,6 @@ async def _request(client: AdminClient, plan: UndoPlan, relink: bool) -> UndoRes
             result.lines.append(f'Created {what} "{plan.change.name}" again as {result.new_id}.')
         else:  # brought back as another kind (a removed member by an invitation)
             result.lines.append(f'Created {what} {result.new_id} for "{plan.change.name}".')
-            note = _facet(plan.change.kind).restore_note
-            result.lines += [note] if note else []
         if relink and plan.relink and result.new_id:
             result.lines += await _relink(client, plan.relink, result.new_id)
     return result

@@ -144,7 +144,7 @@ def test_the_consoles_own_user_needs_its_email_confirmed(people, monkeypatch, ca
     assert "the user who made this console's application" in err
     assert "add --confirm ada@example.com. Nothing was sent." in err
     code, _, err = run(capsys, "set-role", ada.email, "READ_ONLY")
-    assert code == 2 and "To make READ_ONLY ada@example.com anyway" in err
+    assert code == 2 and "To make ada@example.com READ_ONLY anyway" in err
     code, _, err = run(capsys, "remove", ada.email, "--confirm", grace.email)
     assert code == 2 and "is not the member's email (ada@example.com)" in err
     assert people.role_of(ada.email) == "ADMIN"

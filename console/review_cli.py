@@ -3,7 +3,7 @@
 - `review --format csv|json [-o FILE]`: applications (grants, last activity), reactors and
   people (members, invitations), flagged;
 - `review --evidence DIR [--since WHEN] [--until WHEN]`: the evidence pack
-  (console.audit.evidence) in a new or empty folder;
+  (console.evidence) in a new or empty folder;
 - `review --verify DIR`: the pack checked against its manifest (exit 1 naming each changed,
   missing or extra file).
 
@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
-    from console.audit.evidence import Period
+    from console.evidence import Period
     from console.client.client import AdminClient
     from console.client.review_export import ExportFormat
     from console.profiles.resolve import ResolvedConnection
@@ -224,7 +224,7 @@ def _misused_pack_options(args: argparse.Namespace) -> str | None:
 
 
 def _period(args: argparse.Namespace) -> Period:
-    from console.audit.evidence import Period
+    from console.evidence import Period
     from console.audit.when import parse_when
     from console.clock import now
 
@@ -239,7 +239,7 @@ def _period(args: argparse.Namespace) -> Period:
 def _evidence(args: argparse.Namespace) -> int:
     """Writes the pack; 2 for a folder that is not new or empty (nothing is touched), 1 when
     the profile, the service or the writing fails (nothing is left behind)."""
-    from console.audit.evidence import EvidenceRefused, prepare_folder
+    from console.evidence import EvidenceRefused, prepare_folder
     from console.client import ApiError
     from console.profiles.config import ProfileError
     from console.profiles.keys import KeyStoreError
@@ -313,7 +313,7 @@ async def _write_pack(
     import tempfile
 
     from console.audit.activity import open_archive
-    from console.audit.evidence import write_evidence
+    from console.evidence import write_evidence
 
     archive = open_archive(connection.profile)
     scratch = None
@@ -344,7 +344,7 @@ async def _write_pack(
 
 def _verify(folder: Path, as_json: bool) -> int:
     """Each finding on stdout (`changed: NAME`, or one JSON object); 0 intact, 1 not."""
-    from console.audit.evidence import verify_pack
+    from console.evidence import verify_pack
     from console.terminal_text import printable, printable_json
 
     found = verify_pack(folder)

@@ -8,7 +8,7 @@ that offers no people, or a key not allowed to read them, leaves the part empty 
 `problem` saying why instead of failing the review.
 
 Neither Textual nor pydantic here: shared by the console's review view, `tenant-console
-review` and the evidence pack (console.audit.evidence).
+review` and the evidence pack (console.evidence).
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from people_tenant import PeopleTenant
 
-from console.audit.evidence import (
+from console.evidence import (
     CONFIGURATION,
     LOG_FIELDS,
     LOGS,

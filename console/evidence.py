@@ -16,6 +16,9 @@ that is new or empty:
 The digests say whether the pack was changed since it was written, not who wrote it: keep a
 copy of `manifest_sha256` where the auditor can see it (a ticket, an e-mail) to pin it.
 
+A module of its own above console.audit and console.estate (the archive, the configuration
+export), which it uses, and below the command line; never Textual.
+
 Every file is created by this run (never one already there: the folder must be new or empty),
 readable by its owner only (0600). Before anything is written, every file is checked for the
 key the console uses: one found refuses the pack whole.

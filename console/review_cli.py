@@ -25,9 +25,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
-    from console.evidence import Period
     from console.client.client import AdminClient
     from console.client.review_export import ExportFormat
+    from console.evidence.manifest import Period
     from console.profiles.resolve import ResolvedConnection
 
 OK, FAILED, USAGE = 0, 1, 2
@@ -224,9 +224,9 @@ def _misused_pack_options(args: argparse.Namespace) -> str | None:
 
 
 def _period(args: argparse.Namespace) -> Period:
-    from console.evidence import Period
     from console.audit.when import parse_when
     from console.clock import now
+    from console.evidence.manifest import Period
 
     moment = now()
     since = parse_when(args.since, now=moment) if args.since else None
@@ -239,8 +239,9 @@ def _period(args: argparse.Namespace) -> Period:
 def _evidence(args: argparse.Namespace) -> int:
     """Writes the pack; 2 for a folder that is not new or empty (nothing is touched), 1 when
     the profile, the service or the writing fails (nothing is left behind)."""
-    from console.evidence import EvidenceRefused, prepare_folder
     from console.client import ApiError
+    from console.evidence.folder import prepare_folder
+    from console.evidence.manifest import EvidenceRefused
     from console.profiles.config import ProfileError
     from console.profiles.keys import KeyStoreError
     from console.profiles.resolve import connection_with_key
@@ -313,7 +314,7 @@ async def _write_pack(
     import tempfile
 
     from console.audit.activity import open_archive
-    from console.evidence import write_evidence
+    from console.evidence.pack import write_evidence
 
     archive = open_archive(connection.profile)
     scratch = None
@@ -344,7 +345,7 @@ async def _write_pack(
 
 def _verify(folder: Path, as_json: bool) -> int:
     """Each finding on stdout (`changed: NAME`, or one JSON object); 0 intact, 1 not."""
-    from console.evidence import verify_pack
+    from console.evidence.verify import verify_pack
     from console.terminal_text import printable, printable_json
 
     found = verify_pack(folder)

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 from people_tenant import PeopleTenant
 
-from console.evidence import (
+from console.cli import main
+from console.evidence.manifest import (
     CONFIGURATION,
     LOG_FIELDS,
     LOGS,
@@ -24,7 +25,6 @@ from console.evidence import (
     REVIEW_JSON,
     canonical,
 )
-from console.cli import main
 from console.profiles.config import Profile, ProfilesFile
 
 PROXY_SECRET = "proxy-config-value-must-never-leave-0123456789"

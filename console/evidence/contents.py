@@ -53,11 +53,13 @@ def _gaps_in(gaps: Iterable[tuple[datetime, datetime]], period: Period) -> list[
 
 
 async def archived_logs(
-    client: AdminClient, archive: LogArchive, period: Period
+    client: AdminClient, archive: LogArchive, period: Period, tenant_id: str | None = None
 ) -> tuple[bytes, dict[str, Any]]:
     """The period's entries, from the archive after bringing it up to date (a sync that
     fails is said in the manifest, and what the archive held is used), and what the manifest
-    says of them (count, oldest, newest, gaps, sync problem)."""
+    says of them (count, oldest, newest, gaps, sync problem). With `tenant_id`, only that
+    tenant's entries (and those that name none): a profile whose key once reached another
+    tenant has that tenant's entries in its archive too."""
     problem = None
     try:
         await archive.sync(client)
@@ -65,6 +67,8 @@ async def archived_logs(
         log.warning("The log archive could not be brought up to date", exc_info=True)
         problem = f"The service's logs could not be read ({error}): the archive's are used."
     entries = archive.query(since=period.since, until=period.until)
+    if tenant_id is not None:
+        entries = [e for e in entries if (e.tenant_id or "").lower() in ("", tenant_id.lower())]
     gaps: list[list[str]] = []
     try:
         gaps = _gaps_in(archive.reach().gaps, period)
@@ -100,8 +104,8 @@ async def gather(
     from console.estate.document import dumps, redact
     from console.estate.tenant import read_tenant
 
-    logs, about_logs = await archived_logs(client, archive, period)
     tenant = await client.tenant.get()
+    logs, about_logs = await archived_logs(client, archive, period, str(tenant.id))
     activity = Activity(
         {},
         lookup=archive.last_activity,

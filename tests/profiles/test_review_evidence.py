@@ -286,3 +286,34 @@ def test_the_review_counts_the_archives_activity(
 
     assert main(["review", "--profile", "prod", "--format", "csv", "--inactive-days", "100"]) == 0
     assert "inactive" not in capsys.readouterr().out
+
+
+def test_another_tenants_entries_in_the_archive_stay_out(pack_tenant: Any, tmp_path: Path) -> None:
+    """A profile whose key once reached another tenant has that tenant's entries archived."""
+    from datetime import UTC, datetime
+
+    from console.audit.archive import LogArchive
+    from console.models.logs import Log
+
+    other = "0d9a3c52-4f0e-4a8e-8c3e-2b5a6f1d7e90"
+    with LogArchive.open("prod") as archive:
+        archive.store(
+            [
+                Log(
+                    id="0d9a3c52-4f0e-4a8e-8c3e-2b5a6f1d7e91",
+                    tenant_id=other,
+                    actor_id=other,
+                    actor_type="application",
+                    entity_type="proxy",
+                    entity_id=other,
+                    operation="create",
+                    message="Another tenant's proxy created",
+                    created_at=datetime.now(UTC),
+                )
+            ]
+        )
+    folder = tmp_path / "pack"
+    assert main(["review", "--profile", "prod", "--evidence", str(folder)]) == 0
+    text = (folder / LOGS).read_text()
+    assert "Another tenant" not in text and other not in text
+    assert "Proxy created" in text

@@ -274,8 +274,10 @@ class LogArchive:
     def _connect(path: Path) -> sqlite3.Connection:
         from console.files import private_file, still_same_file
 
+        made = not path.parent.exists()
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        os.chmod(path.parent, 0o700)
+        if made or path.parent == archive_dir():  # a folder given (`path=`) is left as it is
+            os.chmod(path.parent, 0o700)  # mkdir's mode is filtered by the umask
         status = private_file(path, "log archive")
         assert status is not None
         conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)

@@ -12,7 +12,7 @@ import logging
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from console.client.review_activity import Activity, read_activity
+from console.client.review_activity import Activity, LastActivity, read_activity
 
 if TYPE_CHECKING:
     from console.audit.archive import LogArchive
@@ -40,9 +40,10 @@ async def review_activity(
 ) -> Activity:
     """What is known of every actor's activity: the archive synced with the service and asked
     (`lookup`), or, without one, the logs read now. A sync that fails leaves what the archive
-    already held, with the failure as `problem` (inactivity is still judged by it).
-    `sync` False (the console, whose event loop must not write a day of entries to SQLite):
-    the logs read now, and the archive only asked."""
+    already held, with the failure as `problem` (inactivity is still judged by it, unless the
+    archive holds nothing: then nothing is judged). `sync` False (the console, whose event
+    loop must not write a day of entries to SQLite): the logs read now, and the archive only
+    asked."""
     if archive is None:
         return await read_activity(client)
     if not sync:
@@ -51,7 +52,7 @@ async def review_activity(
         known = [moment for moment in (read.known_since, oldest) if moment is not None]
         return Activity(
             read.last,
-            lookup=archive.last_activity,
+            lookup=_asked(archive, read.problem, oldest),
             known_since=min(known) if known else None,
             problem=read.problem,
         )
@@ -61,7 +62,18 @@ async def review_activity(
     except Exception as error:
         log.warning("The log archive could not be brought up to date", exc_info=True)
         problem = f"The audit logs could not be read now ({error}); the archive's are used."
-    return Activity({}, lookup=archive.last_activity, known_since=_oldest(archive), problem=problem)
+    oldest = _oldest(archive)
+    return Activity(
+        {}, lookup=_asked(archive, problem, oldest), known_since=oldest, problem=problem
+    )
+
+
+def _asked(
+    archive: LogArchive, problem: str | None, oldest: datetime | None
+) -> LastActivity | None:
+    """The archive's lookup, unless the logs could not be read and it holds nothing either:
+    an empty archive would make every application look inactive."""
+    return archive.last_activity if problem is None or oldest is not None else None
 
 
 def _oldest(archive: LogArchive) -> datetime | None:

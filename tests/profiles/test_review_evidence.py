@@ -317,3 +317,31 @@ def test_another_tenants_entries_in_the_archive_stay_out(pack_tenant: Any, tmp_p
     text = (folder / LOGS).read_text()
     assert "Another tenant" not in text and other not in text
     assert "Proxy created" in text
+
+
+def test_a_key_that_may_not_read_logs_judges_no_inactivity(
+    pack_tenant: Any,
+    service: Any,
+    memory_keyring: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """91 days on, without `log:read` and with an empty archive: nothing is flagged inactive
+    (an empty archive would make every application look so), and stderr says why."""
+    from datetime import UTC, datetime, timedelta
+
+    from console.clock import FROZEN_NOW_ENV
+
+    tenant, _secrets = pack_tenant
+    permissions = ["application:read", "reactor:read", "tenant:member:read"]
+    key = service.new_key([*permissions, "tenant:invitation:read"], tenant.key)
+    profiles = ProfilesFile.load()
+    profiles.add(Profile("limited", service.base_url))
+    profiles.save()
+    memory_keyring.set_password("tenant-console", "limited", key)
+    monkeypatch.setenv(FROZEN_NOW_ENV, (datetime.now(UTC) + timedelta(days=91)).isoformat())
+    assert main(["review", "--profile", "limited", "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    document = json.loads(out)
+    assert not any("inactive" in app["flags"] for app in document["applications"])
+    assert document["activity"]["problem"] and "could not be read" in err

@@ -63,6 +63,8 @@ async def review_activity(
         log.warning("The log archive could not be brought up to date", exc_info=True)
         problem = f"The audit logs could not be read now ({error}); the archive's are used."
     oldest = _oldest(archive)
+    if problem is not None and oldest is None:
+        problem = problem.replace("the archive's are used", "the archive holds none either")
     return Activity(
         {}, lookup=_asked(archive, problem, oldest), known_since=oldest, problem=problem
     )

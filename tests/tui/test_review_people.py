@@ -62,7 +62,11 @@ async def open_review(pilot: Pilot[Any]) -> ReviewScreen:
     await until(pilot, lambda: isinstance(pilot.app.screen, ReviewScreen), "the review")
     screen = pilot.app.screen
     assert isinstance(screen, ReviewScreen)
-    await until(pilot, lambda: screen.complete and screen.people is not None, "the review")
+    await until(
+        pilot,
+        lambda: screen.complete and screen.people is not None and screen.activity is not None,
+        "the review, its people and its activity",
+    )
     await pilot.pause()
     return screen
 
@@ -96,3 +100,28 @@ async def test_the_people_part_and_the_last_activity_column(
         assert flags["late@example.com"] == ["invitation-expired"]
         assert document["activity"]["problem"] is None
         assert people.key not in target.read_text()
+
+
+async def test_activity_known_after_the_rows_flags_them_and_keeps_the_cursor(
+    service: RunningService, people: PeopleTenant
+) -> None:
+    """The first page never waits for the logs: activity that comes later flags the rows
+    already shown, and the cursor stays on its application."""
+    from console.client.review import INACTIVE
+    from console.client.review_activity import Activity
+
+    app = make_app(service.base_url, people.key)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(pilot)
+        names = [row.name for row in screen.shown]
+        screen.table.move_cursor(row=names.index("Idle"))
+        await pilot.pause()
+        screen._inactive_before = datetime.now(UTC) + timedelta(days=1)  # all made before
+        screen._activity_known(Activity({}, lookup=lambda ids: {}))
+        await pilot.pause()
+        assert all(INACTIVE in row.flags for row in screen.rows)
+        assert screen.counts["inactive"] == len(screen.rows)
+        assert screen.current is not None and screen.current.name == "Idle"
+        assert "inactive " + str(len(screen.rows)) in str(
+            screen.query_one("#review-flags", Static).content
+        )

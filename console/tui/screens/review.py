@@ -32,6 +32,7 @@ from console.client.review import (
     Catalogue,
     ReviewRow,
     review_pages,
+    with_activity,
 )
 from console.tui.base import formatting as fmt
 from console.tui.base.app_access import router, session_host
@@ -42,6 +43,9 @@ from console.tui.screens.tenant_walk import TenantWalkScreen
 from console.tui.widgets.row_table import Cell, RowTable, TableColumn
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
+    from console.audit.archive import LogArchive
     from console.client.client import AdminClient
     from console.client.review import ReviewPage
     from console.client.review_activity import Activity
@@ -61,6 +65,15 @@ def filter_label(key: str | None) -> str:
     if key == ANY_FLAG:
         return "any flag"
     return FLAGS_BY_KEY[key].label
+
+
+def flag_counts(rows: list[ReviewRow]) -> dict[str, int]:
+    """How many rows hold each flag, and any flag (ANY_FLAG)."""
+    counts: dict[str, int] = {}
+    for row in rows:
+        for key in (*row.flags, *((ANY_FLAG,) if row.flags else ())):
+            counts[key] = counts.get(key, 0) + 1
+    return counts
 
 
 def passes(row: ReviewRow, key: str | None) -> bool:
@@ -243,6 +256,8 @@ class ReviewScreen(TenantWalkScreen["ReviewPage"]):
         self.catalogue: Catalogue | None = None
         self.activity: Activity | None = None
         self.people: People | None = None
+        self._archive: LogArchive | None = None
+        self._inactive_before: datetime | None = None
 
     def compose_above_table(self) -> ComposeResult:
         yield Static("", id="review-flags")
@@ -254,26 +269,64 @@ class ReviewScreen(TenantWalkScreen["ReviewPage"]):
     # ---- the walk ------------------------------------------------------------------------
 
     def walk(self, client: AdminClient) -> AsyncIterator[ReviewPage]:
-        self.run_worker(self._read_people(client), group="people", exclusive=True)
-        return self._pages(client)
+        """The applications' pages at once; the people and the activity beside them (the
+        first page never waits for a day of logs: rows get their activity when it comes)."""
+        from console.client.review_activity import inactive_limit
 
-    async def _pages(self, client: AdminClient) -> AsyncIterator[ReviewPage]:
-        """The review's pages, with each application's activity: the logs read now and the
-        profile's archive, asked but not written to here (opened off the screen's thread,
-        closed when the walk ends; the Logs section and `logs --archive` fill it)."""
+        self._inactive_before = inactive_limit()
+        self.run_worker(self._read_people(client), group="people", exclusive=True)
+        self.run_worker(self._read_activity(client), group="activity", exclusive=True)
+        return review_pages(client)
+
+    async def _read_activity(self, client: AdminClient) -> None:
+        """The logs read now and the profile's archive, asked but not written to here (the
+        Logs section and `logs --archive` fill it); opened off the screen's thread, and kept
+        open to ask for the applications of pages still to come."""
         from console.audit.activity import open_archive, review_activity
 
         connection = session_host(self).connection
         profile = connection.profile if connection is not None else None
         archive = await asyncio.to_thread(open_archive, profile) if profile else None
+        self._close_archive()
+        self._archive = archive
         try:
-            async for page in review_pages(
-                client, activity=review_activity(client, archive, sync=False)
-            ):
-                yield page
-        finally:
-            if archive is not None:
-                archive.close()
+            activity = await review_activity(client, archive, sync=False)
+        except Exception:  # review_activity says what it could not read; else a bug
+            log.exception("The access review's activity could not be read")
+            return
+        self._activity_known(activity)
+
+    def _close_archive(self) -> None:
+        archive, self._archive = self._archive, None
+        if archive is not None:
+            archive.close()
+
+    def on_unmount(self) -> None:
+        super().on_unmount()
+        self._close_archive()
+
+    def _activity_known(self, activity: Activity) -> None:
+        """Every row read so far with its last activity (and flagged inactive where it is);
+        the table redrawn with the cursor on the same application."""
+        if activity.problem:
+            self.notify(activity.problem, title="Access review", severity="warning")
+        self.activity = activity
+        if not self.rows:
+            return
+        current = self.current
+        self.rows = with_activity(self.rows, activity, inactive_before=self._inactive_before)
+        self.counts = flag_counts(self.rows)
+        self.shown = [row for row in self.rows if passes(row, self.flag_filter)]
+        cursor = 0
+        if current is not None:
+            cursor = next((i for i, row in enumerate(self.shown) if row.id == current.id), 0)
+        self._pending_rows = []  # every row shown is set below
+        judged = self.activity_judged
+        self.table.set_rows([review_cells(row, judged) for row in self.shown], cursor=cursor)
+        self._show_flags()
+        self._show_progress()
+        self._show_selected()
+        self.refresh_bindings()
 
     async def _read_people(self, client: AdminClient) -> None:
         from console.client.review_people import read_people
@@ -288,6 +341,9 @@ class ReviewScreen(TenantWalkScreen["ReviewPage"]):
 
     def clear(self) -> None:
         super().clear()
+        self.workers.cancel_group(self, "activity")
+        self.workers.cancel_group(self, "people")
+        self._close_archive()
         self.rows, self.shown, self.counts = [], [], {}
         self.catalogue = None
         self.activity = None
@@ -303,16 +359,16 @@ class ReviewScreen(TenantWalkScreen["ReviewPage"]):
     def take_page(self, page: ReviewPage) -> None:
         if self.catalogue is None and page.catalogue.problem:
             self.notify(page.catalogue.problem, title="Access review", severity="warning")
-        if self.activity is None and page.activity is not None and page.activity.problem:
-            self.notify(page.activity.problem, title="Access review", severity="warning")
         self.catalogue = page.catalogue
-        self.activity = page.activity
-        self.rows += page.rows
+        rows = page.rows
+        if self.activity is not None:
+            rows = with_activity(rows, self.activity, inactive_before=self._inactive_before)
+        self.rows += rows
         self.applications_read = len(self.rows)
-        for row in page.rows:
+        for row in rows:
             for key in (*row.flags, *((ANY_FLAG,) if row.flags else ())):
                 self.counts[key] = self.counts.get(key, 0) + 1
-        new = [row for row in page.rows if passes(row, self.flag_filter)]
+        new = [row for row in rows if passes(row, self.flag_filter)]
         first = not self.shown
         self.shown += new
         judged = self.activity_judged

@@ -373,6 +373,37 @@ def _add_review_command(sub: argparse._SubParsersAction[_Parser]) -> None:
         metavar="DAYS",
         help="flag applications whose oldest key is older than DAYS (default 90)",
     )
+    review.add_argument(
+        "--inactive-days",
+        type=int,
+        default=90,
+        metavar="DAYS",
+        help="flag applications with no activity known within DAYS (default 90), by the audit "
+        "logs read now and the profile's log archive",
+    )
+    review.add_argument(
+        "--evidence",
+        metavar="DIR",
+        help="write an evidence pack into DIR (new or empty): the review as JSON and CSV, the "
+        "redacted configuration, the period's logs and a manifest of SHA-256 digests",
+    )
+    review.add_argument(
+        "--since",
+        metavar="WHEN",
+        help="with --evidence: logs from WHEN (ISO 8601 date or date-time, or 90d, 12h, 30m "
+        "ago; default: the oldest archived)",
+    )
+    review.add_argument(
+        "--until",
+        metavar="WHEN",
+        help="with --evidence: logs before WHEN (default: now)",
+    )
+    review.add_argument(
+        "--verify",
+        metavar="DIR",
+        help="check the evidence pack in DIR against its manifest: exit 0 intact, 1 naming "
+        "each changed, missing or extra file",
+    )
 
 
 def _add_reactors_command(sub: argparse._SubParsersAction[_Parser]) -> None:

@@ -18,12 +18,18 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator, Awaitable, Iterable, Mapping
 from contextlib import aclosing
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from console.client.envelope import page_numbers
+from console.client.review_activity import (
+    DEFAULT_INACTIVE_DAYS,
+    Activity,
+    inactive_limit,
+    wire_time,
+)
 from console.client.walk import PageEnd, envelope_end, walk_pages
 from console.kinds import APPLICATIONS
 
@@ -45,6 +51,7 @@ NEVER_EXPIRES = "never-expires"
 CHANGES_KEYS = "changes-keys"
 EVERY_PERMISSION = "every-permission"
 OLD_KEY = "old-key"
+INACTIVE = "inactive"
 
 DEFAULT_KEY_AGE_DAYS = 90
 """A key older than this is due for rotation (the old-key flag); `review --key-age` moves it."""
@@ -82,6 +89,13 @@ FLAGS: tuple[Flag, ...] = (
         "old key",
         f"Its oldest key is older than the threshold ({DEFAULT_KEY_AGE_DAYS} days unless "
         "set otherwise): rotate it.",
+    ),
+    Flag(
+        INACTIVE,
+        "inactive",
+        f"Made more than {DEFAULT_INACTIVE_DAYS} days ago (unless set otherwise) and no "
+        "activity as an actor known since, by the audit logs read now and the local archive: "
+        "is it still needed?",
     ),
 )
 FLAGS_BY_KEY: dict[str, Flag] = {flag.key: flag for flag in FLAGS}
@@ -173,6 +187,12 @@ class ReviewRow:
     oldest_key_at: str | None = None
     """When its oldest key was made (from `keys`, where the service lists them); never a
     key's id or material: those are not kept."""
+    last_activity_at: str | None = None
+    """Its newest audit log entry as an actor (the logs read now and the local archive);
+    None when none is known, or the logs were not read."""
+    created_at: str | None = None
+    """When it was made, as sent: one younger than the inactivity threshold is not judged
+    inactive (it has not had the time)."""
 
     @property
     def held(self) -> frozenset[str]:
@@ -189,6 +209,7 @@ class ReviewRow:
             "flags": list(self.flags),
             "permissions": list(self.permissions),
             "rules": [rule.to_json() for rule in self.rules],
+            "last_activity_at": self.last_activity_at,
         }
 
 
@@ -256,6 +277,7 @@ def read_application(
         ),
         readable=bool(item.get("id")),
         oldest_key_at=oldest.isoformat() if oldest is not None else None,
+        created_at=_text(item.get("created_at")),
     )
 
 
@@ -266,7 +288,37 @@ def flags_of(
     allowed = _allowed(catalogue, row.type)
     limit = old_before if old_before is not None else key_age_limit()
     old_key = row.oldest_key_at is not None and datetime.fromisoformat(row.oldest_key_at) < limit
-    return _flags(row.type, row.permissions, row.rules, row.expires_at is None, allowed, old_key)
+    flags = _flags(row.type, row.permissions, row.rules, row.expires_at is None, allowed, old_key)
+    return (*flags, INACTIVE) if INACTIVE in row.flags else flags
+
+
+def with_activity(
+    rows: list[ReviewRow], activity: Activity, *, inactive_before: datetime | None = None
+) -> list[ReviewRow]:
+    """`rows` with each application's last activity, flagged inactive when none is known
+    since `inactive_before` (DEFAULT_INACTIVE_DAYS ago unless given) and it was made before
+    then (a younger one has not had the time; one whose making time is not sent is judged).
+    Nothing is flagged when the activity could not be judged (no logs read, no archive)."""
+    limit = inactive_before if inactive_before is not None else inactive_limit()
+    last = activity.last_for(row.id for row in rows if row.readable)
+    judged = activity.judged
+    out: list[ReviewRow] = []
+    for row in rows:
+        moment = last.get(row.id)
+        made = wire_time(row.created_at)
+        old_enough = made is None or made < limit
+        inactive = judged and row.readable and old_enough and (moment is None or moment < limit)
+        flags = tuple(f for f in row.flags if f != INACTIVE)
+        if inactive:
+            flags = (*flags, INACTIVE)  # INACTIVE is the last of FLAGS
+        out.append(
+            replace(
+                row,
+                flags=flags,
+                last_activity_at=moment.isoformat() if moment is not None else None,
+            )
+        )
+    return out
 
 
 def _allowed(catalogue: Catalogue | None, kind: str) -> frozenset[str] | None:
@@ -495,6 +547,8 @@ class ReviewPage:
     total_pages: int | None
     done: bool
     catalogue: Catalogue
+    activity: Activity | None = None
+    """What was known of the applications' activity (None: not read)."""
 
     def progress(self, rows_so_far: int) -> str:
         """ "page 3 of 100, 300 of 10,000 applications" (without totals: what is known)."""
@@ -504,16 +558,30 @@ class ReviewPage:
 
 
 async def review_pages(
-    client: AdminClient, size: int = REVIEW_PAGE_SIZE, *, key_age_days: int = DEFAULT_KEY_AGE_DAYS
+    client: AdminClient,
+    size: int = REVIEW_PAGE_SIZE,
+    *,
+    key_age_days: int = DEFAULT_KEY_AGE_DAYS,
+    activity: Awaitable[Activity] | None = None,
+    inactive_days: int = DEFAULT_INACTIVE_DAYS,
 ) -> AsyncIterator[ReviewPage]:
     """The review, page by page: the catalogue is read while the first page is on its way.
-    An application whose oldest key is older than `key_age_days` is flagged old-key."""
+    An application whose oldest key is older than `key_age_days` is flagged old-key.
+    `activity` (console.client.review_activity.read_activity, or the audit layer's, which adds
+    the archive): awaited with the first page; each row then has its last activity, and is
+    flagged inactive when none is known within `inactive_days`. None: activity is not read."""
     old_before = key_age_limit(key_age_days)
+    inactive_before = inactive_limit(inactive_days)
     catalogue_task = asyncio.ensure_future(load_catalogue(client))
+    activity_task = asyncio.ensure_future(activity) if activity is not None else None
     try:
         async for page in application_pages(client, size):
             catalogue = await catalogue_task
             rows = [read_application(item, catalogue, old_before=old_before) for item in page.items]
+            known = None
+            if activity_task is not None:
+                known = await activity_task
+                rows = with_activity(rows, known, inactive_before=inactive_before)
             yield ReviewPage(
                 page.number,
                 rows,
@@ -521,10 +589,12 @@ async def review_pages(
                 page.total_pages,
                 not page.has_more,
                 catalogue,
+                known,
             )
     finally:
-        if not catalogue_task.done():
-            catalogue_task.cancel()
+        for task in (catalogue_task, activity_task):
+            if task is not None and not task.done():
+                task.cancel()
 
 
 @dataclass(frozen=True)
@@ -561,12 +631,19 @@ async def holder_pages(
 
 
 async def full_review(
-    client: AdminClient, size: int = REVIEW_PAGE_SIZE, *, key_age_days: int = DEFAULT_KEY_AGE_DAYS
+    client: AdminClient,
+    size: int = REVIEW_PAGE_SIZE,
+    *,
+    key_age_days: int = DEFAULT_KEY_AGE_DAYS,
+    activity: Awaitable[Activity] | None = None,
+    inactive_days: int = DEFAULT_INACTIVE_DAYS,
 ) -> tuple[list[ReviewRow], Catalogue]:
     """The whole review in memory (the command line's export)."""
     rows: list[ReviewRow] = []
     catalogue = Catalogue()
-    async for page in review_pages(client, size, key_age_days=key_age_days):
+    async for page in review_pages(
+        client, size, key_age_days=key_age_days, activity=activity, inactive_days=inactive_days
+    ):
         rows += page.rows
         catalogue = page.catalogue
     return rows, catalogue

@@ -152,7 +152,16 @@ def test_export_has_stable_columns_flags_as_lists_and_no_key_material() -> None:
     assert parsed[1][6] == "#1 reveal in /pci/: token:read, token:use (Cards)"
     document = json.loads(to_json([row], catalogue=CATALOGUE))
     exported = document["applications"][0]
-    assert list(exported) == ["id", "name", "type", "expires_at", "flags", "permissions", "rules"]
+    assert list(exported) == [
+        "id",
+        "name",
+        "type",
+        "expires_at",
+        "flags",
+        "permissions",
+        "rules",
+        "last_activity_at",
+    ]
     assert exported["flags"] == ["reveal", "never-expires"]
     assert list(exported["rules"][0]) == [
         "description",

@@ -161,6 +161,7 @@ EMAILS_INVALID = [
     ("ada@example.com\x85", "C1 (NEL)"),
     ("a" * 65 + "@" + "b" * 185 + ".com", "too long"),
 ]
+
 ENTITY_TYPES_VALID = ["proxy", "reactor_formula", "tenant_member", "a", "a1_", "x" * 64]
 
 ENTITY_TYPES_INVALID = [

@@ -1,9 +1,13 @@
 """The access review (`A` in Applications, or the palette): every application with its type,
-permissions, access rules and expiry, flagged where it goes beyond minimum scope.
+permissions, access rules, expiry and last activity, flagged where it goes beyond minimum
+scope or has not acted for long; below the table, the People part: the owner, members
+without MFA, pending and expired invitations.
 
-The flags and the walk are console.client.review's (the command line exports the same rows);
-this screen shows them as they come, filters them by flag (`f` / `F`), opens one (enter) and
-exports what it shows (`X`, CSV or JSON by the file's name).
+The flags and the walk are console.client.review's (the command line exports the same rows),
+the people console.client.review_people's, the activity console.audit.activity's (the logs
+read now and the profile's archive); this screen shows them as they come, filters the
+applications by flag (`f` / `F`), opens one (enter) and exports what it shows (`X`, CSV or
+JSON by the file's name, the people included).
 """
 
 from __future__ import annotations
@@ -21,9 +25,17 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
-from console.client.review import FLAGS, FLAGS_BY_KEY, Catalogue, ReviewRow, review_pages
+from console.client.review import (
+    FLAGS,
+    FLAGS_BY_KEY,
+    INACTIVE,
+    Catalogue,
+    ReviewRow,
+    review_pages,
+    with_activity,
+)
 from console.tui.base import formatting as fmt
-from console.tui.base.app_access import router
+from console.tui.base.app_access import router, session_host
 from console.tui.browse.kinds import PERMISSIONS
 from console.tui.palette.command_list import Command, CommandListProvider
 from console.tui.palette.review_commands import WhoHoldsCommands
@@ -31,8 +43,13 @@ from console.tui.screens.tenant_walk import TenantWalkScreen
 from console.tui.widgets.row_table import Cell, RowTable, TableColumn
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
+    from console.audit.archive import LogArchive
     from console.client.client import AdminClient
     from console.client.review import ReviewPage
+    from console.client.review_activity import Activity
+    from console.client.review_people import People
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +65,15 @@ def filter_label(key: str | None) -> str:
     if key == ANY_FLAG:
         return "any flag"
     return FLAGS_BY_KEY[key].label
+
+
+def flag_counts(rows: list[ReviewRow]) -> dict[str, int]:
+    """How many rows hold each flag, and any flag (ANY_FLAG)."""
+    counts: dict[str, int] = {}
+    for row in rows:
+        for key in (*row.flags, *((ANY_FLAG,) if row.flags else ())):
+            counts[key] = counts.get(key, 0) + 1
+    return counts
 
 
 def passes(row: ReviewRow, key: str | None) -> bool:
@@ -103,7 +129,29 @@ def _flags_cell(flags: tuple[str, ...]) -> Cell:
     return Text(", ".join(FLAGS_BY_KEY[key].label for key in flags), style="bold yellow")
 
 
-def review_cells(row: ReviewRow) -> tuple[Cell, ...]:
+def _last_active(row: ReviewRow, judged: bool) -> Cell:
+    """The day of its last activity; "none" when none is known, "?" when not judged."""
+    if row.last_activity_at is None:
+        return NONE if judged else UNKNOWN
+    try:
+        moment = fmt.wire_time(row.last_activity_at)
+    except ValueError:
+        return row.last_activity_at
+    day = fmt.short_date(moment).split(" ", 1)[0]
+    return Text(day, style="yellow") if INACTIVE in row.flags else day
+
+
+def _last_active_in_full(row: ReviewRow, judged: bool) -> str:
+    if row.last_activity_at is None:
+        return "none known" if judged else "not known (the audit logs were not read)"
+    try:
+        return fmt.when(fmt.wire_time(row.last_activity_at))
+    except ValueError:
+        return row.last_activity_at
+
+
+def review_cells(row: ReviewRow, judged: bool = True) -> tuple[Cell, ...]:
+    """`judged`: whether activity was read (else the last-activity cell is "?")."""
     return (
         row.name if row.readable else Text(row.name or "(unreadable)", style="dim italic"),
         row.type or UNKNOWN,
@@ -111,7 +159,43 @@ def review_cells(row: ReviewRow) -> tuple[Cell, ...]:
         ", ".join(row.permissions) or NONE,
         _rules(row) if row.rules else NONE,
         _expiry(row) if row.expires_at is not None else NEVER,
+        _last_active(row, judged),
     )
+
+
+PEOPLE_SHOWN = 3
+"""E-mails named per finding in the People part; more are counted."""
+
+
+def people_text(people: People | None) -> Text:
+    """The People part: one finding after another, each with the e-mails it concerns."""
+    from console.client.review_people import OWNER, PEOPLE_FLAGS, PEOPLE_FLAGS_BY_KEY
+    from console.terminal_text import printable
+
+    text = Text("People: ", style="bold")
+    if people is None:
+        text.append("reading members and invitations…", style="dim")
+        return text
+    parts = 0
+    for flag in PEOPLE_FLAGS:
+        rows = people.with_flag(flag.key)
+        if not rows:
+            continue
+        if parts:
+            text.append(" · ", style="dim")
+        parts += 1
+        style = "bold" if flag.key == OWNER else "bold yellow"
+        text.append(f"{PEOPLE_FLAGS_BY_KEY[flag.key].label} {len(rows)}", style=style)
+        named = ", ".join(printable(row.name) for row in rows[:PEOPLE_SHOWN])
+        more = f" +{len(rows) - PEOPLE_SHOWN}" if len(rows) > PEOPLE_SHOWN else ""
+        text.append(f" ({named}{more})")
+    members = sum(1 for row in people.rows if row.kind == "member")
+    if parts:
+        text.append(" · ", style="dim")
+    text.append(f"{members} members", style="dim")
+    if people.problem:
+        text.append(f" · {printable(people.problem)}", style="yellow")
+    return text
 
 
 class ReviewViewCommands(CommandListProvider):
@@ -138,6 +222,7 @@ class ReviewScreen(TenantWalkScreen["ReviewPage"]):
     ReviewScreen > #review-selected {
         height: auto; max-height: 5; padding: 0 1; color: $text-muted;
     }
+    ReviewScreen > #review-people { height: auto; max-height: 3; padding: 0 1; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -156,6 +241,7 @@ class ReviewScreen(TenantWalkScreen["ReviewPage"]):
         TableColumn(PERMISSIONS.key, PERMISSIONS.title, 40, min_width=30, drop_order=2, grow=True),
         TableColumn("rules", "Rules", 24, min_width=10, drop_order=1, grow=True),
         TableColumn("expires", "Expires", 10, drop_order=3),
+        TableColumn("active", "Last active", 11, drop_order=4),
     )
 
     def __init__(self, flag: str | None = None) -> None:
@@ -168,38 +254,125 @@ class ReviewScreen(TenantWalkScreen["ReviewPage"]):
         self.flag_filter: str | None = flag if flag in FILTERS else None
         self.counts: dict[str, int] = {}
         self.catalogue: Catalogue | None = None
+        self.activity: Activity | None = None
+        self.people: People | None = None
+        self._archive: LogArchive | None = None
+        self._inactive_before: datetime | None = None
 
     def compose_above_table(self) -> ComposeResult:
         yield Static("", id="review-flags")
 
     def compose_below_table(self) -> ComposeResult:
+        yield Static(people_text(None), id="review-people")
         yield Static("", id="review-selected")
 
     # ---- the walk ------------------------------------------------------------------------
 
     def walk(self, client: AdminClient) -> AsyncIterator[ReviewPage]:
+        """The applications' pages at once; the people and the activity beside them (the
+        first page never waits for a day of logs: rows get their activity when it comes)."""
+        from console.client.review_activity import inactive_limit
+
+        self._inactive_before = inactive_limit()
+        self.run_worker(self._read_people(client), group="people", exclusive=True)
+        self.run_worker(self._read_activity(client), group="activity", exclusive=True)
         return review_pages(client)
+
+    async def _read_activity(self, client: AdminClient) -> None:
+        """The logs read now and the profile's archive, asked but not written to here (the
+        Logs section and `logs --archive` fill it); opened off the screen's thread, and kept
+        open to ask for the applications of pages still to come."""
+        from console.audit.activity import open_archive, review_activity
+
+        connection = session_host(self).connection
+        profile = connection.profile if connection is not None else None
+        archive = await asyncio.to_thread(open_archive, profile) if profile else None
+        self._close_archive()
+        self._archive = archive
+        try:
+            activity = await review_activity(client, archive, sync=False)
+        except Exception:  # review_activity says what it could not read; else a bug
+            log.exception("The access review's activity could not be read")
+            return
+        self._activity_known(activity)
+
+    def _close_archive(self) -> None:
+        archive, self._archive = self._archive, None
+        if archive is not None:
+            archive.close()
+
+    def on_unmount(self) -> None:
+        super().on_unmount()
+        self._close_archive()
+
+    def _activity_known(self, activity: Activity) -> None:
+        """Every row read so far with its last activity (and flagged inactive where it is);
+        the table redrawn with the cursor on the same application."""
+        if activity.problem:
+            self.notify(activity.problem, title="Access review", severity="warning")
+        self.activity = activity
+        if not self.rows:
+            return
+        current = self.current
+        self.rows = with_activity(self.rows, activity, inactive_before=self._inactive_before)
+        self.counts = flag_counts(self.rows)
+        self.shown = [row for row in self.rows if passes(row, self.flag_filter)]
+        cursor = 0
+        if current is not None:
+            cursor = next((i for i, row in enumerate(self.shown) if row.id == current.id), 0)
+        self._pending_rows = []  # every row shown is set below
+        judged = self.activity_judged
+        self.table.set_rows([review_cells(row, judged) for row in self.shown], cursor=cursor)
+        self._show_flags()
+        self._show_progress()
+        self._show_selected()
+        self.refresh_bindings()
+
+    async def _read_people(self, client: AdminClient) -> None:
+        from console.client.review_people import read_people
+
+        try:
+            people = await read_people(client)
+        except Exception:  # read_people says what it could not read; anything else is a bug
+            log.exception("The access review's people could not be read")
+            return
+        self.people = people
+        self.query_one("#review-people", Static).update(people_text(people))
 
     def clear(self) -> None:
         super().clear()
+        self.workers.cancel_group(self, "activity")
+        self.workers.cancel_group(self, "people")
+        self._close_archive()
         self.rows, self.shown, self.counts = [], [], {}
         self.catalogue = None
+        self.activity = None
+        self.people = None
+        self.query_one("#review-people", Static).update(people_text(None))
         self._show_flags()
         self._show_selected()
+
+    @property
+    def activity_judged(self) -> bool:
+        return self.activity is not None and self.activity.judged
 
     def take_page(self, page: ReviewPage) -> None:
         if self.catalogue is None and page.catalogue.problem:
             self.notify(page.catalogue.problem, title="Access review", severity="warning")
         self.catalogue = page.catalogue
-        self.rows += page.rows
+        rows = page.rows
+        if self.activity is not None:
+            rows = with_activity(rows, self.activity, inactive_before=self._inactive_before)
+        self.rows += rows
         self.applications_read = len(self.rows)
-        for row in page.rows:
+        for row in rows:
             for key in (*row.flags, *((ANY_FLAG,) if row.flags else ())):
                 self.counts[key] = self.counts.get(key, 0) + 1
-        new = [row for row in page.rows if passes(row, self.flag_filter)]
+        new = [row for row in rows if passes(row, self.flag_filter)]
         first = not self.shown
         self.shown += new
-        self.add_rows([review_cells(row) for row in new])
+        judged = self.activity_judged
+        self.add_rows([review_cells(row, judged) for row in new])
         if first and self.shown:
             self._show_selected()
             self.refresh_bindings()
@@ -236,7 +409,8 @@ class ReviewScreen(TenantWalkScreen["ReviewPage"]):
         """Shows only the rows with flag `key` (None: every row); the cursor goes to the top."""
         self.flag_filter = key if key in FILTERS else None
         self.shown = [row for row in self.rows if passes(row, self.flag_filter)]
-        self.replace_table_rows([review_cells(row) for row in self.shown])
+        judged = self.activity_judged
+        self.replace_table_rows([review_cells(row, judged) for row in self.shown])
         self._show_flags()
         self._show_progress()
         self._show_selected()
@@ -274,6 +448,8 @@ class ReviewScreen(TenantWalkScreen["ReviewPage"]):
             text.append("no flag.")
         text.append("\nExpires: ", style="bold")
         text.append(_expiry_in_full(row))
+        text.append("  Last active: ", style="bold")
+        text.append(_last_active_in_full(row, self.activity_judged))
         text.append("  Permissions: ", style="bold")
         text.append(", ".join(row.permissions) or "none")
         for rule in row.rules:
@@ -320,9 +496,17 @@ class ReviewScreen(TenantWalkScreen["ReviewPage"]):
         export_format = format_for(path)
         rows = list(self.shown)
         catalogue, complete = self.catalogue, self.complete
+        people, activity = self.people, self.activity
 
         def write() -> None:  # off the screen's thread: 10,000 rows take a moment
-            text = render(rows, export_format, catalogue=catalogue, complete=complete)
+            text = render(
+                rows,
+                export_format,
+                catalogue=catalogue,
+                complete=complete,
+                people=people,
+                activity=activity,
+            )
             write_text(path, text)
 
         try:

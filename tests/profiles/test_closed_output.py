@@ -57,6 +57,7 @@ COMMANDS: list[list[str]] = [
     ["keys", "--help"],
     ["demo", "--help"],
     ["serve", "--help"],
+    ["accept-invitation", "--help"],
 ]
 """At least one row for every command (test_every_command_has_a_row): each one writes to
 standard output before it ends."""

@@ -23,6 +23,8 @@ HANDLERS = {
     "demo": "console.tui.start.launch:open_demo",
     "serve": "console.service.cli:serve",
     "new-tenant": "console.service.cli:new_tenant",
+    # issue 36: the local service's operator accepts an invitation for its invitee
+    "accept-invitation": "console.service.cli:accept_invitation",
     "profile": "console.profiles.cli:run",
     "status": "console.estate.status_cli:run",
     # issue 17: a tenant's configuration as a file, diff and apply (console.estate)
@@ -45,6 +47,8 @@ HANDLERS = {
     "keys": "console.keys.cli:run",
     # issue 35: reactors: list, show, react on the service (console/reactors_cli.py)
     "reactors": "console.reactors_cli:run",
+    # issue 36: the tenant's members and invitations (console/members_cli.py)
+    "members": "console.members_cli:run",
 }
 
 
@@ -158,6 +162,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="seed it as the demo's staging tenant, a near copy of the demo tenant "
         "(default: an empty tenant)",
     )
+    new_tenant.add_argument(
+        "--owner",
+        metavar="EMAIL",
+        help="the tenant's owner: this user (made, MFA enrolled, if the data dir has none "
+        "with this email) becomes its OWNER member and creates its bootstrap application",
+    )
     new_tenant.add_argument("name", help="the tenant's name (1 to 200 characters)")
 
     profile = sub.add_parser("profile", help="manage profiles (one tenant and key each)")
@@ -211,11 +221,35 @@ def build_parser() -> argparse.ArgumentParser:
     _add_review_command(sub)
     _add_keys_command(sub)
     _add_reactors_command(sub)
+    _add_members_command(sub)
     _add_search_command(sub)
 
     _add_run_command(sub)
     _add_usage_command(sub)
+    _add_accept_invitation_command(sub)
     return parser
+
+
+def _add_accept_invitation_command(sub: argparse._SubParsersAction[_Parser]) -> None:
+    """Issue 36: local only, as `new-tenant` (console/service/cli.py)."""
+    accept = sub.add_parser(
+        "accept-invitation",
+        help="local service only: accept an invitation for its invitee, who becomes a member",
+    )
+    accept.add_argument("id", metavar="ID", help="the invitation's id")
+    accept.add_argument(
+        "--data-dir",
+        metavar="DIR",
+        help="the data dir of the service (default: serve's, the user data directory); "
+        "works while serve runs on it",
+    )
+    accept.add_argument("--first-name", metavar="F", help="the new user's first name")
+    accept.add_argument("--last-name", metavar="L", help="the new user's last name")
+    accept.add_argument(
+        "--no-mfa",
+        action="store_true",
+        help="the new user has not enrolled in multi-factor authentication (default: enrolled)",
+    )
 
 
 def _add_usage_command(sub: argparse._SubParsersAction[_Parser]) -> None:
@@ -369,6 +403,48 @@ def _add_reactors_command(sub: argparse._SubParsersAction[_Parser]) -> None:
         help="with --async: how long to wait for the result (default 60)",
     )
     react.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
+
+
+def _add_members_command(sub: argparse._SubParsersAction[_Parser]) -> None:
+    """Issue 36: the tenant's members and invitations (console/members_cli.py)."""
+    members = sub.add_parser(
+        "members",
+        help="list members and invitations; invite, resend, revoke, set a role, remove",
+        description="The tenant's people. MEMBER is a member's id or email, ID an invitation's "
+        "id or email. Every change is journalled and can be undone (`tenant-console undo`). "
+        "The owner is never removed nor given another role; removing or demoting the "
+        "console's own user needs --confirm EMAIL. Exit 0 done, 1 refused or failed, 2 usage, "
+        "3 no such member or invitation.",
+    )
+    actions = members.add_subparsers(dest="members_command", metavar="ACTION", required=True)
+    listed = actions.add_parser(
+        "list", help="members (email, name, role, MFA, id) and invitations (status, expiry)"
+    )
+    listed.add_argument("--format", choices=("table", "json", "csv"), default="table")
+    invite = actions.add_parser("invite", help="invite EMAIL to the tenant (expires in 72 h)")
+    invite.add_argument("email", metavar="EMAIL")
+    invite.add_argument(
+        "--role", default="ADMIN", metavar="ROLE", help="ADMIN or READ_ONLY (default ADMIN)"
+    )
+    resend = actions.add_parser("resend", help="send an invitation again, expiring 72 h from now")
+    resend.add_argument("id", metavar="ID", help="the invitation's id or email")
+    revoke = actions.add_parser("revoke", help="withdraw an invitation")
+    revoke.add_argument("id", metavar="ID", help="the invitation's id or email")
+    set_role = actions.add_parser("set-role", help="give a member another role")
+    set_role.add_argument("member", metavar="MEMBER", help="the member's id or email")
+    set_role.add_argument("role", metavar="ROLE", help="ADMIN or READ_ONLY")
+    remove = actions.add_parser("remove", help="take a member out of the tenant")
+    remove.add_argument("member", metavar="MEMBER", help="the member's id or email")
+    for parser in (set_role, remove):
+        parser.add_argument(
+            "--confirm",
+            metavar="EMAIL",
+            help="the member's email: needed to remove or demote the console's own user",
+        )
+    for parser in (listed, invite, resend, revoke, set_role, remove):
+        parser.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
+    for parser in (invite, resend, revoke, set_role, remove):
+        parser.add_argument("--read-only", action="store_true", default=argparse.SUPPRESS)
 
 
 def _add_keys_command(sub: argparse._SubParsersAction[_Parser]) -> None:

@@ -13,6 +13,7 @@ from console.client.application_keys import ApplicationKeys
 from console.client.budget import RequestBudget
 from console.client.headers import KEY_HEADER
 from console.client.key_features import KeyFeatures, probe
+from console.client.people_groups import Invitations, Members, Roles
 from console.client.recording import ChangeRecorder, ChangeRecording
 from console.client.resources import (
     Applications,
@@ -27,6 +28,7 @@ from console.client.resources import (
 if TYPE_CHECKING:
     from console.client.index import LocalIndex
     from console.kinds import Kind
+    from console.models.people import RoleItem
 
 log = logging.getLogger(__name__)
 
@@ -38,8 +40,9 @@ class AdminClient:
     """A typed async client of the tenant administration API, for one base URL and key.
 
     Use it as `async with AdminClient(url, key) as c:`; resource groups hang off it as
-    `c.permissions`, `c.applications`, `c.proxies`, `c.reactor_formulas`, `c.reactors` and
-    `c.tenant`,
+    `c.permissions`, `c.applications`, `c.proxies`, `c.reactor_formulas`, `c.reactors`,
+    `c.members`, `c.invitations` and `c.tenant` (with its owner and security contact), and
+    `c.roles()` reads the role catalogue;
     and `c.collection(kind)` serves any paged kind of the registry (console.kinds).
     Every failure raises an ApiError subclass. GET, PUT and DELETE are retried on 429,
     502, 503, 504 and lost connections per `retry`; POST never is.
@@ -77,9 +80,19 @@ class AdminClient:
         self.reactor_formulas = ReactorFormulas(self._session)
         self.reactors = Reactors(self._session)
         self.tenant = TenantResource(self._session)
+        self.members = Members(self._session)
+        self.invitations = Invitations(self._session)
+        self._roles = Roles(self._session)
         self._collections: dict[Kind, Collection[Any, Any, Any]] = {
             group.kind: group
-            for group in (self.applications, self.proxies, self.reactor_formulas, self.reactors)
+            for group in (
+                self.applications,
+                self.proxies,
+                self.reactor_formulas,
+                self.reactors,
+                self.members,
+                self.invitations,
+            )
         }
         self.application_keys = ApplicationKeys(self._session)
         self._key_features: KeyFeatures | None = None
@@ -96,6 +109,10 @@ class AdminClient:
         if group is None:
             group = self._collections[kind] = Collection(self._session, kind)
         return group
+
+    async def roles(self) -> list[RoleItem]:
+        """The roles a member may have (`GET /roles`): OWNER, ADMIN, READ_ONLY."""
+        return await self._roles.list()
 
     @property
     def base_url(self) -> str:

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 from console.client.endpoints import path_template
 from console.client.errors import ApiError, NotOffered
-from console.kinds import KINDS, TENANT, Kind
+from console.kinds import KINDS, TENANT, Kind, field_of
 from console.kinds.endpoints import endpoint
 
 log = logging.getLogger("console.client")
@@ -137,6 +137,29 @@ def classify(method: str, path: str) -> tuple[str, str, str | None]:
     return key, action.get(method, method.lower()), object_id
 
 
+def _name_of(kind: str, *sources: Any) -> str | None:
+    """The changed object's name for the journal: its kind's name field (`name`, a member's
+    `user.email`, an invitation's `email`) in the request, else in the object as it was."""
+    found = KINDS.find(kind)
+    name_field = found.name_field if found is not None else "name"
+    for source in sources:
+        if isinstance(source, dict):
+            value = field_of(source, name_field)
+            if isinstance(value, str):
+                return value
+    return None
+
+
+def _object_path(kind: str, object_id: str, path: str) -> str:
+    """The path of the object a write at `path` changes: its kind's item path (a member's
+    is `/tenants/self/members/{id}`), or the path's first two segments for a path of no
+    kind. `object_id` came from `path`, which the client checked."""
+    found = KINDS.find(kind)
+    if found is not None:
+        return found.item_path(object_id)
+    return "/".join(path.split("?", 1)[0].split("/")[:3])
+
+
 def _body_id(value: Any) -> str | None:
     if isinstance(value, dict) and value.get("id") is not None:
         return str(value["id"])
@@ -207,11 +230,7 @@ class ChangeRecording:
         if self.tenant_id:
             related = {**related, "tenant_id": self.tenant_id}
         origin, undoes = _ORIGIN.get() or (self.origin, None)
-        name = None
-        for source in (body, before):
-            if isinstance(source, dict) and isinstance(source.get("name"), str):
-                name = source["name"]
-                break
+        name = _name_of(kind, body, before)
         change = PendingChange(
             method=method,
             path=path,
@@ -286,7 +305,7 @@ class ChangeRecording:
         known = self.last_read(kind, object_id)
         if known is not None:
             return known
-        object_path = "/".join(path.split("?", 1)[0].split("/")[:3])
+        object_path = _object_path(kind, object_id, path)
         try:
             data = await get(object_path)
         except ApiError as error:

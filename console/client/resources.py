@@ -12,7 +12,7 @@ import builtins
 from collections.abc import AsyncIterator, Iterable, Mapping
 from contextlib import aclosing
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from uuid import UUID
 
 from pydantic import BaseModel, ValidationError
@@ -64,6 +64,9 @@ from console.models import (
     UsageReport,
 )
 from console.models.errors import field_errors
+
+if TYPE_CHECKING:
+    from console.models.people import Member, SecurityContact
 
 M = TypeVar("M", bound=BaseModel)
 C = TypeVar("C", bound=RequestModel)
@@ -460,3 +463,24 @@ class TenantResource(_Resource):
 
     async def usage(self) -> UsageReport:
         return await self._call("GET", f"{self.path}/reports/usage", UsageReport)
+
+    async def owner(self) -> Member:
+        """The tenant's owner, as a member (NotFound when the tenant has none)."""
+        from console.models.people import Member
+
+        return await self._call("GET", f"{self.path}/owner", Member)
+
+    async def security_contact(self) -> SecurityContact:
+        """Who the service writes to about security (`email` None when nobody is set)."""
+        from console.models.people import SecurityContact
+
+        return await self._call("GET", f"{self.path}/security-contact", SecurityContact)
+
+    async def set_security_contact(self, email: str) -> SecurityContact:
+        """Sets the security contact; the address is checked before anything is sent
+        (PayloadInvalid, a ValueError naming `email`)."""
+        from console.models.people import SecurityContact, SecurityContactUpdate
+
+        body = SecurityContactUpdate.parse({"email": email}).to_json()
+        path = f"{self.path}/security-contact"
+        return await self._call("PUT", path, SecurityContact, body=body)

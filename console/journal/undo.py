@@ -128,6 +128,8 @@ def plan_undo(change: Change) -> UndoPlan:
     if found is None or found.undo is None:
         raise CannotUndo(f"Changes to {change.kind} cannot be undone from the console.")
     kind, facet = found, found.undo
+    if (final := facet.final_reason(change.action)) is not None:
+        raise CannotUndo(final)
     if change.action == "create":
         if kind.singleton or not change.result_id:
             raise CannotUndo(f"Change {change.id} left no object id to delete.")
@@ -138,7 +140,7 @@ def plan_undo(change: Change) -> UndoPlan:
             change.kind,
             target,
             None,
-            f"Delete {what}, created by change {change.id}",
+            f"{facet.delete_verb} {what}, created by change {change.id}",
             kind.permission_for("delete"),
         )
     if change.before is None:
@@ -177,18 +179,28 @@ def _checked_reference(change: Change, facet: UndoFacet, body: dict[str, Any]) -
 
 def _plan_restore(change: Change, kind: Kind, facet: UndoFacet, what: str) -> UndoPlan:
     body = _checked_reference(change, facet, creation_body(change.kind, change.before or {}))
+    made = KINDS.find(facet.restored_as) if facet.restored_as else kind
+    if made is None:
+        raise CannotUndo(f"Changes to {change.kind} cannot be undone from the console.")
+    summary = (
+        facet.restore_summary(body)
+        if facet.restore_summary is not None
+        else f"Create {what} again (it gets a new id)"
+    )
     plan = UndoPlan(
         change,
         "create",
-        change.kind,
+        made.key,
         None,
         body,
-        f"Create {what} again (it gets a new id)",
-        kind.permission_for("create"),
+        summary,
+        made.permission_for("create"),
         diffs=field_diffs({}, body, old_name="deleted", new_name="restored"),
     )
     if facet.new_key is not None:
         plan.summary += " with a new key"
+    if facet.restore_note:
+        plan.notes.append(facet.restore_note)
     for user in _users_of(kind):
         _plan_relink(plan, user)
     return plan
@@ -391,11 +403,11 @@ async def _open_configuration(
     before, lost = opened(before, sealer, current)
     after, _ = opened(after, sealer, current)
     checked = plan.payload or {}  # the id of the object it uses was checked: kept as it is
-    if plan.action == "create":
-        plan.payload = creation_body(plan.kind, before)
+    if plan.action == "create":  # by the changed kind's facet (a restore may make another)
+        plan.payload = creation_body(change.kind, before)
     else:
-        plan.payload = update_body(plan.kind, before)
-    reference = _facet(plan.kind).reference
+        plan.payload = update_body(change.kind, before)
+    reference = _facet(change.kind).reference
     if reference is not None and reference.field in checked:
         plan.payload[reference.field] = checked[reference.field]
     plan.unrestored = sorted(set(lost))
@@ -476,7 +488,12 @@ async def _request(client: AdminClient, plan: UndoPlan, relink: bool) -> UndoRes
             result.new_id = str(created.get("id") or "") or None
             # only a kind whose objects come with a key shows it (a proxy's is no secret)
             result.new_key = new_key(created) if new_key is not None else None
-        result.lines.append(f'Created {what} "{plan.change.name}" again as {result.new_id}.')
+        if plan.kind == plan.change.kind:
+            result.lines.append(f'Created {what} "{plan.change.name}" again as {result.new_id}.')
+        else:  # brought back as another kind (a removed member by an invitation)
+            result.lines.append(f'Created {what} {result.new_id} for "{plan.change.name}".')
+            note = _facet(plan.change.kind).restore_note
+            result.lines += [note] if note else []
         if relink and plan.relink and result.new_id:
             result.lines += await _relink(client, plan.relink, result.new_id)
     return result

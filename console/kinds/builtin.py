@@ -31,9 +31,16 @@ from console.kinds.facets import EstateFacet, IndexFacet, Reference, UndoFacet
 from console.kinds.registry import KINDS
 from console.kinds.routes import Route, Routes
 from console.kinds.undo_hooks import (
+    INVITATION_RESTORE_NOTE,
+    MEMBER_RESTORE_NOTE,
+    RESEND_IS_FINAL,
     application_creation,
     application_update,
+    invitation_fields,
     key_of,
+    member_invitation,
+    member_restore_summary,
+    member_role,
     proxy_fields,
     reactor_fields,
     tenant_update,
@@ -352,6 +359,14 @@ MEMBERS = KINDS.register(
         permission="tenant:member",
         features=Features(create=False),
         name_field="user.email",
+        # -- undo: a role written back; a removal by inviting the member again
+        undo=UndoFacet(
+            creation_body=member_invitation,
+            update_body=member_role,
+            restored_as="invitations",
+            restore_summary=member_restore_summary,
+            restore_note=MEMBER_RESTORE_NOTE,
+        ),
     )
 )
 """The tenant's members: made by accepting an invitation, never created here; their role
@@ -378,6 +393,13 @@ INVITATIONS = KINDS.register(
                     action="resend",
                 ),
             )
+        ),
+        # -- undo: a revoked invitation sent again, a sent one revoked; a resend is final
+        undo=UndoFacet(
+            creation_body=invitation_fields,
+            restore_note=INVITATION_RESTORE_NOTE,
+            delete_verb="Revoke",
+            nothing_to_undo=(("resend", RESEND_IS_FINAL),),
         ),
     )
 )

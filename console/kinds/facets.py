@@ -32,6 +32,22 @@ class UndoFacet:
     None: the kind's objects have none."""
     reference: Reference | None = None
     """The field through which its objects use another kind's, if any."""
+    restored_as: str | None = None
+    """The key of the kind whose create brings a deleted object back, when it is not its own:
+    a removed member comes back by an invitation (`creation_body` makes that request)."""
+    restore_summary: Callable[[Mapping[str, Any]], str] | None = None
+    """What restoring does, in a sentence made from the create request's body; None: "Create
+    <kind> <name> again (it gets a new id)"."""
+    restore_note: str = ""
+    """What a person must know of a restore (a member must accept the invitation again)."""
+    delete_verb: str = "Delete"
+    """The word for deleting one (an invitation is revoked): the undo of a create says it."""
+    nothing_to_undo: tuple[tuple[str, str], ...] = ()
+    """Actions recorded with nothing to take back, each with the reason (`resend`)."""
+
+    def final_reason(self, action: str) -> str | None:
+        """Why a change `action` has nothing to undo, if it has nothing."""
+        return dict(self.nothing_to_undo).get(action)
 
 
 @dataclass(frozen=True)

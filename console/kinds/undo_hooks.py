@@ -94,3 +94,48 @@ def proxy_fields(before: Mapping[str, Any]) -> dict[str, Any]:
         else:
             body.pop(f"{side}_transforms", None)
     return body
+
+
+ASSIGNABLE = ("ADMIN", "READ_ONLY")
+"""The roles an invitation or a role change may give (console.models.people)."""
+
+
+def _role(value: Any) -> str:
+    """A recorded role as one to give again: READ_ONLY when it is not one (the least)."""
+    role = str(value or "").upper()
+    return role if role in ASSIGNABLE else "READ_ONLY"
+
+
+def member_invitation(before: Mapping[str, Any]) -> dict[str, Any]:
+    """A removed member brought back: an invitation to its email with its role (it must be
+    accepted; a member is never created directly)."""
+    user = before.get("user")
+    email = user.get("email") if isinstance(user, Mapping) else None
+    return {"email": email, "role": _role(before.get("role"))}
+
+
+def member_role(before: Mapping[str, Any]) -> dict[str, Any]:
+    """A member's role written back: the only thing a member update holds."""
+    return {"role": _role(before.get("role"))}
+
+
+def invitation_fields(before: Mapping[str, Any]) -> dict[str, Any]:
+    """An invitation sent again: to the same email with the same role (a new one, with a new
+    expiry; its status and expiry as recorded are the service's)."""
+    return {"email": before.get("email"), "role": _role(before.get("role"))}
+
+
+def member_restore_summary(body: Mapping[str, Any]) -> str:
+    """What undoing a member's removal does."""
+    return f"Send an invitation to {body.get('email')} as {body.get('role')}"
+
+
+MEMBER_RESTORE_NOTE = (
+    "A removed member cannot be added back directly: they get an invitation, and are a "
+    "member again (with a new member id) only once they accept it."
+)
+INVITATION_RESTORE_NOTE = "It is a new invitation, expiring 72 hours after it is sent."
+RESEND_IS_FINAL = (
+    "Resending an invitation only gave it a new expiry and sent it again: there is nothing "
+    "to take back (revoke it to withdraw it)."
+)

@@ -31,7 +31,11 @@ INVITATION_LIFETIME_SECONDS = 72 * 3600
 """A pending invitation expires 72 hours after it was sent (or last resent)."""
 
 EMAIL_MAX = 254
-_EMAIL = re.compile(r"^[^@\s\x00-\x1f\x7f]+@[^@\s\x00-\x1f\x7f]+\.[^@\s\x00-\x1f\x7f]+$")
+_ADDRESS_CHARACTER = r"[^@\s\u0000-\u001f\u007f-\u009f]"
+EMAIL_PATTERN = rf"^{_ADDRESS_CHARACTER}+@{_ADDRESS_CHARACTER}+\.{_ADDRESS_CHARACTER}+$"
+"""An email's shape, for the validator and the OpenAPI document alike (regex syntax Python
+and ECMA-262 read alike): one `@`, a dot after it, no spaces or control characters."""
+_EMAIL = re.compile(EMAIL_PATTERN[1:-1])
 
 
 def _an_email(value: str) -> str:
@@ -42,7 +46,11 @@ def _an_email(value: str) -> str:
     return value
 
 
-Email = Annotated[str, Field(min_length=3, max_length=EMAIL_MAX), AfterValidator(_an_email)]
+Email = Annotated[
+    str,
+    Field(min_length=3, max_length=EMAIL_MAX, json_schema_extra={"pattern": EMAIL_PATTERN}),
+    AfterValidator(_an_email),
+]
 
 
 class User(ResponseModel):

@@ -20,10 +20,14 @@ from console.service.api import (
     application_keys,
     applications,
     formulas,
+    invitations,
+    members,
     permissions,
     proxies,
     reactions,
     reactors,
+    roles,
+    tenant_people,
     tenants,
 )
 from console.service.api.applications import SWEEP_INTERVAL_SECONDS
@@ -45,6 +49,10 @@ SPECIFIED = (
     application_keys,
     reactors,
     reactions,
+    tenant_people,
+    members,
+    invitations,
+    roles,
 )
 """The route modules of the specification's API (and Application Keys, Reactors), in routing
 order."""

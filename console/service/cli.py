@@ -1,4 +1,4 @@
-"""`tenant-console serve` and `tenant-console new-tenant`.
+"""`tenant-console serve`, `tenant-console new-tenant` and `tenant-console accept-invitation`.
 
 Imports stay inside the functions: parsing arguments and `--help` must not pay for FastAPI
 or uvicorn. Every failure a person can cause ends as one line on stderr and exit code 1.
@@ -134,6 +134,13 @@ def new_tenant(args: argparse.Namespace) -> int:
 
     if has_control_characters(name):
         return _fail("new-tenant", "the tenant name must not contain control characters.")
+    owner = getattr(args, "owner", None)
+    if owner is not None:
+        problem = _email_problem(owner)
+        if problem:
+            return _fail("new-tenant", f"--owner: {problem}")
+        if args.demo_data:
+            return _fail("new-tenant", "--owner and --demo-data: the demo tenant has its own owner.")
     data_dir = Path(args.data_dir).expanduser() if args.data_dir else default_data_dir()
     store = _open_store("new-tenant", data_dir)
     if isinstance(store, int):
@@ -148,10 +155,86 @@ def new_tenant(args: argparse.Namespace) -> int:
         except sqlite3.IntegrityError:  # its ids come from its name: seeded once per data dir
             return _fail("new-tenant", f"the data dir already holds a demo tenant named {name!r}.")
     else:
-        info = store.create_tenant(name)
+        info = store.create_tenant(name, owner_email=owner)
+    made = {"tenant_id": info.tenant_id, "application_id": info.application_id, "key": info.key}
+    if info.owner_id is not None:
+        made |= {"owner_id": info.owner_id, "owner_member_id": info.owner_member_id}
+    print(json.dumps(made), flush=True)
+    return 0
+
+
+def _email_problem(value: str) -> str | None:
+    """Why `value` is not an email the service takes (one sentence), or None."""
+    from pydantic import TypeAdapter, ValidationError
+
+    from console.models.people import Email
+
+    try:
+        TypeAdapter(Email).validate_python(value)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        return str((error.get("ctx") or {}).get("error", error["msg"]))
+    return None
+
+
+_NAME_MAX = 100
+
+
+def _person_name_problem(option: str, value: str | None) -> str | None:
+    from console.models.common import has_control_characters
+
+    if value is None:
+        return None
+    if not value.strip() or len(value) > _NAME_MAX:
+        return f"{option} must be 1 to {_NAME_MAX} characters."
+    if has_control_characters(value):
+        return f"{option} must not contain control characters."
+    return None
+
+
+def accept_invitation(args: argparse.Namespace) -> int:
+    """Local service only: the operator accepts an invitation for its invitee, who becomes a
+    member with the invitation's role (the user made if the data dir has none with its email).
+    Logged as done by that user. Prints one JSON line: the member's and user's ids."""
+    import uuid
+
+    try:
+        invitation_id = str(uuid.UUID(args.id))
+    except ValueError:
+        _fail("accept-invitation", f"the invitation id must be a UUID, not {args.id!r}.")
+        return 2
+    for option, value in (("--first-name", args.first_name), ("--last-name", args.last_name)):
+        problem = _person_name_problem(option, value)
+        if problem:
+            return _fail("accept-invitation", problem)
+    data_dir = Path(args.data_dir).expanduser() if args.data_dir else default_data_dir()
+    store = _open_store("accept-invitation", data_dir)
+    if isinstance(store, int):
+        return store
+    from console.service.store.acceptance import InvitationNotFound, InvitationRefused
+
+    try:
+        accepted = store.accept_invitation(
+            invitation_id,
+            first_name=args.first_name,
+            last_name=args.last_name,
+            mfa_enrolled=not args.no_mfa,
+        )
+    except InvitationNotFound as exc:
+        _fail("accept-invitation", str(exc))
+        return 3
+    except InvitationRefused as exc:
+        return _fail("accept-invitation", str(exc))
+    finally:
+        store.close()
     print(
         json.dumps(
-            {"tenant_id": info.tenant_id, "application_id": info.application_id, "key": info.key}
+            {
+                "tenant_id": accepted.tenant_id,
+                "member_id": accepted.member_id,
+                "user_id": accepted.user_id,
+                "role": accepted.role,
+            }
         ),
         flush=True,
     )

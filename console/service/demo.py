@@ -14,6 +14,7 @@ from typing import Any
 
 from console.clock import frozen_now, now
 from console.models import ApplicationCreate, ProxyCreate, ReactorCreate, ReactorFormulaCreate
+from console.models.people import InvitationCreate, SecurityContactUpdate
 from console.models.demo import DEMO_STAGING_NAME, DEMO_TENANT_NAME, STAGING_PREFIX, demo_id
 from console.service.provisioning import Provisioning, Version
 from console.service.store import (
@@ -21,9 +22,13 @@ from console.service.store import (
     TenantInfo,
     applications,
     formulas,
+    invitations,
+    members,
     proxies,
     reactors,
+    security_contacts,
     tenants,
+    users,
 )
 from console.service.store.store import bootstrap_tenant
 from console.service.timestamps import stamp
@@ -644,6 +649,110 @@ _METRICS: dict[str, tuple[int, timedelta]] = {
 }
 
 
+# -- people ---------------------------------------------------------------------------------
+
+_MEMBERS: list[dict[str, Any]] = [
+    {
+        "key": "owner",
+        "email": "olivia.reyes@acme.example",
+        "first_name": "Olivia",
+        "last_name": "Reyes",
+        "role": "OWNER",
+        "mfa": True,
+        "age": 120 * DAY,
+    },
+    {
+        "key": "admin",
+        "email": "sam.patel@acme.example",
+        "first_name": "Sam",
+        "last_name": "Patel",
+        "role": "ADMIN",
+        "mfa": True,
+        "age": 96 * DAY,
+    },
+    {
+        "key": "read-only",
+        "email": "jordan.kim@acme.example",
+        "first_name": "Jordan",
+        "last_name": "Kim",
+        "role": "READ_ONLY",
+        "mfa": False,  # what the access review flags
+        "age": 41 * DAY,
+    },
+]
+"""The demo tenant's members: its owner, an admin, and a read-only member without MFA."""
+
+_INVITATIONS: list[dict[str, Any]] = [
+    {"email": "priya.shah@acme.example", "role": "ADMIN", "sent": 1 * DAY + 5 * HOUR},
+    {"email": "alex.moreau@acme.example", "role": "READ_ONLY", "sent": 9 * DAY},
+]
+"""Its invitations: one pending (sent yesterday), one expired (72 hours after it was sent)."""
+
+DEMO_SECURITY_CONTACT = "security@acme.example"
+STAGING_EMAIL_TAG = "+staging"
+"""Staging's people sign in with accounts of their own (users are one an email): the same
+addresses, plus-tagged."""
+
+
+def _demo_email(email: str, staging: bool) -> str:
+    if not staging:
+        return email
+    local, _, domain = email.partition("@")
+    return f"{local}{STAGING_EMAIL_TAG}@{domain}"
+
+
+def _seed_people(
+    conn: sqlite3.Connection,
+    tenant_id: str,
+    moment: datetime,
+    demo_id: Any,
+    staging: bool,
+) -> str:
+    """The tenant's members, invitations and security contact; returns its owner's user id
+    (`demo_id("user", "owner")`, the creator of the bootstrap application the demo's console
+    uses: the console's own user is the owner)."""
+    owner_id = ""
+    for spec in _MEMBERS:
+        email = InvitationCreate.parse({"email": _demo_email(spec["email"], staging)}).email
+        user = users.ensure(
+            conn,
+            email,
+            first_name=spec["first_name"],
+            last_name=spec["last_name"],
+            mfa_enrolled=spec["mfa"],
+            user_id=demo_id("user", spec["key"]),
+        )
+        if spec["role"] == members.OWNER:
+            owner_id = user["id"]
+        members.insert(
+            conn,
+            tenant_id,
+            user["id"],
+            spec["role"],
+            by=owner_id or None,
+            at=stamp(moment - spec["age"]),
+            member_id=demo_id("member", spec["key"]),
+        )
+    for spec in _INVITATIONS:
+        payload = InvitationCreate.parse(
+            {"email": _demo_email(spec["email"], staging), "role": spec["role"]}
+        )
+        sent = moment - spec["sent"]
+        invitations.insert(
+            conn,
+            tenant_id,
+            payload.email,
+            payload.role,
+            expires_at=invitations.expiry_from(sent),
+            by=owner_id,
+            at=stamp(sent),
+            invitation_id=demo_id("invitation", spec["email"]),
+        )
+    contact = SecurityContactUpdate.parse({"email": _demo_email(DEMO_SECURITY_CONTACT, staging)})
+    security_contacts.set_email(conn, tenant_id, contact.email)
+    return owner_id
+
+
 # -- seeding --------------------------------------------------------------------------------
 
 
@@ -725,19 +834,15 @@ def _seed(
         tenant_id=demo_id("tenant", tenant_name),
         application_id=demo_id("application", "Bootstrap management"),
     )
+    owner = _seed_people(conn, info.tenant_id, moment, demo_id, staging)
     conn.execute(
         "UPDATE tenants SET owner_id = ?, created_by = ?, modified_by = ?,"
         " deduplicate_tokens = 'false' WHERE id = ?",
-        (
-            demo_id("user", "owner"),
-            demo_id("user", "owner"),
-            info.application_id,
-            info.tenant_id,
-        ),
+        (owner, owner, info.application_id, info.tenant_id),
     )
     conn.execute(
         "UPDATE applications SET created_by = ?, modified_by = ? WHERE id = ?",
-        (demo_id("user", "owner"), demo_id("user", "owner"), info.application_id),
+        (owner, owner, info.application_id),
     )
     _touch(conn, "tenants", info.tenant_id, info.application_id, stamp(moment - 60 * DAY))
     admin = info.application_id

@@ -246,7 +246,69 @@ def _v7(conn: sqlite3.Connection) -> None:
             conn.execute(statement)
 
 
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4, _v5, _v6, _v7]
+PEOPLE_TABLES = """
+CREATE TABLE users (
+    id TEXT PRIMARY KEY,
+    email TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    first_name TEXT,
+    last_name TEXT,
+    mfa_enrolled INTEGER NOT NULL DEFAULT 0,
+    provider TEXT
+);
+
+CREATE TABLE members (
+    id TEXT PRIMARY KEY,
+    tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+    user_id TEXT NOT NULL REFERENCES users(id),
+    role TEXT NOT NULL,
+    created_by TEXT,
+    created_at TEXT NOT NULL,
+    modified_by TEXT,
+    modified_at TEXT,
+    UNIQUE (tenant_id, user_id)
+);
+CREATE INDEX members_page ON members (tenant_id, created_at, id);
+CREATE INDEX members_user ON members (user_id);
+
+CREATE VIEW member_rows AS
+SELECT members.*, users.email AS email, users.first_name AS first_name,
+    users.last_name AS last_name, users.mfa_enrolled AS mfa_enrolled,
+    users.provider AS provider
+FROM members JOIN users ON users.id = members.user_id;
+
+CREATE TABLE invitations (
+    id TEXT PRIMARY KEY,
+    tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+    email TEXT NOT NULL COLLATE NOCASE,
+    role TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    created_by TEXT,
+    created_at TEXT NOT NULL,
+    modified_by TEXT,
+    modified_at TEXT
+);
+CREATE INDEX invitations_page ON invitations (tenant_id, created_at, id);
+CREATE INDEX invitations_email ON invitations (tenant_id, email);
+
+CREATE TABLE security_contacts (
+    tenant_id TEXT PRIMARY KEY REFERENCES tenants(id) ON DELETE CASCADE,
+    email TEXT NOT NULL
+)
+"""
+
+
+def _v8(conn: sqlite3.Connection) -> None:
+    """The tenant's people (issue 36): users (one a person, across tenants; an email is one
+    user whatever its letter case), members (a user's role in a tenant), invitations (their
+    status is computed when read: EXPIRED once `expires_at` has passed) and the tenant's
+    security contact. The tenant's `owner_id` is its owner's user id; a tenant made before
+    has no member until one is added (its owner_id stays the id made up then)."""
+    for statement in PEOPLE_TABLES.split(";"):
+        if statement.strip():
+            conn.execute(statement)
+
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4, _v5, _v6, _v7, _v8]
 """MIGRATIONS[i] upgrades a data dir from version i to version i + 1."""
 
 SCHEMA_VERSION = len(MIGRATIONS)

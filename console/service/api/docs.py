@@ -24,7 +24,8 @@ ERROR_DESCRIPTIONS = {
     404: "No such object in the caller's tenant.",
     413: "The body is larger than the service accepts (4 MiB).",
     415: "The body is not application/json.",
-    409: "The object is not in a state that allows this (a reactor not active yet).",
+    409: "The object is not in a state that allows this (a reactor not active yet, the tenant's"
+    " owner), or it would duplicate one (a member or pending invitation with that email).",
     422: "The reactor's code is not a valid function.",
     429: "Too many requests for this key; retry after `Retry-After` seconds.",
     500: "The reactor's code failed: it threw, timed out, ran out of memory or returned a "

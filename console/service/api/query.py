@@ -29,6 +29,7 @@ from pydantic_core import ErrorDetails
 
 from console.models.common import NAME_MAX, NAME_PATTERN, has_control_characters
 from console.models.permissions import APPLICATION_TYPES, ApplicationType
+from console.models.people import INVITATION_STATUSES, InvitationStatus
 from console.service.api.problems import invalid
 from console.service.store.listing import (
     DEFAULT_PAGE_SIZE,
@@ -120,6 +121,16 @@ class QueryParameters(BaseModel):
         description="Repeatable: `?type=private&type=public`: applications of these types.",
     )
 
+    # The tenant's people (issue 36).
+    user_id: list[QueryId] = Field(
+        default_factory=list,
+        max_length=MAX_IDS,
+        description="Repeatable: `?user_id=a&user_id=b`: the members of these users.",
+    )
+    status: InvitationStatus | None = Field(
+        default=None, description="Invitations in this status only (computed when read)."
+    )
+
     @property
     def paging(self) -> PageRequest:
         return PageRequest(page=self.page, size=self.size, start=self.start)
@@ -133,6 +144,11 @@ class QueryParameters(BaseModel):
     def ids(self) -> list[str]:
         """The `id` filter in canonical form, as ids are stored."""
         return [str(value) for value in self.id]
+
+    @property
+    def user_ids(self) -> list[str]:
+        """The `user_id` filter in canonical form, as ids are stored."""
+        return [str(value) for value in self.user_id]
 
 
 _DEFAULTS = QueryParameters()
@@ -166,6 +182,8 @@ def _sentence(error: ErrorDetails) -> str:
         return f"The start must be at most {CURSOR_MAX} characters."
     if kind == "string_too_long":
         return f"The name filter must be at most {NAME_MAX} characters."
+    if kind == "literal_error" and name == "status":
+        return f"The status must be one of {INVITATION_STATUSES}."
     if kind == "literal_error":
         return f"The application type must be one of {APPLICATION_TYPES}."
     if kind == "value_error":  # our validators' own sentences

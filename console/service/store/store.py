@@ -12,8 +12,11 @@ from pathlib import Path
 
 import console.service.store.applications as applications
 import console.service.store.formulas as formulas
+import console.service.store.members as members
 import console.service.store.tenants as tenants
+import console.service.store.users as users
 from console.service.db import Database
+from console.service.store.acceptance import Accepted, accept_invitation
 from console.service.grants import management_grants
 from console.service.timestamps import now_stamp, stamp
 
@@ -27,6 +30,9 @@ class TenantInfo:
     tenant_id: str
     application_id: str
     key: str
+    owner_id: str | None = None
+    """The owner's user id, when the tenant was made with an owner (`new-tenant --owner`)."""
+    owner_member_id: str | None = None
 
     def __repr__(self) -> str:
         return f"TenantInfo(tenant_id={self.tenant_id!r}, application_id={self.application_id!r})"
@@ -93,10 +99,32 @@ class Store:
         with self.read() as conn:
             return tenants.count(conn) > 0
 
-    def create_tenant(self, name: str) -> TenantInfo:
-        """A tenant with a bootstrap management application holding every management grant."""
+    def create_tenant(self, name: str, *, owner_email: str | None = None) -> TenantInfo:
+        """A tenant with a bootstrap management application holding every management grant;
+        with `owner_email`, its owner: that user (made, MFA enrolled, if new) as the OWNER
+        member, who created the bootstrap application."""
         with self.write() as conn:
-            return bootstrap_tenant(conn, name, at=now_stamp())
+            return bootstrap_tenant(conn, name, at=now_stamp(), owner_email=owner_email)
+
+    def accept_invitation(
+        self,
+        invitation_id: str,
+        *,
+        first_name: str | None = None,
+        last_name: str | None = None,
+        mfa_enrolled: bool = True,
+    ) -> Accepted:
+        """The operator accepts an invitation for its invitee (console.service.store.acceptance);
+        raises InvitationRefused."""
+        with self.write() as conn:
+            return accept_invitation(
+                conn,
+                invitation_id,
+                at=now_stamp(),
+                first_name=first_name,
+                last_name=last_name,
+                mfa_enrolled=mfa_enrolled,
+            )
 
     def set_usage(
         self,
@@ -131,8 +159,21 @@ def bootstrap_tenant(
     at: str,
     tenant_id: str | None = None,
     application_id: str | None = None,
+    owner_email: str | None = None,
 ) -> TenantInfo:
-    tenant = tenants.insert(conn, name, at=at, tenant_id=tenant_id)
+    """A tenant and its bootstrap management application, created by the tenant's owner;
+    with `owner_email`, the owner is that user, made a member with the OWNER role."""
+    owner = None
+    if owner_email is not None:
+        owner = users.ensure(conn, owner_email, mfa_enrolled=True)
+    tenant = tenants.insert(
+        conn, name, at=at, tenant_id=tenant_id, owner_id=owner["id"] if owner else None
+    )
+    owner_member = None
+    if owner is not None:
+        owner_member = members.insert(
+            conn, tenant["id"], owner["id"], members.OWNER, by=owner["id"], at=at
+        )
     row, key = applications.insert(
         conn,
         tenant_id=tenant["id"],
@@ -147,4 +188,10 @@ def bootstrap_tenant(
     )
     if key is None:  # made with create_key's default: cannot happen
         raise RuntimeError("the bootstrap application was made without a key")
-    return TenantInfo(tenant_id=tenant["id"], application_id=row["id"], key=key)
+    return TenantInfo(
+        tenant_id=tenant["id"],
+        application_id=row["id"],
+        key=key,
+        owner_id=owner["id"] if owner else None,
+        owner_member_id=owner_member["id"] if owner_member else None,
+    )

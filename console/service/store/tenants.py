@@ -47,7 +47,8 @@ def insert(
     tenant_id: str | None = None,
     owner_id: str | None = None,
 ) -> sqlite3.Row:
-    """A new tenant; its owner is a user id the local service makes up (it has no users)."""
+    """A new tenant owned by the user `owner_id` (console.service.store.users); without
+    one, an id made up that no user has (the tenant then has no owner member)."""
     tenant_id = tenant_id or str(uuid.uuid4())
     owner_id = owner_id or str(uuid.uuid4())
     conn.execute(

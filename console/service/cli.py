@@ -140,7 +140,9 @@ def new_tenant(args: argparse.Namespace) -> int:
         if problem:
             return _fail("new-tenant", f"--owner: {problem}")
         if args.demo_data:
-            return _fail("new-tenant", "--owner and --demo-data: the demo tenant has its own owner.")
+            return _fail(
+                "new-tenant", "--owner and --demo-data: the demo tenant has its own owner."
+            )
     data_dir = Path(args.data_dir).expanduser() if args.data_dir else default_data_dir()
     store = _open_store("new-tenant", data_dir)
     if isinstance(store, int):

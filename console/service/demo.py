@@ -14,8 +14,8 @@ from typing import Any
 
 from console.clock import frozen_now, now
 from console.models import ApplicationCreate, ProxyCreate, ReactorCreate, ReactorFormulaCreate
-from console.models.people import InvitationCreate, SecurityContactUpdate
 from console.models.demo import DEMO_STAGING_NAME, DEMO_TENANT_NAME, STAGING_PREFIX, demo_id
+from console.models.people import InvitationCreate, SecurityContactUpdate
 from console.service.provisioning import Provisioning, Version
 from console.service.store import (
     Store,

@@ -45,9 +45,7 @@ def _member(served: Served) -> sqlite3.Row:
 def list_members(request: Request) -> JSONResponse:
     with serving(request, query=LIST_QUERY) as served:
         query = served.query
-        return JSONResponse(
-            rows.page(served.conn, served.tenant_id, query.user_ids, query.paging)
-        )
+        return JSONResponse(rows.page(served.conn, served.tenant_id, query.user_ids, query.paging))
 
 
 @router.get(

@@ -28,8 +28,8 @@ from pydantic import (
 from pydantic_core import ErrorDetails
 
 from console.models.common import NAME_MAX, NAME_PATTERN, has_control_characters
-from console.models.permissions import APPLICATION_TYPES, ApplicationType
 from console.models.people import INVITATION_STATUSES, InvitationStatus
+from console.models.permissions import APPLICATION_TYPES, ApplicationType
 from console.service.api.problems import invalid
 from console.service.store.listing import (
     DEFAULT_PAGE_SIZE,

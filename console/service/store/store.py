@@ -16,8 +16,8 @@ import console.service.store.members as members
 import console.service.store.tenants as tenants
 import console.service.store.users as users
 from console.service.db import Database
-from console.service.store.acceptance import Accepted, accept_invitation
 from console.service.grants import management_grants
+from console.service.store.acceptance import Accepted, accept_invitation
 from console.service.timestamps import now_stamp, stamp
 
 BOOTSTRAP_APPLICATION_NAME = "Bootstrap management"

@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
+from console.clock import now
 from console.kinds import field_of
 from console.kinds.builtin import INVITATIONS as INVITATIONS_KIND
 from console.kinds.builtin import MEMBERS as MEMBERS_KIND
-from console.clock import now
 from console.terminal_text import printable
 from console.tui.base import formatting as fmt
 from console.tui.base.columns import Column, Labels, Renderable
@@ -130,7 +130,9 @@ class MembersLook(ListLook):
 
     short_title = "People"
     filter_placeholder = "any column or column:value"
-    delete_consequences = "They lose access to the tenant at once; inviting them again brings them back."
+    delete_consequences = (
+        "They lose access to the tenant at once; inviting them again brings them back."
+    )
     columns = (
         Column("email", "Email", _email_cell, uses_labels=True, min_width=20, grow=True),
         Column("name", "Name", _name_cell, 20, min_width=10, drop_order=2, grow=True),
@@ -159,11 +161,12 @@ class MembersLook(ListLook):
         return super().change_permission(action)
 
     def is_read_only(self, obj: Shown | None) -> bool:
-        """The owner is never removed nor given another role."""
+        """The owner is never removed (`d` refuses, saying so) nor given another role (`e`
+        says so: console.tui.actions.people_flows)."""
         return obj is not None and field_of(obj, "role") == OWNER_ROLE
 
     def read_only_reason(self, obj: Shown) -> str:
-        return "The tenant's owner cannot be removed, nor given another role."
+        return "The tenant's owner cannot be removed."
 
     async def fetch(self, client: AdminClient, page: int, size: int, query: Query) -> Fetched:
         fetched = await super().fetch(client, page, size, query)
@@ -238,9 +241,9 @@ class InvitationsLook(ListLook):
         assert isinstance(item, Invitation)
         expires: Renderable = Text("—", style="dim")
         if item.expires_at is not None:
-            expires = Text.assemble(fmt.local_time(item.expires_at), " (", expiry_text(
-                item.expires_at.isoformat()
-            ), ")")
+            expires = Text.assemble(
+                fmt.local_time(item.expires_at), " (", expiry_text(item.expires_at.isoformat()), ")"
+            )
         return [
             ("Id", str(item.id)),
             ("Email", _text(item.email) or Text("—", style="dim")),
@@ -259,15 +262,15 @@ class InvitationsLook(ListLook):
 
 
 async def own_user(client: AdminClient) -> str | None:
-    """The user id of the console's own user: who made the key's application
-    (`GET /applications/key`, its `created_by`); None when the service will not say."""
+    """The user id of the console's own user (console.client.people.own_user_id); None when
+    the service will not say (a key without application:read: nobody is marked "you")."""
+    from console.client.people import own_user_id
+
     try:
-        application = await client.applications.current()
-    except Exception:  # without application:read the console cannot tell: nobody is "you"
+        return await own_user_id(client)
+    except Exception:
         log.info("GET /applications/key failed: the console's own user is not known", exc_info=True)
         return None
-    created_by = getattr(application, "created_by", None)
-    return str(created_by) if created_by else None
 
 
 MEMBERS = MembersLook(MEMBERS_KIND)

@@ -205,12 +205,9 @@ class RoleModal(Dialog[str | None]):
     def compose(self) -> ComposeResult:
         start = "READ_ONLY" if self.current == "ADMIN" else "ADMIN"
         with Vertical(id="dialog"):
+            yield Static(f'Change the role of "{self.email}"', classes="dialog-title", markup=False)
             yield Static(
-                f'Change the role of "{self.email}"', classes="dialog-title", markup=False
-            )
-            yield Static(
-                f"Now: {self.current or 'no role'}. The new role applies from their next "
-                "request.",
+                f"Now: {self.current or 'no role'}. The new role applies from their next request.",
                 classes="dialog-body",
                 markup=False,
             )

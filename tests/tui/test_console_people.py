@@ -127,7 +127,7 @@ async def test_people_lists_members_with_mfa_owner_and_you_and_the_invitations(p
         view = await open_people(pilot)
         assert sorted(emails(view.members)) == sorted([OWNER, ADMIN, NO_MFA])
         owner = row_text(view.members, OWNER)
-        assert "★ owner" in owner and "● you" in owner and "OWNER" in owner
+        assert "★ OWNER" in owner and "● you" in owner
         assert "✗ NO" in row_text(view.members, NO_MFA)
         assert "✓ yes" in row_text(view.members, ADMIN)
         assert "you" not in row_text(view.members, ADMIN)
@@ -137,11 +137,11 @@ async def test_people_lists_members_with_mfa_owner_and_you_and_the_invitations(p
         pending = row_text(view.invitations, PENDING)
         assert "PENDING" in pending and "in 2 days" in pending
         # The footer's line says the list in use; tab goes to the other.
-        assert view.status_text.startswith("People: 3")
+        assert view.status_text.startswith("3 of 3")
         await pilot.press("tab")
         await pilot.pause()
         assert app.screen.current_list is view.invitations
-        assert view.status_text.startswith("Invitations: 2")
+        assert view.status_text.startswith("2 of 2")
 
 
 # ----- invite --------------------------------------------------------------------------------

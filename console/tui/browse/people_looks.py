@@ -64,8 +64,6 @@ def is_own_member(member: Shown, labels: Labels | None) -> bool:
 
 def _email_cell(member: JsonObject, labels: Labels) -> Renderable:
     text = Text(_text(_user(member).get("email")) or "(no email)")
-    if member.get("role") == OWNER_ROLE:
-        text.append("  ★ owner", style="bold magenta")
     if is_own_member(member, labels):
         text.append("  ● you", style="bold cyan")
     return text
@@ -78,12 +76,12 @@ def _name_cell(member: JsonObject) -> Renderable:
 
 
 def role_text(role: object) -> Renderable:
-    """A role: the owner's in bold, one the console does not know as sent."""
+    """A role: the owner's marked (★, in bold), one the console does not know as sent."""
     if not role:
         return Text("—", style="dim")
     word = _text(role)
     if word == OWNER_ROLE:
-        return Text(word, style="bold magenta")
+        return Text(f"★ {word}", style="bold magenta")
     if word == "READ_ONLY":
         return Text(word, style="italic")
     return word
@@ -104,7 +102,7 @@ def status_text(status: object, expires_at: object = None) -> Renderable:
         return Text("—", style="dim")
     word = _text(status)
     if word == EXPIRED:
-        return Text(word, style="dim red")
+        return Text(word, style="bold red")
     if word == "PENDING":
         return Text(word, style="yellow")
     return word
@@ -117,12 +115,18 @@ def expiry_text(value: object) -> Renderable:
         return Text("—", style="dim")
     words = fmt.relative(moment)
     if moment <= now():
-        return Text(f"expired {words}", style="dim red")
+        return Text(f"expired {words}", style="red")
     return Text(words, style=fmt.expiry_style(moment))
 
 
 def _date_cell(value: object) -> str:
     return fmt.short_date(fmt.wire_time(value)) if isinstance(value, str) else "—"
+
+
+def _invitation_email_cell(invitation: JsonObject) -> Renderable:
+    """The invitee; dimmed once the invitation expired (it can no longer be accepted)."""
+    email = _text(invitation.get("email"))
+    return Text(email, style="dim") if invitation.get("status") == EXPIRED else email
 
 
 class MembersLook(ListLook):
@@ -134,7 +138,8 @@ class MembersLook(ListLook):
         "They lose access to the tenant at once; inviting them again brings them back."
     )
     columns = (
-        Column("email", "Email", _email_cell, uses_labels=True, min_width=20, grow=True),
+        # Wide enough for an address and "● you": on 80 columns the date goes first.
+        Column("email", "Email", _email_cell, uses_labels=True, min_width=32, grow=True),
         Column("name", "Name", _name_cell, 20, min_width=10, drop_order=2, grow=True),
         Column("role", "Role", lambda m: role_text(m.get("role")), 9),
         Column("mfa", "MFA", lambda m: mfa_text(_user(m).get("mfa_enrolled")), 5),
@@ -213,7 +218,7 @@ class InvitationsLook(ListLook):
     filter_placeholder = "any column or column:value"
     delete_consequences = "The invitation stops working: its link can no longer be accepted."
     columns = (
-        Column("email", "Email", lambda i: _text(i.get("email")), min_width=20, grow=True),
+        Column("email", "Email", _invitation_email_cell, min_width=20, grow=True),
         Column("role", "Role", lambda i: role_text(i.get("role")), 9),
         Column("status", "Status", lambda i: status_text(i.get("status")), 8),
         Column("expires", "Expires", lambda i: expiry_text(i.get("expires_at")), 20),

@@ -57,8 +57,7 @@ class InviteModal(Dialog[Any]):
         with Vertical(id="dialog"):
             yield Static("Invite someone to the tenant", classes="dialog-title", markup=False)
             yield Static(
-                "They get an email with a link, valid for 72 hours; once they accept, they are "
-                "a member with the role chosen here.",
+                "They get an email with a link, valid for 72 hours, to join with this role.",
                 classes="dialog-body",
                 markup=False,
             )

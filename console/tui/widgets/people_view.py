@@ -31,12 +31,22 @@ INVITATIONS_LIST_ID = INVITATIONS.key
 
 
 class ListTitle(Static):
-    """The name of one list of the section, above it; the one in use stands out."""
+    """The name of one list of the section, above it; the one in use marked (▸, in the
+    accent colour), so that it reads without colour too."""
 
     DEFAULT_CSS = """
     ListTitle { height: 1; padding: 0 1; text-style: bold; color: $text-muted; }
-    ListTitle.-active { color: $text; background: $boost; }
+    ListTitle.-active { color: $text-accent; }
     """
+
+    def __init__(self, name: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.list_name = name
+
+    def render(self) -> str:
+        if self.has_class("-active"):
+            return f"▸ {self.list_name}"
+        return f"  {self.list_name}  (tab)"
 
 
 class PeopleView(Vertical, SectionLoader):
@@ -96,8 +106,8 @@ class PeopleView(Vertical, SectionLoader):
         if look is self._active and self.is_mounted:
             return
         self._active = look
-        self.query_one("#members-title").set_class(look is MEMBERS, "-active")
-        self.query_one("#invitations-title").set_class(look is INVITATIONS, "-active")
+        for title, shown in (("#members-title", MEMBERS), ("#invitations-title", INVITATIONS)):
+            self.query_one(title).set_class(look is shown, "-active").refresh()
         self.post_status()
         self.screen.refresh_bindings()
 
@@ -137,10 +147,8 @@ class PeopleView(Vertical, SectionLoader):
 
     @property
     def status_text(self) -> str:
-        if not self.is_mounted:
-            return "loading…"
-        text = self.active.status_text
-        return f"{self._active.title}: {text}" if text else ""
+        """The list in use's (its title, above it, is marked ▸)."""
+        return self.active.status_text if self.is_mounted else "loading…"
 
     def post_status(self) -> None:
         self.post_message(StatusChanged(self, self.status_text))

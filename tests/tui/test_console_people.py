@@ -319,3 +319,59 @@ async def test_a_key_without_the_people_permissions_sees_the_keys_dimmed_and_tol
         await settle(pilot)
         assert isinstance(app.screen, ConsoleScreen)
         assert any("tenant:invitation:create" in n for n in notifications(app))
+
+
+# ----- detail and history ----------------------------------------------------------------------
+
+
+async def test_enter_opens_a_member_and_an_invitation(people):
+    from console.tui.screens.detail import DetailScreen
+
+    app = make_app(people.service.base_url, people.key)
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_people(pilot)
+        await move_to(pilot, view.members, NO_MFA)
+        await pilot.press("enter")
+        await wait_until(pilot, screen_is(app, DetailScreen), what="the member's detail")
+        await settle(pilot)
+        fields = app.screen.fields_view
+        assert fields.value_of("Email") == NO_MFA
+        assert "NO" in fields.value_of("MFA")
+        await pilot.press("escape")
+        await wait_until(pilot, screen_is(app, ConsoleScreen))
+        await pilot.press("tab")
+        await move_to(pilot, view.invitations, EXPIRED)
+        await pilot.press("enter")
+        await wait_until(pilot, screen_is(app, DetailScreen), what="the invitation's detail")
+        await settle(pilot)
+        assert app.screen.fields_view.value_of("Status") == "EXPIRED"
+
+
+async def test_a_role_changed_in_the_console_is_set_back_from_history(people):
+    from console.journal.store import open_journal
+    from console.tui.screens.history import HistoryScreen, UndoDialog
+
+    app = make_app(people.service.base_url, people.key)
+    async with app.run_test(size=SIZE) as pilot:
+        view = await open_people(pilot)
+        await move_to(pilot, view.members, ADMIN)
+        await pilot.press("e")
+        await wait_until(pilot, screen_is(app, RoleModal), what="the role dialog")
+        app.screen.query_one("#confirm").press()
+        await wait_until(pilot, lambda: "READ_ONLY" in row_text(view.members, ADMIN))
+        await pilot.press("H")
+        await wait_until(pilot, screen_is(app, HistoryScreen), what="history")
+        await pilot.press("u")
+        await wait_until(pilot, screen_is(app, UndoDialog), what="the undo dialog")
+        await pilot.press("y")
+        await wait_until(
+            pilot,
+            lambda: (
+                [c.outcome for c in open_journal().list()][:1] == ["ok"]
+                and len(open_journal().list()) == 2
+            ),
+            what="the undo recorded and answered",
+        )
+    async with AdminClient(people.service.base_url, people.key) as client:
+        roles = {m.email: m.role async for m in client.members.iterate()}
+    assert roles[ADMIN] == "ADMIN"

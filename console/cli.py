@@ -166,9 +166,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--owner",
         metavar="EMAIL",
         help="the tenant's owner: this user (made, MFA enrolled, if the data dir has none "
-        "with this email) becomes its OWNER member and creates its bootstrap application",
+        "with this email) becomes its OWNER member and creates its bootstrap application "
+        "(default: none; the tenant then has no owner member)",
     )
     new_tenant.add_argument("name", help="the tenant's name (1 to 200 characters)")
+    _add_accept_invitation_command(sub)
 
     profile = sub.add_parser("profile", help="manage profiles (one tenant and key each)")
     profile_sub = profile.add_subparsers(dest="profile_command", metavar="ACTION", required=True)
@@ -226,7 +228,6 @@ def build_parser() -> argparse.ArgumentParser:
 
     _add_run_command(sub)
     _add_usage_command(sub)
-    _add_accept_invitation_command(sub)
     return parser
 
 
@@ -243,12 +244,15 @@ def _add_accept_invitation_command(sub: argparse._SubParsersAction[_Parser]) -> 
         help="the data dir of the service (default: serve's, the user data directory); "
         "works while serve runs on it",
     )
-    accept.add_argument("--first-name", metavar="F", help="the new user's first name")
-    accept.add_argument("--last-name", metavar="L", help="the new user's last name")
+    accept.add_argument(
+        "--first-name", metavar="F", help="the new user's first name (default: none)"
+    )
+    accept.add_argument("--last-name", metavar="L", help="the new user's last name (default: none)")
     accept.add_argument(
         "--no-mfa",
         action="store_true",
-        help="the new user has not enrolled in multi-factor authentication (default: enrolled)",
+        help="the new user has not enrolled in multi-factor authentication (default: enrolled; "
+        "a user the data dir has already keeps their own)",
     )
 
 

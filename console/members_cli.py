@@ -332,9 +332,9 @@ async def _guard(
             USAGE,
         )
     if confirm is None and needs_typed_email(stakes, member, action, role):
-        verb = "remove" if action == "remove" else f"make {role}"
+        what = f"remove {member.email}" if action == "remove" else f"make {member.email} {role}"
         raise Refused(
-            f"{stakes.losses(action)} To {verb} {member.email} anyway, add --confirm "
+            f"{stakes.losses(action)} To {what} anyway, add --confirm "
             f"{member.email}. Nothing was sent.",
             USAGE,
         )

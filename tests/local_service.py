@@ -187,15 +187,26 @@ class RunningService:
 
         return Store(self.data_dir)
 
-    def new_tenant(self, name: str = "Tenant") -> TenantInfo:
+    def new_tenant(self, name: str = "Tenant", *, owner: str | None = None) -> TenantInfo:
         """A new tenant with a bootstrap management key, written straight into the data dir
-        (as `tenant-console new-tenant` does, without paying for a process each time)."""
+        (as `tenant-console new-tenant` does, without paying for a process each time); with
+        `owner` (an email), that user is its OWNER member (`new-tenant --owner`)."""
         store = self._store()
         try:
-            info = store.create_tenant(name)
+            info = store.create_tenant(name, owner_email=owner)
         finally:
             store.close()
         return TenantInfo(info.tenant_id, info.application_id, info.key)
+
+    def accept_invitation(self, invitation_id: str, **details: Any) -> Any:
+        """Accepts an invitation in the data dir, as `tenant-console accept-invitation` does
+        (console.service.store.acceptance.Accepted); `details`: first_name, last_name,
+        mfa_enrolled."""
+        store = self._store()
+        try:
+            return store.accept_invitation(invitation_id, **details)
+        finally:
+            store.close()
 
     def new_key(self, permissions: list[str], tenant_key: str | None = None) -> str:
         """The key of a new management application holding exactly `permissions`, created

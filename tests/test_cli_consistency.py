@@ -55,7 +55,7 @@ def test_run_with_code_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert json.loads(capsys.readouterr().out)["value"] == {"raw": {"n": 42}}
 
 
-@pytest.mark.parametrize("command", ["serve", "new-tenant"])
+@pytest.mark.parametrize("command", ["serve", "new-tenant", "accept-invitation"])
 def test_every_option_has_help_naming_its_default(command: str) -> None:
     for action in sub_parser(command)._actions:
         if isinstance(action, argparse._HelpAction) or not action.option_strings:

@@ -13,7 +13,6 @@ from console.client.application_keys import ApplicationKeys
 from console.client.budget import RequestBudget
 from console.client.headers import KEY_HEADER
 from console.client.key_features import KeyFeatures, probe
-from console.client.people_groups import Invitations, Members, Roles
 from console.client.recording import ChangeRecorder, ChangeRecording
 from console.client.resources import (
     Applications,
@@ -27,6 +26,7 @@ from console.client.resources import (
 
 if TYPE_CHECKING:
     from console.client.index import LocalIndex
+    from console.client.people_groups import Invitations, Members
     from console.kinds import Kind
     from console.models.people import RoleItem
 
@@ -80,9 +80,6 @@ class AdminClient:
         self.reactor_formulas = ReactorFormulas(self._session)
         self.reactors = Reactors(self._session)
         self.tenant = TenantResource(self._session)
-        self.members = Members(self._session)
-        self.invitations = Invitations(self._session)
-        self._roles = Roles(self._session)
         self._collections: dict[Kind, Collection[Any, Any, Any]] = {
             group.kind: group
             for group in (
@@ -90,8 +87,6 @@ class AdminClient:
                 self.proxies,
                 self.reactor_formulas,
                 self.reactors,
-                self.members,
-                self.invitations,
             )
         }
         self.application_keys = ApplicationKeys(self._session)
@@ -107,12 +102,44 @@ class AdminClient:
         `c.permissions`)."""
         group = self._collections.get(kind)
         if group is None:
+            from console.kinds import INVITATIONS, MEMBERS
+
+            if kind is MEMBERS:
+                return self.members
+            if kind is INVITATIONS:
+                return self.invitations
             group = self._collections[kind] = Collection(self._session, kind)
+        return group
+
+    @property
+    def members(self) -> Members:
+        """The tenant's members (`set_role`, `delete`); made on first use, so that the
+        client's start-up loads none of the people's models."""
+        from console.client.people_groups import Members
+        from console.kinds import MEMBERS
+
+        group = self._collections.get(MEMBERS)
+        if not isinstance(group, Members):
+            group = self._collections[MEMBERS] = Members(self._session)
+        return group
+
+    @property
+    def invitations(self) -> Invitations:
+        """The tenant's invitations (`invite`, `resend`, `delete` to revoke); made on first
+        use."""
+        from console.client.people_groups import Invitations
+        from console.kinds import INVITATIONS
+
+        group = self._collections.get(INVITATIONS)
+        if not isinstance(group, Invitations):
+            group = self._collections[INVITATIONS] = Invitations(self._session)
         return group
 
     async def roles(self) -> list[RoleItem]:
         """The roles a member may have (`GET /roles`): OWNER, ADMIN, READ_ONLY."""
-        return await self._roles.list()
+        from console.client.people_groups import Roles
+
+        return await Roles(self._session).list()
 
     @property
     def base_url(self) -> str:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from console.client.endpoints import path_template
-from console.client.errors import ApiError, NotOffered
+from console.client.errors import ApiError, NotFound, NotOffered
 from console.kinds import KINDS, TENANT, Kind, field_of
 from console.kinds.endpoints import endpoint
 
@@ -308,6 +308,12 @@ class ChangeRecording:
         object_path = _object_path(kind, object_id, path)
         try:
             data = await get(object_path)
+        except NotFound as missing:  # a service that lists them only (hosted members)
+            found = KINDS.find(kind)
+            listed = await listed_object(found, object_id, get) if found else None
+            if listed is None:
+                log.info("Could not read %s before changing it: %s", object_path, missing)
+            return listed
         except ApiError as error:
             log.info("Could not read %s before changing it: %s", object_path, error)
             return None
@@ -354,6 +360,35 @@ class ChangeRecording:
             self.tenant_id = str(data.get("id") or "") or None
 
 
+LISTED_PAGES = 10
+"""Pages of 100 looked through for an object a service does not read by its id."""
+
+
+async def listed_object(
+    kind: Kind, object_id: str, get: Callable[[str], Awaitable[Any]]
+) -> dict[str, Any] | None:
+    """The object of `kind` with id `object_id` as its list shows it (the hosted service
+    reads members only as a list), or None when it is not among the first LISTED_PAGES
+    pages or the list cannot be read (logged)."""
+    if kind.singleton or kind.routes.catalogue:
+        return None
+    for page in range(1, LISTED_PAGES + 1):
+        try:
+            data = await get(f"{kind.path}?page={page}&size=100")
+        except ApiError as error:
+            log.info("Could not list %s to find %s: %s", kind.nouns.plural, object_id, error)
+            return None
+        items = data.get("data") if isinstance(data, dict) else None
+        if not isinstance(items, list):
+            return None
+        for item in items:
+            if isinstance(item, dict) and str(item.get("id")) == object_id:
+                return item
+        if len(items) < 100:
+            return None
+    return None
+
+
 async def _users(
     user: Kind, reference: Any, object_id: str, get: Callable[[str], Awaitable[Any]]
 ) -> list[dict[str, str]]:
@@ -382,4 +417,5 @@ __all__ = [
     "RecordRefused",
     "changes_made_by",
     "classify",
+    "listed_object",
 ]

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from uuid import UUID
 
 from console.journal.store import FAILED, OK, PENDING, UNREADABLE, Change, ChangeJournal
-from console.kinds import KINDS, TENANT, Kind
+from console.kinds import KINDS, TENANT, Kind, field_of
 
 if TYPE_CHECKING:
     from console.client import AdminClient
@@ -235,8 +235,10 @@ async def _read(
     except ValueError:
         raise _Undecided("its id is not one of the service's ids") from None
     requests.spend()
+    from console.journal.undo import read_object
+
     try:
-        data = await client.send_json("GET", kind.item_path(checked))
+        data = await read_object(client, kind, checked)
     except NotFound:
         return None
     if not isinstance(data, dict):
@@ -249,7 +251,7 @@ async def _check_create(
 ) -> tuple[str, Any, str]:
     """A create is found by its name among the objects made since it started."""
     request = change.request or {}
-    name = request.get("name")
+    name = field_of(request, kind.name_field)  # an invitation's is its email
     if not isinstance(name, str) or not name:
         raise _Undecided("the change recorded no name to look for")
     found, complete = await _named(client, kind, name, requests)
@@ -285,7 +287,7 @@ async def _named(
         items = data.get("data") if isinstance(data, dict) else None
         if not isinstance(items, list):
             raise _Undecided("the service's list is not one")
-        found += [i for i in items if isinstance(i, dict) and i.get("name") == name]
+        found += [i for i in items if isinstance(i, dict) and field_of(i, kind.name_field) == name]
         if len(items) < PAGE_SIZE:
             return found, True
     return found, False

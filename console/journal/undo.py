@@ -315,6 +315,32 @@ async def _read(client: AdminClient, path: str) -> Any:
     return await client.send_json("GET", path)
 
 
+async def read_object(client: AdminClient, kind: Kind, object_id: str | None) -> Any:
+    """The object as it is now: read at its path, or found in its kind's list where the
+    service reads it only there (the hosted service's members); NotFound if it is in
+    neither. `object_id` was checked (service_id)."""
+    from console.client import NotFound
+    from console.client.recording import listed_object
+
+    try:
+        return await _read(client, _path(kind, object_id))
+    except NotFound:
+        if kind.singleton or not object_id:
+            raise
+        listed = await listed_object(kind, object_id, lambda path: _read_query(client, path))
+        if listed is None:
+            raise
+        return listed
+
+
+async def _read_query(client: AdminClient, path: str) -> Any:
+    """A GET of `path?query`, its query sent as parameters (a path holds none)."""
+    from urllib.parse import parse_qsl
+
+    bare, _, query = path.partition("?")
+    return await client.send_json("GET", bare, params=parse_qsl(query) or None)
+
+
 async def check_now(client: AdminClient, plan: UndoPlan) -> UndoPlan:
     """Reads the object as it is now: an update's undo learns whether it changed since (and
     its diff becomes now -> restored); CannotUndo if the object is gone or already back."""
@@ -326,7 +352,7 @@ async def check_now(client: AdminClient, plan: UndoPlan) -> UndoPlan:
         await _check_reference(client, plan)
         return plan
     try:
-        current = await _read(client, plan.path)
+        current = await read_object(client, KINDS.get(plan.kind), plan.target_id)
     except NotFound:
         what = noun(plan.kind)
         if plan.action == "delete":
@@ -492,8 +518,6 @@ async def _request(client: AdminClient, plan: UndoPlan, relink: bool) -> UndoRes
             result.lines.append(f'Created {what} "{plan.change.name}" again as {result.new_id}.')
         else:  # brought back as another kind (a removed member by an invitation)
             result.lines.append(f'Created {what} {result.new_id} for "{plan.change.name}".')
-            note = _facet(plan.change.kind).restore_note
-            result.lines += [note] if note else []
         if relink and plan.relink and result.new_id:
             result.lines += await _relink(client, plan.relink, result.new_id)
     return result

@@ -158,7 +158,11 @@ def new_tenant(args: argparse.Namespace) -> int:
             return _fail("new-tenant", f"the data dir already holds a demo tenant named {name!r}.")
     else:
         info = store.create_tenant(name, owner_email=owner)
-    made = {"tenant_id": info.tenant_id, "application_id": info.application_id, "key": info.key}
+    made: dict[str, str | None] = {
+        "tenant_id": info.tenant_id,
+        "application_id": info.application_id,
+        "key": info.key,
+    }
     if info.owner_id is not None:
         made |= {"owner_id": info.owner_id, "owner_member_id": info.owner_member_id}
     print(json.dumps(made), flush=True)

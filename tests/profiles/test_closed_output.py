@@ -47,6 +47,8 @@ COMMANDS: list[list[str]] = [
     ["reactors", "list"],
     ["reactors", "show", "Pipe Reactor", "--format", "json"],
     ["reactors", "react", "Pipe Reactor", "--request", "{request}"],
+    ["members", "list"],
+    ["members", "list", "--format", "json"],
     ["--help"],
     ["--version"],
     ["keys", "--help"],

@@ -134,3 +134,30 @@ PACKAGE_NAMES_INVALID = [
     ("a\n", "line break"),
     ("né", "not ASCII"),
 ]
+
+EMAILS_VALID = [
+    "ada@example.com",
+    "a@b.c",
+    "first.last+tag@mail.example.co.uk",
+    "o'brien@example.ie",
+    "zoë@exämple.de",
+    "a@b.c.d.e",
+    "a" * 64 + "@" + "b" * 185 + ".com",  # 254 characters, the longest
+]
+
+EMAILS_INVALID = [
+    ("", "empty"),
+    ("ada", "no @"),
+    ("ada@example", "no dot after the @"),
+    ("@example.com", "nothing before the @"),
+    ("ada@.com", "nothing between the @ and the dot"),
+    ("ada@example.", "nothing after the dot"),
+    ("a@b@c.d", "two @"),
+    ("ada lovelace@example.com", "a space"),
+    ("ada@example.com\n", "a trailing line break"),
+    ("\tada@example.com", "a tab"),
+    ("ada\x00@example.com", "NUL"),
+    ("ada@example.com\x1b[31m", "escape sequence"),
+    ("ada@example.com\x85", "C1 (NEL)"),
+    ("a" * 65 + "@" + "b" * 185 + ".com", "too long"),
+]

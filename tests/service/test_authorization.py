@@ -14,6 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
+from people_http import email, invitation_body, new_member
 from service_http import (
     Caller,
     assert_problem,
@@ -107,6 +108,22 @@ ENDPOINTS: list[Endpoint] = [
     Endpoint("POST", "/reactors/{id}/react", 200, lambda: {"args": {"n": 1}}, "reactor"),
     Endpoint("POST", "/reactors/{id}/react-async", 202, lambda: {"args": {"n": 1}}, "reactor"),
     Endpoint("GET", "/reactors/{id}/results/{requestId}", 200, target="reactor_result"),
+    # The tenant's people (issue 36).
+    Endpoint("GET", "/tenants/self/members", 200),
+    Endpoint("GET", "/tenants/self/members/{id}", 200, target="member"),
+    Endpoint("PUT", "/tenants/self/members/{id}", 200, lambda: {"role": "READ_ONLY"}, "member"),
+    Endpoint("DELETE", "/tenants/self/members/{id}", 204, None, "member", True),
+    Endpoint("POST", "/tenants/self/invitations", 201, invitation_body),
+    Endpoint("GET", "/tenants/self/invitations", 200),
+    Endpoint("GET", "/tenants/self/invitations/{id}", 200, target="invitation"),
+    Endpoint("POST", "/tenants/self/invitations/{id}/resend", 200, None, "invitation"),
+    Endpoint("DELETE", "/tenants/self/invitations/{id}", 204, None, "invitation", True),
+    Endpoint("GET", "/roles", 200),
+    Endpoint("GET", "/tenants/self/owner", 200),
+    Endpoint("GET", "/tenants/self/security-contact", 200),
+    Endpoint(
+        "PUT", "/tenants/self/security-contact", 200, lambda: {"email": "security@example.com"}
+    ),
 ]
 
 # An invalid body for every endpoint that takes one: permission is checked before validation.
@@ -124,6 +141,9 @@ INVALID_BODIES: dict[str, Any] = {
     "PATCH /reactors/{id}": {"name": None, "runtime": {"timeout": 99}},
     "POST /reactors/{id}/react": ["not", "an", "object"],
     "POST /reactors/{id}/react-async": "args",
+    "PUT /tenants/self/members/{id}": {"role": "OWNER"},
+    "POST /tenants/self/invitations": {"email": "not an email", "role": "OWNER"},
+    "PUT /tenants/self/security-contact": {"email": ""},
 }
 
 CREATE_PATHS = {
@@ -132,11 +152,13 @@ CREATE_PATHS = {
     # A private application: the object under test is never the caller's own identity.
     "application": ("/applications", private_application_body),
     "reactor": ("/reactors", reactor_body),
+    "invitation": ("/tenants/self/invitations", invitation_body),
 }
 
 
 def test_matrix_covers_every_endpoint() -> None:
-    assert len({e.label for e in ENDPOINTS}) == 26 + 9 + 1  # the spec's, Reactors', PATCH /proxies
+    # the spec's, Reactors', PATCH /proxies, the tenant's people
+    assert len({e.label for e in ENDPOINTS}) == 26 + 9 + 1 + 13
     assert {(e.method, e.path) for e in ENDPOINTS} == set(permission_by_endpoint())
     with_body = {e.label for e in ENDPOINTS if e.body is not None}
     assert set(INVALID_BODIES) == with_body
@@ -148,7 +170,8 @@ class Keys:
     def __init__(self, service, client: httpx.Client) -> None:
         self.service = service
         self.client = client
-        self.tenant = service.new_tenant("Authorization matrix")
+        # With an owner, so that GET /tenants/self/owner has one to answer.
+        self.tenant = service.new_tenant("Authorization matrix", owner=email("owner"))
         self.owner = Caller(client, self.tenant.key)
         self._cache: dict[tuple[str, ...], str] = {}
 
@@ -161,6 +184,8 @@ class Keys:
         return self._cache[wanted]
 
     def target(self, kind: str) -> str:
+        if kind == "member":  # members are made by accepting an invitation, not by the API
+            return new_member(self.service, self.owner)["id"]
         path, body = CREATE_PATHS[kind]
         return self.owner.created(path, body())["id"]
 
@@ -179,7 +204,7 @@ def keys(service, client) -> Keys:
 @pytest.fixture(scope="module")
 def shared_targets(keys: Keys) -> dict[str, str]:
     """Objects that non-destructive cases may share."""
-    return {kind: keys.target(kind) for kind in CREATE_PATHS}
+    return {kind: keys.target(kind) for kind in (*CREATE_PATHS, "member")}
 
 
 def lacking(permission: str | None) -> list[str]:
@@ -234,7 +259,7 @@ def prepare(
         # must not take the matrix tenant down with it.
         tenant_key = keys.service.new_tenant("Doomed").key
     path = endpoint.path
-    if endpoint.target in CREATE_PATHS:
+    if endpoint.target in shared:
         object_id = keys.target(endpoint.target) if endpoint.fresh else shared[endpoint.target]
         path = path.replace("{id}", object_id)
     if endpoint.target == "application_key":
@@ -284,7 +309,7 @@ def test_permission_is_checked_before_the_body(
     endpoint: Endpoint, keys: Keys, shared_targets: dict[str, str]
 ) -> None:
     path = endpoint.path
-    if endpoint.target in CREATE_PATHS:
+    if endpoint.target in shared_targets:
         path = path.replace("{id}", shared_targets[endpoint.target])
     caller = Caller(keys.client, keys.key(lacking(endpoint.permission)))
     body = INVALID_BODIES[endpoint.label]

@@ -29,6 +29,7 @@ from console.models import (
     TenantUpdate,
 )
 from console.models.formulas import FormulaConfiguration
+from console.models.people import InvitationCreate, SecurityContactUpdate
 from console.models.reactors import ReactorCreate, ReactorPatch, ReactorRuntime
 from console.service.api.query import QueryParameters
 
@@ -83,6 +84,7 @@ class Rule:
 URLS = (destination_urls.VALID, destination_urls.INVALID)
 ICONS = (ex.ICONS_VALID, ex.ICONS_INVALID)
 NAMES = (ex.NAMES_VALID, ex.NAMES_INVALID)
+EMAILS = (ex.EMAILS_VALID, ex.EMAILS_INVALID)
 GRANTS = {"permissions": ["proxy:read"]}
 MANAGEMENT = {"type": "management", **GRANTS}
 FORMULA = {"type": "private", "code": "x"}
@@ -124,6 +126,8 @@ RULES: dict[str, Rule] = {
     "GET /reactor-formulas ?name": Rule(
         ex.NAME_FILTERS_VALID, ex.NAME_FILTERS_INVALID, _model_field(QueryParameters, {}, "name")
     ),
+    "InvitationCreate.email": Rule(*EMAILS, _body_field(InvitationCreate, {}, "email")),
+    "SecurityContactUpdate.email": Rule(*EMAILS, _body_field(SecurityContactUpdate, {}, "email")),
     "components/schemas/NpmPackages/propertyNames": Rule(
         ex.PACKAGE_NAMES_VALID, ex.PACKAGE_NAMES_INVALID, _package_name
     ),

@@ -23,6 +23,8 @@ BAD_VALUES = {
     "application_type": "robot",
     "start": "not-a-cursor",
     "type": "robot",
+    "user_id": "not-a-uuid",
+    "status": "ACCEPTED",
 }
 """A value each query parameter of the API refuses."""
 

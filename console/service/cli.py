@@ -214,6 +214,10 @@ def accept_invitation(args: argparse.Namespace) -> int:
         if problem:
             return _fail("accept-invitation", problem)
     data_dir = Path(args.data_dir).expanduser() if args.data_dir else default_data_dir()
+    from console.service.db import DB_FILE
+
+    if not (data_dir / DB_FILE).is_file():  # never make a data dir only to find nothing in it
+        return _fail("accept-invitation", f"{data_dir} holds no data of the local service.")
     store = _open_store("accept-invitation", data_dir)
     if isinstance(store, int):
         return store

@@ -29,6 +29,15 @@ WORDS = {
     ("POST", "/reactors/{id}/react"): "reacting",
     ("POST", "/reactors/{id}/react-async"): "reacting asynchronously",
     ("GET", "/reactors/{id}/results/{requestId}"): "asynchronous react results",
+    # The tenant's people (issue 36).
+    ("GET", "/tenants/self/owner"): "the tenant's owner",
+    ("GET", "/tenants/self/security-contact"): "a security contact",
+    ("PUT", "/tenants/self/security-contact"): "a security contact",
+    ("GET", "/tenants/self/members"): "members",
+    ("GET", "/tenants/self/invitations"): "invitations",
+    ("POST", "/tenants/self/invitations"): "creating invitations",
+    ("POST", "/tenants/self/invitations/{id}/resend"): "resending invitations",
+    ("GET", "/roles"): "a role catalogue",
 }
 
 

@@ -202,3 +202,16 @@ def test_an_invitee_who_is_already_a_member_is_refused(tmp_path, capsys) -> None
     data_dir = str(tmp_path / "data")
     code, out, err = _run(capsys, "accept-invitation", made[1], "--data-dir", data_dir)
     assert (code, out) == (1, "") and "already a member" in err
+
+
+def test_accepting_in_a_data_dir_that_is_none_makes_nothing(tmp_path, capsys) -> None:
+    missing = tmp_path / "nowhere"
+    code, out, err = _run(
+        capsys,
+        "accept-invitation",
+        "00000000-0000-4000-8000-000000000000",
+        "--data-dir",
+        str(missing),
+    )
+    assert (code, out) == (1, "") and "holds no data" in err
+    assert not missing.exists()

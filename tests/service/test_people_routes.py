@@ -139,3 +139,36 @@ def test_each_route_needs_its_permission(
     with_it = Caller(client, service.new_key([permission], tenant_key=tenant.key))
     response = with_it.request(method, concrete, json=_body(method, path))
     assert response.status_code == success, describe(response)
+
+
+def test_a_data_dir_of_the_release_before_is_brought_forward(tmp_path) -> None:
+    """Schema v7 to v8: the people's tables are added; a tenant made before keeps its
+    made-up owner_id and has no member until one is added."""
+    import sqlite3
+
+    from console.service.db import DB_FILE
+    from console.service.store import Store, members
+
+    store = Store(tmp_path)
+    tenant = store.create_tenant("Before people")
+    store.close()
+    conn = sqlite3.connect(tmp_path / DB_FILE)
+    conn.executescript(
+        "DROP VIEW member_rows; DROP TABLE members; DROP TABLE invitations;"
+        " DROP TABLE security_contacts; DROP TABLE users; PRAGMA user_version = 7;"
+    )
+    conn.close()
+    store = Store(tmp_path)
+    try:
+        with store.read() as read:
+            assert read.execute("PRAGMA user_version").fetchone()[0] == 8
+            assert members.owner(read, tenant.tenant_id) is None
+            owner_id = read.execute(
+                "SELECT owner_id FROM tenants WHERE id = ?", (tenant.tenant_id,)
+            ).fetchone()[0]
+        assert owner_id  # kept as it was
+        again = store.create_tenant("After people", owner_email=email("owner"))
+        with store.read() as read:
+            assert members.owner(read, again.tenant_id)["role"] == "OWNER"
+    finally:
+        store.close()

@@ -171,6 +171,7 @@ async def test_invite_checks_the_email_at_its_field_then_shows_the_new_invitatio
             pilot, lambda: "frank@example.com" in emails(view.invitations), what="the new row"
         )
         await settle(pilot)
+        assert app.screen.current_list is view.invitations  # invited from the members
         assert view.invitations.current_row["email"] == "frank@example.com"
         assert "READ_ONLY" in row_text(view.invitations, "frank@example.com")
     from console.journal.store import open_journal

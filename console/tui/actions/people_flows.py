@@ -34,9 +34,12 @@ def _client(app: FlowHost) -> AdminClient:
     return client
 
 
-def refresh_people(app: FlowHost, look: ListLook, focus_id: str | None = None) -> None:
+def refresh_people(
+    app: FlowHost, look: ListLook, focus_id: str | None = None, *, show: bool = False
+) -> None:
     """The list of `look` (members or invitations) read again, its cursor on `focus_id`
-    (after a removal, its neighbour); the header too."""
+    (after a removal, its neighbour), and put in use with `show` (a new invitation, invited
+    from the members); the header too."""
     screen = app.console_screen
     if screen is not None:
 
@@ -45,6 +48,8 @@ def refresh_people(app: FlowHost, look: ListLook, focus_id: str | None = None) -
 
             view = screen.find_section(MEMBERS.key)
             if isinstance(view, PeopleView):
+                if show and screen.current == MEMBERS.key:
+                    view.show_list(look)
                 view.list_of(look).reload(focus_id)
 
         screen.call_after_refresh(reload)
@@ -77,7 +82,7 @@ async def invite_flow(app: FlowHost) -> Invitation | None:
     if invitation is None:
         return None
     app.notify(f'Invited "{_email(invitation)}" as {invitation.role or "ADMIN"}.', title="Invited")
-    refresh_people(app, INVITATIONS, str(invitation.id))
+    refresh_people(app, INVITATIONS, str(invitation.id), show=True)
     return invitation
 
 

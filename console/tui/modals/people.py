@@ -219,7 +219,9 @@ class RoleModal(Dialog[str | None]):
                 yield Button("Change role", id="confirm", variant="primary")
 
     def on_mount(self) -> None:
-        self.query_one("#role", Select).focus()
+        # The other of the two roles is chosen already (the one change there is to make):
+        # enter confirms it, shift+tab goes back to the choice.
+        self.query_one("#confirm", Button).focus()
 
     @property
     def chosen(self) -> str:

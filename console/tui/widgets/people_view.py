@@ -99,8 +99,12 @@ class PeopleView(Vertical, SectionLoader):
 
     def action_switch_list(self) -> None:
         """tab: the other list."""
-        self._activate(INVITATIONS if self._active is MEMBERS else MEMBERS)
-        self.active.focus_table()
+        self.show_list(INVITATIONS if self._active is MEMBERS else MEMBERS)
+
+    def show_list(self, look: ListLook) -> None:
+        """The list of `look` in use, with the focus (a new invitation: its list)."""
+        self._activate(look)
+        self.list_of(look).focus_table()
 
     def _activate(self, look: ListLook) -> None:
         if look is self._active and self.is_mounted:

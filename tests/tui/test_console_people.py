@@ -376,3 +376,22 @@ async def test_a_role_changed_in_the_console_is_set_back_from_history(people):
     async with AdminClient(people.service.base_url, people.key) as client:
         roles = {m.email: m.role async for m in client.members.iterate()}
     assert roles[ADMIN] == "ADMIN"
+
+
+async def test_invitations_the_key_may_not_read_say_so_in_place_and_members_still_show(people):
+    key = people.service.new_key(["tenant:member:read"], people.key)
+    app = make_app(people.service.base_url, key)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press(str(SECTIONS_BY_KEY["members"].number))
+        await wait_until(pilot, lambda: isinstance(_view(app), PeopleView), what="the section")
+        view = _view(app)
+        await wait_until(
+            pilot,
+            lambda: view.members.loaded and view.invitations.problem is not None,
+            what="members, and the invitations' failure",
+        )
+        assert sorted(emails(view.members)) == sorted([OWNER, ADMIN, NO_MFA])
+        assert "tenant:invitation:read" in str(view.invitations.problem)
+        # Nobody is "you": the key may not read its own application (application:read).
+        assert all("you" not in row_text(view.members, e) for e in emails(view.members))

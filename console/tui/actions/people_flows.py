@@ -57,11 +57,11 @@ def refresh_people(
 
 
 def _email(obj: Shown) -> str:
+    """Who a member or an invitation is, for a sentence: its email, made printable."""
     from console.kinds import field_of
     from console.terminal_text import printable
 
-    value = field_of(obj, "user.email") if field_of(obj, "user") is not None else None
-    value = value or field_of(obj, "email")
+    value = field_of(obj, "user.email") or field_of(obj, "email")
     return printable(str(value)) if value else "(no email)"
 
 

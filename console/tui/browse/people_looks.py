@@ -25,6 +25,7 @@ from console.tui.browse.looks import LOOKS, Fetched, ListLook
 
 if TYPE_CHECKING:
     from console.client.client import AdminClient
+    from console.models.people import Invitation, Member
     from console.tui.base.shown import JsonObject, Query, Shown
 
 log = logging.getLogger("console.tui")
@@ -181,10 +182,7 @@ class MembersLook(ListLook):
                 fetched.labels[OWN_USER] = own
         return fetched
 
-    def fields(self, item: object, labels: Labels | None = None) -> list[tuple[str, Renderable]]:
-        from console.models.people import Member
-
-        assert isinstance(item, Member)
+    def fields(self, item: Member, labels: Labels | None = None) -> list[tuple[str, Renderable]]:
         user = item.user
         marks = []
         if item.is_owner:
@@ -240,10 +238,9 @@ class InvitationsLook(ListLook):
             return self.declaration.permission_for("update")
         return super().change_permission(action)
 
-    def fields(self, item: object, labels: Labels | None = None) -> list[tuple[str, Renderable]]:
-        from console.models.people import Invitation
-
-        assert isinstance(item, Invitation)
+    def fields(
+        self, item: Invitation, labels: Labels | None = None
+    ) -> list[tuple[str, Renderable]]:
         expires: Renderable = Text("—", style="dim")
         if item.expires_at is not None:
             expires = Text.assemble(

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from console_support import make_app, notifications, settle
 from form_host import SIZE, screen_is, wait_until
+from people_tenant import PeopleTenant
 from textual.widgets import Input, Select
 
 from console.client import AdminClient
@@ -29,57 +30,31 @@ PAST = "2026-01-01T00:00:00.000000Z"
 
 class People:
     """A tenant with its owner (the bootstrap key's maker: the console's own user), an
-    ADMIN with MFA, a READ_ONLY member without, a pending and an expired invitation."""
+    ADMIN with MFA, a READ_ONLY member without, a pending and an expired invitation
+    (tests/people_tenant.py makes the members as a person becomes one)."""
 
     def __init__(self, service: Any) -> None:
         self.service = service
+        self.tenant = PeopleTenant.make(service, "People tenant", owner_email=OWNER)
+        self.key = self.tenant.key
+        self.admin = self.tenant.member(ADMIN, "ADMIN")
+        self.tenant.member(NO_MFA, "READ_ONLY", mfa=False)
+        self.tenant.invite(PENDING, "READ_ONLY")
+        expired = self.tenant.invite(EXPIRED, "ADMIN")
         store = service._store()
         try:
-            info = store.create_tenant("People tenant", owner_email=OWNER)
-        finally:
-            store.close()
-        self.key = info.key
-        self.application_id = info.application_id
-
-    async def seed(self) -> None:
-        async with AdminClient(self.service.base_url, self.key) as client:
-            bob = await client.invitations.invite(ADMIN, "ADMIN")
-            carol = await client.invitations.invite(NO_MFA, "READ_ONLY")
-            await client.invitations.invite(PENDING, "READ_ONLY")
-            eve = await client.invitations.invite(EXPIRED, "ADMIN")
-        store = self.service._store()
-        try:
-            store.accept_invitation(str(bob.id), first_name="Bob", last_name="Admin")
-            store.accept_invitation(str(carol.id), first_name="Carol", mfa_enrolled=False)
             with store.write() as conn:
                 conn.execute(
-                    "UPDATE invitations SET expires_at = ? WHERE id = ?", (PAST, str(eve.id))
-                )
-        finally:
-            store.close()
-
-    def make_own_user(self, email: str) -> None:
-        """The console's own user becomes `email`'s: its key's application made by them."""
-        store = self.service._store()
-        try:
-            with store.write() as conn:
-                (user_id,) = conn.execute(
-                    "SELECT id FROM users WHERE email = ?", (email,)
-                ).fetchone()
-                conn.execute(
-                    "UPDATE applications SET created_by = ? WHERE id = ?",
-                    (user_id, str(self.application_id)),
+                    "UPDATE invitations SET expires_at = ? WHERE id = ?", (PAST, expired["id"])
                 )
         finally:
             store.close()
 
 
 @pytest.fixture
-async def people(service: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> People:
+def people(service: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> People:
     monkeypatch.setenv("TENANT_CONSOLE_DATA_DIR", str(tmp_path / "data"))
-    made = People(service)
-    await made.seed()
-    return made
+    return People(service)
 
 
 async def open_people(pilot: Any) -> PeopleView:
@@ -272,8 +247,8 @@ async def test_removing_a_member_asks_naming_them(people):
 
 
 async def test_removing_or_demoting_the_consoles_own_user_needs_the_email_typed(people):
-    people.make_own_user(ADMIN)
-    app = make_app(people.service.base_url, people.key)
+    key = people.tenant.key_made_by(people.admin.user_id)  # the console's own user: Bob
+    app = make_app(people.service.base_url, key)
     async with app.run_test(size=SIZE) as pilot:
         view = await open_people(pilot)
         assert "● you" in row_text(view.members, ADMIN)

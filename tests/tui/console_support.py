@@ -12,6 +12,7 @@ from textual.pilot import Pilot
 
 from console.tui.app import TenantConsoleApp
 from console.tui.base.connection import Connection, MemoryProfiles
+from console.tui.browse.sections import SECTIONS_BY_KEY
 from console.tui.screens.console import ConsoleScreen
 from console.tui.screens.detail import DetailScreen
 from console.tui.widgets.resource_list import ResourceList
@@ -19,6 +20,16 @@ from console.tui.widgets.resource_list import ResourceList
 SIZE = (120, 40)
 
 JS = "module.exports = async function (req) {\n  return { raw: req.args };\n};\n"
+
+
+def section_key(key: str) -> str:
+    """The number key of the section `key` (`"usage"`): the registry numbers them, so a
+    kind's section added before it moves it."""
+    return str(SECTIONS_BY_KEY[key].number)
+
+
+USAGE_KEY = section_key("usage")
+"""The Usage section's number key (the last section)."""
 
 
 def make_app(base_url: str, key: str, **options: Any) -> TenantConsoleApp:

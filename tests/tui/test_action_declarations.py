@@ -20,9 +20,11 @@ from console.tui.actions.declarations import (
     DELETE,
     DETAIL_ACTIONS,
     EDIT,
+    INVITE,
     NEW,
     NEW_KEY,
     REGENERATE_KEY,
+    RESEND,
     Action,
     Target,
     offered,
@@ -31,7 +33,15 @@ from console.tui.actions.declarations import (
 )
 from console.tui.actions.key_offers import KEYS
 from console.tui.actions.key_permissions import REGENERATE
-from console.tui.browse.kinds import APPLICATIONS, PERMISSIONS, PROXIES, REACTOR_FORMULAS, TENANT
+from console.tui.browse.kinds import (
+    APPLICATIONS,
+    INVITATIONS,
+    MEMBERS,
+    PERMISSIONS,
+    PROXIES,
+    REACTOR_FORMULAS,
+    TENANT,
+)
 from console.tui.forms import ProxyForm
 from console.tui.screens.console import ConsoleScreen
 from console.tui.screens.detail import DetailScreen
@@ -62,7 +72,13 @@ def recording(action: Action, ran: list[str]) -> Action:
 
 
 async def target_for(action: Action, client: AdminClient) -> Target:
-    """An object each action applies to: an application for R, N, x, o; a proxy otherwise."""
+    """An object each action applies to: an application for R, N, x, o; the People
+    section's for i and I; a proxy otherwise."""
+    if action is INVITE:
+        return Target(MEMBERS)
+    if action is RESEND:
+        invitation = await client.invitations.invite("someone@example.com")
+        return Target(INVITATIONS, invitation)
     if action.kinds == {APPLICATIONS.key} or action is REGENERATE_KEY:
         return Target(APPLICATIONS, await client.applications.current())
     proxy = await client.proxies.create(

@@ -67,7 +67,7 @@ async def test_widgets_are_listed_opened_found_deleted_and_undone_from_history(
         await settle(pilot)
         listed = resource_list(app, WIDGETS.key)
         assert [w["name"] for w in listed.items] == ["Flange", "Sprocket"]
-        # the sections after it moved up one number key: Usage is 7 now
+        # the sections after it moved up one number key: Usage is the last
         await pilot.press(str(len(sections())))
         assert console(app).current == sections()[-1].key
         await pilot.press(str(SECTIONS_BY_KEY[WIDGETS.key].number))

@@ -7,7 +7,10 @@ import pytest
 
 from console.tui.browse.kinds import (
     APPLICATIONS,
+    INVITATIONS,
     KINDS_BY_KEY,
+    LOOKS,
+    MEMBERS,
     PERMISSIONS,
     PROXIES,
     REACTOR_FORMULAS,
@@ -55,9 +58,10 @@ def test_forms_follow_their_kind() -> None:
     assert form.kind is REACTOR_FORMULAS and form.__name__ == "FormulaForm"
     assert form.forced_read_only(type("Formula", (), {"type": "official"})())
     assert form_class(TENANT).kind is TENANT
-    # every changeable kind has its form, and each form edits the kind it is registered for
+    # every changeable kind has its form, and each form edits the kind it is registered for;
+    # the people's changes are dialogs of their own (console.tui.actions.people_flows)
     for kind in (*KINDS_BY_KEY.values(), TENANT):
-        if kind.changeable:
+        if kind.changeable and kind not in (MEMBERS, INVITATIONS):
             assert form_class(kind).kind is kind
 
 
@@ -67,11 +71,17 @@ def test_which_kinds_are_created_regenerated_or_left_alone() -> None:
         "proxies",
         "reactor_formulas",
         "reactors",
+        "members",
+        "invitations",
     ]
+    assert not MEMBERS.creatable and not INVITATIONS.creatable  # invited with `i`, not `n`
     assert TENANT.changeable and not TENANT.creatable
     assert [k for k in (*KINDS_BY_KEY.values(), TENANT) if k.regenerable] == [APPLICATIONS]
 
 
 def test_sections_take_their_titles_from_the_kinds() -> None:
     for kind in (*KINDS_BY_KEY.values(), TENANT):
-        assert SECTIONS_BY_KEY[kind.key].title == kind.title
+        shown_in = LOOKS.section_of(kind)  # the invitations: in People, the members' section
+        assert SECTIONS_BY_KEY[shown_in.key].title == shown_in.title
+    assert "invitations" not in SECTIONS_BY_KEY
+    assert SECTIONS_BY_KEY[MEMBERS.key].title == "People"

@@ -1,6 +1,7 @@
 """The actions that change data, each declared once: n, e, d and R on the lists, the details
 and the Tenant section; N, x and o on an application's detail; c, a copy to another profile;
-and React (ctrl+l), which runs a reactor on the service.
+React (ctrl+l), which runs a reactor on the service; i and I in the People section (invite,
+resend an invitation; e there changes a member's role, d removes or revokes).
 
 A declaration says what the action needs (a permission, a feature of the service), whether
 read-only mode refuses it, which kinds of object it applies to, and the flow it runs. The
@@ -37,7 +38,9 @@ from console.tui.actions.key_permissions import (
 from console.tui.actions.promote import PROMOTABLE_KINDS
 from console.tui.browse.kinds import (
     APPLICATIONS,
+    INVITATIONS,
     LIST_KINDS,
+    MEMBERS,
     REACT_KEY,
     REACT_LABEL,
     REACTORS,
@@ -230,7 +233,7 @@ async def guard(action: Action, app: FlowHost, target: Target) -> Refusal | None
     if action.feature is not None and action.feature in not_offered(app):
         app.notify(action.not_offered, title=action.not_offered_title, severity="warning")
         return Refusal(action.not_offered, said=True)
-    obj = target.obj
+    obj = target.obj if action.needs_object else None  # `n`, `i`: the row is not acted on
     if action.read_only_object == "refuse" and obj is not None and kind.is_read_only(obj):
         reason = kind.read_only_reason(obj)
         app.notify(reason, title=action.refused_object_title, severity="warning")
@@ -290,9 +293,11 @@ def _named(template: str) -> Phrase:
     return lambda target: template.format(name=getattr(target.obj, "name", ""))
 
 
-def _kinds(*, creatable: bool = False, regenerable: bool = False) -> Collection[str]:
-    """The keys of the changeable kinds (and creatable, regenerable ones), as registered at
-    each use: a kind registered later is in them."""
+def _kinds(
+    *, creatable: bool = False, regenerable: bool = False, updatable: bool = False
+) -> Collection[str]:
+    """The keys of the changeable kinds (and creatable, regenerable, updatable ones), as
+    registered at each use: a kind registered later is in them."""
 
     def keys() -> tuple[str, ...]:
         kinds = (*LIST_KINDS, TENANT)
@@ -302,6 +307,7 @@ def _kinds(*, creatable: bool = False, regenerable: bool = False) -> Collection[
             if k.changeable
             and (k.creatable or not creatable)
             and (k.regenerable or not regenerable)
+            and (k.declaration.features.update or not updatable)
         )
 
     return LiveSequence(keys)
@@ -314,11 +320,27 @@ async def _create(app: FlowHost, target: Target) -> object:
 
 async def _edit(app: FlowHost, target: Target) -> object:
     assert target.kind is not None
+    if target.kind is MEMBERS:  # a member's role: its own dialog (people_flows)
+        from console.models.people import Member
+        from console.tui.actions.people_flows import change_role_flow
+
+        assert isinstance(target.obj, Member)
+        return await change_role_flow(app, target.obj)
     return await edit_flow(app, target.kind, target.obj)
 
 
 async def _delete(app: FlowHost, target: Target) -> object:
     assert target.kind is not None
+    if target.kind is MEMBERS:  # the owner and the console's own user guarded (people_flows)
+        from console.models.people import Member
+        from console.tui.actions.people_flows import remove_flow
+
+        assert isinstance(target.obj, Member)
+        return await remove_flow(app, target.obj)
+    if target.kind is INVITATIONS:
+        from console.tui.actions.people_flows import revoke_flow
+
+        return await revoke_flow(app, target.obj)
     return await delete_flow(app, target.kind, target.obj)
 
 
@@ -374,7 +396,7 @@ EDIT = Action(
     name="edit",
     key="e",
     label="Edit",
-    kinds=_kinds(),
+    kinds=_kinds(updatable=True),
     flow=_edit,
     refused_as=_a_noun("editing"),
     lacking_as=_the_object("editing"),
@@ -471,8 +493,42 @@ REACT = Action(
     refused_in_read_only=False,
 )
 
+
+async def _invite(app: FlowHost, target: Target) -> object:
+    from console.tui.actions.people_flows import invite_flow
+
+    return await invite_flow(app)
+
+
+async def _resend(app: FlowHost, target: Target) -> object:
+    from console.tui.actions.people_flows import resend_flow
+
+    return await resend_flow(app, target.obj)
+
+
+INVITE = Action(
+    name="invite",
+    key="i",
+    label="Invite",
+    kinds=frozenset({MEMBERS.key, INVITATIONS.key}),  # anywhere in the People section
+    flow=_invite,
+    refused_as=lambda target: "inviting someone",
+    permission="invite",  # the invitations' create (people_looks)
+    needs_object=False,
+    needs_model=False,
+)
+RESEND = Action(
+    name="resend",
+    key="I",  # `r` refreshes everywhere; I: invite again
+    label="Resend",
+    kinds=frozenset({INVITATIONS.key}),
+    flow=_resend,
+    refused_as=lambda target: "resending an invitation",
+    permission="resend",  # the invitations' update (people_looks)
+)
+
 CONSOLE_ACTIONS: dict[str, Action] = {
-    a.name: a for a in (NEW, EDIT, DELETE, REGENERATE_KEY, COPY_TO_PROFILE, REACT)
+    a.name: a for a in (NEW, EDIT, DELETE, REGENERATE_KEY, COPY_TO_PROFILE, REACT, INVITE, RESEND)
 }
 """The console screen's (its lists and the Tenant section)."""
 DETAIL_ACTIONS: dict[str, Action] = {

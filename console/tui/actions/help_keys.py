@@ -10,10 +10,12 @@ from console.tui.actions.declarations import (
     COPY_TO_PROFILE,
     DELETE,
     EDIT,
+    INVITE,
     NEW,
     NEW_KEY,
     REACT,
     REGENERATE_KEY,
+    RESEND,
     REVOKE_KEY,
     ROTATE_KEY,
 )
@@ -88,6 +90,21 @@ KEY_GROUPS: tuple[KeyGroup, ...] = (
             (
                 COPY_TO_PROFILE.key,
                 "Copy the application, proxy or formula to another profile (plan first)",
+            ),
+        ),
+        changes=True,
+    ),
+    KeyGroup(
+        "People (members and invitations)",
+        (
+            ("tab", "Go to the other list: members / invitations"),
+            (INVITE.key, "Invite someone: their email and role (ADMIN or READ_ONLY)"),
+            (RESEND.key, "Resend the highlighted invitation: it expires 72 hours from now"),
+            (EDIT.key, "Change the member's role (the owner's never changes)"),
+            (
+                DELETE.key,
+                "Remove the member or revoke the invitation (asks first; the owner is never "
+                "removed, and the console's own user only once their email is typed)",
             ),
         ),
         changes=True,

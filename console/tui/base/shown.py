@@ -12,13 +12,16 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 if TYPE_CHECKING:
     from console.models import Application, Permission, Proxy, Reactor, ReactorFormula, Tenant
+    from console.models.people import Invitation, Member
 
 JsonObject: TypeAlias = dict[str, Any]
 """An object as the service sent it (decoded JSON). Its values are whatever the service put
 there (the hosted service adds fields and shapes the specification lacks), so each reader
 checks what it reads: the one place the console holds values of no fixed type."""
 
-Model: TypeAlias = "Application | Proxy | ReactorFormula | Reactor | Permission | Tenant"
+Model: TypeAlias = (
+    "Application | Proxy | ReactorFormula | Reactor | Permission | Tenant | Member | Invitation"
+)
 """An object the console has read into its model (console.models)."""
 
 Editable: TypeAlias = "Application | Proxy | ReactorFormula | Reactor | Tenant"

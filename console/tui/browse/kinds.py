@@ -29,6 +29,8 @@ from console.tui.browse.live import LiveMapping, LiveSequence
 from console.tui.browse.looks import LOOKS, CodeBlock, Fetched, FilterInvalid, ListLook, Look
 from console.tui.browse.looks import PAGE_SIZE as PAGE_SIZE  # re-exported: the lists read both
 from console.tui.browse.looks import list_page as list_page
+from console.tui.browse.people_looks import INVITATIONS as INVITATIONS  # People: registered
+from console.tui.browse.people_looks import MEMBERS as MEMBERS
 
 if TYPE_CHECKING:
     from console.client.client import AdminClient

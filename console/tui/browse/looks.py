@@ -252,12 +252,19 @@ class Looks:
     def __init__(self) -> None:
         self._looks: dict[Kind, Look] = {}
         self._forms: dict[Kind, FormLoader] = {}
+        self._within: dict[Kind, Look] = {}
 
-    def register(self, look: Look, *, form: FormLoader | None = None) -> Look:
-        """Add `look` (and the form that edits its kind); ValueError if its kind has one."""
+    def register(
+        self, look: Look, *, form: FormLoader | None = None, within: Look | None = None
+    ) -> Look:
+        """Add `look` (and the form that edits its kind); ValueError if its kind has one.
+        `within`: the look whose section lists this kind too (the invitations in People):
+        it has no section of its own."""
         if look.declaration in self._looks:
             raise ValueError(f"{look.declaration!r} has a look already")
         self._looks[look.declaration] = look
+        if within is not None:
+            self._within[look.declaration] = within
         if form is not None:
             self.attach_form(look, form)
         return look
@@ -270,6 +277,7 @@ class Looks:
         if self._looks.get(look.declaration) is look:
             del self._looks[look.declaration]
             self._forms.pop(look.declaration, None)
+            self._within.pop(look.declaration, None)
 
     @contextmanager
     def registered(self, look: Look, *, form: FormLoader | None = None) -> Iterator[Look]:
@@ -282,6 +290,14 @@ class Looks:
 
     def __iter__(self) -> Iterator[Look]:
         return iter(tuple(self._looks[k] for k in KINDS if k in self._looks))
+
+    def sectioned(self) -> tuple[Look, ...]:
+        """The looks with a section of their own (not those listed within another's)."""
+        return tuple(look for look in self if look.declaration not in self._within)
+
+    def section_of(self, look: Look) -> Look:
+        """The look whose section shows `look`'s objects: its own, or the one it is within."""
+        return self._within.get(look.declaration, look)
 
     def of(self, declaration: Kind) -> Look:
         """The look of `declaration`; KeyError if it has none."""

@@ -1,5 +1,6 @@
-"""The console's sections, in the order of their number keys: one per kind with a look, in
-the registry's order (console.tui.browse.looks), then Usage, which is no kind."""
+"""The console's sections, in the order of their number keys: one per kind with a look of
+its own section, in the registry's order (console.tui.browse.looks; the invitations are
+listed within People), then Usage, which is no kind."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ USAGE = ("usage", "Usage", "Usage")
 
 def sections() -> tuple[Section, ...]:
     """The sections as the registry is now: a kind's take its key and titles from its look."""
-    shown = [(look.key, look.title, look.short) for look in LOOKS]
+    shown = [(look.key, look.title, look.short) for look in LOOKS.sectioned()]
     return tuple(Section(n, *s) for n, s in enumerate([*shown, USAGE], start=1))
 
 

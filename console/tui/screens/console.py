@@ -31,7 +31,7 @@ from console.tui.base.app_access import (
     usage_host,
 )
 from console.tui.base.key_hints import explain_key, explaining_bindings
-from console.tui.browse.kinds import APPLICATIONS, KINDS_BY_KEY, PERMISSIONS
+from console.tui.browse.kinds import APPLICATIONS, KINDS_BY_KEY, MEMBERS, PERMISSIONS
 from console.tui.browse.sections import SECTIONS, sections
 from console.tui.widgets.console_header import ConsoleHeader
 from console.tui.widgets.key_bar import KeyBar
@@ -59,6 +59,10 @@ def make_section(key: str, *, first_page: FirstPage | None = None) -> SectionLoa
         from console.tui.widgets.usage_view import UsageView
 
         return UsageView(id=key)
+    if key == MEMBERS.key:  # People: the members and the invitations
+        from console.tui.widgets.people_view import PeopleView
+
+        return PeopleView(id=key)
     return ResourceList(KINDS_BY_KEY[key], id=key, first_page=first_page)
 
 
@@ -211,8 +215,10 @@ class ConsoleScreen(DeclaredActions, Screen[None], actions=CONSOLE_SCREEN_ACTION
 
     @property
     def current_list(self) -> ResourceList | None:
+        """The list the keys act on: the section's, or its list in use (People's two)."""
         widget = self.find_section(self.current)
-        return widget if isinstance(widget, ResourceList) else None
+        shown = widget.shown_list() if widget is not None else None
+        return shown if isinstance(shown, ResourceList) else None
 
     # ---- navigation --------------------------------------------------------------------
 

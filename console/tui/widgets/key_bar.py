@@ -142,6 +142,8 @@ class KeyBar(Widget):
         "new",
         "edit",
         "delete",
+        "invite",
+        "resend",
         "regenerate",
         "toggle_json",
         "sort",
@@ -166,6 +168,8 @@ class KeyBar(Widget):
         "new",
         "edit",
         "delete",
+        "invite",
+        "resend",
         "regenerate",
         "filter",
     )

@@ -73,6 +73,11 @@ class SectionLoader(Widget):
     def reload(self) -> None:
         raise NotImplementedError
 
+    def shown_list(self) -> SectionLoader:
+        """The part the section's keys act on: the section itself, or the list in use of a
+        section of several (People: members or invitations)."""
+        return self
+
     def reset(self) -> None:
         """A new connection: forget what is shown (each section says what it holds)."""
         raise NotImplementedError

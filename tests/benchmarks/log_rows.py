@@ -62,13 +62,22 @@ def log_rows(
             "reported; baseline: the poll interval + one round trip",
         ),
         Row(
-            "Logs: follow, requests in any minute of following",
-            float(max_per_minute(follow["requests"])),
+            "Logs: follow, requests the service answered in any minute of following",
+            float(max_per_minute(follow["answered"])),
             float(FOLLOW_PER_MINUTE),
             "requests",
             f"≤ {FOLLOW_PER_MINUTE} a minute",
             limit=float(FOLLOW_PER_MINUTE),
             absolute=True,
+        ),
+        Row(
+            "Context: requests the client sent in any minute, those sent again after the "
+            "service closed an idle connection as they went out included "
+            f"({len(follow['requests']) - len(follow['answered'])} of {len(follow['requests'])})",
+            float(max_per_minute(follow["requests"])),
+            float(FOLLOW_PER_MINUTE),
+            "requests",
+            "reported (the local service keeps an idle connection 5 s, the poll's interval)",
         ),
     ]
 
@@ -77,7 +86,12 @@ def log_rows(
     seed_service_logs(service.data_dir, archiving.tenant_id, DAY)
     directory = root / "log-archives"
     directory.mkdir(exist_ok=True)
-    env = {"BENCH_API_KEY": archiving.key, "BENCH_DIR": str(directory), "BENCH_RUNS": str(runs)}
+    env = {
+        "BENCH_API_KEY": archiving.key,
+        "BENCH_DIR": str(directory),
+        "BENCH_RUNS": str(runs),
+        "BENCH_UPSTREAM": service.base_url,
+    }
     with latency_proxy(service.base_url, RTT_MS) as proxied:
         day = json_from("tests.benchmarks.logs", "archive", proxied, env=env)
     assert all(new >= DAY for new in day["new"]), day["new"]
@@ -103,6 +117,21 @@ def log_rows(
             f"within the request budget: ≤ {BUDGET} (a minute's), no wait",
             limit=float(BUDGET) if max(day["waits"]) == 0 else 0.0,
             absolute=True,
+        ),
+        Row(
+            "Context: the same sync's CPU time in the console's process (the client's and the "
+            "archive's work: what a busy machine stretches)",
+            median(day["sync_cpu_s"]),
+            None,
+            "s",
+            "reported",
+        ),
+        Row(
+            "Context: the same sync on loopback (no round trip added)",
+            median(day["loopback_s"]),
+            None,
+            "s",
+            "reported: what the service and the console spend on this machine",
         ),
         Row(
             f"Context: a sync of the same archive again, nothing new ({day['again_requests']} "
@@ -141,6 +170,13 @@ def log_rows(
             "≤ 100 ms",
             limit=0.1,
             absolute=True,
+        ),
+        Row(
+            "Context: the same two queries' CPU time (by entity; by time as the baseline)",
+            median(year["by_entity_cpu_s"]),
+            median(year["by_time_cpu_s"]),
+            "s",
+            "reported: what a busy machine stretches",
         ),
         Row(
             "Context: archive of a year, every application's last activity (the review's "

@@ -4,21 +4,24 @@
 
 - `follow BASE_URL` (the proxy's; the key in $BENCH_API_KEY, the service's data dir and the
   tenant in $BENCH_DATA_DIR and $BENCH_TENANT_ID): a LogFollower (console.audit.follow, as
-  `logs --follow` and the Logs section's `f` use it) at its default interval follows the
+  `logs --follow` and the Logs section's `T` use it) at its default interval follows the
   tenant's logs for FOLLOW_S; meanwhile an entry is written into the service's store every
   WRITE_EVERY_S, so that the writes fall at every phase of the poll. `seen_s`: for each
-  entry, from just before its write until the follower yielded it; `requests`: the time of
-  every request the client sent (`interval_s`, the follower's interval);
+  entry, from just before its write until the follower yielded it; `requests`: when the
+  client sent each request, `answered`: those the service answered (`interval_s`, the
+  follower's interval);
 - `archive BASE_URL` (the key in $BENCH_API_KEY, a directory for archives in $BENCH_DIR,
-  the runs in $BENCH_RUNS): each run syncs a new, empty archive (LogArchive.sync) with the
-  tenant's logs through a client with the hosted service's request budget (200 a minute);
-  `sync_s`, `new`, `requests` and `waits` (the budget's waits) per run; then `again_s`, a
-  sync of the full archive again (nothing new);
+  the runs in $BENCH_RUNS, the service itself in $BENCH_UPSTREAM): each run syncs a new,
+  empty archive (LogArchive.sync) with the tenant's logs through a client with the hosted
+  service's request budget (200 a minute); `sync_s`, `sync_cpu_s` (this process's CPU time:
+  the client's and the archive's work), `new`, `requests` and `waits` (the budget's waits)
+  per run; `loopback_s`, the same syncs straight to the service; then `again_s`, a sync of
+  the full archive again (nothing new);
 - `year PATH` ($BENCH_RUNS runs): writes YEAR entries, a year of them, into a new archive at
   PATH (LogArchive.store, in bulk, not timed: `write_s`), then times `by_entity_s` (every
-  entry of one proxy over the year), `by_time_s` (every entry of one day) and
-  `by_actor_s` (every application's last activity, as the access review asks), each on
-  the archive opened anew; `size_bytes`, the file's size on disk.
+  entry of one proxy over the year), `by_time_s` (every entry of one day), with their CPU
+  time (`..._cpu_s`), and `by_actor_s` (every application's last activity, as the access
+  review asks), each on the archive opened anew; `size_bytes`, the file's size on disk.
 """
 
 from __future__ import annotations
@@ -53,15 +56,25 @@ RUNS = 5
 
 
 class CountingTransport(httpx.AsyncBaseTransport):
-    """httpx's own transport, noting when each request was sent (what the service sees)."""
+    """httpx's own transport, noting when each request was sent, and which were answered.
+
+    The two differ when a connection the service closed (idle past its keep-alive, 5 s on
+    the local service, as uvicorn's default) takes a request as it closes: the request never
+    reaches the service (nothing answers it, no rate limit counts it) and the client sends it
+    again on a new connection, as it does a GET whose connection was lost."""
 
     def __init__(self) -> None:
         self._inner = httpx.AsyncHTTPTransport()
         self.sent: list[tuple[float, str, str]] = []
+        self.answered: list[float] = []
+        """When each request the service answered was sent."""
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        self.sent.append((time.perf_counter(), request.method, request.url.path))
-        return await self._inner.handle_async_request(request)
+        at = time.perf_counter()
+        self.sent.append((at, request.method, request.url.path))
+        response = await self._inner.handle_async_request(request)
+        self.answered.append(at)
+        return response
 
     async def aclose(self) -> None:
         await self._inner.aclose()
@@ -114,6 +127,7 @@ async def _follow(base_url: str, key: str, data_dir: Path, tenant_id: str) -> di
         "interval_s": interval,
         "seen_s": [seen[marker] - at for marker, at in written.items()],
         "requests": [at - started for at, _, _ in transport.sent],
+        "answered": [at - started for at in transport.answered],
         "paths": sorted({path for _, _, path in transport.sent}),
     }
 
@@ -143,10 +157,21 @@ def _write_one(data_dir: Path, tenant_id: str, marker: str, moment: Any) -> None
         store.close()
 
 
-async def _archive(base_url: str, key: str, directory: Path, runs: int) -> dict[str, Any]:
+async def _archive(
+    base_url: str, key: str, directory: Path, runs: int, loopback: str | None
+) -> dict[str, Any]:
+    """`runs` syncs into new archives through `base_url` (the proxy), and as many straight to
+    `loopback` (the service itself), for what this machine spends without the round trips."""
     from console.audit.archive import LogArchive
 
-    result: dict[str, Any] = {"sync_s": [], "new": [], "requests": [], "waits": []}
+    result: dict[str, Any] = {
+        "sync_s": [],
+        "sync_cpu_s": [],
+        "new": [],
+        "requests": [],
+        "waits": [],
+        "loopback_s": [],
+    }
     archive = None
     for run in range(runs):
         if archive is not None:
@@ -154,12 +179,20 @@ async def _archive(base_url: str, key: str, directory: Path, runs: int) -> dict[
         archive = LogArchive.open("bench", path=directory / f"day-{run}.sqlite3")
         transport = CountingTransport()
         async with _client(base_url, key, transport) as client:
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.process_time()
             synced = await archive.sync(client)
             result["sync_s"].append(time.perf_counter() - started)
+            result["sync_cpu_s"].append(time.process_time() - cpu)
             result["new"].append(synced.new)
             result["requests"].append(len(transport.sent))
             result["waits"].append(client.budget.waits)
+    for run in range(runs if loopback else 0):
+        assert loopback is not None
+        with LogArchive.open("bench", path=directory / f"loopback-{run}.sqlite3") as fresh:
+            async with _client(loopback, key, CountingTransport()) as client:
+                started = time.perf_counter()
+                await fresh.sync(client)
+                result["loopback_s"].append(time.perf_counter() - started)
     assert archive is not None
     transport = CountingTransport()
     async with _client(base_url, key, transport) as client:
@@ -179,7 +212,13 @@ def _year(path: Path, runs: int) -> dict[str, Any]:
 
     end = now()
     tenant_id = "00000000-0000-4000-8000-00000000b36e"
-    result: dict[str, Any] = {"by_entity_s": [], "by_time_s": [], "by_actor_s": []}
+    result: dict[str, Any] = {
+        "by_entity_s": [],
+        "by_time_s": [],
+        "by_actor_s": [],
+        "by_entity_cpu_s": [],
+        "by_time_cpu_s": [],
+    }
     started = time.perf_counter()
     archive = LogArchive.open("bench", path=path)
     try:
@@ -200,12 +239,14 @@ def _year(path: Path, runs: int) -> dict[str, Any]:
     for _ in range(runs):
         archive = LogArchive.open("bench", path=path)
         try:
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.process_time()
             by_entity = archive.query(entity_type="proxy", entity_id=proxy)
             result["by_entity_s"].append(time.perf_counter() - started)
-            started = time.perf_counter()
+            result["by_entity_cpu_s"].append(time.process_time() - cpu)
+            started, cpu = time.perf_counter(), time.process_time()
             by_time = archive.query(since=day_end - timedelta(days=1), until=day_end)
             result["by_time_s"].append(time.perf_counter() - started)
+            result["by_time_cpu_s"].append(time.process_time() - cpu)
             started = time.perf_counter()
             last = archive.last_activity(applications)
             result["by_actor_s"].append(time.perf_counter() - started)
@@ -234,7 +275,9 @@ def main(part: str, target: str) -> None:
         )
     elif part == "archive":
         key = os.environ["BENCH_API_KEY"]
-        result = asyncio.run(_archive(target, key, Path(os.environ["BENCH_DIR"]), runs))
+        directory = Path(os.environ["BENCH_DIR"])
+        loopback = os.environ.get("BENCH_UPSTREAM")
+        result = asyncio.run(_archive(target, key, directory, runs, loopback))
     else:
         result = _year(Path(target), runs)
     print(json.dumps(result))

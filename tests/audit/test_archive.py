@@ -20,6 +20,7 @@ from console.audit.archive import (
     Window,
     archive_path,
     plan_windows,
+    split_rest,
 )
 from console.client import AdminClient
 from console.files import UnsafeFileError
@@ -157,7 +158,8 @@ async def test_sync_reads_every_page_of_a_busy_window(
     seed([ago(seconds=n * 0.01 + 1) for n in range(450)])  # all in one window, 5 pages
     with LogArchive.open("prod") as archive:
         result = await archive.sync(client)
-        assert (result.new, result.read) == (450, 450)
+        assert (result.new, result.total) == (450, 450)
+        assert result.read - result.new <= 6  # a split re-reads the instant it split at
 
 
 async def test_no_key_reaches_the_archive(client: AdminClient, tenant: Any, data_dir: Path) -> None:
@@ -222,3 +224,71 @@ async def test_sync_prunes_to_the_days_kept(client: AdminClient, seed: Any, data
         archive.store([entry(1, datetime.now(UTC) - timedelta(days=30))])
         result = await archive.sync(client, keep_days=7)
         assert (result.new, result.pruned, result.total) == (1, 1, 1)
+
+
+def test_a_busy_windows_rest_is_split_only_when_much_fuller() -> None:
+    window = Window(T, T + timedelta(hours=1))
+    # The first page covers the window's last minute: the rest looks like 59 pages more.
+    busy = [T + timedelta(minutes=59, seconds=n * 0.5) for n in range(100)]
+    parts = split_rest(window, busy, horizon=T - timedelta(days=1), now=T, parts=6)
+    assert len(parts) == 6 and parts[0].start == T
+    assert parts[-1].end == T + timedelta(minutes=59, microseconds=1)
+    for before, after in itertools.pairwise(parts):
+        assert before.end == after.start
+    # A page covering half the window: one more page or so, read on by cursor.
+    even = [T + timedelta(minutes=30, seconds=n * 18) for n in range(100)]
+    assert split_rest(window, even, horizon=T - timedelta(days=1), now=T, parts=6) == []
+
+
+async def test_a_burst_is_read_by_several_windows_at_once(
+    client: AdminClient, seed: Any, counting: Counting, data_dir: Path
+) -> None:
+    seed([ago(hours=5, seconds=n * 0.05) for n in range(1500)])  # 15 pages within 75 s
+    with LogArchive.open("prod") as archive:
+        result = await archive.sync(client)
+        assert (result.new, result.total) == (1500, 1500)
+        assert result.read - result.new <= 12
+        assert result.requests <= 24 + 15 + 2 * 6
+        assert counting.most_in_flight > 1
+
+
+@pytest.mark.parametrize(
+    "item",
+    [
+        {
+            "id": "log-1",
+            "actor_id": "a",
+            "message": "Proxy created",
+            "created_at": "2026-11-22T10:00:00+00:00",
+        },
+        {"id": "log-2", "created_at": "2026-11-22T12:00:00.5+02:00", "extra": 1},
+        {"id": "log-3", "created_at": "2026-11-22T10:00:00"},
+        {"message": "No id", "created_at": "2026-11-22T10:00:00Z"},
+        {"id": "log-5", "created_at": "2026-11-22T10:00:00Z", "operation": None},
+    ],
+)
+def test_an_entry_is_stored_as_its_log_would_be(item: dict[str, Any]) -> None:
+    from console.audit.archive import _row, _row_as_sent
+
+    assert _row_as_sent(item) == _row(Log.model_validate(item))
+
+
+def test_an_unreadable_entry_is_skipped_and_logged(caplog: pytest.LogCaptureFixture) -> None:
+    from console.audit.archive import _row_as_sent
+
+    assert _row_as_sent({"id": "x", "created_at": "not a time"}) is None
+    assert _row_as_sent({"id": 7, "created_at": "2026-11-22T10:00:00Z"}) is None
+    assert "cannot read" in caplog.text
+
+
+async def test_a_failed_sync_raises_the_clients_error_and_moves_nothing(
+    tenant: Any, data_dir: Path
+) -> None:
+    from console.client import RetryPolicy, ServiceUnreachable
+
+    no_retry = RetryPolicy(max_attempts=1)
+    async with AdminClient("http://127.0.0.1:9", tenant.key, retry=no_retry) as dead:
+        with LogArchive.open("prod") as archive:
+            with pytest.raises(ServiceUnreachable):
+                await archive.sync(dead)
+            assert archive.last_synced is None and archive.synced_through is None

@@ -220,3 +220,24 @@ def test_a_reader_that_goes_away_ends_it_quietly(cli_env, seed) -> None:
     assert first.startswith(b"TIME")
     assert process.returncode == READER_GONE, err
     assert b"Traceback" not in err and b"BrokenPipe" not in err
+
+
+async def test_follow_as_json_is_one_object_a_line(cli_env, seed, capsys, monkeypatch) -> None:
+    import console.audit.cli as logs_cli
+
+    ticks: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        ticks.append(seconds)
+        if len(ticks) == 1:
+            seed([ago(seconds=2), ago(seconds=1)], message="Arrived")
+            return
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(logs_cli, "follow_sleep", sleep)
+    seed([ago(minutes=1)], message="Already there")  # before following: not printed
+    code, out, err = await cli(capsys, "--follow", "--format", "json")
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert len(lines) == 2 and all(json.loads(line)["message"] == "Arrived" for line in lines)
+    assert 0 < ticks[0] <= 5.0  # the default interval, less the request's time

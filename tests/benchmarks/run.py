@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tests.benchmarks import cold_start, throughput
+from tests.benchmarks.log_rows import log_rows
 from tests.benchmarks.reactor_rows import reactor_rows
 from tests.benchmarks.results import REPO_ROOT, Row, median, table
 from tests.benchmarks.review_rows import review_rows
@@ -410,6 +411,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "latency",
         "limit",
         "reactors",
+        "logs",
     )
     parser.add_argument("--only", choices=parts, nargs="*")
     parser.add_argument(
@@ -454,6 +456,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             if "reactors" in only:
                 _say("reactors: a react and the section of 1,000 reactors at 150 ms round trip")
                 rows += reactor_rows(service, Path(root), args.runs, _json_from)
+            if "logs" in only:
+                rows += log_rows(service, Path(root), args.runs, _json_from, _say)
         if "limit" in only:
             rows += rate_limited_rows(Path(root), LATENCY_TARGET_RTT, spent=150)
     print(table(rows))

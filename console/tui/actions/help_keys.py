@@ -17,6 +17,7 @@ from console.tui.actions.declarations import (
     REVOKE_KEY,
     ROTATE_KEY,
 )
+from console.tui.browse.logs_look import FOLLOW_KEY
 from console.tui.browse.sections import SECTIONS
 
 
@@ -115,6 +116,23 @@ KEY_GROUPS: tuple[KeyGroup, ...] = (
                 " asked), beside a test-run of the same request here; read-only mode allows"
                 " it with reactor:invoke",
             ),
+        ),
+    ),
+    KeyGroup(
+        "Logs (the section; any object)",
+        (
+            (
+                FOLLOW_KEY,
+                "Follow new entries as they are logged (one read every 5 s, paused while the"
+                " section is hidden); again stops",
+            ),
+            ("enter", "Open the entry's object (its detail; the tenant's section)"),
+            (
+                "/",
+                "Filter: type:proxy entity:NAME|ID since:WHEN until:WHEN (the service's),"
+                " actor:NAME|ID (filtered here)",
+            ),
+            ("L", "On any object (a row or its detail): its log entries"),
         ),
     ),
     KeyGroup(

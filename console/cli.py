@@ -137,6 +137,14 @@ def build_parser() -> argparse.ArgumentParser:
         "updating for SECONDS, then active (default 0.5; 0: at once)",
     )
     serve.add_argument(
+        "--log-retention",
+        type=int,
+        default=None,
+        metavar="SECONDS",
+        help="keep audit log entries for SECONDS: older ones are never answered and are "
+        "deleted (default 86400, the hosted service's 24 hours)",
+    )
+    serve.add_argument(
         "--allow-unisolated",
         action="store_true",
         help="run reactors' code even where no operating-system sandbox can be had (it then "

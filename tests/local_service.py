@@ -64,6 +64,7 @@ class RunningService:
         launcher: Sequence[str] = ("console", "serve"),
         provision_delay: float | None = None,
         allow_unisolated: bool = False,
+        log_retention: int | None = None,
     ) -> None:
         self.root = root
         self.launcher = tuple(launcher)
@@ -83,6 +84,8 @@ class RunningService:
         service's default (0.5)."""
         self.allow_unisolated = allow_unisolated
         """`serve --allow-unisolated`: reactors run where no OS sandbox can be had."""
+        self.log_retention = log_retention
+        """`serve --log-retention` in seconds; None: the service's default (24 hours)."""
         self.port = 0
         self.base_url = ""
         self.key = ""
@@ -116,6 +119,8 @@ class RunningService:
             cmd += ["--provision-delay", str(self.provision_delay)]
         if self.allow_unisolated:
             cmd.append("--allow-unisolated")
+        if self.log_retention is not None:
+            cmd += ["--log-retention", str(self.log_retention)]
         return cmd
 
     def environment(self) -> dict[str, str]:

@@ -16,10 +16,12 @@ from starlette.responses import JSONResponse
 
 from console import __version__
 from console.models.contract import DEFAULT_KEY_HEADER
+from console.models.logs import LOG_RETENTION_SECONDS
 from console.service.api import (
     application_keys,
     applications,
     formulas,
+    logs,
     permissions,
     proxies,
     reactions,
@@ -45,9 +47,10 @@ SPECIFIED = (
     application_keys,
     reactors,
     reactions,
+    logs,
 )
-"""The route modules of the specification's API (and Application Keys, Reactors), in routing
-order."""
+"""The route modules of the specification's API (and Application Keys, Reactors, Logs), in
+routing order."""
 
 
 def create_app(
@@ -59,11 +62,14 @@ def create_app(
     routers: Sequence[ServiceRouter] = (),
     provision_delay: float = DEFAULT_PROVISION_DELAY,
     allow_unisolated: bool = False,
+    log_retention: int = LOG_RETENTION_SECONDS,
 ) -> FastAPI:
     """The service's app on `store`. `routers` serve more than the specification's routes
     (a test's own kind, tests/proof_kind); a router's lifespan runs with the app's.
     `provision_delay`: seconds a reactor's provisioning takes (console.service.provisioning);
-    `allow_unisolated`: reactors' code may run without an OS sandbox where none can be had."""
+    `allow_unisolated`: reactors' code may run without an OS sandbox where none can be had;
+    `log_retention`: seconds audit log entries are kept (older ones are never answered, and
+    the periodic sweep deletes them)."""
     app = FastAPI(
         title="Tenant administration API (local service)",
         version=__version__,
@@ -79,6 +85,7 @@ def create_app(
     app.state.sweep_interval = sweep_interval
     app.state.provision_delay = provision_delay
     app.state.allow_unisolated = allow_unisolated
+    app.state.log_retention = log_retention
     served = (*(module.router for module in SPECIFIED), *routers)
     for router in served:
         app.include_router(router)

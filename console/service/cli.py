@@ -17,6 +17,8 @@ if TYPE_CHECKING:
     from console.service.api.docs import ServiceRouter
 
 DEFAULT_TENANT_NAME = "Local tenant"
+MAX_LOG_RETENTION_SECONDS = 10 * 366 * 86_400
+"""Ten years: far beyond any hosted plan's, and well inside the calendar's range."""
 
 
 def _fail(command: str, message: str) -> int:
@@ -68,6 +70,14 @@ def serve(args: argparse.Namespace, routers: Sequence[ServiceRouter] = ()) -> in
     delay = args.provision_delay
     if not 0 <= delay <= 3600:
         return _fail("serve", f"--provision-delay must be from 0 to 3600, not {delay}.")
+    from console.models.logs import LOG_RETENTION_SECONDS
+
+    retention = getattr(args, "log_retention", None)
+    retention = LOG_RETENTION_SECONDS if retention is None else retention
+    if not 1 <= retention <= MAX_LOG_RETENTION_SECONDS:
+        shown = retention
+        top = MAX_LOG_RETENTION_SECONDS
+        return _fail("serve", f"--log-retention must be from 1 to {top} seconds, not {shown}.")
     data_dir = Path(args.data_dir).expanduser() if args.data_dir else default_data_dir()
     store = _open_store("serve", data_dir)
     if isinstance(store, int):
@@ -108,6 +118,7 @@ def serve(args: argparse.Namespace, routers: Sequence[ServiceRouter] = ()) -> in
         routers=routers,
         provision_delay=delay,
         allow_unisolated=args.allow_unisolated,
+        log_retention=retention,
     )
     return 0
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import uvicorn
 
 from console.models.contract import DEFAULT_KEY_HEADER
+from console.models.logs import LOG_RETENTION_SECONDS
 from console.service.app import create_app
 from console.service.connections import (
     ACCEPT_BATCH,
@@ -83,9 +84,10 @@ def run(
     routers: Sequence[ServiceRouter] = (),
     provision_delay: float = DEFAULT_PROVISION_DELAY,
     allow_unisolated: bool = False,
+    log_retention: int = LOG_RETENTION_SECONDS,
 ) -> None:
-    """Serves until interrupted (Ctrl+C or SIGTERM); `routers`, `provision_delay` and
-    `allow_unisolated` as for create_app."""
+    """Serves until interrupted (Ctrl+C or SIGTERM); `routers`, `provision_delay`,
+    `allow_unisolated` and `log_retention` as for create_app."""
     app = create_app(
         store,
         rate_limit=rate_limit,
@@ -93,6 +95,7 @@ def run(
         routers=routers,
         provision_delay=provision_delay,
         allow_unisolated=allow_unisolated,
+        log_retention=log_retention,
     )
     host, port = sock.getsockname()[:2]
     config = uvicorn.Config(

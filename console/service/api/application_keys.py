@@ -71,6 +71,9 @@ def create_key(request: Request) -> JSONResponse:
         row, key = keys.add(
             served.conn, application["id"], by=served.caller.application_id, at=served.clock.text
         )
+        served.changed(
+            APPLICATIONS, application["id"], "update", f"Application key {row['id']} created"
+        )
         return JSONResponse(keys.view(row, key=key), status_code=201)
 
 
@@ -121,4 +124,7 @@ def revoke_key(request: Request) -> Response:
     with serving(request, write=True) as served:
         application, row = _key(served)
         keys.revoke(served.conn, application["id"], row["id"])
+        served.changed(
+            APPLICATIONS, application["id"], "update", f"Application key {row['id']} revoked"
+        )
         return Response(status_code=204)

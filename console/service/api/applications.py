@@ -37,8 +37,9 @@ log = logging.getLogger("console.service")
 SWEEP_INTERVAL_SECONDS = 30.0
 
 
-async def _sweep_forever(store: Store, interval: float) -> None:
-    """Deletes expired applications now and then (they are hidden at once regardless)."""
+async def _sweep_forever(store: Store, interval: float, log_retention: int) -> None:
+    """Deletes expired applications, and audit log entries past the log retention, now and
+    then (both are hidden at once regardless)."""
     while True:
         try:
             removed = await run_in_threadpool(store.sweep_expired)
@@ -46,13 +47,22 @@ async def _sweep_forever(store: Store, interval: float) -> None:
                 log.info("Deleted %d expired application(s).", removed)
         except Exception:  # a failed sweep must not stop the service; the next one retries
             log.exception("The expiry sweep failed.")
+        try:
+            removed = await run_in_threadpool(store.sweep_logs, log_retention)
+            if removed:
+                log.info("Deleted %d audit log entries past the retention.", removed)
+        except Exception:
+            log.exception("The audit log sweep failed.")
         await asyncio.sleep(interval)
 
 
 @contextlib.asynccontextmanager
 async def _sweeping(app: FastAPI) -> AsyncIterator[None]:
     """The expiry sweep, for as long as the app serves (`create_app(sweep_interval=)`)."""
-    sweeper = asyncio.create_task(_sweep_forever(app.state.store, app.state.sweep_interval))
+    state = app.state
+    sweeper = asyncio.create_task(
+        _sweep_forever(state.store, state.sweep_interval, state.log_retention)
+    )
     try:
         yield
     finally:
@@ -123,6 +133,7 @@ def create_application(request: Request, raw: bytes = Depends(raw_body)) -> JSON
             at=served.clock.text,
             create_key=payload.create_key is not False,
         )
+        served.changed(APPLICATIONS, row["id"], "create", "Application created")
         return JSONResponse(rows.shown_with_keys(served.conn, row, key=key), status_code=201)
 
 
@@ -202,6 +213,7 @@ def update_application(request: Request, raw: bytes = Depends(raw_body)) -> JSON
             by=served.caller.application_id,
             at=served.clock.text,
         )
+        served.changed(APPLICATIONS, row["id"], "update", "Application updated")
         return JSONResponse(rows.shown_with_keys(served.conn, row))
 
 
@@ -221,6 +233,7 @@ def regenerate_key(request: Request) -> JSONResponse:
         row, key = rows.regenerate(
             served.conn, stored["id"], by=served.caller.application_id, at=served.clock.text
         )
+        served.changed(APPLICATIONS, row["id"], "update", "Application key regenerated")
         return JSONResponse(rows.shown_with_keys(served.conn, row, key=key))
 
 
@@ -230,5 +243,7 @@ def regenerate_key(request: Request) -> JSONResponse:
 )
 def delete_application(request: Request) -> Response:
     with serving(request, write=True) as served:
-        rows.delete(served.conn, _named(served)["id"])
+        application_id = _named(served)["id"]
+        rows.delete(served.conn, application_id)
+        served.changed(APPLICATIONS, application_id, "delete", "Application deleted")
         return Response(status_code=204)

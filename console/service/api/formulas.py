@@ -83,6 +83,7 @@ def create_formula(request: Request, raw: bytes = Depends(raw_body)) -> JSONResp
             by=served.caller.application_id,
             at=served.clock.text,
         )
+        served.changed(REACTOR_FORMULAS, row["id"], "create", "Reactor formula created")
         return JSONResponse(rows.view(row), status_code=201)
 
 
@@ -130,6 +131,7 @@ def update_formula(request: Request, raw: bytes = Depends(raw_body)) -> JSONResp
             by=served.caller.application_id,
             at=served.clock.text,
         )
+        served.changed(REACTOR_FORMULAS, row["id"], "update", "Reactor formula updated")
         return JSONResponse(rows.view(row))
 
 
@@ -139,5 +141,7 @@ def update_formula(request: Request, raw: bytes = Depends(raw_body)) -> JSONResp
 )
 def delete_formula(request: Request) -> Response:
     with serving(request, write=True) as served:
-        rows.delete(served.conn, _private(served)["id"])
+        formula_id = _private(served)["id"]
+        rows.delete(served.conn, formula_id)
+        served.changed(REACTOR_FORMULAS, formula_id, "delete", "Reactor formula deleted")
         return Response(status_code=204)

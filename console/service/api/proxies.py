@@ -148,6 +148,7 @@ def create_proxy(request: Request, raw: bytes = Depends(raw_body)) -> JSONRespon
             by=served.caller.application_id,
             at=served.clock.text,
         )
+        served.changed(PROXIES, row["id"], "create", "Proxy created")
         return JSONResponse(rows.view(row), status_code=201)
 
 
@@ -200,6 +201,7 @@ def update_proxy(request: Request, raw: bytes = Depends(raw_body)) -> JSONRespon
             by=served.caller.application_id,
             at=served.clock.text,
         )
+        served.changed(PROXIES, row["id"], "update", "Proxy updated")
         return JSONResponse(rows.view(row))
 
 
@@ -235,6 +237,7 @@ def patch_proxy(request: Request, raw: bytes = Depends(raw_body)) -> Response:
             by=served.caller.application_id,
             at=served.clock.text,
         )
+        served.changed(PROXIES, stored["id"], "update", "Proxy updated")
         return Response(status_code=204)
 
 
@@ -244,5 +247,7 @@ def patch_proxy(request: Request, raw: bytes = Depends(raw_body)) -> Response:
 )
 def delete_proxy(request: Request) -> Response:
     with serving(request, write=True) as served:
-        rows.delete(served.conn, _named(served)["id"])
+        proxy_id = _named(served)["id"]
+        rows.delete(served.conn, proxy_id)
+        served.changed(PROXIES, proxy_id, "delete", "Proxy deleted")
         return Response(status_code=204)

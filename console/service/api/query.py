@@ -9,9 +9,11 @@ OpenAPI document from the same fields, so the document cannot promise other rule
 from __future__ import annotations
 
 import functools
+import re
 import typing
 import uuid
 from dataclasses import dataclass
+from datetime import UTC, date, datetime, time
 from typing import Annotated, Any
 
 import annotated_types
@@ -22,8 +24,10 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    TypeAdapter,
     ValidationError,
     ValidationInfo,
+    WithJsonSchema,
 )
 from pydantic_core import ErrorDetails
 
@@ -82,8 +86,73 @@ def _cursor(value: str | None) -> str | None:
     return value
 
 
+ENTITY_TYPE_PATTERN = "^[a-z][a-z0-9_]*$"
+ENTITY_TYPE_MAX = 64
+_ENTITY_TYPE = re.compile(ENTITY_TYPE_PATTERN)
+_DATE_ONLY = re.compile(r"\d{4}-\d{2}-\d{2}")
+_DATE_TIME = re.compile(r"\d{4}-\d{2}-\d{2}[Tt ]")
+_DATETIME = TypeAdapter(datetime)
+
+
+def _entity_type(value: Any) -> Any:
+    """An audit log's entity type as logs spell them (`proxy`, `reactor_formula`)."""
+    if isinstance(value, str) and (
+        len(value) > ENTITY_TYPE_MAX or not _ENTITY_TYPE.fullmatch(value)
+    ):
+        raise ValueError(
+            f"The entity_type must be lower-case letters, digits and underscores (at most"
+            f" {ENTITY_TYPE_MAX}), as `GET /logs/entity-types` names them."
+        )
+    return value
+
+
+def _entity_id(value: Any) -> Any:
+    if isinstance(value, str):
+        try:
+            return str(uuid.UUID(value))
+        except ValueError:
+            raise ValueError("The entity_id must be a UUID.") from None
+    return value
+
+
+def _in_utc(moment: datetime) -> datetime:
+    """In UTC; a moment at the calendar's very ends (year 1 east of UTC, year 9999 west of
+    it) is outside Python's range there, and stands for the earliest or latest one."""
+    try:
+        return moment.astimezone(UTC)
+    except OverflowError:
+        edge = datetime.min if moment.year == 1 else datetime.max
+        return edge.replace(tzinfo=UTC)
+
+
+def _moment(value: Any, info: ValidationInfo) -> Any:
+    """An ISO 8601 date (midnight UTC) or date-time (UTC when it names no offset)."""
+    if not isinstance(value, str):
+        return value
+    text = value.strip()
+    try:
+        if _DATE_ONLY.fullmatch(text):
+            return datetime.combine(date.fromisoformat(text), time(), tzinfo=UTC)
+        if _DATE_TIME.match(text):
+            moment = _DATETIME.validate_python(text)
+            return _in_utc(moment if moment.tzinfo else moment.replace(tzinfo=UTC))
+    except (ValueError, ValidationError):
+        pass
+    raise ValueError(
+        f"The {info.field_name} must be an ISO 8601 date (2026-11-22) or date-time"
+        " (2026-11-22T10:00:00Z; UTC when no offset is given)."
+    )
+
+
 WholeNumber = Annotated[int, BeforeValidator(_whole_number)]
 QueryId = Annotated[uuid.UUID, BeforeValidator(_uuid)]
+QueryMoment = Annotated[
+    datetime | None,
+    BeforeValidator(_moment),
+    WithJsonSchema(
+        {"anyOf": [{"type": "string", "format": "date-time"}, {"type": "string", "format": "date"}]}
+    ),
+]
 
 
 class QueryParameters(BaseModel):
@@ -118,6 +187,28 @@ class QueryParameters(BaseModel):
         default_factory=list,
         max_length=MAX_IDS,
         description="Repeatable: `?type=private&type=public`: applications of these types.",
+    )
+
+    entity_type: Annotated[
+        str | None,
+        BeforeValidator(_entity_type),
+        WithJsonSchema(
+            {"type": "string", "pattern": ENTITY_TYPE_PATTERN, "maxLength": ENTITY_TYPE_MAX}
+        ),
+    ] = Field(default=None, description="Entries about objects of this type (`proxy`).")
+    entity_id: Annotated[
+        str | None,
+        BeforeValidator(_entity_id),
+        WithJsonSchema({"type": "string", "format": "uuid"}),
+    ] = Field(default=None, description="Entries about this one object.")
+    start_date: QueryMoment = Field(
+        default=None,
+        description="Entries made at or after this time: an ISO 8601 date (midnight UTC) or"
+        " date-time (UTC unless it names an offset).",
+    )
+    end_date: QueryMoment = Field(
+        default=None,
+        description="Entries made before this time (a date or date-time, as `start_date`).",
     )
 
     @property
@@ -190,8 +281,8 @@ def _without_null(schema: dict[str, Any]) -> dict[str, Any]:
     schema = {k: v for k, v in schema.items() if k != "title"}
     branches = schema.pop("anyOf", None)
     if branches is not None:
-        (kept,) = [branch for branch in branches if branch != {"type": "null"}]
-        schema = {**kept, **schema}
+        kept = [branch for branch in branches if branch != {"type": "null"}]
+        schema = {**kept[0], **schema} if len(kept) == 1 else {"anyOf": kept, **schema}
     if schema.get("default", ...) is None:
         del schema["default"]
     return schema

@@ -184,6 +184,7 @@ def _save(served: Served, stored: sqlite3.Row | None, payload: ReactorCreate) ->
 def create_reactor(request: Request, raw: bytes = Depends(raw_body)) -> JSONResponse:
     with serving(request, write=True, raw=raw) as served:
         row = _save(served, None, served.payload(ReactorCreate))
+        served.changed(REACTORS, row["id"], "create", "Reactor created")
         return JSONResponse(rows.view(row), status_code=201)
 
 
@@ -230,6 +231,7 @@ def update_reactor(request: Request, raw: bytes = Depends(raw_body)) -> JSONResp
     with serving(request, write=True, raw=raw) as served:
         stored = _named(served)
         row = _save(served, stored, served.payload(ReactorCreate))
+        served.changed(REACTORS, row["id"], "update", "Reactor updated")
         return JSONResponse(rows.view(row))
 
 
@@ -305,6 +307,7 @@ def patch_reactor(request: Request, raw: bytes = Depends(raw_body)) -> Response:
     with serving(request, write=True, raw=raw) as served:
         stored = _named(served)
         _save(served, stored, _patched(served, stored))
+        served.changed(REACTORS, stored["id"], "update", "Reactor updated")
         return Response(status_code=204)
 
 
@@ -314,5 +317,7 @@ def patch_reactor(request: Request, raw: bytes = Depends(raw_body)) -> Response:
 )
 def delete_reactor(request: Request) -> Response:
     with serving(request, write=True) as served:
-        rows.delete(served.conn, _named(served)["id"])
+        reactor_id = _named(served)["id"]
+        rows.delete(served.conn, reactor_id)
+        served.changed(REACTORS, reactor_id, "delete", "Reactor deleted")
         return Response(status_code=204)

@@ -56,6 +56,7 @@ def update_tenant(request: Request, raw: bytes = Depends(raw_body)) -> JSONRespo
             by=served.caller.application_id,
             at=served.clock.text,
         )
+        served.changed(TENANT, served.tenant_id, "update", "Tenant updated")
         return JSONResponse(rows.view(row))
 
 
@@ -63,6 +64,7 @@ def update_tenant(request: Request, raw: bytes = Depends(raw_body)) -> JSONRespo
 def delete_tenant(request: Request) -> Response:
     with serving(request, write=True) as served:
         rows.delete(served.conn, served.tenant_id)
+        served.changed(TENANT, served.tenant_id, "delete", "Tenant deleted")
         return Response(status_code=204)
 
 

@@ -4,18 +4,24 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import console.service.store.applications as applications
 import console.service.store.formulas as formulas
+import console.service.store.logs as logs
 import console.service.store.tenants as tenants
+from console.clock import now
 from console.service.db import Database
 from console.service.grants import management_grants
 from console.service.timestamps import now_stamp, stamp
+
+if TYPE_CHECKING:
+    from console.service.changes import Change
 
 BOOTSTRAP_APPLICATION_NAME = "Bootstrap management"
 
@@ -119,6 +125,18 @@ class Store:
         """Deletes the applications whose expiry has passed."""
         with self.write() as conn:
             return applications.sweep_expired(conn, now_stamp())
+
+    def sweep_logs(self, retention_seconds: int) -> int:
+        """Deletes the audit log entries older than the log retention (by the project clock)."""
+        kept_since = stamp(now() - timedelta(seconds=retention_seconds))
+        with self.write() as conn:
+            return logs.delete_older(conn, kept_since)
+
+    def add_logs(self, changes: Iterable[Change]) -> int:
+        """Stores audit log entries as they are given (the demo's history, benchmarks'
+        seeding), in one transaction; returns how many."""
+        with self.write() as conn:
+            return logs.insert_many(conn, changes)
 
     def close(self) -> None:
         self.db.close()

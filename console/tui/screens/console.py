@@ -173,6 +173,8 @@ class ConsoleScreen(DeclaredActions, Screen[None], actions=CONSOLE_SCREEN_ACTION
         self._first_page = first_page
         self._first_rows_reported = first_page is None
         self._bindings_state: tuple[str, bool] | None = None
+        self._filters: dict[str, str] = {}
+        """A filter for a section to apply when it opens next (show_filtered)."""
 
     def compose(self) -> ComposeResult:
         yield ConsoleHeader()
@@ -251,6 +253,9 @@ class ConsoleScreen(DeclaredActions, Screen[None], actions=CONSOLE_SCREEN_ACTION
             self._open(self.section_widget(key))
 
     def _open(self, widget: SectionLoader) -> None:
+        text = self._filters.pop(widget.id or "", None)
+        if text is not None and isinstance(widget, ResourceList):
+            widget.apply_filter(text)
         widget.ensure_loaded()
         if isinstance(widget, ResourceList):
             widget.focus_table()
@@ -313,10 +318,8 @@ class ConsoleScreen(DeclaredActions, Screen[None], actions=CONSOLE_SCREEN_ACTION
     def show_filtered(self, key: str, text: str) -> None:
         """Section `key` (a list) shown, filtered by `text` as `/` and enter would (once it
         is mounted, on a first visit)."""
+        self._filters[key] = text
         self.show_section(key)
-        widget = next((w for w in self.sections() if w.id == key), None)
-        if isinstance(widget, ResourceList):
-            widget.apply_filter(text)
 
     def action_access_review(self) -> None:
         """The access review (console.tui.screens.review), above this screen."""

@@ -59,6 +59,8 @@ class LogList(ResourceList):
         self.following = False
         self.follow_reads = 0
         """Reads made while following (what the tests count)."""
+        self.follow_ticks = 0
+        """Intervals passed while following, read or not (hidden)."""
 
     # ---- the status line -----------------------------------------------------------------
 
@@ -127,6 +129,7 @@ class LogList(ResourceList):
         was_shown = True
         while self.following:
             await asyncio.sleep(self.follow_interval)
+            self.follow_ticks += 1
             shown = self.shown_now()
             if shown != was_shown:
                 was_shown = shown
@@ -202,7 +205,28 @@ class LogList(ResourceList):
             return
         if isinstance(look, ListLook):
             event.stop()
+            self._say_if_deleted(look, entity_id)
             router(self).open_detail_by_id(look, entity_id)
+
+    def _say_if_deleted(self, look: ListLook, entity_id: str) -> None:
+        """An object the entries read say was deleted: said, as its detail will not find it."""
+        from console.tui.base import formatting as fmt
+
+        deleted = next(
+            (
+                item
+                for item in self.pages.items
+                if item.get("operation") == "delete" and str(item.get("entity_id")) == entity_id
+            ),
+            None,
+        )
+        if deleted is not None:
+            moment = fmt.wire_time(deleted.get("created_at"))
+            self.notify(
+                f"This {look.singular} was deleted {fmt.when(moment)}: its detail cannot be read.",
+                title="Deleted",
+                severity="warning",
+            )
 
 
 def store_entries(profile: str, entries: list[JsonObject]) -> int:

@@ -117,7 +117,6 @@ class ResourceList(Vertical, ListSection):
         self.list_filter = ListFilter(self, self.pages, self.pager, self.list_search)
         self.freshness = ListFreshness(self, self.pages, self.pager, self.list_search)
         self._loading_timer: Timer | None = None
-        self._pending_filter: str | None = None
         self.shown_items: list[JsonObject] = self.pages.items
         """What the table shows, row for row: `items`, the live filter's, or the matches."""
 
@@ -136,9 +135,6 @@ class ResourceList(Vertical, ListSection):
         if answered(self.pages.first_page):  # the early page is here: show it in the first frame
             self.ensure_loaded()
         follow_clock(self, self.freshness.show_age)
-        if self._pending_filter is not None:
-            text, self._pending_filter = self._pending_filter, None
-            self.apply_filter(text)
 
     # ---- what screens, the palette and tests read (the parts keep it) --------------------
 
@@ -573,10 +569,7 @@ class ResourceList(Vertical, ListSection):
 
     def apply_filter(self, text: str) -> None:
         """The list filtered by `text` as if typed after `/` and entered (`L` on an object:
-        the Logs section with its entries); kept until the list is mounted."""
-        if not self.is_mounted:
-            self._pending_filter = text
-            return
+        the Logs section with its entries), once mounted."""
         with self.filter_input.prevent(Input.Changed):
             self.filter_input.value = text
         self.filter_input.add_class("-visible")

@@ -30,6 +30,7 @@ from console.service.timestamps import stamp
 
 DAY = timedelta(days=1)
 HOUR = timedelta(hours=1)
+MINUTE = timedelta(minutes=1)
 
 
 _demo_id = demo_id
@@ -644,6 +645,90 @@ _METRICS: dict[str, tuple[int, timedelta]] = {
 }
 
 
+# -- audit log history ------------------------------------------------------------------------
+
+_LOG_HISTORY: list[tuple[timedelta, str, str, str, str, str]] = [
+    # (how long ago, who, entity type, entity (kind, name), operation, message); who is
+    # "console" (the bootstrap application, the console's own key), "ci" (the CI deploy
+    # pipeline) or a user ("owner", "admin"). Only objects that come and go, and keys of
+    # applications, so no object's `modified_at` disagrees with its log.
+    (19 * HOUR + 40 * MINUTE, "ci", "proxy", "Release smoke test", "create", "Proxy created"),
+    (19 * HOUR + 38 * MINUTE, "ci", "proxy", "Release smoke test", "delete", "Proxy deleted"),
+    (17 * HOUR + 5 * MINUTE, "ci", "reactor", "Release smoke test", "create", "Reactor created"),
+    (17 * HOUR + 2 * MINUTE, "ci", "reactor", "Release smoke test", "delete", "Reactor deleted"),
+    (14 * HOUR, "owner", "application", "CI deploy pipeline", "update", "key created"),
+    (
+        13 * HOUR + 52 * MINUTE,
+        "owner",
+        "application",
+        "CI deploy pipeline",
+        "update",
+        "key revoked",
+    ),
+    (11 * HOUR, "admin", "application", "Contractor sandbox", "create", "Application created"),
+    (
+        8 * HOUR + 30 * MINUTE,
+        "ci",
+        "reactor_formula",
+        "Scratch formula",
+        "create",
+        "Reactor formula created",
+    ),
+    (
+        8 * HOUR + 10 * MINUTE,
+        "ci",
+        "reactor_formula",
+        "Scratch formula",
+        "delete",
+        "Reactor formula deleted",
+    ),
+    (5 * HOUR, "admin", "application", "Contractor sandbox", "delete", "Application deleted"),
+    (2 * HOUR, "console", "application", "Support tooling", "update", "key created"),
+    (1 * HOUR + 55 * MINUTE, "console", "application", "Support tooling", "update", "key revoked"),
+    (40 * MINUTE, "admin", "proxy", "Partner sandbox relay", "create", "Proxy created"),
+    (35 * MINUTE, "admin", "proxy", "Partner sandbox relay", "delete", "Proxy deleted"),
+]
+"""The demo's audit log over the past 20 hours (within the default 24-hour retention): a
+second application (the CI pipeline), people, and the console's own key act. "Ops dashboard
+(read-only)", created 110 days ago, never acts: the access review flags it inactive."""
+
+_LOG_ENTITY_KINDS = {
+    "proxy": "proxy",
+    "reactor": "reactor",
+    "reactor_formula": "formula",
+    "application": "application",
+}
+"""A log's entity type -> the kind demo ids are made for."""
+
+
+def _seed_log_history(
+    conn: sqlite3.Connection, info: TenantInfo, moment: datetime, demo_id: Any
+) -> None:
+    """The demo tenant's recent audit log (_LOG_HISTORY), with fixed ids and times relative
+    to the clock. Key ids in messages are made up: those keys were revoked."""
+    from console.service.changes import ACTOR_APPLICATION, ACTOR_USER, Actor, Change
+    from console.service.store import logs
+
+    actors = {
+        "console": Actor(info.application_id, ACTOR_APPLICATION),
+        "ci": Actor(demo_id("application", "CI deploy pipeline"), ACTOR_APPLICATION),
+        "owner": Actor(demo_id("user", "owner"), ACTOR_USER),
+        "admin": Actor(demo_id("user", "admin"), ACTOR_USER),
+    }
+    changes = []
+    for ago, who, entity_type, name, operation, message in _LOG_HISTORY:
+        entity_id = demo_id(_LOG_ENTITY_KINDS[entity_type], name)
+        if message.startswith("key "):
+            key_id = demo_id("key", f"{name} rotation {ago}")
+            message = f"Application key {key_id} {message.removeprefix('key ')}"
+        at = stamp(moment - ago)
+        changes.append(
+            Change(info.tenant_id, entity_type, entity_id, operation, message, actors[who], at)
+        )
+    ids = [demo_id("log", str(index)) for index in range(len(changes))]
+    logs.insert_many(conn, changes, ids=ids)
+
+
 # -- seeding --------------------------------------------------------------------------------
 
 
@@ -833,4 +918,5 @@ def _seed(
     if not staging:  # production's usage grows through the month (issue 28); the curve is
         # production's own figures, so staging, on a plan ten times smaller, keeps its own
         tenants.grow_usage(conn, info.tenant_id)
+    _seed_log_history(conn, info, moment, demo_id)
     return info

@@ -451,3 +451,42 @@ def test_serve_with_a_bad_log_retention_fails_with_one_line(value: str, tmp_path
     assert result.returncode == 1
     assert result.stderr.strip().count("\n") == 0
     assert "--log-retention" in result.stderr
+
+
+# -- the demo ----------------------------------------------------------------------------------
+
+
+def test_the_demo_has_a_recent_history_by_others_and_an_application_that_never_acts(
+    start_service,
+) -> None:  # type: ignore[no-untyped-def]
+    from console.models.demo import demo_id
+
+    running = start_service(demo_data=True, frozen_now=FROZEN.isoformat())
+    with http_client(running.base_url) as client:
+        api = Caller(client, running.key)
+        entries = every_entry(api)
+        again = every_entry(api)
+    assert entries == again and len(entries) >= 14
+    times = [datetime.fromisoformat(e["created_at"]) for e in entries]
+    assert times == sorted(times, reverse=True)
+    assert all(FROZEN - timedelta(hours=20) <= t <= FROZEN for t in times)
+    actors = {(e["actor_type"], e["actor_id"]) for e in entries}
+    ci = demo_id("application", "CI deploy pipeline")
+    assert ("application", ci) in actors
+    assert ("application", running.application_id) in actors
+    assert ("user", demo_id("user", "owner")) in actors
+    assert ("user", demo_id("user", "admin")) in actors
+    assert demo_id("application", "Ops dashboard (read-only)") not in {a for _, a in actors}
+    assert {e["entity_type"] for e in entries} >= {"proxy", "reactor", "application"}
+    assert running.key not in json.dumps(entries)
+    keyed = [e["message"] for e in entries if e["message"].startswith("Application key ")]
+    assert keyed and all(str(uuid.UUID(m.split()[2])) == m.split()[2] for m in keyed)
+
+
+def test_the_demo_history_is_the_same_under_a_frozen_clock(start_service) -> None:  # type: ignore[no-untyped-def]
+    answers = []
+    for _ in range(2):
+        running = start_service(demo_data=True, frozen_now=FROZEN.isoformat())
+        with http_client(running.base_url) as client:
+            answers.append(every_entry(Caller(client, running.key)))
+    assert answers[0] == answers[1]

@@ -43,12 +43,19 @@ def insert(conn: sqlite3.Connection, change: Change) -> str:
     return log_id
 
 
-def insert_many(conn: sqlite3.Connection, changes: Iterable[Change]) -> int:
+def insert_many(
+    conn: sqlite3.Connection, changes: Iterable[Change], *, ids: Iterable[str] | None = None
+) -> int:
     """Store many entries at once (the demo's history, benchmarks' seeding), in the caller's
     transaction and in the order given (which orders entries of the same time); returns how
-    many. Handlers record their changes one by one through console.service.changes."""
-    cursor = conn.executemany(_INSERT, (_row(str(uuid.uuid4()), change) for change in changes))
-    return cursor.rowcount
+    many. `ids`: the entries' own (the demo's are fixed), else new UUIDs. Handlers record
+    their changes one by one through console.service.changes."""
+    chosen = iter(ids) if ids is not None else None
+    rows = (
+        _row(next(chosen) if chosen is not None else str(uuid.uuid4()), change)
+        for change in changes
+    )
+    return conn.executemany(_INSERT, rows).rowcount
 
 
 def page(

@@ -16,6 +16,8 @@
 // - {"$from": [index, key, ...]} anywhere in args is replaced by that part of an earlier
 //   call's result (its index in the list, then keys into what was printed for it); when
 //   that is missing (the earlier call failed) the call is not sent: {"error": "Unresolved"}.
+// - {"$date": "2026-11-22T10:00:00Z"} anywhere in args is that JavaScript Date (the SDK's
+//   date filters take a Date).
 // - walk (lists): every item, through the SDK's own pager (`for await`), not just page one.
 // - poll: the call is repeated while its value has every key/value of `while`, for at most
 //   `seconds` (a condition with a deadline; the interval is short and fixed).
@@ -50,6 +52,7 @@ function resolveRefs(value, results) {
   if (Array.isArray(value)) return value.map((item) => resolveRefs(item, results));
   if (value !== null && typeof value === "object") {
     if (Array.isArray(value.$from)) return pick(results, value.$from);
+    if (typeof value.$date === "string") return new Date(value.$date);
     return Object.fromEntries(
       Object.entries(value).map(([key, item]) => [key, resolveRefs(item, results)]),
     );

@@ -45,6 +45,8 @@ HANDLERS = {
     "keys": "console.keys.cli:run",
     # issue 35: reactors: list, show, react on the service (console/reactors_cli.py)
     "reactors": "console.reactors_cli:run",
+    # issue 36: the audit logs, the local archive of them, following them (console/audit/cli.py)
+    "logs": "console.audit.cli:run",
 }
 
 
@@ -220,6 +222,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_keys_command(sub)
     _add_reactors_command(sub)
     _add_search_command(sub)
+    _add_logs_command(sub)
 
     _add_run_command(sub)
     _add_usage_command(sub)
@@ -544,6 +547,91 @@ def _add_push_command(sub: argparse._SubParsersAction[_Parser]) -> None:
     )
     push.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
     push.add_argument("--read-only", action="store_true", default=argparse.SUPPRESS)
+
+
+def _add_logs_command(sub: argparse._SubParsersAction[_Parser]) -> None:
+    """Issue 36: the audit logs, from the service or the local archive (console/audit/cli.py)."""
+    logs = sub.add_parser(
+        "logs",
+        help="the audit logs: list, follow, or keep them in the local archive",
+        description="The tenant's audit logs, newest first, from the service (what is read is "
+        "kept in the profile's local archive too) or, with --from-archive, from the archive "
+        "alone. --archive syncs the archive (run it from cron: the service keeps logs for a "
+        "day); --follow prints new entries as they come. WHEN is an ISO 8601 date or "
+        "date-time (UTC unless it says otherwise) or a span back from now: 30m, 24h, 7d. "
+        "Exit 0 done, 1 failed, 2 usage, 3 no archive yet (--from-archive).",
+    )
+    logs.add_argument("--entity-type", metavar="TYPE", type=_log_word, help="proxy, application…")
+    logs.add_argument("--entity-id", metavar="ID", type=_log_value, help="one object's entries")
+    logs.add_argument(
+        "--actor", metavar="ID", type=_log_value, help="entries by this actor (application id)"
+    )
+    logs.add_argument("--since", metavar="WHEN", type=_when, help="from this time (inclusive)")
+    logs.add_argument("--until", metavar="WHEN", type=_when, help="before this time")
+    logs.add_argument("--limit", metavar="N", type=_positive_count, help="at most N entries")
+    logs.add_argument(
+        "--from-archive", action="store_true", help="read the local archive only (no request)"
+    )
+    logs.add_argument(
+        "--archive",
+        action="store_true",
+        help="sync the local archive with the service and print one line (for cron)",
+    )
+    logs.add_argument("--quiet", action="store_true", help="with --archive: print nothing if ok")
+    logs.add_argument("--follow", action="store_true", help="print new entries as they come")
+    logs.add_argument(
+        "--interval",
+        metavar="SECONDS",
+        type=_follow_interval,
+        help="with --follow: seconds between requests (default 5, at least 1)",
+    )
+    logs.add_argument("--format", choices=("table", "json", "csv"), default="table")
+    logs.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
+
+
+def _when(text: str) -> object:
+    """A --since/--until time (console.audit.when), as a datetime in UTC."""
+    from console.audit.when import parse_when
+
+    try:
+        return parse_when(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _log_word(text: str) -> str:
+    """An entity type: letters, digits, `_`, `-`, `.`, `:` (at most 64)."""
+    import re
+
+    if not re.fullmatch(r"[A-Za-z0-9_.:-]{1,64}", text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not an entity type (such as proxy)")
+    return text
+
+
+def _log_value(text: str) -> str:
+    """An id to filter by: 1 to 200 characters, none of them a control character."""
+    import re
+
+    if not 0 < len(text) <= 200 or re.search(r"[\x00-\x1f\x7f-\x9f]", text):
+        raise argparse.ArgumentTypeError("an id of 1 to 200 characters, without control characters")
+    return text
+
+
+def _positive_count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: at least 1")
+    return value
+
+
+def _follow_interval(text: str) -> float:
+    value = _positive_seconds(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: the interval must be at least 1 second")
+    return value
 
 
 def _positive_seconds(text: str) -> float:

@@ -13,6 +13,7 @@ from console.client.application_keys import ApplicationKeys
 from console.client.budget import RequestBudget
 from console.client.headers import KEY_HEADER
 from console.client.key_features import KeyFeatures, probe
+from console.client.logs import Logs
 from console.client.recording import ChangeRecorder, ChangeRecording
 from console.client.resources import (
     Applications,
@@ -82,6 +83,8 @@ class AdminClient:
             for group in (self.applications, self.proxies, self.reactor_formulas, self.reactors)
         }
         self.application_keys = ApplicationKeys(self._session)
+        self.logs = Logs(self._session)
+        """The audit logs (console.client.logs): page, iterate newest first, entity types."""
         self._key_features: KeyFeatures | None = None
         self._key_features_lock: Any = None  # an asyncio.Lock, made on first use
         self._code_surfaces: frozenset[str] | None = None

@@ -24,13 +24,14 @@ from textual.binding import Binding
 
 from console.kinds import KINDS
 from console.tui.base.app_access import router, session_host
-from console.tui.browse.logs_look import FOLLOW_KEY, SERVER_FILTERS, LogsFetched
+from console.tui.browse.logs_look import FOLLOW_KEY, LogsFetched
 from console.tui.browse.looks import LOOKS, ListLook
 from console.tui.widgets.resource_list import ResourceList
 
 if TYPE_CHECKING:
+    from console.audit.follow import LogFollower
     from console.client.client import AdminClient
-    from console.tui.base.shown import JsonObject
+    from console.tui.base.shown import JsonObject, Query
     from console.tui.browse.kinds import Fetched
     from console.tui.browse.logs_look import LogsLook
     from console.tui.widgets.list_cursor import Place
@@ -39,8 +40,6 @@ log = logging.getLogger(__name__)
 
 FOLLOW_INTERVAL = 5.0
 """Seconds between two reads while following: at most 12 requests a minute."""
-FOLLOW_PAGE = 100
-"""Entries one read brings at most (the service's largest page)."""
 
 
 class LogList(ResourceList):
@@ -61,6 +60,7 @@ class LogList(ResourceList):
         """Reads made while following (what the tests count)."""
         self.follow_ticks = 0
         """Intervals passed while following, read or not (hidden)."""
+        self._follower: tuple[object, LogFollower] | None = None
 
     # ---- the status line -----------------------------------------------------------------
 
@@ -149,30 +149,46 @@ class LogList(ResourceList):
 
     async def _read_new(self, client: AdminClient) -> list[JsonObject]:
         """The entries logged since the newest shown (the service's filters in force), newest
-        first: one request. The newest shown's own time is asked again (`start_date` is
-        inclusive), so one logged within the same instant is not missed; those shown drop."""
-        from console.tui.base import formatting as fmt
-
+        first: one request of the follower (console.audit.follow.LogFollower.poll), made
+        anew when the filter changed. Stored in the archive here, in a thread (the follower
+        would store them on this one); the console's own filters applied."""
         self.follow_reads += 1
         query = self.pages.query_params
-        server = {k: v for k, v in query.items() if k in SERVER_FILTERS and v}
-        newest = max(
-            (t for item in self.pages.items if (t := fmt.wire_time(item.get("created_at")))),
-            default=None,
-        )
-        if newest is not None:
-            since = newest
-            asked = server.get("start_date")
-            asked_at = fmt.wire_time(str(asked).replace("Z", "+00:00")) if asked else None
-            if asked_at is None or asked_at < since:
-                server["start_date"] = since.isoformat()
-        envelope = await client.logs.page(size=FOLLOW_PAGE, start="", **server)
-        read = [item for item in envelope["data"] if isinstance(item, dict)]
+        follower = self._follower_for(client, query)
+        polled = await follower.poll()
+        read: list[JsonObject] = [dict(entry.as_sent) for entry in reversed(polled)]
         if read:
             self.store_in_archive(read)
+        end = query.get("end_date")
+        if end:
+            read = [item for item in read if str(item.get("created_at") or "") < str(end)]
         labels = await self.logs_look.names(client, read)
         self.pages.labels.update(labels)
         return [item for item in read if self.logs_look.kept(item, query, self.pages.labels)]
+
+    def _follower_for(self, client: AdminClient, query: Query) -> LogFollower:
+        """The follower of the filter in force, from the newest entry shown (those shown are
+        not given again); a new one when the filter or the client changed."""
+        from console.audit.follow import LogFollower
+        from console.tui.base import formatting as fmt
+
+        key = (id(client), tuple(sorted((k, str(v)) for k, v in query.items())))
+        if self._follower is not None and self._follower[0] == key:
+            return self._follower[1]
+        times = [fmt.wire_time(item.get("created_at")) for item in self.pages.items]
+        newest = max((t for t in times if t is not None), default=None)
+        asked = query.get("start_date")
+        since = newest or (fmt.wire_time(str(asked).replace("Z", "+00:00")) if asked else None)
+        seen = [self.kind.item_id(item) for item in self.pages.items]
+        follower = LogFollower(
+            client,
+            entity_type=str(query.get("entity_type") or "") or None,
+            entity_id=str(query.get("entity_id") or "") or None,
+            since=since,
+            seen=[f"id:{i}" if not i.startswith(("id:", "sha:")) else i for i in seen if i],
+        )
+        self._follower = (key, follower)
+        return follower
 
     def add_new(self, entries: list[JsonObject]) -> None:
         """New entries at the top; the cursor stays on the entry it is on."""

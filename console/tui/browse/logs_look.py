@@ -209,7 +209,7 @@ class LogsLook(ListLook):
             lambda e, labels: _named(e.get("entity_id"), labels),
             24,
             uses_labels=True,
-            min_width=10,
+            min_width=14,
             grow=True,
         ),
         Column(
@@ -219,8 +219,8 @@ class LogsLook(ListLook):
             9,
             drop_order=2,
         ),
-        Column("actor", "Actor", _actor_cell, 22, uses_labels=True, min_width=10, grow=True),
-        Column("message", "Message", _message_cell, 30, min_width=12, grow=True),
+        Column("actor", "Actor", _actor_cell, 22, uses_labels=True, min_width=14, grow=True),
+        Column("message", "Message", _message_cell, 30, min_width=22, grow=True),
     )
 
     def __init__(self) -> None:

@@ -187,7 +187,9 @@ async def run():
             assert time.monotonic() < deadline, "no rows"
             await pilot.pause(0.05)
         print(json.dumps(at_first_rows[0]))
-        for key in "2345671":
+        from console.tui.browse.sections import SECTIONS
+
+        for key in [*(str(n) for n in range(2, len(SECTIONS) + 1)), "1"]:  # every section
             await pilot.press(key)
             await app.workers.wait_for_complete()
             await pilot.pause()
@@ -237,7 +239,9 @@ async def run():
         await app.workers.wait_for_complete()
         history = "console.usage_history.recorder" in sys.modules
         before = charts()
-        await pilot.press("7")
+        from console.tui.browse.sections import SECTIONS_BY_KEY
+
+        await pilot.press(str(SECTIONS_BY_KEY["usage"].number))
         await app.workers.wait_for_complete()
         await pilot.pause()
         print(json.dumps([history, before, charts()]))

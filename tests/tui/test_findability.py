@@ -17,6 +17,7 @@ import console.tui.widgets.resource_list as resource_list_module
 import console.tui.widgets.usage_view as usage_view_module
 from console.tui.actions.help_keys import KEY_GROUPS, keys_markdown
 from console.tui.base.notices import notify_once
+from console.tui.browse.sections import SECTIONS_BY_KEY
 from console.tui.forms import ApplicationForm, ProxyForm
 from console.tui.forms.permissions import PermissionChecklist
 from console.tui.modals import KeyRevealModal
@@ -30,6 +31,8 @@ from console.tui.widgets.toggles import TextCheckbox, TextSwitch
 
 WIDE = (200, 60)
 SMALL = (80, 24)
+USAGE = str(SECTIONS_BY_KEY["usage"].number)
+SECTIONS_SHOWN = f"1-{len(SECTIONS_BY_KEY)} Sections"
 
 
 @pytest.fixture
@@ -68,7 +71,7 @@ async def test_footers_name_each_views_keys_at_200_columns(service: Any, tenant:
         line = key_line(app)
         for shown in ("⏎ Open", "A Review", "/ Filter", "n e d R New/Edit/Del/Regen", "S Sort/Rev"):
             assert shown in line
-        for shown in ("c Copy to profile", "P All profiles", "1-7 Sections", "? Help", "q Quit"):
+        for shown in ("c Copy to profile", "P All profiles", SECTIONS_SHOWN, "? Help", "q Quit"):
             assert shown in line
         # The most important first: the section's own key before the change keys and sort.
         assert line.index("A Review") < line.index("New/Edit/Del") < line.index("Sort/Rev")
@@ -100,7 +103,7 @@ async def test_footers_keep_the_most_important_keys_at_80_columns(
         assert "n e d New/Edit/Del " in line and "Regen" not in line and "? Help" in line
         await go(pilot, "5")
         assert "w Who holds" in key_line(app) and "? Help" in key_line(app)
-        await go(pilot, "7")  # nothing of its own: the everywhere keys, ? first
+        await go(pilot, USAGE)  # nothing of its own: the everywhere keys, ? first
         assert "? Help q Quit" in key_line(app)
         await go(pilot, "3", "enter")
         line = key_line(app)
@@ -408,12 +411,12 @@ async def test_usage_is_fetched_on_opening_when_older_than_the_period(
     app = make_app(service.base_url, tenant.key)
     async with app.run_test(size=SMALL) as pilot:
         await settle(pilot)
-        await go(pilot, "7")
+        await go(pilot, USAGE)
         usage = console(app).section_widget("usage")
         first = usage.loaded_at  # type: ignore[attr-defined]
         assert first is not None
-        await go(pilot, "1", "7")
+        await go(pilot, "1", USAGE)
         assert usage.loaded_at == first  # fresh: not fetched again  # type: ignore[attr-defined]
         monkeypatch.setattr(usage_view_module, "FRESH_SECONDS", -1.0)
-        await go(pilot, "1", "7")
+        await go(pilot, "1", USAGE)
         assert usage.loaded_at is not None and usage.loaded_at > first  # type: ignore[attr-defined]

@@ -74,6 +74,12 @@ KEY_GROUPS: tuple[KeyGroup, ...] = (
             ("ctrl+g", "Load every page of the list, then sort it all"),
             ("A", "Access review of every application (in Applications)"),
             ("w", "Who holds the highlighted permission (in Permissions)"),
+            ("L", "The highlighted object's log entries (the Logs section, filtered)"),
+            (
+                FOLLOW_KEY,
+                "Logs: follow new entries (a read every 5 s, paused while hidden); again stops."
+                " Its / takes type: entity: since: until: actor:",
+            ),
             ("r", "Refresh / retry"),
             ("y", "Copy the id of the highlighted object"),
             ("K", "Enter a new key when the service rejects the profile's key"),
@@ -100,6 +106,7 @@ KEY_GROUPS: tuple[KeyGroup, ...] = (
             ("ctrl+r", "Test-run a formula's or a reactor's code, or a proxy's pipeline"),
             ("y", "Copy the id"),
             ("r", "Read it again"),
+            ("L", "Its log entries (the Logs section, filtered)"),
             ("j / k, g / G", "Scroll"),
             (
                 " / ".join(a.key for a in (EDIT, DELETE, REGENERATE_KEY, COPY_TO_PROFILE)),
@@ -116,23 +123,6 @@ KEY_GROUPS: tuple[KeyGroup, ...] = (
                 " asked), beside a test-run of the same request here; read-only mode allows"
                 " it with reactor:invoke",
             ),
-        ),
-    ),
-    KeyGroup(
-        "Logs (the section; any object)",
-        (
-            (
-                FOLLOW_KEY,
-                "Follow new entries as they are logged (one read every 5 s, paused while the"
-                " section is hidden); again stops",
-            ),
-            ("enter", "Open the entry's object (its detail; the tenant's section)"),
-            (
-                "/",
-                "Filter: type:proxy entity:NAME|ID since:WHEN until:WHEN (the service's),"
-                " actor:NAME|ID (filtered here)",
-            ),
-            ("L", "On any object (a row or its detail): its log entries"),
         ),
     ),
     KeyGroup(

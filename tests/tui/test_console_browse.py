@@ -12,6 +12,7 @@ import pytest
 from console_support import (
     JS,
     SIZE,
+    USAGE_KEY,
     Seeder,
     console,
     filter_list,
@@ -85,7 +86,7 @@ async def test_every_section_shows_its_data(service: Any, tenant: Any) -> None:
         assert tenant_view.query_one(FieldsView).value_of("Name") == "Browse Corp"
         assert tenant_view.query_one(FieldsView).value_of("Fingerprint tokens") in ("on", "off")
 
-        await pilot.press("7")
+        await pilot.press(USAGE_KEY)
         await settle(pilot)
         usage = screen.query_one(UsageView)
         assert usage.loaded and usage.dashboard.state in ("report", "empty")

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from console_support import SIZE, console, footer_status, resource_list, settle
+from console_support import SIZE, USAGE_KEY, console, footer_status, resource_list, settle
 from form_host import wait_until
 from hosted_service import (
     CHECKOUT_ID,
@@ -140,7 +140,7 @@ async def test_formulas_permissions_tenant_and_a_total_only_usage(hosted: Hosted
         assert "deduplication_behaviour = update_existing" in fields.value_of("Other settings")
         assert fields.value_of("region") == "eu-west"
 
-        await pilot.press("7")
+        await pilot.press(USAGE_KEY)
         await settle(pilot)
         dashboard = console(app).query_one(UsageView).dashboard
         assert dashboard.state == "report", dashboard.error_text
@@ -315,7 +315,7 @@ async def test_a_report_with_nulls_and_no_plan_amount() -> None:
         app = hosted_app(hosted)
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
-            await pilot.press("7")
+            await pilot.press(USAGE_KEY)
             await settle(pilot)
             dashboard = console(app).query_one(UsageView).dashboard
             assert dashboard.state == "report", dashboard.error_text

@@ -12,6 +12,7 @@ from console_support import SIZE, Seeder, console, make_app, settle, two_profile
 from textual.command import CommandPalette
 
 from console.tui.actions.help_keys import KEY_GROUPS
+from console.tui.browse.sections import SECTIONS
 from console.tui.palette.commands import ObjectProvider
 from console.tui.screens.detail import DetailScreen
 from console.tui.screens.help import HelpScreen
@@ -28,7 +29,18 @@ async def test_help_lists_every_key(service: Any) -> None:
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
         listed = {key for group in KEY_GROUPS for key, _ in group.keys}
-        assert {"1-7", "/", "enter", "escape", "r", "y", "p", "?", "q", "ctrl+p"} <= listed
+        assert {
+            f"1-{len(SECTIONS)}",
+            "/",
+            "enter",
+            "escape",
+            "r",
+            "y",
+            "p",
+            "?",
+            "q",
+            "ctrl+p",
+        } <= listed
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is console(app)

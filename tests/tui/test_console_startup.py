@@ -7,7 +7,7 @@ import time
 from typing import Any
 
 import pytest
-from console_support import SIZE, Seeder, console, make_app, resource_list, settle
+from console_support import SIZE, USAGE_KEY, Seeder, console, make_app, resource_list, settle
 
 import console.tui.app as app_module
 from console.client import plain_get
@@ -130,7 +130,7 @@ async def test_hidden_sections_are_composed_on_their_first_visit(service: Any) -
         screen = console(app)
         assert [w.id for w in screen.query("#sections > *")] == ["applications"]
         assert screen.find_section("usage") is None
-        await pilot.press("7")
+        await pilot.press(USAGE_KEY)
         await settle(pilot)
         assert [w.id for w in screen.query("#sections > *")] == ["applications", "usage"]
         usage = screen.find_section("usage")
@@ -140,7 +140,7 @@ async def test_hidden_sections_are_composed_on_their_first_visit(service: Any) -
         proxies = resource_list(app, "proxies")
         assert proxies.display and proxies.loaded and not usage.display
         assert app.focused is proxies or app.focused is proxies.table
-        await pilot.press("7")  # a second visit reuses the section
+        await pilot.press(USAGE_KEY)  # a second visit reuses the section
         await settle(pilot)
         assert screen.find_section("usage") is usage and usage.display
         assert len(screen.query("#sections > *")) == 3
@@ -183,7 +183,7 @@ async def test_the_sections_styles_are_read_on_their_first_visit(
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert not app.stylesheet.has_source(app_module.LATER_CSS)
-        await pilot.press("7")
+        await pilot.press(USAGE_KEY)
         await settle(pilot)
         usage = console(app).find_section("usage")
         assert usage is not None and usage.display

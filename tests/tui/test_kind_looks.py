@@ -87,12 +87,13 @@ def test_a_kind_registered_later_has_its_section_list_form_and_promotion(gadgets
         "reactors",
         "permissions",
         "tenant",
+        "logs",
         "gadgets",
         "usage",
     ]
     section = SECTIONS_BY_KEY["gadgets"]
-    assert (section.number, section.title, section.short) == (7, "Gadgets", "Gadg")
-    assert SECTIONS[-1].number == 8  # Usage stays last
+    assert (section.number, section.title, section.short) == (8, "Gadgets", "Gadg")
+    assert SECTIONS[-1].number == 9  # Usage stays last
     assert KINDS_BY_KEY["gadgets"] is gadgets and LIST_KINDS[-1] is gadgets
     assert LOOKS.find("gadgets") is gadgets and LOOKS.of(GADGETS) is gadgets
     assert form_class(gadgets) is GadgetForm
@@ -114,7 +115,7 @@ def test_a_kind_unregistered_is_gone_from_every_table(gadgets) -> None:
     LOOKS.unregister(gadgets)
     KINDS.unregister(GADGETS)
     assert "gadgets" not in SECTIONS_BY_KEY and "gadgets" not in KINDS_BY_KEY
-    assert [s.title for s in sections()][-1] == "Usage" and len(SECTIONS) == 7
+    assert [s.title for s in sections()][-1] == "Usage" and len(SECTIONS) == 8
     with pytest.raises(KeyError):
         form_class(gadgets)
 

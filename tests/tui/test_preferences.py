@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from console_support import SIZE, make_app, settle
+from console_support import SIZE, USAGE_KEY, make_app, settle
 
 from console.profiles.preferences import load_preferences, preferences_path
 from console.tui.palette.usage_commands import auto_refresh_setter
@@ -30,7 +30,7 @@ async def test_theme_and_usage_auto_refresh_survive_a_restart(
         await settle(pilot)
         assert app.theme != "nord"
         app.theme = "nord"
-        await pilot.press("7")
+        await pilot.press(USAGE_KEY)
         await settle(pilot)
         auto_refresh_setter(app.screen.query_one(UsageDashboard), 60)()
         await settle(pilot)
@@ -42,7 +42,7 @@ async def test_theme_and_usage_auto_refresh_survive_a_restart(
     async with again.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert again.theme == "nord"
-        await pilot.press("7")
+        await pilot.press(USAGE_KEY)
         await settle(pilot)
         assert again.screen.query_one(UsageDashboard).auto_refresh_seconds == 60
 

@@ -9,7 +9,15 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from console_support import Seeder, console, make_app, open_first_detail, resource_list, settle
+from console_support import (
+    USAGE_KEY,
+    Seeder,
+    console,
+    make_app,
+    open_first_detail,
+    resource_list,
+    settle,
+)
 
 from console.client import AdminClient
 from console.client._http import NO_RETRY
@@ -185,7 +193,7 @@ async def test_the_usage_section_keeps_the_report_through_failed_retries(
     app = make_app(service.base_url, service.key, client_factory=quick_client)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await pilot.press("7")
+        await pilot.press(USAGE_KEY)
         await settle(pilot)
         view = console(app).query_one(UsageView)
         dashboard = view.dashboard

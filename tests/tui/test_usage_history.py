@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from console_support import make_app, settle
+from console_support import USAGE_KEY, make_app, settle
 
 from console.tui.start.screenshots import SCENES, build_app, deterministic_env, play
 from console.tui.widgets.console_header import ConsoleHeader
@@ -46,7 +46,7 @@ async def test_the_header_the_dashboard_and_the_overview_each_keep_what_they_rea
         assert readers(history, service, tenant) == [("header", 1_000)]
 
         service.set_usage(tenant.tenant_id, 10_000, 1_200, {"card": (6, None)})
-        await pilot.press("7")
+        await pilot.press(USAGE_KEY)
         await settle(pilot)
         assert readers(history, service, tenant)[-1] == ("dashboard", 1_200)
         dashboard = app.screen.query_one(UsageDashboard)
@@ -89,7 +89,7 @@ async def test_the_dashboard_forecasts_and_the_header_warns_within_seven_days(
         await settle(pilot)
         header = app.screen.query_one(ConsoleHeader)
         assert header.summary == "MAT 8,700 / 10,000 (87%)  ⚠ passes the plan ~Nov 25"
-        await pilot.press("7")
+        await pilot.press(USAGE_KEY)
         await settle(pilot)
         panel = app.screen.query_one(UsageDashboard).history_panel
         text = panel.forecast_plain
@@ -107,7 +107,7 @@ async def test_another_tenant_has_its_own_history_and_no_warning(
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         assert app.screen.query_one(ConsoleHeader).summary == "MAT 100 / 10,000 (1%)"
-        await pilot.press("7")
+        await pilot.press(USAGE_KEY)
         await settle(pilot)
         panel = app.screen.query_one(UsageDashboard).history_panel
         assert panel.forecast_plain.startswith("Cannot forecast yet: one snapshot this month")

@@ -69,9 +69,7 @@ class LogList(ResourceList):
         text = super().status_text
         if not self.following:
             return text
-        mark = f"● following, every {self.follow_interval:g} s"
-        if not self.shown_now():
-            mark = "● following (paused while hidden)"
+        mark = "● following" if self.shown_now() else "● following (paused)"
         return f"{text} · {mark}" if text else mark
 
     # ---- archiving -----------------------------------------------------------------------

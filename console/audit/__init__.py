@@ -18,6 +18,13 @@ the TUI and the entry points import it (`archive_summary` for the overview line)
 
 from __future__ import annotations
 
-from console.audit.summary import archive_summary
+
+def archive_summary(profile: str) -> str | None:
+    """One line on `profile`'s log archive (how far back, gaps, staleness), or None when it
+    has none: console.audit.summary. Reads a file: call it off the UI thread."""
+    from console.audit.summary import archive_summary as summary
+
+    return summary(profile)
+
 
 __all__ = ["archive_summary"]

@@ -45,6 +45,8 @@ if TYPE_CHECKING:
 
 OK, FAILED, USAGE, NOT_FOUND = 0, 1, 2, 3
 PROG = "tenant-console logs"
+follow_sleep = asyncio.sleep
+"""How `--follow` waits between requests (tests put their own clock here)."""
 
 COLUMNS = (
     ("TIME", 20),
@@ -416,6 +418,7 @@ async def _follow(client: AdminClient, archive: LogArchive | None, args: argpars
         since=since,
         seen=seen,
         on_error=lambda error: _warn(f"{str(error).rstrip('.')}; trying again."),
+        sleep=follow_sleep,
     )
     async for entry in follower:
         printer.add([entry])

@@ -1,5 +1,9 @@
 """`tenant-console status`: every profile checked at once, one line each; never a key.
 
+Below the table, how far back each profile's log archive reaches (issue 36; those that have
+one); a gap the last sync found, or a last sync older than the service keeps logs, is warned
+of on stderr (`warning: NAME: ...`), without changing the exit code.
+
 Exit codes: 0 every profile checked is ok (its key works and every figure was read, or
 only a permission is lacking for some); 1 some are not (each named on stderr in one line:
 profile, status, why), or there is no profile, or the profiles file is damaged; 2 unusable
@@ -13,7 +17,7 @@ import asyncio
 import json
 import sys
 from collections.abc import Sequence
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from console.estate.overview import (
     DEFAULT_CONCURRENCY,
@@ -25,6 +29,9 @@ from console.estate.overview import (
     sort_like,
 )
 from console.kinds.builtin import REACTORS
+
+if TYPE_CHECKING:
+    from console.audit.summary import ArchiveState
 
 OK, NOT_OK, USAGE = 0, 1, 2
 HEADERS = ("", "PROFILE", "LABEL", "BASE URL", "TENANT", "KEY", "MAT / PLAN", "APPS", "PROXIES")
@@ -52,16 +59,42 @@ def run(args: argparse.Namespace) -> int:
         _error("No profiles yet. Add one with: tenant-console profile add NAME --base-url URL")
         return NOT_OK
     statuses = asyncio.run(_collect(targets, timeout))
+    archives = log_archives(statuses)
     if args.format == "json":
-        document = {"ok": all(s.ok for s in statuses), "profiles": [s.to_json() for s in statuses]}
+        profiles = []
+        for status in statuses:
+            state = archives.get(status.name)
+            profiles.append({**status.to_json(), "log_archive": state and state.to_json()})
+        document = {"ok": all(s.ok for s in statuses), "profiles": profiles}
         print(json.dumps(document, indent=2, ensure_ascii=False))
     else:
         print(render_table(statuses))
+        if archives:
+            print(render_archives(archives))
     for status in statuses:
         if not status.ok:
             why = f": {status.message}" if status.message else ""
             _error(f"{status.name}: {status.status_text}{why}")
+    for name, state in archives.items():
+        for warning in state.warnings:
+            _error(f"warning: {name}: {warning}")
     return OK if all(s.ok for s in statuses) else NOT_OK
+
+
+def log_archives(statuses: Sequence[ProfileStatus]) -> dict[str, ArchiveState]:
+    """Each profile's log archive (issue 36), for those that have one."""
+    from console.audit.summary import archive_state
+
+    found = {status.name: archive_state(status.name) for status in statuses}
+    return {name: state for name, state in found.items() if state is not None}
+
+
+def render_archives(archives: dict[str, ArchiveState]) -> str:
+    """ "Log archives:" and a line a profile: how far back each reaches."""
+    width = max(len(name) for name in archives)
+    lines = ["", "Log archives:"]
+    lines += [f"  {name.ljust(width)}  {state.text()}" for name, state in archives.items()]
+    return "\n".join(lines)
 
 
 async def _collect(targets: Sequence[ProfileTarget], timeout: float) -> list[ProfileStatus]:

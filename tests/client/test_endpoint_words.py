@@ -8,6 +8,8 @@ from console.client.recording import classify
 
 WORDS = {
     ("GET", "/permissions"): "a permission catalogue",
+    ("GET", "/logs"): "audit logs",  # issue 36
+    ("GET", "/logs/entity-types"): "log entity types",
     ("GET", "/reactor-formulas"): "reactor formulas",
     ("POST", "/reactor-formulas"): "creating reactor formulas",
     ("GET", "/tenants/self"): "reading the tenant",

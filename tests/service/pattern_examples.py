@@ -134,3 +134,17 @@ PACKAGE_NAMES_INVALID = [
     ("a\n", "line break"),
     ("né", "not ASCII"),
 ]
+
+ENTITY_TYPES_VALID = ["proxy", "reactor_formula", "tenant_member", "a", "a1_", "x" * 64]
+
+ENTITY_TYPES_INVALID = [
+    ("", "empty"),
+    ("Proxy", "capital letter"),
+    ("_proxy", "leading underscore"),
+    ("1proxy", "leading digit"),
+    ("reactor-formula", "hyphen"),
+    ("proxy type", "space"),
+    ("proxy\n", "trailing line break"),
+    ("prôxy", "not ASCII"),
+    ("x" * 65, "too long"),
+]

@@ -130,6 +130,11 @@ RULES: dict[str, Rule] = {
     "GET /reactors ?name": Rule(
         ex.NAME_FILTERS_VALID, ex.NAME_FILTERS_INVALID, _model_field(QueryParameters, {}, "name")
     ),
+    "GET /logs ?entity_type": Rule(
+        ex.ENTITY_TYPES_VALID,
+        ex.ENTITY_TYPES_INVALID,
+        _model_field(QueryParameters, {}, "entity_type"),
+    ),
 }
 
 

@@ -490,3 +490,29 @@ def test_the_demo_history_is_the_same_under_a_frozen_clock(start_service) -> Non
         with http_client(running.base_url) as client:
             answers.append(every_entry(Caller(client, running.key)))
     assert answers[0] == answers[1]
+
+
+def test_the_sweep_deletes_in_batches_every_tenants_entries(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from console.service.changes import Actor, Change
+    from console.service.store import Store
+    from console.service.store import logs as rows
+    from console.service.timestamps import stamp
+
+    monkeypatch.setattr(rows, "SWEEP_BATCH", 3)
+    store = Store(tmp_path / "data")
+    try:
+        tenants = [store.create_tenant(f"Tenant {i}") for i in range(3)]
+        old = stamp(FROZEN - timedelta(days=2))
+        store.add_logs(
+            Change(t.tenant_id, "tenant", t.tenant_id, "update", "Old", Actor(None, "system"), at)
+            for t in tenants
+            for at in (old, old, stamp(FROZEN))
+        )
+        monkeypatch.setenv("TENANT_CONSOLE_FROZEN_NOW", FROZEN.isoformat())
+        assert store.sweep_logs(3600) == 6
+        with store.read() as conn:
+            left = conn.execute("SELECT tenant_id, created_at FROM logs").fetchall()
+        assert sorted(row[0] for row in left) == sorted(t.tenant_id for t in tenants)
+        assert {row[1] for row in left} == {stamp(FROZEN)}
+    finally:
+        store.close()

@@ -9,12 +9,37 @@ from __future__ import annotations
 import sqlite3
 import uuid
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from console.service.store.listing import NEWEST_FIRST_BY_SEQ, PageRequest, page_of
 
-if TYPE_CHECKING:
-    from console.service.changes import Change
+
+class _Actor(Protocol):
+    @property
+    def id(self) -> str | None: ...
+    @property
+    def type(self) -> str: ...
+
+
+class Change(Protocol):
+    """What an entry records: console.service.changes.Change, described here by its fields
+    so that the store does not import the module that imports it."""
+
+    @property
+    def tenant_id(self) -> str: ...
+    @property
+    def entity_type(self) -> str: ...
+    @property
+    def entity_id(self) -> str: ...
+    @property
+    def operation(self) -> str: ...
+    @property
+    def message(self) -> str: ...
+    @property
+    def actor(self) -> _Actor: ...
+    @property
+    def at(self) -> str: ...
+
 
 _INSERT = (
     "INSERT INTO logs (id, tenant_id, actor_id, actor_type, entity_type, entity_id,"
@@ -90,9 +115,30 @@ def page(
     )
 
 
-def delete_older(conn: sqlite3.Connection, kept_since: str) -> int:
-    """Deletes every tenant's entries made before `kept_since`; returns how many."""
-    return conn.execute("DELETE FROM logs WHERE created_at < ?", (kept_since,)).rowcount
+SWEEP_BATCH = 5_000
+"""At most this many entries are deleted a transaction: a sweep after a long pause (or a
+shorter retention) does not hold the write lock for seconds."""
+
+
+def delete_older(conn: sqlite3.Connection, kept_since: str, *, limit: int = SWEEP_BATCH) -> int:
+    """Deletes up to `limit` entries made before `kept_since`, of any tenant (a deleted
+    tenant's too); returns how many (fewer than `limit`: none older is left).
+
+    Tenant by tenant, each a range of the (tenant_id, created_at) index, and the next tenant
+    found on that index too: a plain `WHERE created_at < ?` would read the whole table, with
+    the write lock held, on every sweep."""
+    removed = 0
+    tenant = conn.execute("SELECT min(tenant_id) FROM logs").fetchone()[0]
+    while tenant is not None and removed < limit:
+        removed += conn.execute(
+            "DELETE FROM logs WHERE seq IN (SELECT seq FROM logs"
+            " WHERE tenant_id = ? AND created_at < ? LIMIT ?)",
+            (tenant, kept_since, limit - removed),
+        ).rowcount
+        tenant = conn.execute(
+            "SELECT min(tenant_id) FROM logs WHERE tenant_id > ?", (tenant,)
+        ).fetchone()[0]
+    return removed
 
 
 def view(row: sqlite3.Row) -> dict[str, Any]:

@@ -9,7 +9,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import console.service.store.applications as applications
 import console.service.store.formulas as formulas
@@ -19,9 +18,6 @@ from console.clock import now
 from console.service.db import Database
 from console.service.grants import management_grants
 from console.service.timestamps import now_stamp, stamp
-
-if TYPE_CHECKING:
-    from console.service.changes import Change
 
 BOOTSTRAP_APPLICATION_NAME = "Bootstrap management"
 
@@ -129,10 +125,15 @@ class Store:
     def sweep_logs(self, retention_seconds: int) -> int:
         """Deletes the audit log entries older than the log retention (by the project clock)."""
         kept_since = stamp(now() - timedelta(seconds=retention_seconds))
-        with self.write() as conn:
-            return logs.delete_older(conn, kept_since)
+        removed = 0
+        while True:  # a transaction a batch: writers wait for one batch at most
+            with self.write() as conn:
+                batch = logs.delete_older(conn, kept_since)
+            removed += batch
+            if batch < logs.SWEEP_BATCH:
+                return removed
 
-    def add_logs(self, changes: Iterable[Change]) -> int:
+    def add_logs(self, changes: Iterable[logs.Change]) -> int:
         """Stores audit log entries as they are given (the demo's history, benchmarks'
         seeding), in one transaction; returns how many."""
         with self.write() as conn:

@@ -275,3 +275,73 @@ async def test_l_on_a_proxy_opens_its_logs(service: Any, tenant: Any) -> None:
         await wait_until(pilot, lambda: widget.loaded and not widget.fetching, what="logs")
         assert screen.current == LOGS.key
         assert widget.query_params["entity_type"] == "proxy"
+
+
+async def test_an_entry_of_a_type_without_a_section_opens_its_own_detail(
+    service: Any, tenant: Any
+) -> None:
+    """The hosted service logs types this console has no section for (a token, say): enter
+    shows the entry itself, every field escaped."""
+    info, seed = tenant
+    seed.proxy("Card intake")
+    app = make_app(service.base_url, info.key)
+    async with app.run_test(size=SIZE) as pilot:
+        widget = await open_logs(pilot)
+        entry = {
+            "id": "0b7e3c1e-5a8f-4d0a-9a55-3f1f8f1d2c11",
+            "tenant_id": info.tenant_id,
+            "actor_id": info.application_id,
+            "actor_type": "application",
+            "entity_type": "token",
+            "entity_id": "tok\x1b[31m-1",
+            "operation": "create",
+            "message": "Token created\x1b]0;pwned\x07",
+            "created_at": "2099-01-01T00:00:00+00:00",
+        }
+        widget.add_new([entry])
+        await pilot.pause()
+        assert widget.current_row is not entry  # the cursor stayed on the entry it was on
+        widget.table.move_cursor(row=0)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, DetailScreen), what="detail")
+        detail = app.screen
+        assert isinstance(detail, DetailScreen)
+        assert detail.kind is LOGS
+        await settle(pilot)
+        shown = dict(detail.fields_view.fields)
+        assert str(shown["Message"]) == "Token created\\x1b]0;pwned\\x07"
+        assert str(shown["Entity type"]) == "Token"
+        assert "\x1b" not in str(shown["Entity"])
+
+
+async def test_l_in_the_tenant_section_opens_the_tenants_logs(service: Any, tenant: Any) -> None:
+    info, seed = tenant
+    seed.http.put("/tenants/self", json={"name": "Logs Corp renamed"}).raise_for_status()
+    app = make_app(service.base_url, info.key)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press(str(SECTIONS_BY_KEY["tenant"].number))
+        await settle(pilot)
+        await pilot.press("L")
+        await settle(pilot)
+        widget = console(app).find_section(LOGS.key)
+        assert isinstance(widget, LogList)
+        await wait_until(pilot, lambda: widget.loaded and not widget.fetching, what="logs")
+        assert widget.query_params == {"entity_type": "tenant", "entity_id": info.tenant_id}
+        assert messages(widget) == ["Tenant updated"]
+
+
+async def test_later_pages_follow_the_cursor_without_repeats(service: Any, tenant: Any) -> None:
+    info, seed = tenant
+    for n in range(60):
+        seed.proxy(f"Proxy {n:02}")
+    app = make_app(service.base_url, info.key)
+    async with app.run_test(size=SIZE) as pilot:
+        widget = await open_logs(pilot)
+        assert len(widget.items) == widget.page_size and widget.has_more
+        widget.load_to_end()
+        await wait_until(pilot, lambda: not widget.has_more and not widget.fetching, what="all")
+        ids = [item["entity_id"] for item in widget.items]
+        assert len(ids) == 60 and len(set(ids)) == 60
+        times = [item["created_at"] for item in widget.items]
+        assert times == sorted(times, reverse=True)

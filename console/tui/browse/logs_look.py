@@ -124,7 +124,10 @@ class _Reading:
     """What the look keeps of one client's reading: the cursor before each page of a filter,
     and the names of the objects the entries named (None: looked up, not found)."""
 
-    cursors: dict[tuple[tuple[str, str], ...], dict[int, str]] = field(default_factory=dict)
+    cursors: dict[tuple[Any, ...], dict[int, str]] = field(default_factory=dict)
+    """By (page size, the service's filters): page number -> its `start`."""
+    locks: dict[tuple[Any, ...], Any] = field(default_factory=dict)
+    """An asyncio.Lock by the same key: pages of one reading are read in turn."""
     names: dict[str, str | None] = field(default_factory=dict)
 
 
@@ -273,21 +276,26 @@ class LogsLook(ListLook):
         """Page `page` of the entries (by cursor: each page after the one before), the names
         they mention, and the console's own filters applied."""
         server = {k: v for k, v in query.items() if k in SERVER_FILTERS and v}
-        key = tuple(sorted((k, str(v)) for k, v in server.items()))
+        key = (size, *sorted((k, str(v)) for k, v in server.items()))
         reading = self.reading(client)
         cursors = reading.cursors.setdefault(key, {1: ""})
+        if key not in reading.locks:
+            import asyncio
+
+            reading.locks[key] = asyncio.Lock()
         envelope: JsonObject | None = None
-        known = max(n for n in cursors if n <= page)
-        for number in range(known, page + 1):  # pages between: read to learn their cursors
-            start = cursors.get(number)
-            if start is None:  # the page before was the last
-                return LogsFetched([], None, page, False, {}, [])
-            envelope = await client.logs.page(size=size, start=start, **server)
-            after = (envelope.get("pagination") or {}).get("after")
-            if after:
-                cursors[number + 1] = str(after)
-            elif number + 1 in cursors:
-                del cursors[number + 1]
+        async with reading.locks[key]:  # one page at a time: each needs the one before's
+            known = max(n for n in cursors if n <= page)
+            for number in range(known, page + 1):  # pages between: read for their cursors
+                start = cursors.get(number)
+                if start is None:  # the page before was the last
+                    return LogsFetched([], None, page, False, {}, [])
+                envelope = await client.logs.page(size=size, start=start, **server)
+                after = (envelope.get("pagination") or {}).get("after")
+                if after:
+                    cursors[number + 1] = str(after)
+                elif number + 1 in cursors:
+                    del cursors[number + 1]
         assert envelope is not None
         items = [item for item in envelope["data"] if isinstance(item, dict)]
         has_more = page + 1 in cursors and bool(items)

@@ -329,6 +329,7 @@ async def test_l_in_the_tenant_section_opens_the_tenants_logs(service: Any, tena
         await wait_until(pilot, lambda: widget.loaded and not widget.fetching, what="logs")
         assert widget.query_params == {"entity_type": "tenant", "entity_id": info.tenant_id}
         assert messages(widget) == ["Tenant updated"]
+        assert "Logs Corp renamed" in [str(cell) for cell in widget.rows[0]]  # by its name
 
 
 async def test_later_pages_follow_the_cursor_without_repeats(service: Any, tenant: Any) -> None:

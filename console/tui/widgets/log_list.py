@@ -75,13 +75,22 @@ class LogList(ResourceList):
     # ---- archiving -----------------------------------------------------------------------
 
     def show_page(self, page: int, fetched: Fetched) -> None:
+        self._name_the_tenant(fetched)
         super().show_page(page, fetched)
         self._archive(fetched)
 
     def replace_rows(self, pages: list[Fetched], place: Place) -> None:
+        for fetched in pages:
+            self._name_the_tenant(fetched)
         super().replace_rows(pages, place)
         for fetched in pages:
             self._archive(fetched)
+
+    def _name_the_tenant(self, fetched: Fetched) -> None:
+        """The tenant's entries name it as the header does (the session knows its name)."""
+        session = session_host(self).session
+        if session.tenant_id is not None and session.tenant_name:
+            fetched.labels.setdefault(str(session.tenant_id), session.tenant_name)
 
     def _archive(self, fetched: Fetched) -> None:
         read = fetched.read if isinstance(fetched, LogsFetched) else fetched.items

@@ -762,6 +762,21 @@ class TenantConsoleApp(App[int]):
 
         self.push_screen(HistoryScreen())
 
+    def open_logs(self, entity_type: str, entity_id: str) -> None:
+        """The Logs section filtered to one object's entries, what is above the console
+        screen closed first (`L` on a row or a detail)."""
+        self.run_worker(self._open_logs(entity_type, entity_id), exit_on_error=False)
+
+    async def _open_logs(self, entity_type: str, entity_id: str) -> None:
+        from console.tui.browse.logs_look import LOGS, object_filter
+
+        screen = self.console_screen
+        if screen is None:
+            return
+        while self.screen is not screen and len(self.screen_stack) > 1:
+            await self.pop_screen()
+        screen.show_filtered(LOGS.key, object_filter(entity_type, entity_id))
+
     def open_rotation(
         self, rotation: Rotation, *, consequences: str = ""
     ) -> asyncio.Future[str | None]:

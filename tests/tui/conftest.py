@@ -43,10 +43,14 @@ def demo() -> Iterator[Any]:
 
 
 @pytest.fixture
-def frozen(demo: Any) -> Iterator[None]:
-    """The deterministic demo's environment for one test (with its service running)."""
+def frozen(demo: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The deterministic demo's environment for one test (with its service running), and a
+    data dir of its own: what one scene keeps (the log archive the Logs section fills) is
+    never seen by the next (the overview says how far each profile's archive reaches)."""
+    from console.data_dir import DATA_DIR_ENV
     from console.tui.start.screenshots import deterministic_env
 
+    monkeypatch.setenv(DATA_DIR_ENV, str(tmp_path / "console-data"))
     with deterministic_env():
         yield
 

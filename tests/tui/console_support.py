@@ -19,6 +19,9 @@ from console.tui.widgets.resource_list import ResourceList
 
 SIZE = (120, 40)
 
+USAGE_KEY = str(SECTIONS_BY_KEY["usage"].number)
+"""The Usage section's number key: the last section, after every kind's (the registry's)."""
+
 JS = "module.exports = async function (req) {\n  return { raw: req.args };\n};\n"
 
 

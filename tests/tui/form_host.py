@@ -192,6 +192,9 @@ class FormHost(App[None]):
     def open_history(self) -> None:
         raise NotImplementedError("the form host opens no history")
 
+    def open_logs(self, entity_type: str, entity_id: str) -> None:
+        raise NotImplementedError("the form host has no Logs section")
+
     # ---- dialogs and the screens the flows open: above the hosted one -------------------
 
     def ask(self, dialog: Screen[ResultT]) -> asyncio.Future[ResultT]:

@@ -45,6 +45,7 @@ from console.tui.browse.kinds import (
 from console.tui.forms import ProxyForm
 from console.tui.screens.console import ConsoleScreen
 from console.tui.screens.detail import DetailScreen
+from console.tui.widgets.log_list import LogList
 from console.tui.widgets.resource_list import ResourceList
 
 EVERY_ACTION = {**CONSOLE_ACTIONS, **DETAIL_ACTIONS}
@@ -287,6 +288,9 @@ READS = {
     "access_review",
     "who_holds",
     "history",
+    # `L`: the Logs section filtered to an object's entries; following reads new entries.
+    "object_logs",
+    "follow",
     # A test-run runs the shown code in the sandbox on a sample: nothing is saved.
     "test_run",
     # Explains a key pressed where it does not apply, or a permission the key lacks.
@@ -313,6 +317,7 @@ def binding_actions(bindings: list[Any]) -> set[str]:
         (DetailScreen, DETAIL_ACTIONS, set()),
         (ConsoleScreen, CONSOLE_ACTIONS, CONSOLE_ONLY),
         (ResourceList, {}, set()),
+        (LogList, {}, set()),
     ],
 )
 def test_every_binding_that_changes_data_is_a_declared_action(screen, declared, other):

@@ -216,3 +216,37 @@ def test_columns_give_way_on_a_narrow_screen() -> None:
     assert "url" not in keys and "label" not in keys and "share" in keys
     assert sum(width + 2 for _, width in narrow) <= 79
     assert dict((c.key, w) for c, w in narrow)["profile"] >= 12
+
+
+async def test_each_profiles_log_archive_is_said_and_a_gap_warned_of(
+    service: Any, saved_profiles: MemoryKeyring
+) -> None:
+    """The Log archive column: how far back the profile's archive reaches; a gap (a sync
+    later than the service's retention) is warned of, in the column and the line below."""
+    from console.audit.archive import LogArchive
+    from console.client import AdminClient
+
+    one = service.new_tenant("Archived Corp")
+    seeder = Seeder(service.base_url, one.key)
+    try:
+        seeder.proxy("Card intake")
+    finally:
+        seeder.close()
+    save("archived", service.base_url, one.key, saved_profiles, active=True)
+    async with AdminClient(service.base_url, one.key) as client:
+        with LogArchive.open("archived") as archive:
+            await archive.sync(client)
+            await archive.sync(client, retention_seconds=0)  # the last sync: past retention
+    app = TenantConsoleApp()
+    async with app.run_test(size=(200, 50)) as pilot:
+        await settle(pilot)
+        await pilot.press("P")
+        await wait_until(pilot, screen_is(app, OverviewScreen), what="the overview")
+        screen = app.screen
+        assert isinstance(screen, OverviewScreen)
+        await wait_until(pilot, lambda: not screen.checking and screen.statuses)
+        archive_cell = cell(screen, "archived", "archive")
+        assert archive_cell.startswith("logs archived back to"), archive_cell
+        assert "gap" in archive_cell
+        detail = str(screen.query_one("#overview-detail").content)  # type: ignore[attr-defined]
+        assert "⚠ Logs archived back to" in detail

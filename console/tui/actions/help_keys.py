@@ -19,6 +19,7 @@ from console.tui.actions.declarations import (
     REVOKE_KEY,
     ROTATE_KEY,
 )
+from console.tui.browse.logs_look import FOLLOW_KEY
 from console.tui.browse.sections import SECTIONS
 
 
@@ -75,6 +76,12 @@ KEY_GROUPS: tuple[KeyGroup, ...] = (
             ("ctrl+g", "Load every page of the list, then sort it all"),
             ("A", "Access review of every application (in Applications)"),
             ("w", "Who holds the highlighted permission (in Permissions)"),
+            ("L", "The highlighted object's log entries (the Logs section, filtered)"),
+            (
+                FOLLOW_KEY,
+                "Logs: follow new entries (a read every 5 s, paused while hidden); again stops."
+                " Its / takes type: entity: since: until: actor:",
+            ),
             ("r", "Refresh / retry"),
             ("y", "Copy the id of the highlighted object"),
             ("K", "Enter a new key when the service rejects the profile's key"),
@@ -116,6 +123,7 @@ KEY_GROUPS: tuple[KeyGroup, ...] = (
             ("ctrl+r", "Test-run a formula's or a reactor's code, or a proxy's pipeline"),
             ("y", "Copy the id"),
             ("r", "Read it again"),
+            ("L", "Its log entries (the Logs section, filtered)"),
             ("j / k, g / G", "Scroll"),
             (
                 " / ".join(a.key for a in (EDIT, DELETE, REGENERATE_KEY, COPY_TO_PROFILE)),

@@ -24,6 +24,7 @@ WHERE: dict[str, tuple[str, str]] = {
         "c",
         "c (copy to profile) works on an application, a proxy or a private formula.",
     ),
+    "object_logs": ("L", "L (logs) works on an object: a row of its list, or its detail."),
     "test_run": (
         "ctrl+r",
         "ctrl+r (test-run) works on a formula or a proxy: its detail or its form.",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from console.tui.browse import logs_look as logs_look  # registers the Logs look
 from console.tui.browse.kinds import LOOKS
 from console.tui.browse.live import LiveMapping, LiveSequence
 

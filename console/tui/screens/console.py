@@ -31,7 +31,8 @@ from console.tui.base.app_access import (
     usage_host,
 )
 from console.tui.base.key_hints import explain_key, explaining_bindings
-from console.tui.browse.kinds import APPLICATIONS, KINDS_BY_KEY, MEMBERS, PERMISSIONS
+from console.tui.browse.kinds import APPLICATIONS, KINDS_BY_KEY, MEMBERS, PERMISSIONS, TENANT
+from console.tui.browse.logs_look import LOGS
 from console.tui.browse.sections import SECTIONS, sections
 from console.tui.widgets.console_header import ConsoleHeader
 from console.tui.widgets.key_bar import KeyBar
@@ -63,6 +64,10 @@ def make_section(key: str, *, first_page: FirstPage | None = None) -> SectionLoa
         from console.tui.widgets.people_view import PeopleView
 
         return PeopleView(id=key)
+    if key == LOGS.key:  # its list follows new entries (console.tui.widgets.log_list)
+        from console.tui.widgets.log_list import LogList
+
+        return LogList(LOGS, id=key)
     return ResourceList(KINDS_BY_KEY[key], id=key, first_page=first_page)
 
 
@@ -149,9 +154,11 @@ class ConsoleScreen(DeclaredActions, Screen[None], actions=CONSOLE_SCREEN_ACTION
         Binding("K", "enter_key", "Enter key"),
         # The section's own keys: shown where they apply (check_action), in the order of
         # KeyBar.IMPORTANCE; pressed elsewhere, they say where they work (key_hints).
+        Binding("L", "object_logs", "Logs", tooltip="The log entries of the highlighted object"),
         Binding("A", "access_review", "Review", tooltip="Access review of every application"),
         Binding("w", "who_holds", "Who holds", tooltip="Who holds the highlighted permission"),
         *explaining_bindings(
+            "object_logs",
             "access_review",
             "who_holds",
             "copy_to_profile",
@@ -170,6 +177,8 @@ class ConsoleScreen(DeclaredActions, Screen[None], actions=CONSOLE_SCREEN_ACTION
         self._first_page = first_page
         self._first_rows_reported = first_page is None
         self._bindings_state: tuple[str, bool] | None = None
+        self._filters: dict[str, str] = {}
+        """A filter for a section to apply when it opens next (show_filtered)."""
 
     def compose(self) -> ComposeResult:
         yield ConsoleHeader()
@@ -250,6 +259,9 @@ class ConsoleScreen(DeclaredActions, Screen[None], actions=CONSOLE_SCREEN_ACTION
             self._open(self.section_widget(key))
 
     def _open(self, widget: SectionLoader) -> None:
+        text = self._filters.pop(widget.id or "", None)
+        if text is not None and isinstance(widget, ResourceList):
+            widget.apply_filter(text)
         widget.ensure_loaded()
         if isinstance(widget, ResourceList):
             widget.focus_table()
@@ -289,6 +301,32 @@ class ConsoleScreen(DeclaredActions, Screen[None], actions=CONSOLE_SCREEN_ACTION
             if view is not None and view.tenant is not None:
                 chrome(self).copy_id(str(view.tenant.id))
 
+    def object_of_logs(self) -> tuple[str, str] | None:
+        """(log entity type, id) of the highlighted object, for `L`; None where there is
+        none or its kind is not named in the logs (the Logs section's own entries)."""
+        current = self.current_list
+        if current is not None:
+            row = current.current_row
+            entity = current.kind.declaration.log_entity
+            item_id = current.kind.item_id(row) if row is not None else ""
+            return (entity, item_id) if entity and item_id else None
+        view = self.tenant_view() if self.current == TENANT.key else None
+        if view is not None and view.tenant is not None and TENANT.declaration.log_entity:
+            return TENANT.declaration.log_entity, str(view.tenant.id)
+        return None
+
+    def action_object_logs(self) -> None:
+        """`L`: the Logs section filtered to the highlighted object's entries."""
+        found = self.object_of_logs()
+        if found is not None:
+            router(self).open_logs(*found)
+
+    def show_filtered(self, key: str, text: str) -> None:
+        """Section `key` (a list) shown, filtered by `text` as `/` and enter would (once it
+        is mounted, on a first visit)."""
+        self._filters[key] = text
+        self.show_section(key)
+
     def action_access_review(self) -> None:
         """The access review (console.tui.screens.review), above this screen."""
         router(self).open_access_review()
@@ -317,6 +355,8 @@ class ConsoleScreen(DeclaredActions, Screen[None], actions=CONSOLE_SCREEN_ACTION
             return bool(parameters) and int(str(parameters[0])) <= len(sections())
         if action in CONSOLE_ACTIONS:
             return console_action_allowed(self, action)
+        if action == "object_logs":
+            return self.object_of_logs() is not None
         if action == "access_review":
             return self.current == APPLICATIONS.key
         if action == "who_holds":

@@ -117,7 +117,8 @@ class DetailScreen(DeclaredActions, Screen[None], actions=DETAIL_SCREEN_ACTIONS)
         # Shown where they apply, in the order of KeyBar.IMPORTANCE; elsewhere they say
         # where they work (key_hints).
         Binding("ctrl+r", "test_run", "Test-run"),
-        *explaining_bindings("test_run", "copy_to_profile"),
+        Binding("L", "object_logs", "Logs", tooltip="This object's log entries"),
+        *explaining_bindings("test_run", "copy_to_profile", "object_logs"),
     ]
 
     def __init__(
@@ -357,6 +358,12 @@ class DetailScreen(DeclaredActions, Screen[None], actions=DETAIL_SCREEN_ACTIONS)
         )
         router(self).open_test_run(target)
 
+    def action_object_logs(self) -> None:
+        """`L`: the Logs section filtered to this object's entries."""
+        entity = self.kind.declaration.log_entity
+        if entity and self.item_id and self.item is not None:
+            router(self).open_logs(entity, self.item_id)
+
     def action_explain_key(self, action: str) -> None:
         """ctrl+r or c where it does not apply: says where it does."""
         explain_key(self.app, action)
@@ -366,6 +373,8 @@ class DetailScreen(DeclaredActions, Screen[None], actions=DETAIL_SCREEN_ACTIONS)
             return detail_action_allowed(self, action)
         if action == "test_run":
             return self.kind.declaration.features.code and not isinstance(self.item, dict)
+        if action == "object_logs":
+            return bool(self.kind.declaration.log_entity and self.item_id and self.item)
         return True
 
     def action_refresh(self) -> None:

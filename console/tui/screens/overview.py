@@ -126,12 +126,14 @@ COLUMNS = (
     Column(PROXIES.key, PROXIES.short),
     Column("formulas", REACTOR_FORMULAS.short),  # the status's field: private formulas
     Column(REACTORS.key, REACTORS.short),
+    Column("archive", "Log archive", flex=True, least=14),
     Column("note", "Note"),
 )
 """`usage` (the figures), `compact` (in thousands) and `share` (the percentage alone) are one
 column in three widths: the widest that fits. `note` (why a row is not ok) shows only in
 the width left over on a wide screen; otherwise the line under the table says it for the
-highlighted row."""
+highlighted row. `archive` says how far back the profile's log archive reaches (and a gap
+in it), for the profiles that have one (console.audit.archive_summary)."""
 NOTE_LEAST = 24
 """The note column shows only when this many cells are left over for it."""
 
@@ -140,15 +142,20 @@ PADDING = 2
 
 
 def cells_of(
-    status: ProfileStatus | None, target: ProfileTarget, current: str | None
+    status: ProfileStatus | None,
+    target: ProfileTarget,
+    current: str | None,
+    archive: str | None = None,
 ) -> dict[str, str]:
-    """The text of every column for one row (`status` None: still being checked)."""
+    """The text of every column for one row (`status` None: still being checked; `archive`:
+    what console.audit.archive_summary says of the profile's log archive, if it has one)."""
     tenant = target.tenant_name or ""
     cells = {
         "profile": target.name,
         "label": target.label or "",
         "url": target.display_url or target.base_url,
         TENANT.key: tenant,
+        "archive": archive or "",
     }
     if status is None:
         cells.update(key=f"⋯ {CHECKING}", applications="", proxies="", formulas="", note="")
@@ -212,13 +219,15 @@ def share_of(usage: Usage) -> str:
     return "no plan" if usage.monthly_active is not None or usage.total_tokens else "n/a"
 
 
-SHRINK_ORDER = ("url", TENANT.key, "key", "profile")
+SHRINK_ORDER = ("archive", "url", TENANT.key, "key", "profile")
 """The flexible columns, in the order they give up width (and take it back last)."""
 STEPS = (
+    ("shrink", "archive"),
     ("narrow", "usage"),
     ("shrink", "url"),
     ("drop", "label"),
     ("shrink", TENANT.key),
+    ("drop", "archive"),  # the line under the table says it for the highlighted row
     ("drop", "trend"),
     ("narrow", "compact"),
     ("drop", "url"),
@@ -248,6 +257,8 @@ def layout(rows: list[dict[str, str]], width: int) -> list[tuple[Column, int]]:
         chosen = [c for c in chosen if c.key != "label"]
     if not any(row.get("trend") for row in rows):  # no history to draw
         chosen = [c for c in chosen if c.key != "trend"]
+    if not any(row.get("archive") for row in rows):  # no profile has a log archive
+        chosen = [c for c in chosen if c.key != "archive"]
     shrunk: set[str] = set()
 
     def total() -> int:
@@ -287,6 +298,27 @@ def layout(rows: list[dict[str, str]], width: int) -> list[tuple[Column, int]]:
     if slack - PADDING >= NOTE_LEAST and any(row.get("note") for row in rows):
         shown.append((by_key["note"], min(slack - PADDING, full["note"])))
     return shown
+
+
+def archive_summaries(names: list[str]) -> dict[str, str | None]:
+    """What each profile's log archive reaches back to (None: it has none). Blocking: a
+    few reads of each archive file."""
+    from console.audit import archive_summary
+
+    found: dict[str, str | None] = {}
+    for name in names:
+        try:
+            found[name] = archive_summary(name)
+        except Exception:
+            log.warning("The log archive of %s could not be summed up", name, exc_info=True)
+            found[name] = None
+    return found
+
+
+def has_gap(summary: str | None) -> bool:
+    """Whether an archive's summary (console.audit.summary.reach_text) names a gap: a
+    period the archive misses, as it was not synced within the service's retention."""
+    return bool(summary) and "; gap " in str(summary)
 
 
 def fit(text: str, width: int) -> str:
@@ -337,6 +369,8 @@ class OverviewScreen(Screen[None]):
         self.statuses: dict[str, ProfileStatus] = {}
         self.problem: str | None = None
         self.checking = False
+        self.archives: dict[str, str | None] = {}
+        """What each profile's log archive reaches back to (and its gaps), by profile."""
 
     def compose(self) -> ComposeResult:
         yield Static("", id="overview-title", classes="section-title")
@@ -368,6 +402,9 @@ class OverviewScreen(Screen[None]):
         except Exception as exc:  # a damaged profiles file: said in place, r retries
             log.warning("The profiles could not be read for the overview", exc_info=True)
             self.targets, self.problem = [], str(exc)
+        self._redraw()
+        names = [t.name for t in self.targets]
+        self.archives = await asyncio.to_thread(archive_summaries, names)
         self._redraw()
         try:
             from console.usage_history.recorder import history_recorder
@@ -431,7 +468,10 @@ class OverviewScreen(Screen[None]):
             return
         table = self.query_one(DataTable)
         current = self.current
-        rows = [cells_of(self.statuses.get(t.name), t, current) for t in self.targets]
+        rows = [
+            cells_of(self.statuses.get(t.name), t, current, self.archives.get(t.name))
+            for t in self.targets
+        ]
         width = max(20, table.size.width or self.size.width) - 1  # room for the scrollbar
         columns = layout(rows, width)
         highlighted = table.cursor_row
@@ -446,7 +486,9 @@ class OverviewScreen(Screen[None]):
                     values.append(trend_renderable(status, cells))
                     continue
                 text = Text(fit(row.get(column.key, ""), cells), no_wrap=True)
-                if column.key == "key" and status is not None:
+                if column.key == "archive" and has_gap(row.get("archive")):
+                    text.stylize("bold yellow")
+                elif column.key == "key" and status is not None:
                     text.stylize(STATUS_STYLES.get(status.status, "bold yellow"))
                 elif column.key == "key":
                     text.stylize("dim")
@@ -483,11 +525,19 @@ class OverviewScreen(Screen[None]):
         status = self.statuses.get(name or "")
         if name is None:
             detail.update("")
-        elif status is None:
-            detail.update(Text(f"{name}: {CHECKING}"))
+            return
+        if status is None:
+            text = Text(f"{name}: {CHECKING}")
         else:
             message = status.message or "The key works and every figure was read."
-            detail.update(Text(f"{name}: {status.status_text} — {message}"))
+            text = Text(f"{name}: {status.status_text} — {message}")
+        archive = self.archives.get(name)
+        if archive:
+            text.append("\n")
+            text.append(f"{'⚠ ' if has_gap(archive) else ''}{archive[:1].upper()}{archive[1:]}.")
+            if has_gap(archive):
+                text.stylize("bold yellow", len(text) - len(archive) - 3)
+        detail.update(text)
 
     @on(DataTable.RowHighlighted)
     def _highlighted(self) -> None:

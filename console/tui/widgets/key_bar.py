@@ -149,6 +149,7 @@ class KeyBar(Widget):
         "sort",
         "sort_reverse",
         "copy_to_profile",
+        "object_logs",
         "overview",
         "section",
         "refresh",

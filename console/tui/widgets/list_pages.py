@@ -85,6 +85,16 @@ class ListPages:
         self.rows.extend(rows)
         return new, rows
 
+    def prepend(self, items: list[JsonObject]) -> list[JsonObject]:
+        """Objects newer than every loaded one (a followed list's) before them, those not
+        seen yet, in the order given; returns those."""
+        new = self._unseen_items(items)
+        kind, labels = self.kind, self.labels
+        self.items[:0] = new
+        self.rows[:0] = [kind.row_cells(item, labels) for item in new]
+        self.arrived[:0] = new
+        return new
+
     def replace(self, pages: list[Fetched], order: RowOrder) -> None:
         """The pages read again take the place of all those loaded, sorted by `order`."""
         self.items, self.rows, self.arrived, self._seen = [], [], [], set()
@@ -117,8 +127,11 @@ class ListPages:
         self.has_more = fetched.has_more and bool(fetched.items)
 
     def _unseen(self, fetched: Fetched) -> list[JsonObject]:
+        return self._unseen_items(fetched.items)
+
+    def _unseen_items(self, items: list[JsonObject]) -> list[JsonObject]:
         new = []
-        for item in fetched.items:
+        for item in items:
             item_id = self.kind.item_id(item)
             if item_id and item_id in self._seen:  # the list shifted between pages
                 continue

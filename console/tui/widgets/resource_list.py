@@ -567,6 +567,14 @@ class ResourceList(Vertical, ListSection):
     def action_filter(self) -> None:
         self.list_filter.open()
 
+    def apply_filter(self, text: str) -> None:
+        """The list filtered by `text` as if typed after `/` and entered (`L` on an object:
+        the Logs section with its entries), once mounted."""
+        with self.filter_input.prevent(Input.Changed):
+            self.filter_input.value = text
+        self.filter_input.add_class("-visible")
+        self.list_filter.apply(text)
+
     def action_escape(self) -> None:
         """Stops a load to the end or a search, else clears the filter."""
         if self.pager.loading_to_end:

@@ -4,7 +4,7 @@
 
 - `follow BASE_URL` (the proxy's; the key in $BENCH_API_KEY, the service's data dir and the
   tenant in $BENCH_DATA_DIR and $BENCH_TENANT_ID): a LogFollower (console.audit.follow, as
-  `logs --follow` and the Logs section's `T` use it) at its default interval follows the
+  `logs --follow` and the Logs section's `f` use it) at its default interval follows the
   tenant's logs for FOLLOW_S; meanwhile an entry is written into the service's store every
   WRITE_EVERY_S, so that the writes fall at every phase of the poll. `seen_s`: for each
   entry, from just before its write until the follower yielded it; `requests`: when the

@@ -12,15 +12,12 @@ from textual.pilot import Pilot
 
 from console.tui.app import TenantConsoleApp
 from console.tui.base.connection import Connection, MemoryProfiles
-from console.tui.browse.sections import SECTIONS_BY_KEY
+from console.tui.browse.sections import SECTIONS_BY_KEY, number_key
 from console.tui.screens.console import ConsoleScreen
 from console.tui.screens.detail import DetailScreen
 from console.tui.widgets.resource_list import ResourceList
 
 SIZE = (120, 40)
-
-USAGE_KEY = str(SECTIONS_BY_KEY["usage"].number)
-"""The Usage section's number key: the last section, after every kind's (the registry's)."""
 
 JS = "module.exports = async function (req) {\n  return { raw: req.args };\n};\n"
 
@@ -28,7 +25,7 @@ JS = "module.exports = async function (req) {\n  return { raw: req.args };\n};\n
 def section_key(key: str) -> str:
     """The number key of the section `key` (`"usage"`): the registry numbers them, so a
     kind's section added before it moves it."""
-    return str(SECTIONS_BY_KEY[key].number)
+    return number_key(SECTIONS_BY_KEY[key].number)
 
 
 USAGE_KEY = section_key("usage")

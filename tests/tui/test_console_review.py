@@ -86,7 +86,7 @@ async def test_the_filter_by_flag_steps_from_the_keyboard(
     app = make_app(service.base_url, tenant.info.key)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_review(pilot)
-        await pilot.press("f")
+        await pilot.press("right_square_bracket")
         assert screen.flag_filter == "any"
         assert set(shown_names(screen)) == {n for n, f in EXPECTED_FLAGS.items() if f}
         expected = {
@@ -99,14 +99,14 @@ async def test_the_filter_by_flag_steps_from_the_keyboard(
             "inactive": set(),  # issue 36: so was every application (none is judged yet)
         }
         for flag, names in expected.items():
-            await pilot.press("f")
+            await pilot.press("right_square_bracket")
             assert screen.flag_filter == flag
             assert set(shown_names(screen)) == names, flag
             assert screen.table.row_count == len(names)
             assert f"showing {len(names)}" in screen.progress_line
-        await pilot.press("F")
+        await pilot.press("left_square_bracket")
         assert screen.flag_filter == "old-key"
-        await pilot.press("f", "f")
+        await pilot.press("right_square_bracket", "right_square_bracket")
         assert screen.flag_filter is None
         assert screen.table.row_count == tenant.total
 
@@ -269,7 +269,9 @@ async def test_export_from_the_view_writes_what_it_shows_without_keys(
             "container": "/bank/",
             "permissions": ["token:read"],
         }
-        await pilot.press("f", "f", "f")  # any flag, management write, reveal
+        await pilot.press(
+            "right_square_bracket", "right_square_bracket", "right_square_bracket"
+        )  # any flag, management write, reveal
         assert screen.flag_filter == "reveal"
         csv_target = tmp_path / "reveal.csv"
         await export_to(pilot, screen, csv_target)
@@ -336,7 +338,7 @@ async def test_a_slow_first_page_says_loading_then_the_rows_have_the_keys(
         await pilot.pause()
         assert screen.table.display and panel.kind is None
         assert screen.focused is screen.table
-        await pilot.press("f")
+        await pilot.press("right_square_bracket")
         assert screen.flag_filter == "any"
 
 

@@ -22,7 +22,7 @@ from textual.widgets import DataTable, Input
 
 from console.cli import main
 from console.journal.store import ChangeJournal, open_journal
-from console.tui.browse.sections import SECTIONS_BY_KEY, sections
+from console.tui.browse.sections import SECTIONS_BY_KEY, number_key, sections
 from console.tui.modals import ConfirmModal
 from console.tui.palette.commands import ObjectProvider
 from console.tui.screens.console import ConsoleScreen
@@ -63,14 +63,14 @@ async def test_widgets_are_listed_opened_found_deleted_and_undone_from_history(
     app = make_app(widget_service.base_url, tenant.key)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await pilot.press(str(SECTIONS_BY_KEY[WIDGETS.key].number))
+        await pilot.press(number_key(SECTIONS_BY_KEY[WIDGETS.key].number))
         await settle(pilot)
         listed = resource_list(app, WIDGETS.key)
         assert [w["name"] for w in listed.items] == ["Flange", "Sprocket"]
         # the sections after it moved up one number key: Usage is the last
-        await pilot.press(str(len(sections())))
+        await pilot.press(number_key(len(sections())))
         assert console(app).current == sections()[-1].key
-        await pilot.press(str(SECTIONS_BY_KEY[WIDGETS.key].number))
+        await pilot.press(number_key(SECTIONS_BY_KEY[WIDGETS.key].number))
         await settle(pilot)
 
         # the palette finds one by name, and opens its detail

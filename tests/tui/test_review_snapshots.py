@@ -13,7 +13,11 @@ from console.tui.start.screenshots import (
 )
 
 REVIEW = next(scene for scene in SCENES if scene.name == "access-review")
-REVIEW_FILTERED = Scene("access-review-reveal", "Filtered by a flag", ("A", "f", "f", "f"))
+REVIEW_FILTERED = Scene(
+    "access-review-reveal",
+    "Filtered by a flag",
+    ("A", "right_square_bracket", "right_square_bracket", "right_square_bracket"),
+)
 WHO_HOLDS = next(scene for scene in SCENES if scene.name == "who-holds")
 """The screenshots' scenes (console/tui/start/screenshots.py), checked here at more sizes."""
 

@@ -168,7 +168,7 @@ KEY_GROUPS: tuple[KeyGroup, ...] = (
     KeyGroup(
         "Access review (A)",
         (
-            ("f / F", "Next / previous flag filter"),
+            ("] / [", "Next / previous flag filter"),
             ("X", "Export (CSV or JSON, by file name)"),
             ("enter", "Open the highlighted application"),
             ("r", "Read the tenant again"),

@@ -39,9 +39,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("console.tui")
 
-FOLLOW_KEY = "T"
-"""The Logs section's follow (tail) key: `f` is the access review's flag filter, and a key
-means one thing on every screen (tests/tui/test_one_meaning_per_key.py)."""
+FOLLOW_KEY = "f"
+"""The Logs section's follow key, as `tail -f` (the access review steps through its flags with
+`]` and `[`: a key means one thing on every screen, tests/tui/test_one_meaning_per_key.py)."""
 
 SERVER_FILTERS = ("entity_type", "entity_id", "start_date", "end_date")
 """What `GET /logs` filters by (the query's names)."""

@@ -30,6 +30,16 @@ def sections() -> tuple[Section, ...]:
     return tuple(Section(n, *s) for n, s in enumerate([*shown, USAGE], start=1))
 
 
+MAX_SECTIONS = 10
+"""Number keys 1-9, then 0, go to sections: the built-in ones, then any kind registered later."""
+
+
+def number_key(number: int) -> str:
+    """The key of section `number`: "1" to "9", and "0" for the tenth (as a keyboard's row
+    reads)."""
+    return str(number % 10)
+
+
 SECTIONS: LiveSequence[Section] = LiveSequence(sections)
 """`sections()`, as of each use."""
 SECTIONS_BY_KEY: LiveMapping[Section] = LiveMapping(lambda: {s.key: s for s in sections()})

@@ -33,7 +33,7 @@ from console.tui.base.app_access import (
 from console.tui.base.key_hints import explain_key, explaining_bindings
 from console.tui.browse.kinds import APPLICATIONS, KINDS_BY_KEY, MEMBERS, PERMISSIONS, TENANT
 from console.tui.browse.logs_look import LOGS
-from console.tui.browse.sections import SECTIONS, sections
+from console.tui.browse.sections import MAX_SECTIONS, SECTIONS, number_key, sections
 from console.tui.widgets.console_header import ConsoleHeader
 from console.tui.widgets.key_bar import KeyBar
 from console.tui.widgets.resource_list import ResourceList
@@ -126,10 +126,6 @@ def highlighted_permission(app: Router) -> str | None:
     return PERMISSIONS.item_id(row) if row is not None else None
 
 
-MAX_SECTIONS = 9
-"""Number keys 1-9 go to sections: the built-in ones, then any kind registered later."""
-
-
 def _section_title(number: int) -> str:
     """The binding's description: the section's title where one has that number now."""
     shown = SECTIONS
@@ -146,7 +142,7 @@ class ConsoleScreen(DeclaredActions, Screen[None], actions=CONSOLE_SCREEN_ACTION
     BINDINGS = [
         Binding("1", "section(1)", "Sections", key_display=f"1-{len(SECTIONS)}"),
         *(
-            Binding(str(n), f"section({n})", _section_title(n), show=False)
+            Binding(number_key(n), f"section({n})", _section_title(n), show=False)
             for n in range(2, MAX_SECTIONS + 1)
         ),
         Binding("r", "refresh", "Refresh"),

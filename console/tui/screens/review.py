@@ -6,7 +6,7 @@ without MFA, pending and expired invitations.
 The flags and the walk are console.client.review's (the command line exports the same rows),
 the people console.client.review_people's, the activity console.audit.activity's (the logs
 read now and the profile's archive); this screen shows them as they come, filters the
-applications by flag (`f` / `F`), opens one (enter) and exports what it shows (`X`, CSV or
+applications by flag (`]` / `[`), opens one (enter) and exports what it shows (`X`, CSV or
 JSON by the file's name, the people included).
 """
 
@@ -56,7 +56,7 @@ log = logging.getLogger(__name__)
 ANY_FLAG = "any"
 """The filter that keeps every flagged application."""
 FILTERS: tuple[str | None, ...] = (None, ANY_FLAG, *(flag.key for flag in FLAGS))
-"""What `f` steps through: everything, anything flagged, then each flag."""
+"""What `]` steps through: everything, anything flagged, then each flag."""
 
 
 def filter_label(key: str | None) -> str:
@@ -226,8 +226,14 @@ class ReviewScreen(TenantWalkScreen["ReviewPage"]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f", "next_filter", "Flag filter"),
-        Binding("F", "previous_filter", "Previous flag filter", show=False),
+        Binding("right_square_bracket", "next_filter", "Flag filter", key_display="]"),
+        Binding(
+            "left_square_bracket",
+            "previous_filter",
+            "Previous flag filter",
+            key_display="[",
+            show=False,
+        ),
         Binding("X", "export", "Export"),
     ]
 

@@ -159,7 +159,7 @@ class KeyBar(Widget):
         "quit",
     )
     """The order of the keys on the line, most important first; `*` stands for every action
-    not named (a view's own keys: `A`, `w`, ctrl+r, `x`, `f` ...). When the line is too
+    not named (a view's own keys: `A`, `w`, ctrl+r, `x`, `]` ...). When the line is too
     narrow, keys are taken while they fit: KEEP ones, then FIRST, then the screen's other
     keys in this order, then those of EVERYWHERE: what goes is the least important, and `?`
     lists them all."""

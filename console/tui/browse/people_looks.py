@@ -142,7 +142,7 @@ class MembersLook(ListLook):
         # Wide enough for an address and "● you": on 80 columns the date goes first.
         Column("email", "Email", _email_cell, uses_labels=True, min_width=32, grow=True),
         Column("name", "Name", _name_cell, 20, min_width=10, drop_order=2, grow=True),
-        Column("role", "Role", lambda m: role_text(m.get("role")), 9),
+        Column("role", "Role", lambda m: role_text(m.get("role")), 11),
         Column("mfa", "MFA", lambda m: mfa_text(_user(m).get("mfa_enrolled")), 5),
         Column(
             "joined",
@@ -217,8 +217,8 @@ class InvitationsLook(ListLook):
     delete_consequences = "The invitation stops working: its link can no longer be accepted."
     columns = (
         Column("email", "Email", _invitation_email_cell, min_width=20, grow=True),
-        Column("role", "Role", lambda i: role_text(i.get("role")), 9),
-        Column("status", "Status", lambda i: status_text(i.get("status")), 8),
+        Column("role", "Role", lambda i: role_text(i.get("role")), 11),
+        Column("status", "Status", lambda i: status_text(i.get("status")), 9),
         Column("expires", "Expires", lambda i: expiry_text(i.get("expires_at")), 20),
         Column("sent", "Sent", lambda i: _date_cell(i.get("created_at")), 16, drop_order=1),
     )

@@ -346,3 +346,25 @@ async def test_later_pages_follow_the_cursor_without_repeats(service: Any, tenan
         assert len(ids) == 60 and len(set(ids)) == 60
         times = [item["created_at"] for item in widget.items]
         assert times == sorted(times, reverse=True)
+
+
+async def test_users_and_members_are_named_by_their_email(service: Any) -> None:
+    """A user who acted (accepting an invitation) and the member changed show by e-mail, read
+    once from the members list, not as `user <id>`."""
+    from people_tenant import PeopleTenant
+
+    people = PeopleTenant.make(service, "Logs People")
+    joined = people.member("grace@example.com", "READ_ONLY")
+    app = make_app(service.base_url, people.key)
+    async with app.run_test(size=SIZE) as pilot:
+        widget = await open_logs(pilot)
+        created = next(
+            (i, item)
+            for i, item in enumerate(widget.items)
+            if item["entity_type"] == "tenant_member" and item["operation"] == "create"
+        )
+        index, entry = created
+        assert entry["actor_id"] == joined.user_id and entry["actor_type"] == "user"
+        cells = [str(cell) for cell in widget.rows[index]]
+        assert cells.count("grace@example.com") == 2  # the entity and the actor
+        assert not any(joined.user_id in cell for cell in cells)

@@ -24,7 +24,7 @@ from uuid import UUID
 from rich.text import Text
 
 from console.kinds import KINDS, field_of
-from console.kinds.builtin import APPLICATIONS, PROXIES, REACTORS
+from console.kinds.builtin import APPLICATIONS, MEMBERS, PROXIES, REACTORS
 from console.kinds.builtin import LOGS as LOGS_KIND
 from console.terminal_text import printable
 from console.tui.base import formatting as fmt
@@ -129,6 +129,8 @@ class _Reading:
     locks: dict[tuple[Any, ...], Any] = field(default_factory=dict)
     """An asyncio.Lock by the same key: pages of one reading are read in turn."""
     names: dict[str, str | None] = field(default_factory=dict)
+    people_read: bool = False
+    """Whether the members were read once for the users and members entries name."""
 
 
 def filter_query(text: str) -> Query | None:
@@ -344,8 +346,40 @@ class LogsLook(ListLook):
             missing = sorted(i for i in ids if i not in reading.names and _uuid(i))[:100]
             if missing:
                 reading.names.update(await self._look_up(client, key, missing))
-        everything = set().union(*wanted.values())
+        people = {
+            str(entry["actor_id"])
+            for entry in entries
+            if entry.get("actor_type") == "user" and entry.get("actor_id")
+        } | {
+            str(entry["entity_id"])
+            for entry in entries
+            if entry.get("entity_type") == MEMBERS.log_entity and entry.get("entity_id")
+        }
+        if any(i not in reading.names for i in people) and not reading.people_read:
+            reading.people_read = True
+            reading.names.update(await self._people(client))
+        everything = set().union(*wanted.values(), people)
         return {i: name for i in everything if (name := reading.names.get(i))}
+
+    async def _people(self, client: AdminClient) -> dict[str, str | None]:
+        """The e-mails of the tenant's members (their first 100), by user id and by member
+        id: a user who acted, a member changed. None if the key may not read members."""
+        try:
+            page = await client.collection(MEMBERS).page_json(page=1, size=100)
+        except Exception:
+            log.info("members' e-mails for the logs not looked up", exc_info=True)
+            return {}
+        found: dict[str, str | None] = {}
+        for item in page["data"]:
+            if not isinstance(item, dict):
+                continue
+            email = field_of(item, "user.email")
+            user_id = field_of(item, "user.id")
+            if email and user_id:
+                found[str(user_id)] = str(email)
+            if email and item.get("id"):
+                found[str(item["id"])] = str(email)
+        return found
 
     async def _look_up(
         self, client: AdminClient, key: str, ids: list[str]

@@ -28,8 +28,11 @@ from console.service.store import Store
 if TYPE_CHECKING:
     from console.service.api.docs import ServiceRouter
 
-KEEP_ALIVE_SECONDS = 5
-"""How long an idle kept-alive connection stays open (uvicorn's default, stated)."""
+KEEP_ALIVE_SECONDS = 30
+"""How long an idle kept-alive connection stays open: longer than the logs' follow interval
+(5 s), so that a poll never goes out on a connection the service is just closing (and is sent
+again, counting twice against the request budget); the client lets its own idle connections
+go sooner (httpx: 5 s)."""
 
 
 def bind(host: str, port: int) -> socket.socket:

@@ -58,8 +58,8 @@ RUNS = 5
 class CountingTransport(httpx.AsyncBaseTransport):
     """httpx's own transport, noting when each request was sent, and which were answered.
 
-    The two differ when a connection the service closed (idle past its keep-alive, 5 s on
-    the local service, as uvicorn's default) takes a request as it closes: the request never
+    The two differ when a connection the service closed (idle past its keep-alive, 30 s on
+    the local service) takes a request as it closes: the request never
     reaches the service (nothing answers it, no rate limit counts it) and the client sends it
     again on a new connection, as it does a GET whose connection was lost."""
 

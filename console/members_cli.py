@@ -28,7 +28,6 @@ the service sent is shown with its control characters escaped. Never imports Tex
 from __future__ import annotations
 
 import argparse
-import asyncio
 import csv
 import io
 import logging
@@ -37,6 +36,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
+from console.cli_support import Command, Refused, quiet_logging
 from console.terminal_text import printable, printable_json
 
 if TYPE_CHECKING:
@@ -51,16 +51,8 @@ ORIGIN = "members"
 WRITES = frozenset({"invite", "resend", "revoke", "set-role", "remove"})
 
 
-class Refused(Exception):
-    """The command will not go on; str() is the one line said on stderr."""
-
-    def __init__(self, message: str, code: int = FAILED) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-def _error(message: str) -> None:
-    print(f"tenant-console members: {printable(message)}", file=sys.stderr)
+COMMAND = Command("tenant-console members")
+_error = COMMAND.error
 
 
 def _say(message: str) -> None:
@@ -394,12 +386,6 @@ async def _run(connection: ResolvedConnection, args: argparse.Namespace) -> int:
         return await HANDLERS[args.members_command](client, args)
 
 
-def _quiet_logging() -> None:
-    logger = logging.getLogger("console")
-    if not logger.handlers:
-        logger.addHandler(logging.NullHandler())
-
-
 def _checked_arguments(args: argparse.Namespace) -> None:
     """What can be refused before a connection: read-only mode, the ids, emails and roles."""
     command = args.members_command
@@ -416,31 +402,18 @@ def _checked_arguments(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    _quiet_logging()
-    from console.client import ApiError
+    quiet_logging()
     from console.journal.store import JournalError
-    from console.profiles.config import ProfileError
-    from console.profiles.keys import KeyStoreError
-    from console.profiles.resolve import connection_with_key
 
     try:
         _checked_arguments(args)
     except Refused as refused:
-        _error(str(refused))
-        return refused.code
-    try:
-        connection = connection_with_key(getattr(args, "profile", None))
-    except (ProfileError, KeyStoreError) as error:
-        _error(str(error))
-        return FAILED
-    try:
-        return asyncio.run(_run(connection, args))
-    except Refused as refused:
-        _error(str(refused))
-        return refused.code
-    except JournalError as problem:
-        _error(f"{problem} Nothing was sent.")
-        return FAILED
-    except ApiError as error:
-        _error(f"{str(error).rstrip('.')} ({connection.base_url}).")
-        return NOT_FOUND if error.status == 404 and args.members_command != "list" else FAILED
+        return COMMAND.refused(refused)
+    return COMMAND.run(
+        getattr(args, "profile", None),
+        lambda connection: _run(connection, args),
+        failures=[(JournalError, " Nothing was sent.")],
+        api_error_code=lambda error: (
+            NOT_FOUND if error.status == 404 and args.members_command != "list" else FAILED
+        ),
+    )

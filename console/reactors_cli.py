@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from console.cli_support import Command, Refused
 from console.terminal_text import printable, printable_json
 
 if TYPE_CHECKING:
@@ -39,16 +40,8 @@ POLL_SECONDS = 1.0
 MASK = "***"
 
 
-class Refused(Exception):
-    """The command will not go on; str() is the one line said on stderr."""
-
-    def __init__(self, message: str, code: int = FAILED) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-def _error(message: str) -> None:
-    print(f"tenant-console reactors: {printable(message)}", file=sys.stderr)
+COMMAND = Command("tenant-console reactors")
+_error = COMMAND.error
 
 
 def reactor_json(reactor: Reactor) -> dict[str, Any]:
@@ -212,24 +205,7 @@ async def _run(connection: ResolvedConnection, args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from console.client import ApiError
-    from console.profiles.config import ProfileError
-    from console.profiles.keys import KeyStoreError
-    from console.profiles.resolve import connection_with_key
-
     if args.reactors_command == "react" and not 0 < args.wait <= 3600:  # NaN fails too
         _error("--wait must be a number of seconds above 0, at most 3600.")
         return USAGE
-    try:
-        connection = connection_with_key(getattr(args, "profile", None))
-    except (ProfileError, KeyStoreError) as error:
-        _error(str(error))
-        return FAILED
-    try:
-        return asyncio.run(_run(connection, args))
-    except Refused as refused:
-        _error(str(refused))
-        return refused.code
-    except ApiError as error:
-        _error(f"{str(error).rstrip('.')} ({connection.base_url}).")
-        return FAILED
+    return COMMAND.run(getattr(args, "profile", None), lambda connection: _run(connection, args))

@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
+
+from console.cli_support import Command, quiet_logging
 
 if TYPE_CHECKING:
     from console.client.client import AdminClient
@@ -33,8 +34,8 @@ if TYPE_CHECKING:
 OK, FAILED, USAGE = 0, 1, 2
 
 
-def _error(message: str) -> None:
-    print(f"tenant-console review: {message}", file=sys.stderr)
+COMMAND = Command("tenant-console review", escape=False)
+_error = COMMAND.error
 
 
 def _progress(text: str) -> None:
@@ -121,20 +122,20 @@ async def _review(
     )
 
 
-def _quiet_logging() -> None:
-    """The client logs what it carries on from (a catalogue it could not read); here the
-    command says it on stderr in one line instead, so no traceback reaches the terminal."""
-    logger = logging.getLogger("console")
-    if not logger.handlers:
-        logger.addHandler(logging.NullHandler())
+def _not_written(error: Exception, base_url: str) -> int:
+    """Says what the service answered (and where, unless it said so) after the progress
+    line is cleared; nothing was written. Exit 1."""
+    _progress("")
+    sentence = str(error).rstrip(".")
+    if base_url not in sentence:
+        sentence += f" ({base_url})"
+    _error(f"{sentence}. Nothing was written.")
+    return FAILED
 
 
 def run(args: argparse.Namespace) -> int:
-    _quiet_logging()
+    quiet_logging()
     from console.client import ApiError
-    from console.profiles.config import ProfileError
-    from console.profiles.keys import KeyStoreError
-    from console.profiles.resolve import connection_with_key
 
     if getattr(args, "key_age", 90) < 1:
         _error("--key-age must be at least 1 day.")
@@ -166,10 +167,8 @@ def run(args: argparse.Namespace) -> int:
     export_format = cast("ExportFormat", args.format) if args.format else None
     if export_format is None:
         export_format = format_for(output) if output is not None else "csv"
-    try:
-        connection = connection_with_key(getattr(args, "profile", None))
-    except (ProfileError, KeyStoreError) as error:
-        _error(str(error))
+    connection = COMMAND.connect(getattr(args, "profile", None))
+    if connection is None:
         return FAILED
     try:
         text = asyncio.run(
@@ -181,12 +180,7 @@ def run(args: argparse.Namespace) -> int:
             )
         )
     except ApiError as error:
-        _progress("")
-        sentence = str(error).rstrip(".")
-        if connection.base_url not in sentence:
-            sentence += f" ({connection.base_url})"
-        _error(f"{sentence}. Nothing was written.")
-        return FAILED
+        return _not_written(error, connection.base_url)
     if output is None:
         sys.stdout.write(text)
         sys.stdout.flush()
@@ -242,9 +236,6 @@ def _evidence(args: argparse.Namespace) -> int:
     from console.client import ApiError
     from console.evidence.folder import prepare_folder
     from console.evidence.manifest import EvidenceRefused
-    from console.profiles.config import ProfileError
-    from console.profiles.keys import KeyStoreError
-    from console.profiles.resolve import connection_with_key
 
     folder = Path(args.evidence).expanduser()
     try:
@@ -261,10 +252,8 @@ def _evidence(args: argparse.Namespace) -> int:
     elif not folder.parent.is_dir():
         _error(f"{folder} is in a folder that does not exist.")
         return USAGE
-    try:
-        connection = connection_with_key(getattr(args, "profile", None))
-    except (ProfileError, KeyStoreError) as error:
-        _error(str(error))
+    connection = COMMAND.connect(getattr(args, "profile", None))
+    if connection is None:
         return FAILED
     try:
         manifest = asyncio.run(_write_pack(connection, folder, period, args))
@@ -273,12 +262,7 @@ def _evidence(args: argparse.Namespace) -> int:
         _error(str(error))
         return FAILED
     except ApiError as error:
-        _progress("")
-        sentence = str(error).rstrip(".")
-        if connection.base_url not in sentence:
-            sentence += f" ({connection.base_url})"
-        _error(f"{sentence}. Nothing was written.")
-        return FAILED
+        return _not_written(error, connection.base_url)
     except OSError as error:
         _progress("")
         _error(f"Could not write the evidence pack in {folder}: {error.strerror or error}.")

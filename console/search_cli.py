@@ -19,6 +19,8 @@ import logging
 import sys
 from typing import TYPE_CHECKING
 
+from console.cli_support import Command, quiet_logging
+
 if TYPE_CHECKING:
     from console.client.find import Found, IndexAnswer
     from console.client.index import LocalIndex
@@ -37,8 +39,8 @@ def kind_word(index_name: str) -> str:
     return kind.index.word or kind.nouns.singular
 
 
-def _error(message: str) -> None:
-    print(f"tenant-console search: {message}", file=sys.stderr)
+COMMAND = Command("tenant-console search", escape=False)
+_error = COMMAND.error
 
 
 def _printable(text: str) -> str:
@@ -117,13 +119,8 @@ def _print_index_answer(answer: IndexAnswer) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    logger = logging.getLogger("console")
-    if not logger.handlers:
-        logger.addHandler(logging.NullHandler())
+    quiet_logging()
     from console.client import ApiError
-    from console.profiles.config import ProfileError
-    from console.profiles.keys import KeyStoreError
-    from console.profiles.resolve import connection_with_key
 
     query = (args.name or "").strip()
     if not query:
@@ -132,10 +129,8 @@ def run(args: argparse.Namespace) -> int:
     from console.client.index import indexed_names
 
     kinds = [args.kind] if args.kind else list(indexed_names())
-    try:
-        connection = connection_with_key(getattr(args, "profile", None))
-    except (ProfileError, KeyStoreError) as error:
-        _error(str(error))
+    connection = COMMAND.connect(getattr(args, "profile", None))
+    if connection is None:
         return FAILED
     try:
         found = asyncio.run(_search(connection, query, kinds, args.format))

@@ -35,6 +35,7 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from console.cli_support import Command, Refused
 from console.terminal_text import printable, printable_json
 
 if TYPE_CHECKING:
@@ -71,16 +72,8 @@ CSV_FIELDS = (
 )
 
 
-class Refused(Exception):
-    """The command will not go on; str() is the one line said on stderr."""
-
-    def __init__(self, message: str, code: int = FAILED) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-def _error(message: str) -> None:
-    print(f"{PROG}: {printable(message)}", file=sys.stderr)
+COMMAND = Command(PROG)
+_error = COMMAND.error
 
 
 def _warn(message: str) -> None:
@@ -262,39 +255,23 @@ def check_arguments(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from console.client import ApiError
     from console.profiles.config import ProfileError
     from console.profiles.keys import KeyStoreError
 
     try:
         check_arguments(args)
-    except Refused as refused:
-        _error(str(refused))
-        return refused.code
-    try:
         if args.from_archive:
             return _from_archive(args)
-        from console.profiles.resolve import connection_with_key
-
-        connection = connection_with_key(getattr(args, "profile", None))
     except (ProfileError, KeyStoreError) as error:
         _error(str(error))
         return FAILED
     except Refused as refused:
-        _error(str(refused))
-        return refused.code
-    try:
-        return asyncio.run(_with_client(connection, args))
-    except KeyboardInterrupt:
-        if args.follow:
-            return OK  # ctrl+c is how following ends
-        raise
-    except Refused as refused:
-        _error(str(refused))
-        return refused.code
-    except ApiError as error:
-        _error(f"{str(error).rstrip('.')} ({connection.base_url}).")
-        return FAILED
+        return COMMAND.refused(refused)
+    return COMMAND.run(
+        getattr(args, "profile", None),
+        lambda connection: _with_client(connection, args),
+        on_interrupt=OK if args.follow else None,  # ctrl+c is how following ends
+    )
 
 
 def _from_archive(args: argparse.Namespace) -> int:

@@ -21,6 +21,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from console.cli_support import Command, Refused, quiet_logging
+
 if TYPE_CHECKING:
     from console.client.client import AdminClient
     from console.models import Application, ApplicationKey
@@ -29,20 +31,13 @@ if TYPE_CHECKING:
 OK, FAILED, USAGE, WAITING = 0, 1, 2, 3
 
 
-class Refused(Exception):
-    """The command will not go on; str() is the one line said on stderr."""
-
-    def __init__(self, message: str, code: int = FAILED) -> None:
-        super().__init__(message)
-        self.code = code
+COMMAND = Command("tenant-console keys", escape=False)
+"""Said as given: what the service sent is cleaned where it is put in a message (`_clean`)."""
+_error = COMMAND.error
 
 
 def _say(message: str) -> None:
     print(message, file=sys.stderr)
-
-
-def _error(message: str) -> None:
-    print(f"tenant-console keys: {message}", file=sys.stderr)
 
 
 def _scope(connection: ResolvedConnection) -> str:
@@ -360,39 +355,16 @@ async def _run(connection: ResolvedConnection, args: argparse.Namespace) -> int:
         return await _rotate(client, connection, args)
 
 
-def _quiet_logging() -> None:
-    logger = logging.getLogger("console")
-    if not logger.handlers:
-        logger.addHandler(logging.NullHandler())
-
-
 def run(args: argparse.Namespace) -> int:
-    _quiet_logging()
-    from console.client import ApiError
+    quiet_logging()
     from console.keys.operations import ApplicationNotFound
-    from console.profiles.config import ProfileError
     from console.profiles.keys import KeyStoreError
-    from console.profiles.resolve import connection_with_key
 
     if args.read_only and args.keys_command != "list":
         _error(f"read-only: `keys {args.keys_command}` changes keys and is refused.")
         return FAILED
-    try:
-        connection = connection_with_key(args.profile)
-    except (ProfileError, KeyStoreError) as error:
-        _error(str(error))
-        return FAILED
-    try:
-        return asyncio.run(_run(connection, args))
-    except Refused as refused:
-        _error(str(refused))
-        return refused.code
-    except ApplicationNotFound as error:
-        _error(str(error))
-        return FAILED
-    except KeyStoreError as error:
-        _error(f"{error} The old keys were not revoked.")
-        return FAILED
-    except ApiError as error:
-        _error(f"{str(error).rstrip('.')} ({connection.base_url}).")
-        return FAILED
+    return COMMAND.run(
+        args.profile,
+        lambda connection: _run(connection, args),
+        failures=[(ApplicationNotFound, ""), (KeyStoreError, " The old keys were not revoked.")],
+    )

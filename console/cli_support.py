@@ -1,0 +1,119 @@
+"""What the command-line modules (`members`, `reactors`, `logs`, `review`, `keys`) share.
+
+Each said its errors, resolved its connection and mapped the service's failures to an exit
+code with the same lines; here they are written once, so a change to how a command fails
+(a message, an exit code) is made in one place and the commands cannot drift apart. Every
+message stays the command's own: it is prefixed with the command's name, and escaped or not
+as that command always did.
+
+Sits below the workflows (as `console/terminal_text.py` does) and imports the client and the
+profiles only inside functions, so a command's `--help` loads neither; never imports Textual.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+from collections.abc import Callable, Coroutine, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from console.terminal_text import printable
+
+if TYPE_CHECKING:
+    from console.client import ApiError
+    from console.profiles.resolve import ResolvedConnection
+
+OK, FAILED = 0, 1
+
+
+class Refused(Exception):
+    """The command will not go on; str() is the one line said on stderr."""
+
+    def __init__(self, message: str, code: int = FAILED) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def quiet_logging() -> None:
+    """The client logs what it carries on from (a catalogue it could not read); a command
+    says it on stderr in one line instead, so no traceback reaches the terminal."""
+    logger = logging.getLogger("console")
+    if not logger.handlers:
+        logger.addHandler(logging.NullHandler())
+
+
+def _failed(_error: ApiError) -> int:
+    return FAILED
+
+
+@dataclass(frozen=True)
+class Command:
+    """One command's way of failing: `prog` prefixes each line on stderr; `escape` shows the
+    control characters of a message escaped (commands whose messages carry what the service
+    sent), as each command did before these lines were shared."""
+
+    prog: str
+    escape: bool = True
+
+    def error(self, message: str) -> None:
+        """`<prog>: <message>` on stderr."""
+        text = printable(message) if self.escape else message
+        print(f"{self.prog}: {text}", file=sys.stderr)
+
+    def refused(self, refused: Refused) -> int:
+        """Says why the command will not go on; its exit code."""
+        self.error(str(refused))
+        return refused.code
+
+    def connect(self, profile: str | None) -> ResolvedConnection | None:
+        """The profile's connection with its key, or None once the reason (no such profile,
+        no key, a keyring that failed) was said."""
+        from console.profiles.config import ProfileError
+        from console.profiles.keys import KeyStoreError
+        from console.profiles.resolve import connection_with_key
+
+        try:
+            return connection_with_key(profile)
+        except (ProfileError, KeyStoreError) as error:
+            self.error(str(error))
+            return None
+
+    def run(
+        self,
+        profile: str | None,
+        work: Callable[[ResolvedConnection], Coroutine[Any, Any, int]],
+        *,
+        failures: Sequence[tuple[type[Exception], str]] = (),
+        api_error_code: Callable[[ApiError], int] = _failed,
+        on_interrupt: int | None = None,
+    ) -> int:
+        """Connects, runs `work` and turns how it ended into the exit code.
+
+        Refused says its line and gives its code; each of `failures` (in order, before the
+        service's errors) says the error and its sentence after it, exit 1; an ApiError says
+        what the service answered and where, with `api_error_code`'s code. `on_interrupt`
+        is what ctrl+c returns while the work runs (None: it is not caught)."""
+        from console.client import ApiError
+
+        connection = self.connect(profile)
+        if connection is None:
+            return FAILED
+        try:
+            return asyncio.run(work(connection))
+        except KeyboardInterrupt:
+            if on_interrupt is not None:
+                return on_interrupt
+            raise
+        except Refused as refused:
+            return self.refused(refused)
+        except Exception as error:
+            for kind, after in failures:
+                if isinstance(error, kind):
+                    self.error(f"{error}{after}")
+                    return FAILED
+            if isinstance(error, ApiError):
+                self.error(f"{str(error).rstrip('.')} ({connection.base_url}).")
+                return api_error_code(error)
+            raise

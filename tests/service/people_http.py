@@ -4,9 +4,12 @@ HTTP and accepted in the data dir (the local service's operator does that, not t
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
 from typing import Any
 
-from service_http import Caller
+import httpx
+import pytest
+from service_http import Caller, http_client
 
 MEMBERS = "/tenants/self/members"
 INVITATIONS = "/tenants/self/invitations"
@@ -17,6 +20,28 @@ SECURITY_CONTACT = "/tenants/self/security-contact"
 def email(prefix: str = "person") -> str:
     """An address no other test uses."""
     return f"{prefix}-{uuid.uuid4().hex[:10]}@example.com"
+
+
+def tenant_fixtures(name: str) -> tuple[Any, Any, Any]:
+    """A test module's `client`, `tenant` (named `name`, its owner a unique email) and
+    `owner` (a Caller with the tenant's key), each made once for the module: the people
+    tests each need a tenant of their own, so what one changes (roles, members) is not
+    another's. Used as `client, tenant, owner = tenant_fixtures("Members")`."""
+
+    @pytest.fixture(scope="module")
+    def client(service: Any) -> Iterator[httpx.Client]:
+        with http_client(service.base_url) as c:
+            yield c
+
+    @pytest.fixture(scope="module")
+    def tenant(service: Any) -> Any:
+        return service.new_tenant(name, owner=email("owner"))
+
+    @pytest.fixture(scope="module")
+    def owner(client: httpx.Client, tenant: Any) -> Caller:
+        return Caller(client, tenant.key)
+
+    return client, tenant, owner
 
 
 def invitation_body(**overrides: Any) -> dict[str, Any]:

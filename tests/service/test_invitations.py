@@ -6,9 +6,16 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-import httpx
 import pytest
-from people_http import INVITATIONS, MEMBERS, email, invitation_body, logged, new_member
+from people_http import (
+    INVITATIONS,
+    MEMBERS,
+    email,
+    invitation_body,
+    logged,
+    new_member,
+    tenant_fixtures,
+)
 from service_http import (
     Caller,
     assert_invalid,
@@ -24,20 +31,7 @@ UNKNOWN = "3f0c5a52-8d1e-4b7a-9c2d-6e5f4a3b2c1d"
 """An id no object has (fixed: test ids must be the same in every xdist worker)."""
 
 
-@pytest.fixture(scope="module")
-def client(service) -> httpx.Client:
-    with http_client(service.base_url) as c:
-        yield c
-
-
-@pytest.fixture(scope="module")
-def tenant(service):
-    return service.new_tenant("Invitations", owner=email("owner"))
-
-
-@pytest.fixture(scope="module")
-def owner(client, tenant) -> Caller:
-    return Caller(client, tenant.key)
+client, tenant, owner = tenant_fixtures("Invitations")
 
 
 def _time(text: str) -> datetime:

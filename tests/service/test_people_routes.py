@@ -3,7 +3,6 @@ each people route requires (from the contract table, console.kinds)."""
 
 from __future__ import annotations
 
-import httpx
 import pytest
 from people_http import (
     INVITATIONS,
@@ -14,27 +13,14 @@ from people_http import (
     invitation_body,
     logged,
     new_member,
+    tenant_fixtures,
 )
-from service_http import Caller, assert_invalid, assert_problem, describe, http_client
+from service_http import Caller, assert_invalid, assert_problem, describe
 
 from console.kinds.endpoints import required_permission
 from console.models import MANAGEMENT_PERMISSIONS
 
-
-@pytest.fixture(scope="module")
-def client(service) -> httpx.Client:
-    with http_client(service.base_url) as c:
-        yield c
-
-
-@pytest.fixture(scope="module")
-def tenant(service):
-    return service.new_tenant("People routes", owner=email("owner"))
-
-
-@pytest.fixture(scope="module")
-def owner(client, tenant) -> Caller:
-    return Caller(client, tenant.key)
+client, tenant, owner = tenant_fixtures("People routes")
 
 
 def test_roles_are_listed_for_any_valid_key(service, client, tenant) -> None:

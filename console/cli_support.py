@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from console.terminal_text import printable
 
 if TYPE_CHECKING:
-    from console.client import ApiError
+    from console.client import AdminClient, ApiError
     from console.profiles.resolve import ResolvedConnection
 
 OK, FAILED = 0, 1
@@ -42,6 +42,21 @@ def quiet_logging() -> None:
     logger = logging.getLogger("console")
     if not logger.handlers:
         logger.addHandler(logging.NullHandler())
+
+
+def admin_client(connection: ResolvedConnection) -> AdminClient:
+    """The client a command talks to the service with: the connection's URL, key and key
+    header, and the profile's request budget (its rate limit), so a script keeps to the
+    service's rate as the console does."""
+    from console.client import AdminClient
+
+    assert connection.key is not None
+    return AdminClient(
+        connection.base_url,
+        connection.key,
+        key_header=connection.key_header,
+        budget=connection.budget(),
+    )
 
 
 def _failed(_error: ApiError) -> int:

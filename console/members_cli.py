@@ -36,7 +36,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-from console.cli_support import Command, Refused, quiet_logging
+from console.cli_support import Command, Refused, admin_client, quiet_logging
 from console.terminal_text import printable, printable_json
 
 if TYPE_CHECKING:
@@ -368,15 +368,8 @@ HANDLERS = {
 
 
 async def _run(connection: ResolvedConnection, args: argparse.Namespace) -> int:
-    from console.client import AdminClient
 
-    assert connection.key is not None
-    async with AdminClient(
-        connection.base_url,
-        connection.key,
-        key_header=connection.key_header,
-        budget=connection.budget(),
-    ) as client:
+    async with admin_client(connection) as client:
         if args.members_command in WRITES:  # every change goes into the change journal
             from console.journal.settle import settle_at_start
             from console.journal.store import open_journal

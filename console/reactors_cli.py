@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from console.cli_support import Command, Refused
+from console.cli_support import Command, Refused, admin_client
 from console.terminal_text import printable, printable_json
 
 if TYPE_CHECKING:
@@ -176,15 +176,8 @@ async def _react(client: AdminClient, args: argparse.Namespace) -> int:
 
 
 async def _run(connection: ResolvedConnection, args: argparse.Namespace) -> int:
-    from console.client import AdminClient
 
-    assert connection.key is not None
-    async with AdminClient(
-        connection.base_url,
-        connection.key,
-        key_header=connection.key_header,
-        budget=connection.budget(),
-    ) as client:
+    async with admin_client(connection) as client:
         if args.reactors_command == "list":
             reactors = [r async for r in client.reactors.iterate()]
             if args.format == "json":

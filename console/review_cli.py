@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from console.cli_support import Command, quiet_logging
+from console.cli_support import Command, admin_client, quiet_logging
 
 if TYPE_CHECKING:
     from console.client.client import AdminClient
@@ -45,16 +45,9 @@ def _progress(text: str) -> None:
 
 
 def _client(connection: ResolvedConnection) -> AdminClient:
-    from console.client import AdminClient
     from console.client.budget import waiting_text
 
-    assert connection.key is not None
-    client = AdminClient(
-        connection.base_url,
-        connection.key,
-        key_header=connection.key_header,
-        budget=connection.budget(),
-    )
+    client = admin_client(connection)
 
     def waiting(seconds: float) -> None:
         if seconds > 0 and sys.stderr.isatty():

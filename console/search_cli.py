@@ -19,7 +19,7 @@ import logging
 import sys
 from typing import TYPE_CHECKING
 
-from console.cli_support import Command, quiet_logging
+from console.cli_support import Command, admin_client, quiet_logging
 
 if TYPE_CHECKING:
     from console.client.find import Found, IndexAnswer
@@ -80,22 +80,15 @@ def _open_index(connection: ResolvedConnection) -> LocalIndex | None:
 async def _search(
     connection: ResolvedConnection, query: str, kinds: list[str], output: str
 ) -> list[Found]:
-    from console.client import AdminClient
     from console.client.budget import waiting_text
     from console.client.find import confirm_live, from_index
 
-    assert connection.key is not None
     index = _open_index(connection)
     try:
         answer = from_index(index, query, kinds)
         if output == "table":
             _print_index_answer(answer)
-        async with AdminClient(
-            connection.base_url,
-            connection.key,
-            key_header=connection.key_header,
-            budget=connection.budget(),
-        ) as client:
+        async with admin_client(connection) as client:
             client.index = index
 
             def waiting(seconds: float) -> None:

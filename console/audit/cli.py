@@ -35,7 +35,7 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from console.cli_support import Command, Refused
+from console.cli_support import Command, Refused, admin_client
 from console.terminal_text import printable, printable_json
 
 if TYPE_CHECKING:
@@ -306,17 +306,10 @@ def _from_archive(args: argparse.Namespace) -> int:
 
 
 async def _with_client(connection: ResolvedConnection, args: argparse.Namespace) -> int:
-    from console.client import AdminClient
 
-    assert connection.key is not None
     archive = open_archive(archive_name(connection))
     try:
-        async with AdminClient(
-            connection.base_url,
-            connection.key,
-            key_header=connection.key_header,
-            budget=connection.budget(),
-        ) as client:
+        async with admin_client(connection) as client:
             if args.archive:
                 if archive is None:
                     raise Refused("the log archive cannot be opened (see above).")

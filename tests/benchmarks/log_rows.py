@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from tests.benchmarks.latency_proxy import latency_proxy
-from tests.benchmarks.log_seeding import seed_service_logs
-from tests.benchmarks.logs import YEAR, max_per_minute
+from tests.benchmarks.log_seeding import max_per_minute, seed_service_logs
+from tests.benchmarks.logs import YEAR
 from tests.benchmarks.results import Row, median
 from tests.local_service import RunningService
 

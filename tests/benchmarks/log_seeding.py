@@ -124,3 +124,12 @@ def year_of_entries(tenant_id: str, count: int, *, end: datetime | None = None) 
     end = end or now()
     for index, moment in enumerate(spread(count, timedelta(days=365), end)):
         yield log_entry(tenant_id, index, moment)
+
+
+def max_per_minute(times: list[float]) -> int:
+    """The most of `times` (seconds) in any 60 s, a half-open window starting at one of them."""
+    ordered = sorted(times)
+    return max(
+        (sum(1 for later in ordered if start <= later < start + 60.0) for start in ordered),
+        default=0,
+    )

@@ -283,14 +283,5 @@ def main(part: str, target: str) -> None:
     print(json.dumps(result))
 
 
-def max_per_minute(times: list[float]) -> int:
-    """The most of `times` (seconds) in any 60 s, a half-open window starting at one of them."""
-    ordered = sorted(times)
-    return max(
-        (sum(1 for later in ordered if start <= later < start + 60.0) for start in ordered),
-        default=0,
-    )
-
-
 if __name__ == "__main__":
     main(sys.argv[1], sys.argv[2])

@@ -10,8 +10,13 @@ from pathlib import Path
 import httpx
 from local_service import RunningService
 
-from .log_seeding import entity_id, entry_fields, seed_service_logs, year_of_entries
-from .logs import max_per_minute
+from .log_seeding import (
+    entity_id,
+    entry_fields,
+    max_per_minute,
+    seed_service_logs,
+    year_of_entries,
+)
 
 
 def test_seeded_logs_are_answered_newest_first_with_their_fields(

@@ -343,7 +343,14 @@ class ReviewScreen(TenantWalkScreen["ReviewPage"]):
             log.exception("The access review's people could not be read")
             return
         self.people = people
-        self.query_one("#review-people", Static).update(people_text(people))
+        self._show_people()
+
+    def _show_people(self) -> None:
+        """The people's line, where the screen has it: a walk that ended in a problem (a key
+        that may not read applications) or a screen being closed may have none by the time
+        the people arrive, and they are kept for the export all the same."""
+        for line in self.query("#review-people").results(Static):
+            line.update(people_text(self.people))
 
     def clear(self) -> None:
         super().clear()
@@ -354,7 +361,7 @@ class ReviewScreen(TenantWalkScreen["ReviewPage"]):
         self.catalogue = None
         self.activity = None
         self.people = None
-        self.query_one("#review-people", Static).update(people_text(None))
+        self._show_people()
         self._show_flags()
         self._show_selected()
 

@@ -43,7 +43,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from console.models.logs import LOG_RETENTION_SECONDS, Log
+from console.models.logs import LOG_FIELDS, LOG_RETENTION_SECONDS, Log
 
 if TYPE_CHECKING:
     from console.client import AdminClient
@@ -100,17 +100,7 @@ CREATE TABLE IF NOT EXISTS gaps (
 );
 """
 
-_FIELDS = (
-    "id",
-    "tenant_id",
-    "actor_id",
-    "actor_type",
-    "entity_type",
-    "entity_id",
-    "operation",
-    "message",
-    "created_at",
-)
+_FIELDS = LOG_FIELDS
 
 
 def stamp(moment: datetime) -> str:

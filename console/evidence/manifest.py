@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from console.models.logs import LOG_FIELDS as LOG_FIELDS  # a log line's keys, in this order
+
 FORMAT = "tenant-console/evidence-1"
 REVIEW_JSON = "access-review.json"
 REVIEW_CSV = "access-review.csv"
@@ -21,18 +23,6 @@ PACK_FILES = (REVIEW_JSON, REVIEW_CSV, CONFIGURATION, LOGS)
 """The files a pack holds besides its manifest, in the order they are written."""
 DIGEST_FIELD = "manifest_sha256"
 MAX_MANIFEST_BYTES = 1024 * 1024
-LOG_FIELDS = (
-    "id",
-    "tenant_id",
-    "actor_id",
-    "actor_type",
-    "entity_type",
-    "entity_id",
-    "operation",
-    "message",
-    "created_at",
-)
-"""A log line's keys, in this order: the entry's own fields and nothing else."""
 
 
 class EvidenceRefused(Exception):

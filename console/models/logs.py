@@ -25,6 +25,21 @@ LOG_RETENTION_SECONDS = 86_400
 The local service's `serve --log-retention` defaults to it."""
 
 
+LOG_FIELDS: tuple[str, ...] = (
+    "id",
+    "tenant_id",
+    "actor_id",
+    "actor_type",
+    "entity_type",
+    "entity_id",
+    "operation",
+    "message",
+    "created_at",
+)
+"""An entry's fields in the order the vendor's SDK names them: the archive's columns, an
+evidence pack's log lines."""
+
+
 class Log(ResponseModel):
     """One audit entry. `id` is the local service's (the hosted one may send none): an entry
     is known by `identity` either way."""

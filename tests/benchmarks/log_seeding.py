@@ -3,10 +3,10 @@ the local service's store, and a year of them written straight into a console ar
 
 Ten thousand management writes through the API would take minutes (and make ten thousand
 objects); one write transaction through the store's own `logs.insert_many` (the rows of
-`logs.insert`, which every logged change goes through) takes a fraction of a second and
-stores exactly the row a logged change stores. A year of entries (a million) never passes
-through the service at all: it is what an archive would hold after a year of syncs, made as
-`Log` objects and handed to the archive's own `store`.
+`console.service.changes.record`, which every logged change goes through) takes a fraction
+of a second and stores exactly the row a logged change stores. A year of entries (a million)
+never passes through the service at all: it is what an archive would hold after a year of
+syncs, made as `Log` objects and handed to the archive's own `store`.
 """
 
 from __future__ import annotations

@@ -134,14 +134,14 @@ async def _follow(base_url: str, key: str, data_dir: Path, tenant_id: str) -> di
 
 def _write_one(data_dir: Path, tenant_id: str, marker: str, moment: Any) -> None:
     """One entry about the object `marker`, written now, as a logged change is."""
-    from console.service.changes import Actor, Change
-    from console.service.store import Store, logs
+    from console.service.changes import Actor, Change, record
+    from console.service.store import Store
     from console.service.timestamps import stamp
 
     store = Store(data_dir)
     try:
         with store.write() as conn:
-            logs.insert(
+            record(
                 conn,
                 Change(
                     tenant_id=tenant_id,

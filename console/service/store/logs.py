@@ -11,13 +11,8 @@ import uuid
 from collections.abc import Iterable
 from typing import Any
 
-from console.service.changes import INSERT, Change, record, row_of
+from console.service.changes import INSERT, Change, row_of
 from console.service.store.listing import NEWEST_FIRST_BY_SEQ, PageRequest, page_of
-
-
-def insert(conn: sqlite3.Connection, change: Change) -> str:
-    """Store one entry in the caller's transaction; returns its id."""
-    return record(conn, change)
 
 
 def insert_many(

@@ -21,15 +21,24 @@ _DATE_TIME = re.compile(
 EXAMPLES = "2026-11-28, 2026-11-28T10:00:00Z, or a span back from now such as 30m, 24h, 7d"
 
 
+def span_back(text: str, *, now: datetime | None = None) -> datetime | None:
+    """The moment a span back from now names (`30m`, `24h`, `7d`), in UTC; None if `text` is
+    no span. The Logs section's `since:` and `until:` take spans too."""
+    span = _SPAN.fullmatch(text.strip())
+    if span is None:
+        return None
+    from console.clock import now as clock_now
+
+    amount = timedelta(**{_UNITS[span.group(2)]: int(span.group(1))})
+    return (now or clock_now()).astimezone(UTC) - amount
+
+
 def parse_when(text: str, *, now: datetime | None = None) -> datetime:
     """The moment `text` names, in UTC; ValueError saying what is accepted."""
     value = text.strip()
-    span = _SPAN.fullmatch(value)
-    if span:
-        from console.clock import now as clock_now
-
-        amount = timedelta(**{_UNITS[span.group(2)]: int(span.group(1))})
-        return (now or clock_now()).astimezone(UTC) - amount
+    back = span_back(value, now=now)
+    if back is not None:
+        return back
     try:
         if _DATE.fullmatch(value):
             day = date.fromisoformat(value)

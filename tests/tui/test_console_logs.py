@@ -22,6 +22,7 @@ from console_support import (
 from form_host import wait_until
 
 from console.client import AdminClient
+from console.clock import FROZEN_NOW_ENV
 from console.tui.browse.logs_look import FOLLOW_KEY, LOGS, filter_query
 from console.tui.browse.sections import SECTIONS_BY_KEY
 from console.tui.screens.detail import DetailScreen
@@ -58,7 +59,9 @@ def messages(widget: LogList) -> list[str]:
 # ---- the filter, read -----------------------------------------------------------------------
 
 
-def test_filter_words_become_the_services_filters_and_the_consoles():
+def test_filter_words_become_the_services_filters_and_the_consoles(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     query = filter_query("type:proxy actor:Checkout since:2026-11-28T10:00:00Z")
     assert query == {
         "entity_type": "proxy",
@@ -70,6 +73,9 @@ def test_filter_words_become_the_services_filters_and_the_consoles():
     assert filter_query(f"entity:{entity}") == {"entity_id": entity}
     assert filter_query("entity:Card intake") == {"entity": "Card", "text": "intake"}
     assert filter_query('entity:"Card intake"') == {"entity": "Card intake"}
+    # a span back from now, as `logs --since` takes it
+    monkeypatch.setenv(FROZEN_NOW_ENV, "2026-11-28T10:00:00+00:00")
+    assert filter_query("since:24h") == {"start_date": "2026-11-27T10:00:00Z"}
 
 
 def test_a_bad_date_is_refused_with_its_word():

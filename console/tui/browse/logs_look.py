@@ -168,11 +168,16 @@ def filter_query(text: str) -> Query | None:
 
 
 def _date_value(word: str, value: str) -> str:
-    """A typed date or time (local unless it names an offset) as the service reads it."""
-    try:
-        moment = fmt.parse_local_time(value.replace("T", " ", 1) if "T" in value else value)
-    except ValueError as exc:
-        raise FilterInvalid(f"“{word}:” {exc}") from None
+    """A typed date or time (local unless it names an offset), or a span back from now
+    (`24h`, as `logs --since` takes), as the service reads it."""
+    from console.audit.when import span_back
+
+    moment = span_back(value)
+    if moment is None:
+        try:
+            moment = fmt.parse_local_time(value.replace("T", " ", 1) if "T" in value else value)
+        except ValueError as exc:
+            raise FilterInvalid(f"“{word}:” {exc} Or a span back from now: 30m, 24h, 7d.") from None
     assert moment is not None  # the value is not empty
     return moment.isoformat().replace("+00:00", "Z")
 

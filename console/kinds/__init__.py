@@ -18,6 +18,7 @@ from console.kinds.builtin import (
     REACTORS,
     ROLES,
     TENANT,
+    WEBHOOKS,
 )
 from console.kinds.declaration import READ_ONLY, Features, Kind, Models, Nouns, field_of
 from console.kinds.facets import EstateFacet, IndexFacet, UndoFacet
@@ -36,6 +37,7 @@ __all__ = [
     "READ_ONLY",
     "ROLES",
     "TENANT",
+    "WEBHOOKS",
     "EstateFacet",
     "Features",
     "IndexFacet",

@@ -103,6 +103,12 @@ def _role_models() -> Models:
     return Models(RoleItem)
 
 
+def _webhook_models() -> Models:
+    from console.models.webhooks import Webhook, WebhookCreate, WebhookUpdate
+
+    return Models(Webhook, WebhookCreate, WebhookUpdate)
+
+
 def _tenant_models() -> Models:
     from console.models.tenants import Tenant, TenantUpdate
 
@@ -418,3 +424,26 @@ ROLES = KINDS.register(
     )
 )
 """The roles a member may have (`GET /roles`), any valid key may read them."""
+
+WEBHOOKS = KINDS.register(
+    Kind(
+        key="webhooks",
+        path="/webhooks",
+        nouns=Nouns("webhook", "webhooks"),
+        load_models=_webhook_models,
+        log_entity="webhook",
+        permission="webhook",
+        routes=Routes(
+            (
+                Route("GET", "", "read", "webhooks"),
+                Route("GET", "/event-types", "read", "webhook event types"),
+                # The local service's own (the hosted service has no such route):
+                # `tenant-console webhooks trigger` (docs/webhooks.md).
+                Route("POST", "/trigger", "update", "triggering sample webhook events"),
+            )
+        ),
+    )
+)
+"""Where the service sends the tenant's events (at most five a tenant), as the hosted
+service has them (docs/webhooks.md); the local service's deliveries are signed as
+console.webhooks.signing says."""

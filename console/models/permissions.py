@@ -78,6 +78,14 @@ PERMISSIONS: tuple[Permission, ...] = tuple(
         ("tenant:invitation:update", "Update tenant invitations", _MANAGEMENT),
         ("tenant:invitation:delete", "Delete tenant invitations", _MANAGEMENT),
         ("report:read", "Read reports", _MANAGEMENT),
+        ("webhook:read", "Read webhooks and their event types", _MANAGEMENT),
+        ("webhook:create", "Create webhooks", _MANAGEMENT),
+        (
+            "webhook:update",
+            "Update webhooks (enable, disable) and trigger sample events",
+            _MANAGEMENT,
+        ),
+        ("webhook:delete", "Delete webhooks", _MANAGEMENT),
     ]
 )
 

@@ -308,7 +308,70 @@ def _v8(conn: sqlite3.Connection) -> None:
             conn.execute(statement)
 
 
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4, _v5, _v6, _v7, _v8]
+WEBHOOK_TABLES = """
+CREATE TABLE webhooks (
+    id TEXT PRIMARY KEY,
+    tenant_id TEXT NOT NULL REFERENCES tenants(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    url TEXT NOT NULL,
+    notify_email TEXT,
+    events TEXT NOT NULL,
+    status TEXT NOT NULL DEFAULT 'enabled',
+    disabled_reason TEXT,
+    failures INTEGER NOT NULL DEFAULT 0,
+    created_by TEXT,
+    created_at TEXT NOT NULL,
+    modified_by TEXT,
+    modified_at TEXT
+);
+CREATE INDEX webhooks_page ON webhooks (tenant_id, created_at, id);
+
+CREATE TABLE webhook_events (
+    id TEXT PRIMARY KEY,
+    tenant_id TEXT NOT NULL,
+    type TEXT NOT NULL,
+    body TEXT NOT NULL,
+    created_at TEXT NOT NULL
+);
+
+CREATE TABLE webhook_deliveries (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    event_id TEXT NOT NULL REFERENCES webhook_events(id) ON DELETE CASCADE,
+    webhook_id TEXT NOT NULL REFERENCES webhooks(id) ON DELETE CASCADE,
+    state TEXT NOT NULL DEFAULT 'pending',
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_at TEXT NOT NULL,
+    last_status INTEGER,
+    last_error TEXT,
+    finished_at TEXT
+);
+CREATE INDEX webhook_deliveries_due ON webhook_deliveries (state, next_at);
+CREATE INDEX webhook_deliveries_event ON webhook_deliveries (event_id)
+"""
+
+
+def _v9(conn: sqlite3.Connection) -> None:
+    """Webhooks (issue 37): a tenant's webhooks (`events` a JSON array of event types;
+    `failures` the attempts failed in a row, `disabled_reason` why the service disabled one),
+    the events of the changes made (`body` the event as sent, without `delivered_at`) and
+    one delivery per event and subscribed webhook, the outbox the deliverer sends from
+    (`state` pending, delivered or failed; `next_at` when its next attempt is due)."""
+    for statement in WEBHOOK_TABLES.split(";"):
+        if statement.strip():
+            conn.execute(statement)
+
+
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [
+    _v1,
+    _v2,
+    _v3,
+    _v4,
+    _v5,
+    _v6,
+    _v7,
+    _v8,
+    _v9,
+]
 """MIGRATIONS[i] upgrades a data dir from version i to version i + 1."""
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -133,6 +133,7 @@ def test_a_data_dir_of_the_release_before_is_brought_forward(tmp_path) -> None:
     import sqlite3
 
     from console.service.db import DB_FILE
+    from console.service.schema import SCHEMA_VERSION
     from console.service.store import Store, members
 
     store = Store(tmp_path)
@@ -140,14 +141,15 @@ def test_a_data_dir_of_the_release_before_is_brought_forward(tmp_path) -> None:
     store.close()
     conn = sqlite3.connect(tmp_path / DB_FILE)
     conn.executescript(
-        "DROP VIEW member_rows; DROP TABLE members; DROP TABLE invitations;"
+        "DROP TABLE webhook_deliveries; DROP TABLE webhook_events; DROP TABLE webhooks;"
+        " DROP VIEW member_rows; DROP TABLE members; DROP TABLE invitations;"
         " DROP TABLE security_contacts; DROP TABLE users; PRAGMA user_version = 7;"
     )
     conn.close()
     store = Store(tmp_path)
     try:
         with store.read() as read:
-            assert read.execute("PRAGMA user_version").fetchone()[0] == 8
+            assert read.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
             assert members.owner(read, tenant.tenant_id) is None
             owner_id = read.execute(
                 "SELECT owner_id FROM tenants WHERE id = ?", (tenant.tenant_id,)

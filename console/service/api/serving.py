@@ -13,7 +13,7 @@ from __future__ import annotations
 import enum
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
@@ -43,6 +43,9 @@ class Served:
     query: QueryParameters
     raw: bytes
     """The body as read (see common.raw_body); parsed only when the handler asks."""
+    events: bool = False
+    """Whether a change of this request may have queued webhook deliveries: the deliverer
+    is woken once the transaction commits (`serving`)."""
 
     @property
     def tenant_id(self) -> str:
@@ -58,17 +61,37 @@ class Served:
         """The JSON body: 415 if it is not declared as JSON, 400 if it does not parse."""
         return json_body(self.request, self.raw)
 
-    def changed(self, kind: Kind, entity_id: str, operation: str, message: str) -> None:
-        """Record a change this request made to one object of `kind` (its audit log entry,
-        console.service.changes), in this request's transaction, as done by its caller."""
-        from console.service.changes import Actor, Change, record
+    def changed(
+        self,
+        kind: Kind,
+        entity_id: str,
+        operation: str,
+        message: str,
+        *,
+        event: str | None = None,
+        subject: Mapping[str, Any] | None = None,
+    ) -> None:
+        """Record a change this request made to one object of `kind` (its audit log entry
+        and webhook event, console.service.changes), in this request's transaction, as done
+        by its caller. `event` names the event where it is not the kind's `<verb>d` one;
+        `subject` is the event's object (safe fields only)."""
+        from console.service.changes import Actor, Change, event_type_of, record
 
         entity = kind.log_entity or kind.key
         actor = Actor(self.caller.application_id, "application")
-        record(
-            self.conn,
-            Change(self.tenant_id, entity, entity_id, operation, message, actor, self.clock.text),
+        change = Change(
+            self.tenant_id,
+            entity,
+            entity_id,
+            operation,
+            message,
+            actor,
+            self.clock.text,
+            event=event,
+            subject=subject,
         )
+        record(self.conn, change)
+        self.events = self.events or event_type_of(change) is not None
 
     def payload(self, model: type[M], **context: Any) -> M:
         """The body validated by `model` (a RequestModel): 400 with field errors."""
@@ -118,4 +141,15 @@ def serving(
         clock = Clock()
         required = endpoint_permission(request) if permission is FROM_CONTRACT else permission
         caller = authenticate(conn, request, clock, required)
-        yield Served(request, conn, clock, caller, query.read(request), raw)
+        served = Served(request, conn, clock, caller, query.read(request), raw)
+        yield served
+    if served.events:
+        wake_deliverer(request)
+
+
+def wake_deliverer(request: Request) -> None:
+    """Tell the service's webhook deliverer that deliveries were committed (a service
+    without one, a test's app, has nothing to wake)."""
+    wake = getattr(request.app.state, "wake_deliverer", None)
+    if wake is not None:
+        wake()

@@ -31,6 +31,7 @@ from console.service.api import (
     roles,
     tenant_people,
     tenants,
+    webhooks,
 )
 from console.service.api.applications import SWEEP_INTERVAL_SECONDS
 from console.service.api.docs import ServiceRouter
@@ -56,9 +57,10 @@ SPECIFIED = (
     invitations,
     roles,
     logs,
+    webhooks,
 )
-"""The route modules of the specification's API (and Application Keys, Reactors, Logs), in
-routing order."""
+"""The route modules of the specification's API (and Application Keys, Reactors, Logs,
+Webhooks), in routing order."""
 
 
 def create_app(

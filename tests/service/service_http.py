@@ -187,6 +187,17 @@ def private_application_body(**overrides: Any) -> dict[str, Any]:
     )
 
 
+def webhook_body(**overrides: Any) -> dict[str, Any]:
+    """A webhook that nothing delivers to (a closed port on loopback)."""
+    body: dict[str, Any] = {
+        "name": unique("Webhook"),
+        "url": "http://127.0.0.1:9/webhooks",
+        "notify_email": "ops@example.com",
+        "events": ["application.created", "proxy.updated"],
+    }
+    return {**body, **overrides}
+
+
 def tenant_body(**overrides: Any) -> dict[str, Any]:
     return {"name": unique("Tenant"), **overrides}
 

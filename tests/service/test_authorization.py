@@ -26,10 +26,12 @@ from service_http import (
     proxy_body,
     reactor_body,
     tenant_body,
+    webhook_body,
 )
 
 from console.kinds.endpoints import permission_by_endpoint, required_permission
 from console.models import MANAGEMENT_PERMISSIONS
+from console.models.webhooks import MAX_WEBHOOKS
 from console.service.app import create_app
 from console.service.store import Store
 
@@ -130,6 +132,14 @@ ENDPOINTS: list[Endpoint] = [
     Endpoint(
         "PUT", "/tenants/self/security-contact", 200, lambda: {"email": "security@example.com"}
     ),
+    # Webhooks (issue 37); trigger is the local service's own.
+    Endpoint("GET", "/webhooks", 200),
+    Endpoint("POST", "/webhooks", 201, webhook_body),
+    Endpoint("GET", "/webhooks/event-types", 200),
+    Endpoint("GET", "/webhooks/{id}", 200, target="webhook"),
+    Endpoint("PUT", "/webhooks/{id}", 200, webhook_body, "webhook"),
+    Endpoint("DELETE", "/webhooks/{id}", 204, None, "webhook", True),
+    Endpoint("POST", "/webhooks/trigger", 202, lambda: {"type": "application.created"}),
 ]
 
 # An invalid body for every endpoint that takes one: permission is checked before validation.
@@ -150,6 +160,9 @@ INVALID_BODIES: dict[str, Any] = {
     "PUT /tenants/self/members/{id}": {"role": "OWNER"},
     "POST /tenants/self/invitations": {"email": "not an email", "role": "OWNER"},
     "PUT /tenants/self/security-contact": {"email": ""},
+    "POST /webhooks": {"url": "ftp://nowhere", "events": []},
+    "PUT /webhooks/{id}": {"name": "", "events": ["no.such.event"]},
+    "POST /webhooks/trigger": {"type": "no.such.event"},
 }
 
 CREATE_PATHS = {
@@ -159,6 +172,7 @@ CREATE_PATHS = {
     "application": ("/applications", private_application_body),
     "reactor": ("/reactors", reactor_body),
     "invitation": ("/tenants/self/invitations", invitation_body),
+    "webhook": ("/webhooks", webhook_body),
 }
 
 
@@ -173,8 +187,8 @@ def served_endpoints(data_dir: Path) -> set[tuple[str, str]]:
 
 
 def test_matrix_covers_every_endpoint(tmp_path: Path) -> None:
-    # the spec's, Reactors', PATCH /proxies, the logs', the tenant's people
-    assert len({e.label for e in ENDPOINTS}) == 26 + 9 + 1 + 2 + 13
+    # the spec's, Reactors', PATCH /proxies, the logs', the tenant's people, webhooks
+    assert len({e.label for e in ENDPOINTS}) == 26 + 9 + 1 + 2 + 13 + 7
     served = served_endpoints(tmp_path)
     assert {(e.method, e.path) for e in ENDPOINTS} == served
     # Every route served has its permission in the contract table, and every one there is served.
@@ -202,9 +216,22 @@ class Keys:
             self._cache[wanted] = self.service.new_key(list(wanted), tenant_key=self.tenant.key)
         return self._cache[wanted]
 
+    def _room_for_a_webhook(self) -> None:
+        """A tenant has at most MAX_WEBHOOKS: the newest go (cases that were refused leave
+        theirs), never the oldest, the cases' shared one."""
+        webhooks = self.owner.get("/webhooks").json()["data"]
+        for webhook in reversed(webhooks[1:]):
+            if len(webhooks) < MAX_WEBHOOKS:
+                return
+            response = self.owner.delete(f"/webhooks/{webhook['id']}")
+            assert response.status_code == 204, describe(response)
+            webhooks.remove(webhook)
+
     def target(self, kind: str) -> str:
         if kind == "member":  # members are made by accepting an invitation, not by the API
             return new_member(self.service, self.owner)["id"]
+        if kind == "webhook":
+            self._room_for_a_webhook()
         path, body = CREATE_PATHS[kind]
         return self.owner.created(path, body())["id"]
 

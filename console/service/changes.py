@@ -150,7 +150,10 @@ def queue_event(
     if not targets:
         return None
     event_id = str(uuid.uuid4())
-    subject = dict(change.subject) if change.subject is not None else {"id": change.entity_id}
+    from console.service.event_subjects import narrowed
+
+    # The object as the vendor documents it for this type (console.service.event_subjects).
+    subject = narrowed(event_type, change.subject or {"id": change.entity_id})
     actor = {
         "id": change.actor.id,
         "type": change.actor.type,

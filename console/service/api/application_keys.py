@@ -15,6 +15,7 @@ from fastapi.responses import JSONResponse
 
 from console.kinds import APPLICATIONS
 from console.models import ApplicationKey
+from console.service import event_subjects as subjects
 from console.service.api.common import found_or_404, not_found
 from console.service.api.docs import AUTH, PATH_ID, ServiceRouter, route
 from console.service.api.query import AcceptedQuery
@@ -72,7 +73,12 @@ def create_key(request: Request) -> JSONResponse:
             served.conn, application["id"], by=served.caller.application_id, at=served.clock.text
         )
         served.changed(
-            APPLICATIONS, application["id"], "update", f"Application key {row['id']} created"
+            APPLICATIONS,
+            application["id"],
+            "update",
+            f"Application key {row['id']} created",
+            event="application.key.created",
+            subject=subjects.application_key(row),
         )
         return JSONResponse(keys.view(row, key=key), status_code=201)
 
@@ -125,6 +131,11 @@ def revoke_key(request: Request) -> Response:
         application, row = _key(served)
         keys.revoke(served.conn, application["id"], row["id"])
         served.changed(
-            APPLICATIONS, application["id"], "update", f"Application key {row['id']} revoked"
+            APPLICATIONS,
+            application["id"],
+            "update",
+            f"Application key {row['id']} revoked",
+            event="application.key.deleted",
+            subject=subjects.application_key(row),
         )
         return Response(status_code=204)

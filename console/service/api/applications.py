@@ -14,6 +14,7 @@ from starlette.concurrency import run_in_threadpool
 
 from console.kinds import APPLICATIONS
 from console.models import TRANSFORMS, Application, ApplicationCreate, ApplicationUpdate, Page
+from console.service import event_subjects as subjects
 from console.service.api.common import found_or_404, raw_body
 from console.service.api.docs import (
     AUTH,
@@ -28,7 +29,7 @@ from console.service.api.problems import Problem
 from console.service.api.query import AcceptedQuery
 from console.service.api.serving import Served, serving
 from console.service.grants import catalogue, catalogue_types
-from console.service.store import Store
+from console.service.store import Store, application_keys
 from console.service.store import applications as rows
 from console.service.timestamps import stamp
 
@@ -133,7 +134,13 @@ def create_application(request: Request, raw: bytes = Depends(raw_body)) -> JSON
             at=served.clock.text,
             create_key=payload.create_key is not False,
         )
-        served.changed(APPLICATIONS, row["id"], "create", "Application created")
+        served.changed(
+            APPLICATIONS,
+            row["id"],
+            "create",
+            "Application created",
+            subject=subjects.application(row),
+        )
         return JSONResponse(rows.shown_with_keys(served.conn, row, key=key), status_code=201)
 
 
@@ -213,7 +220,13 @@ def update_application(request: Request, raw: bytes = Depends(raw_body)) -> JSON
             by=served.caller.application_id,
             at=served.clock.text,
         )
-        served.changed(APPLICATIONS, row["id"], "update", "Application updated")
+        served.changed(
+            APPLICATIONS,
+            row["id"],
+            "update",
+            "Application updated",
+            subject=subjects.application(row),
+        )
         return JSONResponse(rows.shown_with_keys(served.conn, row))
 
 
@@ -233,7 +246,17 @@ def regenerate_key(request: Request) -> JSONResponse:
         row, key = rows.regenerate(
             served.conn, stored["id"], by=served.caller.application_id, at=served.clock.text
         )
-        served.changed(APPLICATIONS, row["id"], "update", "Application key regenerated")
+        # One new key replaces them all: subscribers hear of the key made (its id and
+        # version, never its material), as a key created through /keys is announced.
+        (new_key,) = application_keys.of_application(served.conn, row["id"])
+        served.changed(
+            APPLICATIONS,
+            row["id"],
+            "update",
+            "Application key regenerated",
+            event="application.key.created",
+            subject=subjects.application_key(new_key),
+        )
         return JSONResponse(rows.shown_with_keys(served.conn, row, key=key))
 
 
@@ -243,7 +266,13 @@ def regenerate_key(request: Request) -> JSONResponse:
 )
 def delete_application(request: Request) -> Response:
     with serving(request, write=True) as served:
-        application_id = _named(served)["id"]
-        rows.delete(served.conn, application_id)
-        served.changed(APPLICATIONS, application_id, "delete", "Application deleted")
+        stored = _named(served)
+        rows.delete(served.conn, stored["id"])
+        served.changed(
+            APPLICATIONS,
+            stored["id"],
+            "delete",
+            "Application deleted",
+            subject=subjects.application(stored),
+        )
         return Response(status_code=204)

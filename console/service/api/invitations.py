@@ -15,6 +15,7 @@ from fastapi.responses import JSONResponse
 from console.kinds import INVITATIONS
 from console.models import Page
 from console.models.people import Invitation, InvitationCreate
+from console.service import event_subjects as subjects
 from console.service.api.common import found_or_404, raw_body
 from console.service.api.docs import AUTH, PATH_ID, RequestBody, ServiceRouter, route, tag_of
 from console.service.api.problems import Problem
@@ -64,7 +65,7 @@ def create_invitation(request: Request, raw: bytes = Depends(raw_body)) -> JSONR
             at=now,
         )
         message = f"Invitation created for {payload.email} as {payload.role}"
-        served.changed(INVITATIONS, row["id"], "create", message)
+        served.changed(INVITATIONS, row["id"], "create", message, subject=subjects.invitation(row))
         return JSONResponse(rows.view(row, now), status_code=201)
 
 
@@ -112,7 +113,14 @@ def resend_invitation(request: Request) -> JSONResponse:
             by=served.caller.application_id,
             at=served.clock.text,
         )
-        served.changed(INVITATIONS, stored["id"], "update", "Invitation resent")
+        served.changed(
+            INVITATIONS,
+            stored["id"],
+            "update",
+            "Invitation resent",
+            event="tenant.invitation.resent",
+            subject=subjects.invitation(row),
+        )
         return JSONResponse(rows.view(row, served.clock.text))
 
 
@@ -124,5 +132,11 @@ def delete_invitation(request: Request) -> Response:
     with serving(request, write=True) as served:
         stored = _invitation(served)
         rows.delete(served.conn, served.tenant_id, stored["id"])
-        served.changed(INVITATIONS, stored["id"], "delete", "Invitation deleted")
+        served.changed(
+            INVITATIONS,
+            stored["id"],
+            "delete",
+            "Invitation deleted",
+            subject=subjects.invitation(stored),
+        )
         return Response(status_code=204)

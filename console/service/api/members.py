@@ -15,6 +15,7 @@ from fastapi.responses import JSONResponse
 from console.kinds import MEMBERS
 from console.models import Page
 from console.models.people import Member, MemberUpdate
+from console.service import event_subjects as subjects
 from console.service.api.common import found_or_404, raw_body
 from console.service.api.docs import AUTH, PATH_ID, RequestBody, ServiceRouter, route, tag_of
 from console.service.api.problems import Problem
@@ -107,5 +108,11 @@ def delete_member(request: Request) -> Response:
         if stored["role"] == rows.OWNER:
             raise Problem(409, OWNER_STAYS)
         rows.delete(served.conn, served.tenant_id, stored["id"])
-        served.changed(MEMBERS, stored["id"], "delete", f"Member deleted: {stored['email']}")
+        served.changed(
+            MEMBERS,
+            stored["id"],
+            "delete",
+            f"Member deleted: {stored['email']}",
+            subject=subjects.member(stored),
+        )
         return Response(status_code=204)

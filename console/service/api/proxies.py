@@ -11,6 +11,7 @@ from fastapi.responses import JSONResponse
 from console.kinds import PROXIES
 from console.models import Page, Proxy, ProxyCreate, ProxyPatch
 from console.models.proxies import DESTINATION_URL_PATTERN
+from console.service import event_subjects as subjects
 from console.service.api import proxy_steps
 from console.service.api.common import found_or_404, raw_body
 from console.service.api.docs import (
@@ -148,7 +149,7 @@ def create_proxy(request: Request, raw: bytes = Depends(raw_body)) -> JSONRespon
             by=served.caller.application_id,
             at=served.clock.text,
         )
-        served.changed(PROXIES, row["id"], "create", "Proxy created")
+        served.changed(PROXIES, row["id"], "create", "Proxy created", subject=subjects.proxy(row))
         return JSONResponse(rows.view(row), status_code=201)
 
 
@@ -201,7 +202,7 @@ def update_proxy(request: Request, raw: bytes = Depends(raw_body)) -> JSONRespon
             by=served.caller.application_id,
             at=served.clock.text,
         )
-        served.changed(PROXIES, row["id"], "update", "Proxy updated")
+        served.changed(PROXIES, row["id"], "update", "Proxy updated", subject=subjects.proxy(row))
         return JSONResponse(rows.view(row))
 
 
@@ -230,14 +231,16 @@ def patch_proxy(request: Request, raw: bytes = Depends(raw_body)) -> Response:
             known_steps_only=True,
             kept_destination_url=stored["destination_url"],
         )
-        rows.update(
+        row = rows.update(
             served.conn,
             stored["id"],
             _checked(served, payload),
             by=served.caller.application_id,
             at=served.clock.text,
         )
-        served.changed(PROXIES, stored["id"], "update", "Proxy updated")
+        served.changed(
+            PROXIES, stored["id"], "update", "Proxy updated", subject=subjects.proxy(row)
+        )
         return Response(status_code=204)
 
 
@@ -247,7 +250,9 @@ def patch_proxy(request: Request, raw: bytes = Depends(raw_body)) -> Response:
 )
 def delete_proxy(request: Request) -> Response:
     with serving(request, write=True) as served:
-        proxy_id = _named(served)["id"]
-        rows.delete(served.conn, proxy_id)
-        served.changed(PROXIES, proxy_id, "delete", "Proxy deleted")
+        stored = _named(served)
+        rows.delete(served.conn, stored["id"])
+        served.changed(
+            PROXIES, stored["id"], "delete", "Proxy deleted", subject=subjects.proxy(stored)
+        )
         return Response(status_code=204)

@@ -25,6 +25,7 @@ from console.models.reactors import (
     ReactorPatch,
     ReactorRuntime,
 )
+from console.service import event_subjects as subjects
 from console.service.api.common import found_or_404, raw_body
 from console.service.api.docs import (
     AUTH,
@@ -184,7 +185,9 @@ def _save(served: Served, stored: sqlite3.Row | None, payload: ReactorCreate) ->
 def create_reactor(request: Request, raw: bytes = Depends(raw_body)) -> JSONResponse:
     with serving(request, write=True, raw=raw) as served:
         row = _save(served, None, served.payload(ReactorCreate))
-        served.changed(REACTORS, row["id"], "create", "Reactor created")
+        served.changed(
+            REACTORS, row["id"], "create", "Reactor created", subject=subjects.reactor(row)
+        )
         return JSONResponse(rows.view(row), status_code=201)
 
 
@@ -231,7 +234,9 @@ def update_reactor(request: Request, raw: bytes = Depends(raw_body)) -> JSONResp
     with serving(request, write=True, raw=raw) as served:
         stored = _named(served)
         row = _save(served, stored, served.payload(ReactorCreate))
-        served.changed(REACTORS, row["id"], "update", "Reactor updated")
+        served.changed(
+            REACTORS, row["id"], "update", "Reactor updated", subject=subjects.reactor(row)
+        )
         return JSONResponse(rows.view(row))
 
 
@@ -306,8 +311,10 @@ _PATCH_ROUTE["openapi_extra"]["requestBody"]["content"][MERGE_PATCH] = {
 def patch_reactor(request: Request, raw: bytes = Depends(raw_body)) -> Response:
     with serving(request, write=True, raw=raw) as served:
         stored = _named(served)
-        _save(served, stored, _patched(served, stored))
-        served.changed(REACTORS, stored["id"], "update", "Reactor updated")
+        row = _save(served, stored, _patched(served, stored))
+        served.changed(
+            REACTORS, stored["id"], "update", "Reactor updated", subject=subjects.reactor(row)
+        )
         return Response(status_code=204)
 
 
@@ -317,7 +324,9 @@ def patch_reactor(request: Request, raw: bytes = Depends(raw_body)) -> Response:
 )
 def delete_reactor(request: Request) -> Response:
     with serving(request, write=True) as served:
-        reactor_id = _named(served)["id"]
-        rows.delete(served.conn, reactor_id)
-        served.changed(REACTORS, reactor_id, "delete", "Reactor deleted")
+        stored = _named(served)
+        rows.delete(served.conn, stored["id"])
+        served.changed(
+            REACTORS, stored["id"], "delete", "Reactor deleted", subject=subjects.reactor(stored)
+        )
         return Response(status_code=204)

@@ -9,10 +9,11 @@ from fastapi.responses import JSONResponse
 
 from console.kinds import TENANT
 from console.models.people import Member, SecurityContact, SecurityContactUpdate
+from console.service import event_subjects as subjects
 from console.service.api.common import found_or_404, raw_body
 from console.service.api.docs import AUTH, RequestBody, ServiceRouter, route, tag_of
 from console.service.api.serving import serving
-from console.service.store import members, security_contacts
+from console.service.store import members, security_contacts, tenants
 
 BODY = RequestBody(SecurityContactUpdate)
 OWNER = TENANT.path + "/owner"
@@ -48,7 +49,12 @@ def set_security_contact(request: Request, raw: bytes = Depends(raw_body)) -> JS
     with serving(request, write=True, raw=raw) as served:
         payload = served.payload(SecurityContactUpdate)
         security_contacts.set_email(served.conn, served.tenant_id, payload.email)
+        tenant = tenants.get(served.conn, served.tenant_id)
         served.changed(
-            TENANT, served.tenant_id, "update", f"Security contact set to {payload.email}"
+            TENANT,
+            served.tenant_id,
+            "update",
+            f"Security contact set to {payload.email}",
+            subject=subjects.tenant(tenant),  # type: ignore[arg-type]
         )
         return JSONResponse({"email": payload.email})

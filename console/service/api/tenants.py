@@ -13,6 +13,7 @@ from console.models.tenants import (
     SETTING_NAME_MAX,
     SETTING_VALUE_MAX,
 )
+from console.service import event_subjects as subjects
 from console.service.api.common import raw_body
 from console.service.api.docs import RequestBody, Schema, ServiceRouter, route, tag_of
 from console.service.api.serving import serving
@@ -56,13 +57,17 @@ def update_tenant(request: Request, raw: bytes = Depends(raw_body)) -> JSONRespo
             by=served.caller.application_id,
             at=served.clock.text,
         )
-        served.changed(TENANT, served.tenant_id, "update", "Tenant updated")
+        served.changed(
+            TENANT, served.tenant_id, "update", "Tenant updated", subject=subjects.tenant(row)
+        )
         return JSONResponse(rows.view(row))
 
 
 @router.delete(TENANT.path, **route(204, summary="Delete the tenant and everything it owns"))
 def delete_tenant(request: Request) -> Response:
     with serving(request, write=True) as served:
+        # Its webhooks go with it (foreign keys cascade): no subscriber is left to hear
+        # `tenant.deleted` on the local service.
         rows.delete(served.conn, served.tenant_id)
         served.changed(TENANT, served.tenant_id, "delete", "Tenant deleted")
         return Response(status_code=204)

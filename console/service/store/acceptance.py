@@ -14,6 +14,7 @@ import console.service.store.invitations as invitations
 import console.service.store.members as members
 import console.service.store.users as users
 from console.kinds import INVITATIONS, MEMBERS
+from console.service import event_subjects as subjects
 from console.service.changes import ACTOR_USER, Actor, Change, record
 
 
@@ -67,9 +68,27 @@ def accept_invitation(
     message = f"Member created: {email} accepted an invitation as {role}"
     member_entity = MEMBERS.log_entity or MEMBERS.key
     invitation_entity = INVITATIONS.log_entity or INVITATIONS.key
-    record(conn, Change(tenant_id, member_entity, member["id"], "create", message, actor, at))
+    made = Change(
+        tenant_id,
+        member_entity,
+        member["id"],
+        "create",
+        message,
+        actor,
+        at,
+        subject=subjects.member(member),
+    )
+    record(conn, made)
     accepted = Change(
-        tenant_id, invitation_entity, invitation_id, "delete", "Invitation accepted", actor, at
+        tenant_id,
+        invitation_entity,
+        invitation_id,
+        "delete",
+        "Invitation accepted",
+        actor,
+        at,
+        event="tenant.invitation.accepted",
+        subject=subjects.invitation(invitation),
     )
     record(conn, accepted)
     return Accepted(tenant_id, member["id"], user["id"], user["email"], role)

@@ -287,3 +287,10 @@ _URL_ALPHABET = st.sampled_from([*"ab.:/?#@%- \t\x00\x7f\u00a0\u2028", "1", "80"
 def test_the_documented_url_pattern_is_the_validators(url: str) -> None:
     """What the document's pattern matches is exactly what the model accepts."""
     assert (URL_RE.fullmatch(url) is not None) == (webhook_url_problem(url) is None), url
+
+
+@pytest.mark.parametrize("method", ["POST", "PUT", "PATCH", "DELETE"])
+def test_event_types_only_reads(owner: Caller, method: str) -> None:
+    response = owner.request(method, "/webhooks/event-types", json=webhook_body())
+    assert_problem(response, 405)
+    assert response.headers["Allow"] == "GET"

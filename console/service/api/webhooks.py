@@ -97,6 +97,19 @@ def list_event_types(request: Request) -> JSONResponse:
         return JSONResponse(list(EVENT_TYPES))
 
 
+@router.api_route(
+    EVENT_TYPES_PATH,
+    methods=["POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"],
+    include_in_schema=False,
+)
+def event_types_other_methods(request: Request) -> None:
+    """`/webhooks/event-types` only reads: without this, `PUT` would reach `/webhooks/{id}`
+    (and be a 404 for an id that is no UUID) rather than the 405 it is."""
+    raise Problem(
+        405, f"The method {request.method} is not allowed on this path.", headers={"Allow": "GET"}
+    )
+
+
 _CREATE_ROUTE = route(
     201,
     Webhook,

@@ -139,7 +139,7 @@ ENDPOINTS: list[Endpoint] = [
     Endpoint("GET", "/webhooks/{id}", 200, target="webhook"),
     Endpoint("PUT", "/webhooks/{id}", 200, webhook_body, "webhook"),
     Endpoint("DELETE", "/webhooks/{id}", 204, None, "webhook", True),
-    Endpoint("POST", "/webhooks/trigger", 202, lambda: {"type": "application.created"}),
+    Endpoint("POST", "/webhooks/trigger", 202, lambda: {"type": "reactor.created"}),
 ]
 
 # An invalid body for every endpoint that takes one: permission is checked before validation.
@@ -162,7 +162,7 @@ INVALID_BODIES: dict[str, Any] = {
     "PUT /tenants/self/security-contact": {"email": ""},
     "POST /webhooks": {"url": "ftp://nowhere", "events": []},
     "PUT /webhooks/{id}": {"name": "", "events": ["no.such.event"]},
-    "POST /webhooks/trigger": {"type": "no.such.event"},
+    "POST /webhooks/trigger": {"type": "no.such-event"},
 }
 
 CREATE_PATHS = {

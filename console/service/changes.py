@@ -14,7 +14,7 @@ import json
 import sqlite3
 import uuid
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 ACTOR_APPLICATION = "application"
@@ -119,6 +119,12 @@ def record(conn: sqlite3.Connection, change: Change) -> str:
     conn.execute(INSERT, row_of(log_id, change))
     event_type = event_type_of(change)
     if event_type is not None:
+        if change.subject is not None:
+            from console.service.event_subjects import narrowed
+
+            # The object as the vendor documents it for this type (a triggered sample,
+            # queued without a change made, keeps its own).
+            change = replace(change, subject=narrowed(event_type, change.subject))
         queue_event(conn, change, event_type)
     return log_id
 
@@ -150,10 +156,7 @@ def queue_event(
     if not targets:
         return None
     event_id = str(uuid.uuid4())
-    from console.service.event_subjects import narrowed
-
-    # The object as the vendor documents it for this type (console.service.event_subjects).
-    subject = narrowed(event_type, change.subject or {"id": change.entity_id})
+    subject = dict(change.subject) if change.subject is not None else {"id": change.entity_id}
     actor = {
         "id": change.actor.id,
         "type": change.actor.type,

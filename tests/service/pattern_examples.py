@@ -175,3 +175,36 @@ ENTITY_TYPES_INVALID = [
     ("prôxy", "not ASCII"),
     ("x" * 65, "too long"),
 ]
+
+WEBHOOK_URLS_VALID = [
+    "https://hooks.example.com/in",
+    "http://127.0.0.1:8787/events",
+    "https://example.com",
+    "https://example.com/",
+    "https://example.com?x=1",
+    "https://example.com?x=1/then@at",  # an @ after a / is a path's
+    "https://example.com/a@b",
+    "https://例え.jp/フック",
+    "http://[::1]:9000/x",
+    "https://example.com:443/path?q=a%20b&r=[1]",
+    "https://" + "a" * (2048 - 8),  # 2048 characters, the longest
+]
+
+WEBHOOK_URLS_INVALID = [
+    ("", "empty"),
+    ("ftp://example.com/", "not http"),
+    ("HTTPS://example.com/", "the scheme in capitals"),
+    ("example.com/in", "no scheme"),
+    ("https://", "no host"),
+    ("https:///path", "no host before the path"),
+    ("https://user:pw@example.com/", "user info"),
+    ("https://example.com?to=a@b", "an @ before any /"),
+    ("https://example.com/#frag", "a fragment"),
+    ("https://exa mple.com/", "a space"),
+    ("https://example.com/\n", "a trailing line break"),
+    ("https://example.com/\x1b[31m", "an escape sequence"),
+    ("https://example.com/\x85", "C1 (NEL)"),
+    ("https://example.com/\u2028", "a line separator"),
+    ("https://example.com/\u3000", "an ideographic space"),
+    ("https://" + "a" * 2041, "too long"),
+]

@@ -31,6 +31,7 @@ from console.models import (
 from console.models.formulas import FormulaConfiguration
 from console.models.people import InvitationCreate, SecurityContactUpdate
 from console.models.reactors import ReactorCreate, ReactorPatch, ReactorRuntime
+from console.models.webhooks import WebhookCreate, WebhookUpdate
 from console.service.api.query import QueryParameters
 
 Verdict = Callable[[str], bool]
@@ -85,6 +86,8 @@ URLS = (destination_urls.VALID, destination_urls.INVALID)
 ICONS = (ex.ICONS_VALID, ex.ICONS_INVALID)
 NAMES = (ex.NAMES_VALID, ex.NAMES_INVALID)
 EMAILS = (ex.EMAILS_VALID, ex.EMAILS_INVALID)
+WEBHOOK_URLS = (ex.WEBHOOK_URLS_VALID, ex.WEBHOOK_URLS_INVALID)
+WEBHOOK = {"name": "Hook", "url": "https://example.com/in", "events": ["token.created"]}
 GRANTS = {"permissions": ["proxy:read"]}
 MANAGEMENT = {"type": "management", **GRANTS}
 FORMULA = {"type": "private", "code": "x"}
@@ -133,6 +136,16 @@ RULES: dict[str, Rule] = {
     ),
     "GET /reactors ?name": Rule(
         ex.NAME_FILTERS_VALID, ex.NAME_FILTERS_INVALID, _model_field(QueryParameters, {}, "name")
+    ),
+    "WebhookCreate.name": Rule(*NAMES, _body_field(WebhookCreate, WEBHOOK, "name")),
+    "WebhookUpdate.name": Rule(*NAMES, _body_field(WebhookUpdate, WEBHOOK, "name")),
+    "WebhookCreate.url": Rule(*WEBHOOK_URLS, _body_field(WebhookCreate, WEBHOOK, "url")),
+    "WebhookUpdate.url": Rule(*WEBHOOK_URLS, _body_field(WebhookUpdate, WEBHOOK, "url")),
+    "WebhookCreate.notify_email": Rule(
+        *EMAILS, _body_field(WebhookCreate, WEBHOOK, "notify_email")
+    ),
+    "WebhookUpdate.notify_email": Rule(
+        *EMAILS, _body_field(WebhookUpdate, WEBHOOK, "notify_email")
     ),
     "GET /logs ?entity_type": Rule(
         ex.ENTITY_TYPES_VALID,

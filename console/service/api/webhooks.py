@@ -39,17 +39,18 @@ from console.service.api.problems import Problem
 from console.service.api.serving import Served, serving
 from console.service.store import webhooks as rows
 
-_VISIBLE = r"[^\s\x00-\x1f\x7f#"
-_PATH = _VISIBLE + "]*"
-_QUERY_BEFORE_PATH = _VISIBLE + "/@]*"
-URL_PATTERN = (
-    r"^https?://" + _VISIBLE + r"/?@]+(?::\d{1,5})?"
-    rf"(?:/{_PATH}|\?{_QUERY_BEFORE_PATH}(?:/{_PATH})?)?$"
-)
+_UNSEEN = r"\u0000-\u0020\u007f\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+"""Every character `str.isspace` calls a space, and the control characters: spelled out,
+so that a JSON Schema validator (ECMA-262, whose `\\s` differs) and Python read them alike."""
+_PATH = rf"[^{_UNSEEN}#]*"
+_QUERY_BEFORE_PATH = rf"[^{_UNSEEN}#/@]*"
+URL_PATTERN = rf"^https?://[^{_UNSEEN}/?#@]+" rf"(?:/{_PATH}|\?{_QUERY_BEFORE_PATH}(?:/{_PATH})?)?$"
 """The document's `pattern` of a webhook's URL: exactly what
-console.models.webhooks.webhook_url_problem accepts (http or https, a host, no user info, no
-fragment, no space or control character; tests/service/test_webhook_routes.py compares
-them), so that a client generating URLs from the document sends only acceptable ones."""
+console.models.webhooks.webhook_url_problem accepts (http or https, a host and port, no user
+info before a `/`, no fragment, no space or control character; tests/service compares them,
+by examples and generated ones), so that a client generating URLs from the document sends
+only acceptable ones. (A port needs no group of its own: `:` and digits are host characters
+to both.)"""
 URL_RE = re.compile(URL_PATTERN)
 
 LIMIT_REACHED = f"A tenant may have at most {MAX_WEBHOOKS} webhooks."

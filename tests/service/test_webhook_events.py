@@ -15,6 +15,7 @@ import json
 import threading
 import uuid
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -444,3 +445,46 @@ def test_no_key_configuration_or_code_reaches_an_event(
             assert key not in body, "an API key reached an event"
         assert "module.exports" not in body and '"configuration"' not in body
         assert '"code"' not in body and '"key"' not in body
+
+
+def test_record_narrows_an_object_to_its_documented_fields(
+    service: Any, tenant: Any, hooks: dict[str, str]
+) -> None:
+    """A field no event documents never leaves, whatever a call site passes (a second line
+    behind the builders); a sample queued directly (trigger's) keeps its own fields."""
+    from console.service.changes import Actor, Change, queue_event, record
+    from console.service.store import Store
+
+    marker = f"hostile-{uuid.uuid4().hex}"
+    proxy_id = str(uuid.uuid4())
+    leaky = {"id": proxy_id, "name": "Leaky", "configuration": {"S": marker}, "key": marker}
+    change = Change(
+        tenant.tenant_id,
+        "proxy",
+        proxy_id,
+        "create",
+        "Proxy created",
+        Actor(None, "system"),
+        "2026-11-29T00:00:00.000000+00:00",
+        subject=leaky,
+    )
+    store = Store(service.data_dir)
+    try:
+        with store.write() as conn:
+            record(conn, change)
+            sample = {"id": proxy_id, "name": "Leaky", "sample": True}
+            sample_id = queue_event(
+                conn, replace(change, subject=sample), "proxy.created", webhook_id=hooks["all"]
+            )
+    finally:
+        store.close()
+    bodies = _read(
+        service,
+        "SELECT id, body FROM webhook_events WHERE tenant_id = ? AND body LIKE ?",
+        tenant.tenant_id,
+        f"%{proxy_id}%",
+    )
+    by_id = {row["id"]: json.loads(row["body"]) for row in bodies}
+    (recorded,) = [body for event_id, body in by_id.items() if event_id != sample_id]
+    assert recorded["data"]["proxy"] == {"id": proxy_id, "name": "Leaky"}
+    assert by_id[sample_id]["data"]["proxy"]["sample"] is True

@@ -76,16 +76,6 @@ def row_of(log_id: str, change: Change) -> tuple[str | None, ...]:
     )
 
 
-_EVENT_PREFIXES = {
-    "application": "application",
-    "proxy": "proxy",
-    "reactor": "reactor",
-    "tenant": "tenant",
-    "tenant_member": "tenant.member",
-    "tenant_invitation": "tenant.invitation",
-}
-"""An audit log's entity type -> its events' prefix (reactor formulas and webhooks have no
-events on the hosted service)."""
 _EVENT_VERBS = {"create": "created", "update": "updated", "delete": "deleted"}
 
 
@@ -96,11 +86,12 @@ def event_type_of(change: Change) -> str | None:
 
     if change.event is not None:
         return change.event
-    prefix = _EVENT_PREFIXES.get(change.entity_type)
     verb = _EVENT_VERBS.get(change.operation)
-    if prefix is None or verb is None:
+    if verb is None:
         return None
-    name = f"{prefix}.{verb}"
+    # The events' prefix is the entity type dotted (`tenant_member` -> `tenant.member`);
+    # one the hosted service documents no event for (`reactor.formula`, `webhook`) has none.
+    name = f"{change.entity_type.replace('_', '.')}.{verb}"
     return name if name in EVENT_OBJECTS else None
 
 

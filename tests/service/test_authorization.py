@@ -130,6 +130,8 @@ ENDPOINTS: list[Endpoint] = [
     Endpoint(
         "PUT", "/tenants/self/security-contact", 200, lambda: {"email": "security@example.com"}
     ),
+    # The local service's own sample events (issue 37; the webhooks' routes beside it).
+    Endpoint("POST", "/webhooks/trigger", 202, lambda: {"type": "reactor.created"}),
 ]
 
 # An invalid body for every endpoint that takes one: permission is checked before validation.
@@ -150,6 +152,7 @@ INVALID_BODIES: dict[str, Any] = {
     "PUT /tenants/self/members/{id}": {"role": "OWNER"},
     "POST /tenants/self/invitations": {"email": "not an email", "role": "OWNER"},
     "PUT /tenants/self/security-contact": {"email": ""},
+    "POST /webhooks/trigger": {"type": "no.such-event"},
 }
 
 CREATE_PATHS = {
@@ -173,8 +176,8 @@ def served_endpoints(data_dir: Path) -> set[tuple[str, str]]:
 
 
 def test_matrix_covers_every_endpoint(tmp_path: Path) -> None:
-    # the spec's, Reactors', PATCH /proxies, the logs', the tenant's people
-    assert len({e.label for e in ENDPOINTS}) == 26 + 9 + 1 + 2 + 13
+    # the spec's, Reactors', PATCH /proxies, the logs', the tenant's people, webhooks' trigger
+    assert len({e.label for e in ENDPOINTS}) == 26 + 9 + 1 + 2 + 13 + 1
     served = served_endpoints(tmp_path)
     assert {(e.method, e.path) for e in ENDPOINTS} == served
     # Every route served has its permission in the contract table, and every one there is served.

@@ -357,8 +357,9 @@ def test_openapi_describes_the_operations_of_the_specification_and_beyond(
 ) -> None:
     document = http.get("/openapi.json").json()
     operations = [(m, p) for p, ops in document["paths"].items() for m in ops]
-    # the specification, Application Keys; Reactors; PATCH /proxies; Logs; the tenant's people
-    assert len(operations) == 26 + 9 + 1 + 2 + 13
+    # the specification, Application Keys; Reactors; PATCH /proxies; Logs; the tenant's people;
+    # webhooks' trigger
+    assert len(operations) == 26 + 9 + 1 + 2 + 13 + 1
     assert set(document["paths"]["/applications/{id}/keys/{keyId}"]) == {"get", "delete"}
     scheme = document["components"]["securitySchemes"]["ApiKey"]
     assert scheme == {"type": "apiKey", "in": "header", "name": KEY_HEADER}

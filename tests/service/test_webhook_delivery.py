@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import base64
 import json
+import shutil
 import stat
+import subprocess
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -95,6 +97,50 @@ def _independently_verified(public_pem: bytes, body: bytes, signature: str) -> b
     return True
 
 
+VENDOR_RECEIVER = r"""
+// The vendor's sample receiver (docs/api/webhooks/webhooks.mdx, "Sample Javascript Signature
+// Verification"), with json-stable-stringify written out (keys sorted, no whitespace).
+const crypto = require('crypto');
+const fs = require('fs');
+const stringify = (v) => (v === null || typeof v !== 'object') ? JSON.stringify(v)
+  : Array.isArray(v) ? '[' + v.map(stringify).join(',') + ']'
+  : '{' + Object.keys(v).sort()
+      .map((k) => JSON.stringify(k) + ':' + stringify(v[k])).join(',') + '}';
+const [bodyFile, signature, keyFile] = process.argv.slice(-3);
+const body = JSON.parse(fs.readFileSync(bodyFile, 'utf8'));
+const verifier = crypto.createVerify('SHA256');
+verifier.update(stringify(body));
+const ok = verifier.verify(
+  { key: fs.readFileSync(keyFile, 'utf8'), padding: crypto.constants.RSA_PKCS1_PSS_PADDING },
+  Buffer.from(signature, 'base64'));
+process.stdout.write(ok ? 'verified' : 'refused');
+"""
+
+
+def _vendor_receiver_says(tmp: Any, body: bytes, signature: str, pem: bytes) -> str:
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed: the vendor's receiver code cannot run")
+    (tmp / "body.json").write_bytes(body)
+    (tmp / "key.pem").write_bytes(pem)
+    result = subprocess.run(
+        [
+            node,
+            "-e",
+            VENDOR_RECEIVER,
+            "--",
+            str(tmp / "body.json"),
+            signature,
+            str(tmp / "key.pem"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
 def _delivery_rows(delivering: RunningService, webhook_id: str) -> list[Any]:
     return read_rows(
         delivering.data_dir,
@@ -108,7 +154,7 @@ def _webhook_row(delivering: RunningService, webhook_id: str) -> Any:
 
 
 def test_a_change_is_delivered_signed(
-    delivering: RunningService, client: httpx.Client, owner: Caller
+    delivering: RunningService, client: httpx.Client, owner: Caller, tmp_path: Any
 ) -> None:
     tenant_id = _tenant_of(owner)
     with receiving() as receiver:
@@ -144,6 +190,9 @@ def test_a_change_is_delivered_signed(
     other = base64.b64encode(b"\x00" * 256).decode()
     assert not verify(public, got.body, other)
     assert not _independently_verified(pem, got.body, other)
+    # And the vendor's own receiver code, as users run it, in Node.
+    assert _vendor_receiver_says(tmp_path, got.body, signature, pem) == "verified"
+    assert _vendor_receiver_says(tmp_path, forged, signature, pem) == "refused"
 
 
 def test_a_failing_receiver_is_retried_until_it_answers(

@@ -1,23 +1,31 @@
 """The pieces of webhook delivery that need no running service: the signing key's file,
-the back-off, the settings `serve` refuses, and the samples `trigger` sends."""
+the back-off, the settings `serve` refuses, the samples `trigger` sends, and the outbox's
+rows (console.service.delivery.outbox) on a store of the test's own."""
 
 from __future__ import annotations
 
 import os
+import sqlite3
 import stat
 import subprocess
 import sys
+import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from console.models.webhooks import EVENT_OBJECTS
+from console.service.changes import Actor, Change, queue_event
+from console.service.delivery import outbox
 from console.service.delivery.samples import sample_object
 from console.service.delivery.settings import DeliverySettings
 from console.service.delivery.signing_key import KEY_FILE, SigningKey, SigningKeyError
+from console.service.store import Store
 from console.webhooks.signing import load_public_key, sign, stable_json, verify
 
 AT = "2026-11-29T01:00:00.000000+00:00"
+LATER = "2026-11-29T02:00:00.000000+00:00"
 TENANT = "6a0b7c9e-1111-4222-8333-944455556666"
 
 
@@ -129,3 +137,100 @@ def test_every_event_type_has_a_sample_of_its_object(event_type: str) -> None:
         return  # the caller's own tenant
     if "id" in sample:  # ids are random: no sample names a real object
         assert sample_object(event_type, AT, TENANT)["id"] != sample["id"]
+
+
+# -- the outbox ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    made = Store(tmp_path)
+    try:
+        yield made
+    finally:
+        made.close()
+
+
+def _webhook(conn: sqlite3.Connection, tenant_id: str, status: str = "enabled") -> str:
+    webhook_id = str(uuid.uuid4())
+    conn.execute(
+        "INSERT INTO webhooks (id, tenant_id, name, url, events, status, created_at)"
+        " VALUES (?, ?, 'w', 'http://127.0.0.1:9/', '[\"proxy.created\"]', ?, ?)",
+        (webhook_id, tenant_id, status, AT),
+    )
+    return webhook_id
+
+
+def _queue(conn: sqlite3.Connection, tenant_id: str, webhook_id: str | None = None) -> str:
+    change = Change(
+        tenant_id, "proxy", str(uuid.uuid4()), "create", "Proxy created", Actor(None, "system"), AT
+    )
+    event_id = queue_event(conn, change, "proxy.created", webhook_id=webhook_id)
+    assert event_id is not None
+    return event_id
+
+
+def test_one_webhooks_backlog_never_hides_anothers_due_delivery(store: Store) -> None:
+    tenant = store.create_tenant("Outbox").tenant_id
+    with store.write() as conn:
+        busy = _webhook(conn, tenant)
+        for _ in range(50):
+            _queue(conn, tenant, busy)
+        quiet = _webhook(conn, tenant)
+        _queue(conn, tenant, quiet)
+        _webhook(conn, tenant, status="disabled")
+        _queue(conn, tenant)  # both enabled webhooks subscribe; the disabled one gets none
+    with store.read() as conn:
+        due = outbox.due(conn, LATER, busy=(), limit=8)
+        assert sorted(d.webhook_id for d in due) == sorted([busy, quiet])  # the oldest of each
+        assert outbox.due(conn, LATER, busy={busy}, limit=8)[0].webhook_id == quiet
+        assert outbox.due(conn, "2000-01-01T00:00:00.000000+00:00", busy=(), limit=8) == []
+
+
+def test_pending_deliveries_of_a_webhook_disabled_meanwhile_are_dropped(store: Store) -> None:
+    tenant = store.create_tenant("Outbox").tenant_id
+    with store.write() as conn:
+        webhook_id = _webhook(conn, tenant)
+        _queue(conn, tenant)
+        conn.execute("UPDATE webhooks SET status = 'disabled' WHERE id = ?", (webhook_id,))
+        assert outbox.drop_pending(conn, LATER) == 1
+        row = conn.execute("SELECT state, last_error FROM webhook_deliveries").fetchone()
+    assert tuple(row) == ("failed", outbox.DROPPED)
+
+
+def test_the_sweep_keeps_a_day_and_a_hundred_a_webhook(store: Store) -> None:
+    tenant = store.create_tenant("Outbox").tenant_id
+    with store.write() as conn:
+        webhook_id = _webhook(conn, tenant)
+        for _ in range(120):
+            _queue(conn, tenant, webhook_id)
+        conn.execute("UPDATE webhook_deliveries SET state = 'delivered', finished_at = ?", (LATER,))
+        _queue(conn, tenant, webhook_id)  # still pending: never swept
+        removed = outbox.sweep(conn, AT, keep_per_webhook=100)
+        assert removed == 20
+        assert conn.execute("SELECT COUNT(*) FROM webhook_events").fetchone()[0] == 101
+        removed = outbox.sweep(conn, "2100-01-01T00:00:00.000000+00:00", keep_per_webhook=100)
+        assert removed == 100
+        left = conn.execute("SELECT state FROM webhook_deliveries").fetchall()
+        assert [r[0] for r in left] == ["pending"]
+        assert conn.execute("SELECT COUNT(*) FROM webhook_events").fetchone()[0] == 1
+
+
+def test_a_failed_attempt_is_counted_and_given_up_after_the_last(store: Store) -> None:
+    tenant = store.create_tenant("Outbox").tenant_id
+    with store.write() as conn:
+        webhook_id = _webhook(conn, tenant)
+        _queue(conn, tenant, webhook_id)
+        seq = conn.execute("SELECT seq FROM webhook_deliveries").fetchone()[0]
+        options = {"status": 500, "error": "HTTP 500", "at": LATER, "retry_at": LATER}
+        first = outbox.failed_attempt(conn, seq, webhook_id, max_attempts=2, **options)
+        assert (first.attempts, first.failures, first.given_up) == (1, 1, False)
+        second = outbox.failed_attempt(conn, seq, webhook_id, max_attempts=2, **options)
+        assert (second.attempts, second.failures, second.given_up) == (2, 2, True)
+        _queue(conn, tenant, webhook_id)
+        later = conn.execute("SELECT MAX(seq) FROM webhook_deliveries").fetchone()[0]
+        outbox.delivered(conn, later, webhook_id, 204, LATER)
+        assert conn.execute("SELECT failures FROM webhooks").fetchone()[0] == 0
+        disabled = outbox.disable(conn, webhook_id, "Disabled: test", LATER)
+        assert disabled is not None and disabled.tenant_id == tenant
+        assert outbox.disable(conn, webhook_id, "again", LATER) is None  # once

@@ -185,6 +185,9 @@ def test_one_webhooks_backlog_never_hides_anothers_due_delivery(store: Store) ->
         assert sorted(d.webhook_id for d in due) == sorted([busy, quiet])  # the oldest of each
         assert outbox.due(conn, LATER, busy={busy}, limit=8)[0].webhook_id == quiet
         assert outbox.due(conn, "2000-01-01T00:00:00.000000+00:00", busy=(), limit=8) == []
+        # A webhook with a delivery in flight is not waited for: its end wakes the deliverer.
+        assert outbox.next_due(conn) == AT
+        assert outbox.next_due(conn, {busy, quiet}) is None
 
 
 def test_pending_deliveries_of_a_webhook_disabled_meanwhile_are_dropped(store: Store) -> None:

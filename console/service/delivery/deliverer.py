@@ -117,6 +117,8 @@ class Deliverer:
         self._started = time.monotonic()
         self._frozen = frozen_now()
         self._key_refused = False
+        """The signing key could not be used (a link in its place...): deliveries wait, and
+        the deliverer looks again at each poll, not in a loop."""
 
     # -- control, from any thread ------------------------------------------------------------
 
@@ -199,10 +201,13 @@ class Deliverer:
             log.exception("The webhook deliverer's round failed.")
 
     def _wait_seconds(self) -> float:
-        """Until the next poll, or sooner when a retry comes due before it."""
+        """Until the next poll, or sooner when a retry comes due before it (for a webhook
+        with nothing in flight: one that has is looked at again when its delivery ends)."""
         wait = self.settings.poll
+        if self._key_refused or len(self._in_flight) >= self.settings.max_in_flight:
+            return wait
         with self.store.read() as conn:
-            upcoming = outbox.next_due(conn)
+            upcoming = outbox.next_due(conn, self._in_flight)
         if upcoming is not None:
             due_in = (datetime.fromisoformat(upcoming) - self._schedule_now()).total_seconds()
             wait = min(wait, max(due_in, 0.0))
@@ -214,6 +219,16 @@ class Deliverer:
             return
         with self.store.read() as conn:
             found = outbox.due(conn, stamp(self._schedule_now()), self._in_flight, free)
+        if not found:
+            return
+        try:
+            self.key.private()  # made here, when first needed
+        except SigningKeyError as exc:  # the service's own fault: deliveries wait for a fix
+            if not self._key_refused:
+                log.error("Webhook deliveries wait: %s", exc)
+            self._key_refused = True
+            return
+        self._key_refused = False
         for delivery in found:
             task = asyncio.ensure_future(self._deliver(client, delivery))
             self._in_flight[delivery.webhook_id] = task
@@ -226,10 +241,6 @@ class Deliverer:
             self._settle(delivery, status, error)
         except asyncio.CancelledError:
             raise
-        except SigningKeyError as exc:  # the service's own fault: the delivery waits for a fix
-            if not self._key_refused:
-                self._key_refused = True
-                log.error("Webhook deliveries wait: %s", exc)
         except Exception:
             log.exception("Sending or settling webhook delivery %d failed.", delivery.seq)
         finally:

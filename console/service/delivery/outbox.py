@@ -63,14 +63,15 @@ def due(conn: sqlite3.Connection, now: str, busy: Collection[str], limit: int) -
     return found[:limit]
 
 
-def next_due(conn: sqlite3.Connection) -> str | None:
-    """When the earliest pending delivery of an enabled webhook is due (stored time)."""
-    row = conn.execute(
-        "SELECT MIN(d.next_at) FROM webhook_deliveries d"
+def next_due(conn: sqlite3.Connection, busy: Collection[str] = ()) -> str | None:
+    """When the earliest pending delivery of an enabled webhook not in `busy` is due (stored
+    time), or None."""
+    rows = conn.execute(
+        "SELECT d.webhook_id, MIN(d.next_at) FROM webhook_deliveries d"
         " JOIN webhooks w ON w.id = d.webhook_id AND w.status = 'enabled'"
-        " WHERE d.state = 'pending'"
-    ).fetchone()
-    return None if row is None else row[0]
+        " WHERE d.state = 'pending' GROUP BY d.webhook_id"
+    ).fetchall()
+    return min((row[1] for row in rows if row[0] not in busy), default=None)
 
 
 def delivered(conn: sqlite3.Connection, seq: int, webhook_id: str, status: int, at: str) -> None:

@@ -96,8 +96,11 @@ def _causes(exc: BaseException) -> Iterator[BaseException]:
 
 
 def _failed_reason(status: int | None, error: str, url: str, count: int) -> str:
+    """The webhook's `disabled_reason`; its URL without the query string, which may hold a
+    receiver's token (the reason is logged, as the access log never shows a query)."""
     last = error or f"HTTP {status}"
-    return f"Disabled after {count} failed deliveries in a row; the last: {last} ({url})"
+    shown = url.split("?", 1)[0]
+    return f"Disabled after {count} failed deliveries in a row; the last: {last} ({shown})"
 
 
 class Deliverer:

@@ -386,3 +386,29 @@ def test_trigger_refuses_an_unknown_type_and_another_tenants_webhook(
     assert_problem(owner.post("/webhooks/trigger", json={**body, "webhook_id": mine}), 409)
     reader = Caller(client, delivering.new_key(["webhook:read"], tenant_key=owner.key))
     assert_problem(reader.post("/webhooks/trigger", json={"type": "reactor.created"}), 403)
+
+
+def test_a_delivery_in_flight_when_the_service_stops_is_sent_on_its_next_run(
+    start_service: Any,
+) -> None:
+    running = start_service(webhooks={"timeout": 30})
+    with receiving(hold=True) as receiver:
+        webhook_id = insert_webhook(
+            running.data_dir, running.tenant_id, receiver.url, ["application.created"]
+        )
+        with http_client(running.base_url) as client:
+            Caller(client, running.key).created("/applications", private_application_body())
+        (first,) = receiver.wait_for(1)
+        running.stop()  # the receiver still holds it: the service does not wait for it
+        (row,) = _delivery_rows(running, webhook_id)
+        assert (row["state"], row["attempts"]) == ("pending", 0)
+        receiver.hold = False
+        receiver.released.set()
+        running.start()
+        second = receiver.wait_for(2)[1]
+    # The same event again (receivers are told to expect duplicates), dated anew.
+    assert second.document["event"] == first.document["event"]
+    row = wait_until(
+        lambda: (r := _delivery_rows(running, webhook_id)[0])["state"] == "delivered" and r
+    )
+    assert row["attempts"] == 1

@@ -151,6 +151,44 @@ def build_parser() -> argparse.ArgumentParser:
         "deleted (default 86400, the hosted service's 24 hours)",
     )
     serve.add_argument(
+        "--webhook-timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="give a webhook's receiver SECONDS to connect and SECONDS to answer each "
+        "delivery, or the attempt fails (default 5)",
+    )
+    serve.add_argument(
+        "--webhook-retry-base",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="retry a failed webhook delivery after SECONDS, then twice as long each time, "
+        "at most --webhook-retry-cap apart (default 1)",
+    )
+    serve.add_argument(
+        "--webhook-retry-cap",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="the longest wait between two attempts of a webhook delivery (default 300)",
+    )
+    serve.add_argument(
+        "--webhook-max-attempts",
+        type=int,
+        default=None,
+        metavar="N",
+        help="give a webhook delivery up after N failed attempts (default 8)",
+    )
+    serve.add_argument(
+        "--webhook-disable-after",
+        type=int,
+        default=None,
+        metavar="N",
+        help="disable a webhook whose deliveries failed N times in a row, keeping the "
+        "reason (default 10)",
+    )
+    serve.add_argument(
         "--allow-unisolated",
         action="store_true",
         help="run reactors' code even where no operating-system sandbox can be had (it then "

@@ -65,6 +65,7 @@ class RunningService:
         provision_delay: float | None = None,
         allow_unisolated: bool = False,
         log_retention: int | None = None,
+        webhooks: dict[str, float] | None = None,
     ) -> None:
         self.root = root
         self.launcher = tuple(launcher)
@@ -86,6 +87,10 @@ class RunningService:
         """`serve --allow-unisolated`: reactors run where no OS sandbox can be had."""
         self.log_retention = log_retention
         """`serve --log-retention` in seconds; None: the service's default (24 hours)."""
+        self.webhooks = dict(webhooks or {})
+        """The deliverer's settings, `serve --webhook-<name>`: `{"retry_base": 0.05,
+        "max_attempts": 3, "disable_after": 4, "timeout": 10}` (names as in
+        console.service.delivery.settings.DeliverySettings); left out: the defaults."""
         self.port = 0
         self.base_url = ""
         self.key = ""
@@ -121,6 +126,8 @@ class RunningService:
             cmd.append("--allow-unisolated")
         if self.log_retention is not None:
             cmd += ["--log-retention", str(self.log_retention)]
+        for name, value in self.webhooks.items():
+            cmd += [f"--webhook-{name.replace('_', '-')}", str(value)]
         return cmd
 
     def environment(self) -> dict[str, str]:

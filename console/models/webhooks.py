@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from typing import Any, Literal
+from uuid import UUID
 
 from pydantic import Field, field_validator
 
@@ -192,6 +193,33 @@ class WebhookUpdate(WebhookCreate):
     status: WebhookStatus | None = None
 
 
+class WebhookTrigger(RequestModel):
+    """`POST /webhooks/trigger` (the local service's own; `tenant-console webhooks trigger`):
+    send a sample event of `type` to every enabled webhook subscribed to it, or only to
+    `webhook_id` (one of the caller's tenant's, whatever it subscribes to)."""
+
+    type: str = Field(min_length=1, max_length=EVENT_TYPE_MAX)
+    webhook_id: UUID | None = None
+
+    @field_validator("type")
+    @classmethod
+    def _known_type(cls, value: str) -> str:
+        problem = event_type_problem(value)
+        if problem:
+            raise ValueError(problem)
+        return value
+
+
+class TriggerResult(LenientModel):
+    """What `POST /webhooks/trigger` answers (202): the sample event's id (None when no
+    webhook was to receive it) and how many deliveries were queued, with a sentence when
+    none was."""
+
+    event_id: str | None = None
+    deliveries: int = 0
+    detail: str | None = None
+
+
 class EventActor(LenientModel):
     id: str | None = None
     type: str | None = None
@@ -246,9 +274,11 @@ __all__ = [
     "Delivery",
     "Event",
     "EventActor",
+    "TriggerResult",
     "Webhook",
     "WebhookCreate",
     "WebhookList",
+    "WebhookTrigger",
     "WebhookUpdate",
     "event_type_problem",
     "webhook_url_problem",

@@ -31,11 +31,14 @@ from console.service.api import (
     roles,
     tenant_people,
     tenants,
+    webhook_delivery,
     webhooks,
 )
 from console.service.api.applications import SWEEP_INTERVAL_SECONDS
 from console.service.api.docs import ServiceRouter
 from console.service.api.problems import Problem, problem_response
+from console.service.delivery.settings import DeliverySettings
+from console.service.delivery.signing_key import SigningKey
 from console.service.openapi import install_openapi
 from console.service.provisioning import DEFAULT_PROVISION_DELAY
 from console.service.ratelimit import RateLimitMiddleware
@@ -57,6 +60,7 @@ SPECIFIED = (
     invitations,
     roles,
     logs,
+    webhook_delivery,
     webhooks,
 )
 """The route modules of the specification's API (and Application Keys, Reactors, Logs,
@@ -73,13 +77,15 @@ def create_app(
     provision_delay: float = DEFAULT_PROVISION_DELAY,
     allow_unisolated: bool = False,
     log_retention: int = LOG_RETENTION_SECONDS,
+    webhook_settings: DeliverySettings | None = None,
 ) -> FastAPI:
     """The service's app on `store`. `routers` serve more than the specification's routes
     (a test's own kind, tests/proof_kind); a router's lifespan runs with the app's.
     `provision_delay`: seconds a reactor's provisioning takes (console.service.provisioning);
     `allow_unisolated`: reactors' code may run without an OS sandbox where none can be had;
     `log_retention`: seconds audit log entries are kept (older ones are never answered, and
-    the periodic sweep deletes them)."""
+    the periodic sweep deletes them); `webhook_settings`: how webhook events are delivered
+    (console.service.delivery.settings; None: the defaults)."""
     app = FastAPI(
         title="Tenant administration API (local service)",
         version=__version__,
@@ -96,6 +102,9 @@ def create_app(
     app.state.provision_delay = provision_delay
     app.state.allow_unisolated = allow_unisolated
     app.state.log_retention = log_retention
+    app.state.webhook_settings = webhook_settings or DeliverySettings()
+    app.state.webhook_key = SigningKey(store.data_dir)
+    """The key deliveries are signed with, made on first need (console.service.delivery)."""
     served = (*(module.router for module in SPECIFIED), *routers)
     for router in served:
         app.include_router(router)

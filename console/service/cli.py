@@ -78,6 +78,10 @@ def serve(args: argparse.Namespace, routers: Sequence[ServiceRouter] = ()) -> in
         shown = retention
         top = MAX_LOG_RETENTION_SECONDS
         return _fail("serve", f"--log-retention must be from 1 to {top} seconds, not {shown}.")
+    webhook_settings = _webhook_settings(args)
+    problem = webhook_settings.problem()
+    if problem:
+        return _fail("serve", problem)
     data_dir = Path(args.data_dir).expanduser() if args.data_dir else default_data_dir()
     store = _open_store("serve", data_dir)
     if isinstance(store, int):
@@ -119,8 +123,34 @@ def serve(args: argparse.Namespace, routers: Sequence[ServiceRouter] = ()) -> in
         provision_delay=delay,
         allow_unisolated=args.allow_unisolated,
         log_retention=retention,
+        webhook_settings=webhook_settings,
     )
     return 0
+
+
+def _webhook_settings(args: argparse.Namespace):  # -> DeliverySettings
+    """The deliverer's settings from `serve`'s options (a launcher of a test's own may
+    parse fewer: what it leaves out keeps its default)."""
+    from dataclasses import replace
+
+    from console.service.delivery.settings import DeliverySettings
+
+    options = {
+        "timeout": "webhook_timeout",
+        "retry_base": "webhook_retry_base",
+        "retry_cap": "webhook_retry_cap",
+        "max_attempts": "webhook_max_attempts",
+        "disable_after": "webhook_disable_after",
+    }
+    given = {
+        field: getattr(args, option)
+        for field, option in options.items()
+        if getattr(args, option, None) is not None
+    }
+    settings = DeliverySettings()
+    if "retry_base" in given and "retry_cap" not in given:
+        given["retry_cap"] = max(settings.retry_cap, given["retry_base"])
+    return replace(settings, **given)
 
 
 def _announce_bootstrap(info, tenant_name: str, data_dir: Path) -> None:

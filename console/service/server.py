@@ -27,6 +27,7 @@ from console.service.store import Store
 
 if TYPE_CHECKING:
     from console.service.api.docs import ServiceRouter
+    from console.service.delivery.settings import DeliverySettings
 
 KEEP_ALIVE_SECONDS = 30
 """How long an idle kept-alive connection stays open: longer than the logs' follow interval
@@ -88,9 +89,10 @@ def run(
     provision_delay: float = DEFAULT_PROVISION_DELAY,
     allow_unisolated: bool = False,
     log_retention: int = LOG_RETENTION_SECONDS,
+    webhook_settings: DeliverySettings | None = None,
 ) -> None:
     """Serves until interrupted (Ctrl+C or SIGTERM); `routers`, `provision_delay`,
-    `allow_unisolated` and `log_retention` as for create_app."""
+    `allow_unisolated`, `log_retention` and `webhook_settings` as for create_app."""
     app = create_app(
         store,
         rate_limit=rate_limit,
@@ -99,6 +101,7 @@ def run(
         provision_delay=provision_delay,
         allow_unisolated=allow_unisolated,
         log_retention=log_retention,
+        webhook_settings=webhook_settings,
     )
     host, port = sock.getsockname()[:2]
     config = uvicorn.Config(

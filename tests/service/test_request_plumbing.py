@@ -35,8 +35,8 @@ def test_every_handler_is_served_by_the_one_preamble(tmp_path: Path) -> None:
     finally:
         store.close()
     # the spec's 22, the 4 of Application Keys, 9 of Reactors, PATCH /proxies/{id}, 2 of Logs,
-    # the 13 of the tenant's people, the 6 of Webhooks (their trigger is the deliverer's)
-    assert len(routes) == 26 + 9 + 1 + 2 + 13 + 6
+    # the 13 of the tenant's people, the 6 of Webhooks and their trigger
+    assert len(routes) == 26 + 9 + 1 + 2 + 13 + 6 + 1
     for route in routes:
         assert isinstance(route, APIRoute), route
         calls = _calls(route.endpoint)

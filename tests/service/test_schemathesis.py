@@ -320,7 +320,7 @@ def test_openapi_document_is_served(service) -> None:
         if method in ("get", "post", "put", "delete")
     }
     # the spec, Application Keys, Reactors, Logs; the tenant's people; webhooks
-    assert len(operations) == 26 + 8 + 2 + 13 + 6, sorted(operations)
+    assert len(operations) == 26 + 8 + 2 + 13 + 6 + 1, sorted(operations)
     schemes = document["components"]["securitySchemes"]
     assert {"type": "apiKey", "in": "header", "name": "SVC-API-KEY"} in schemes.values()
 

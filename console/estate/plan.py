@@ -295,7 +295,8 @@ def _within_limit(
     creates = [s for s in steps if s.action == CREATE]
     if not creates:
         return
-    held = len(target.document.get(kind.key) or [])
+    named = sum(len(ids) for ids in target.ids.get(kind.key, {}).values())
+    held = max(len(target.document.get(kind.key) or []), named)  # a promotion's: every id
     after = held - len(deleted) + len(creates)
     if after <= limit:
         return

@@ -12,6 +12,7 @@ from typing import Any
 from console.cli import main
 from console.client import AdminClient
 from console.estate.apply import apply_plan
+from console.estate.document import FORMAT
 from console.estate.plan import BLOCKED, CREATE, DELETE, UNCHANGED, compute_plan
 from console.estate.tenant import read_objects
 from console.kinds import WEBHOOKS
@@ -35,7 +36,7 @@ def seed_webhook(tenant: Any, name: str = "Orders", **extra: Any) -> dict[str, A
 
 
 def document_with(webhooks: list[dict[str, Any]]) -> dict[str, Any]:
-    return {"format": "tenant-console/v1", "webhooks": webhooks}
+    return {"format": FORMAT, "webhooks": webhooks}
 
 
 def item(name: str, **extra: Any) -> dict[str, Any]:

@@ -102,6 +102,8 @@ async def confirm_live(
     results: list[Found] = []
     for kind in kinds:
         fetch, filtered = _pages(client, kind, query)
+        declared = KINDS.by_index_name(kind)
+        facet = declared.index if declared is not None else None
         started = time.time()
         seen: set[str] = set()
 
@@ -119,7 +121,12 @@ async def confirm_live(
                         continue
                     name = item.get("name") if isinstance(item.get("name"), str) else ""
                     assert isinstance(name, str)
-                    if not filtered and not pattern.search(name):
+                    matched = (
+                        facet.matches(item, lambda text: bool(pattern.search(text)))
+                        if facet is not None
+                        else bool(pattern.search(name))
+                    )
+                    if not filtered and not matched:
                         continue
                     if item["id"] in seen:  # the list shifted between pages
                         continue

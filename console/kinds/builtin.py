@@ -465,8 +465,8 @@ WEBHOOKS = KINDS.register(
             update_body=webhook_update,
             restore_note=WEBHOOK_RESTORE_NOTE,
         ),
-        # -- local index
-        index=IndexFacet(name="webhooks"),
+        # -- local index; a live search matches its URL too
+        index=IndexFacet(name="webhooks", also=("url",)),
     )
 )
 """Where the service sends the tenant's events (at most five a tenant), as the hosted

@@ -237,3 +237,18 @@ def test_a_disabled_webhooks_reason_is_shown() -> None:
     details = details_text(disabled)
     assert "Why disabled:  10 deliveries in a row failed" in details and "\x1b" not in details
     assert "Why disabled" not in details_text(enabled)
+
+
+def test_search_finds_a_webhook_by_name_and_by_url(http, capsys) -> None:
+    made = make(http, "Billing events", url="https://hooks.example.com/billing-7c1")
+    for query in ("billing ev", "hooks.example.com/billing-7c1"):
+        code = main(["search", query, "--kind", "webhooks", "--format", "json"])
+        out, err = capsys.readouterr()
+        assert code == 0, err
+        (found,) = json.loads(out)["results"]
+        assert (found["kind"], found["id"], found["name"]) == (
+            "webhooks",
+            made["id"],
+            "Billing events",
+        )
+    assert main(["search", "nothing-like-it", "--kind", "webhooks"]) == 3

@@ -28,6 +28,7 @@ from console.client.resources import (
 if TYPE_CHECKING:
     from console.client.index import LocalIndex
     from console.client.people_groups import Invitations, Members
+    from console.client.signing_key import SigningKey
     from console.client.webhooks import Webhooks
     from console.kinds import Kind
     from console.models.people import RoleItem
@@ -44,7 +45,8 @@ class AdminClient:
     Use it as `async with AdminClient(url, key) as c:`; resource groups hang off it as
     `c.permissions`, `c.applications`, `c.proxies`, `c.reactor_formulas`, `c.reactors`,
     `c.members`, `c.invitations`, `c.webhooks` and `c.tenant` (with its owner and security
-    contact), and `c.roles()` reads the role catalogue;
+    contact), `c.webhook_signing_key()` reads the key webhook deliveries verify with, and
+    `c.roles()` reads the role catalogue;
     and `c.collection(kind)` serves any paged kind of the registry (console.kinds).
     Every failure raises an ApiError subclass. GET, PUT and DELETE are retried on 429,
     502, 503, 504 and lost connections per `retry`; POST never is.
@@ -154,11 +156,14 @@ class AdminClient:
             group = self._collections[WEBHOOKS] = Webhooks(self._session)
         return group
 
-    async def get_published(self, url: str, *, limit: int) -> tuple[int, bytes]:
-        """A GET of what is published to anyone, WITHOUT the key: a path on this service or
-        an absolute URL elsewhere (the hosted service's CDN); the status and at most `limit`
-        bytes. The webhook signing key is read so (console.webhooks.signing_key)."""
-        return await self._session.get_published(url, limit=limit)
+    async def webhook_signing_key(self, public_key_url: str | None = None) -> SigningKey:
+        """The public key this service's webhook deliveries verify with (its `.pem`, and
+        where it was read): the local service publishes it on its base URL, the hosted
+        service on its CDN (`public_key_url`, by default the contract's WEBHOOK_KEY_URL).
+        Neither request carries the API key (console.client.signing_key)."""
+        from console.client.signing_key import webhook_signing_key
+
+        return await webhook_signing_key(self._session, public_key_url)
 
     async def roles(self) -> list[RoleItem]:
         """The roles a member may have (`GET /roles`): OWNER, ADMIN, READ_ONLY."""

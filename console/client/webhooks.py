@@ -26,10 +26,14 @@ TRIGGER_PATH = f"{WEBHOOKS.path}/trigger"
 @dataclass(frozen=True)
 class Triggered:
     """What `trigger` answered: the sample event's id and how many deliveries it queued (one
-    per enabled webhook subscribed to its type, or to the one named)."""
+    per enabled webhook subscribed to its type, or to the one named); none, with the
+    service's sentence, when no webhook was to receive it."""
 
-    event_id: str
+    event_id: str | None
+    """None when no webhook was to receive it: nothing was sent."""
     deliveries: int
+    detail: str = ""
+    """The service's sentence when nothing was sent ("No enabled webhook subscribes to ...")."""
 
 
 class Webhooks(Collection[Webhook, WebhookCreate, WebhookUpdate]):
@@ -85,7 +89,8 @@ class Webhooks(Collection[Webhook, WebhookCreate, WebhookUpdate]):
         _status, data = await self._session.invoke("POST", TRIGGER_PATH, body)
         answer = data if isinstance(data, dict) else {}
         event_id, deliveries = answer.get("event_id"), answer.get("deliveries")
-        if not isinstance(event_id, str) or type(deliveries) is not int:
+        detail = answer.get("detail")
+        if not isinstance(event_id, str | None) or type(deliveries) is not int:
             raise UnexpectedResponse(
                 _status,
                 "Unexpected answer",
@@ -93,7 +98,7 @@ class Webhooks(Collection[Webhook, WebhookCreate, WebhookUpdate]):
                 method="POST",
                 path=TRIGGER_PATH,
             )
-        return Triggered(event_id, deliveries)
+        return Triggered(event_id, deliveries, detail if isinstance(detail, str) else "")
 
 
 def status_body(current: Webhook, status: str) -> dict[str, Any]:

@@ -303,10 +303,8 @@ def _undo_hint(client: AdminClient, object_id: str) -> str:
 async def _key_line(client: AdminClient) -> str:
     """Where the key the deliveries verify with is published (there is no per-webhook
     secret: one key pair signs every delivery of the service), or "" if it cannot be read."""
-    from console.webhooks.signing_key import webhook_signing_key
-
     try:
-        key = await webhook_signing_key(client)
+        key = await client.webhook_signing_key()
     except Exception:
         logging.getLogger(__name__).info("Could not read the webhook signing key", exc_info=True)
         return ""
@@ -403,6 +401,10 @@ async def _trigger(client: AdminClient, args: argparse.Namespace) -> int:
     except NotOffered:
         raise Refused(NO_TRIGGER) from None
     count = triggered.deliveries
+    if triggered.event_id is None or not count:
+        said = triggered.detail or f"No enabled webhook subscribes to {args.event}."
+        _say(f"{said.rstrip('.')}: nothing was sent." if "nothing" not in said else said)
+        return OK
     to = "the webhook given" if webhook_id else "every enabled webhook subscribed to it"
     _say(
         f"Sent a sample {args.event} event ({triggered.event_id}): {count} "

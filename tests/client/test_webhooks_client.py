@@ -17,7 +17,6 @@ from console.client.index import LocalIndex
 from console.kinds import WEBHOOKS
 from console.models.webhooks import EVENT_TYPES, MAX_WEBHOOKS, WebhookCreate
 from console.webhooks.signing import LOCAL_KEY_PATH
-from console.webhooks.signing_key import webhook_signing_key
 
 KEY = "stub-key-0123456789"
 PEM = "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8A\n-----END PUBLIC KEY-----"
@@ -100,6 +99,8 @@ async def test_trigger_on_the_local_service_queues_a_sample(client: AdminClient)
     assert only.event_id != triggered.event_id
     with pytest.raises(ValueError, match="not an event type"):
         await client.webhooks.trigger("reactor.creatd")
+    nobody = await client.webhooks.trigger("token.created")  # no webhook subscribes to it
+    assert (nobody.event_id, nobody.deliveries) == (None, 0) and nobody.detail
 
 
 async def test_trigger_on_a_service_without_it_says_it_is_not_offered(stub) -> None:
@@ -150,7 +151,7 @@ async def test_a_status_change_writes_back_what_the_console_does_not_know(stub) 
 
 async def test_the_local_services_signing_key_is_read_without_the_api_key(service, tenant) -> None:
     async with AdminClient(service.base_url, tenant.key) as c:
-        key = await webhook_signing_key(c)
+        key = await c.webhook_signing_key()
     assert key.pem.startswith("-----BEGIN PUBLIC KEY-----")
     assert key.source == service.base_url.rstrip("/") + LOCAL_KEY_PATH
 
@@ -193,7 +194,7 @@ async def test_without_a_key_of_its_own_the_service_sends_the_reader_to_the_cdn(
     api = await stub(Respond(404, {"title": "Not Found", "status": 404}))
     async with Cdn() as cdn, AdminClient(api.base_url, KEY) as c:
         url = cdn.url
-        key = await webhook_signing_key(c, url)
+        key = await c.webhook_signing_key(url)
     assert key.source == url and key.pem == PEM + "\n"
     assert len(cdn.heads) == 1 and KEY.encode() not in cdn.heads[0]
     assert [KEY in str(r.headers) for r in api.requests] == [False]
@@ -203,7 +204,7 @@ async def test_what_is_not_a_public_key_is_refused(stub) -> None:
     api = await stub(Respond(200, {"not": "a key"}))
     async with AdminClient(api.base_url, KEY) as c:
         with pytest.raises(UnexpectedResponse, match="not a PEM public key"):
-            await webhook_signing_key(c)
+            await c.webhook_signing_key()
 
 
 async def test_listing_records_webhooks_in_the_local_index(client: AdminClient, tmp_path) -> None:

@@ -196,6 +196,9 @@ def test_trigger_sends_a_sample_to_the_subscribed_webhooks(http, capsys) -> None
     code, out, err = run(capsys, "trigger", "proxy.created", "--webhook", made["id"])
     assert code == 0, err
     assert "to the webhook given" in out
+    code, out, err = run(capsys, "trigger", "token.created")
+    assert code == 0, err
+    assert "nothing was sent" in out
 
 
 async def test_trigger_on_a_service_without_the_route_says_what_to_do(capsys, monkeypatch) -> None:

@@ -1,4 +1,4 @@
-"""The public key a service's webhook deliveries verify with (`webhook_signing_key(client)`).
+"""The public key a service's webhook deliveries verify with (`client.webhook_signing_key()`).
 
 The local service publishes it on its own base URL (`/keys/webhooks.v1.key`); the hosted
 service's API has no such route (it answers 404 there), and its key is published on its CDN
@@ -6,8 +6,9 @@ service's API has no such route (it answers 404 there), and its key is published
 when the service does not publish one. Neither request carries the API key: the key is
 public, and the CDN is another host that must never see the key.
 
-It lives here, not in the client: the client's package must not import this one (which
-imports the client), and the key's addresses are console.webhooks.signing's.
+The key's addresses are the contract's (console.models.contract, re-exported by
+console.webhooks.signing, which the client's package must not import: it imports the
+client).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import TYPE_CHECKING
 from console.client.errors import UnexpectedResponse
 
 if TYPE_CHECKING:
-    from console.client import AdminClient
+    from console.client._http import HttpSession
 
 KEY_LIMIT = 16 * 1024
 """A PEM public key is well under a kilobyte: anything near this is not one."""
@@ -35,15 +36,17 @@ class SigningKey:
     source: str
 
 
-async def webhook_signing_key(client: AdminClient, public_key_url: str | None = None) -> SigningKey:
+async def webhook_signing_key(
+    session: HttpSession, public_key_url: str | None = None
+) -> SigningKey:
     """The key the service's deliveries verify with: the service's own when it publishes
     one, else the one at `public_key_url` (the hosted service's CDN when not given).
     UnexpectedResponse when what either answers is not a PEM public key."""
-    from console.webhooks.signing import LOCAL_KEY_PATH, WEBHOOK_KEY_URL
+    from console.models.contract import LOCAL_KEY_PATH, WEBHOOK_KEY_URL
 
-    status, body = await client.get_published(LOCAL_KEY_PATH, limit=KEY_LIMIT)
+    status, body = await session.get_published(LOCAL_KEY_PATH, limit=KEY_LIMIT)
     if status == 200:
-        return SigningKey(_pem(body, LOCAL_KEY_PATH, status), client.base_url + LOCAL_KEY_PATH)
+        return SigningKey(_pem(body, LOCAL_KEY_PATH, status), session.base_url + LOCAL_KEY_PATH)
     if status not in (404, 405):
         raise UnexpectedResponse(
             status,
@@ -53,7 +56,7 @@ async def webhook_signing_key(client: AdminClient, public_key_url: str | None = 
             path=LOCAL_KEY_PATH,
         )
     url = public_key_url or WEBHOOK_KEY_URL
-    status, body = await client.get_published(url, limit=KEY_LIMIT)
+    status, body = await session.get_published(url, limit=KEY_LIMIT)
     if status != 200:
         raise UnexpectedResponse(
             status,

@@ -51,6 +51,8 @@ HANDLERS = {
     "members": "console.members_cli:run",
     # issue 36: the audit logs, the local archive of them, following them (console/audit/cli.py)
     "logs": "console.audit.cli:run",
+    # issue 37: webhooks from a script; `listen` receives them (console/webhooks/)
+    "webhooks": "console.webhooks.cli:run",
 }
 
 
@@ -272,6 +274,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_keys_command(sub)
     _add_reactors_command(sub)
     _add_members_command(sub)
+    _add_webhooks_command(sub)
     _add_search_command(sub)
     _add_logs_command(sub)
 
@@ -528,6 +531,70 @@ def _add_members_command(sub: argparse._SubParsersAction[_Parser]) -> None:
     for parser in (listed, invite, resend, revoke, set_role, remove):
         parser.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
     for parser in (invite, resend, revoke, set_role, remove):
+        parser.add_argument("--read-only", action="store_true", default=argparse.SUPPRESS)
+
+
+def _add_webhooks_command(sub: argparse._SubParsersAction[_Parser]) -> None:
+    """Issue 37: the tenant's webhooks (console/webhooks/cli.py). An action of its own module
+    adds its parser here with one call, its parser setting `webhooks_run="module:function"`
+    (console.webhooks.cli.run hands it the arguments)."""
+    webhooks = sub.add_parser(
+        "webhooks",
+        help="list, show, create, update, enable, disable, delete webhooks; event types; trigger",
+        description="The tenant's webhooks (at most five). WEBHOOK is a webhook's id or exact "
+        "name. Every change is journalled and can be undone (`tenant-console undo`). Exit 0 "
+        "done, 1 refused or failed, 2 usage, 3 no such webhook.",
+    )
+    actions = webhooks.add_subparsers(dest="webhooks_command", metavar="ACTION", required=True)
+    _add_webhook_scripting(actions)
+
+
+def _add_webhook_scripting(actions: argparse._SubParsersAction[_Parser]) -> None:
+    """`webhooks list|show|create|update|delete|enable|disable|event-types|trigger`."""
+    listed = actions.add_parser(
+        "list", help="every webhook: name, status (why disabled), events, URL, id"
+    )
+    listed.add_argument("--format", choices=("table", "json", "csv"), default="table")
+    show = actions.add_parser("show", help="one webhook, every field")
+    show.add_argument("webhook", metavar="WEBHOOK", help="its id or exact name")
+    show.add_argument("--format", choices=("table", "json"), default="table")
+    types = actions.add_parser("event-types", help="the event types a webhook may subscribe to")
+    types.add_argument("--format", choices=("table", "json"), default="table")
+    create = actions.add_parser("create", help="a new webhook (it starts enabled)")
+    update = actions.add_parser(
+        "update", help="change the fields given; the others (and its status) stay"
+    )
+    update.add_argument("webhook", metavar="WEBHOOK", help="its id or exact name")
+    for parser, needed in ((create, "required"), (update, "optional")):
+        parser.add_argument("--name", metavar="NAME", help=f"its name ({needed})")
+        parser.add_argument("--url", metavar="URL", help=f"where events are sent ({needed})")
+        parser.add_argument(
+            "--events",
+            metavar="A,B",
+            help=f"the event types, comma-separated ({needed}; see `webhooks event-types`)",
+        )
+        parser.add_argument(
+            "--notify-email",
+            metavar="EMAIL",
+            help="told when the service disables it (optional; empty on update removes it)",
+        )
+    enable = actions.add_parser("enable", help="send events to it again")
+    disable = actions.add_parser("disable", help="stop sending events to it (it is kept)")
+    delete = actions.add_parser("delete", help="delete a webhook (asks first, unless --yes)")
+    for parser in (enable, disable, delete):
+        parser.add_argument("webhook", metavar="WEBHOOK", help="its id or exact name")
+    delete.add_argument("--yes", action="store_true", help="delete without asking")
+    trigger = actions.add_parser(
+        "trigger", help="local service: send a sample event of a type to its webhooks"
+    )
+    trigger.add_argument("event", metavar="EVENT", help="the event type (reactor.created, ...)")
+    trigger.add_argument(
+        "--webhook", metavar="WEBHOOK", help="only to this webhook (its id or exact name)"
+    )
+    every = (listed, show, types, create, update, enable, disable, delete, trigger)
+    for parser in every:
+        parser.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
+    for parser in (create, update, enable, disable, delete):
         parser.add_argument("--read-only", action="store_true", default=argparse.SUPPRESS)
 
 

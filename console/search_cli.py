@@ -1,8 +1,9 @@
 """`tenant-console search NAME [--kind KIND] [--format table|json]`: KIND is one the local
-index records (console.kinds' IndexFacet: applications, proxies, formulas).
+index records (console.kinds' IndexFacet: applications, proxies, formulas, reactors, webhooks).
 
 Objects whose names contain NAME (case-insensitively, `*` matching any run, as the
-service's name filter). The table prints what the profile's local index knows at once
+service's name filter); live, a kind's IndexFacet may match other fields too (a webhook's
+URL), which the index never holds. The table prints what the profile's local index knows at once
 ("from the index, 3 minutes old"), then the live answer: each row confirmed, new, or gone
 (the index knew it, the service no longer has it). JSON prints the live answer only, each
 object with its state. The walks keep within the profile's request budget, and say on

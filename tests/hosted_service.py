@@ -84,7 +84,6 @@ OWN_APPLICATION: dict[str, Any] = {
     "type": "management",
     "permissions": [
         *(p.type for p in PERMISSIONS if "management" in p.application_types),
-        "webhook:read",
         "key:read",
     ],
     "keys": [{"id": OWN_KEY_ID, "version": "1"}],
@@ -227,7 +226,8 @@ REACTED = {"raw": {"card": "enriched"}, "body": None, "headers": None, "tokens":
 """What every react here answers."""
 
 CATALOGUE: list[dict[str, Any]] = [
-    *(p.model_dump(mode="json") for p in PERMISSIONS),  # reactor:invoke among them
+    # reactor:invoke among them; webhook:read as the hosted service has it (below)
+    *(p.model_dump(mode="json") for p in PERMISSIONS if p.type != "webhook:read"),
     {
         "type": "webhook:read",
         "description": "Read webhooks",

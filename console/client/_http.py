@@ -151,6 +151,41 @@ class HttpSession:
     def __repr__(self) -> str:
         return f"HttpSession(base_url={self.base_url!r}, api_key={_REDACTED!r})"
 
+    async def get_published(self, url: str, *, limit: int) -> tuple[int, bytes]:
+        """A GET of what is published to anyone (the webhook signing key): `url` a path on
+        this service, or an absolute URL elsewhere (a CDN), sent WITHOUT the key, once, no
+        redirect followed; the status and at most `limit` bytes of the body (more is an
+        UnexpectedResponse). ServiceUnreachable when no answer comes."""
+        absolute = url.startswith(("https://", "http://"))
+        if not absolute:
+            check_path("GET", url)
+        client = self._client
+        if absolute:  # another host: a client of its own, with no header of this service's
+            client = httpx.AsyncClient(
+                timeout=self.timeout, follow_redirects=False, headers={"User-Agent": USER_AGENT}
+            )
+        try:
+            async with client.stream("GET", url) as response:
+                body = b""
+                async for chunk in response.aiter_bytes():
+                    body += chunk
+                    if len(body) > limit:
+                        raise UnexpectedResponse(
+                            response.status_code,
+                            "Unexpected answer",
+                            f"The answer of {url} is larger than {limit} bytes",
+                            method="GET",
+                            path=url,
+                        )
+                return response.status_code, body
+        except httpx.TransportError as exc:
+            raise ServiceUnreachable(
+                url if absolute else self.base_url, type(exc).__name__, method="GET", path=url
+            ) from None
+        finally:
+            if absolute:
+                await client.aclose()
+
     async def request(
         self,
         method: str,

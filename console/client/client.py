@@ -28,6 +28,8 @@ from console.client.resources import (
 if TYPE_CHECKING:
     from console.client.index import LocalIndex
     from console.client.people_groups import Invitations, Members
+    from console.client.signing_key import SigningKey
+    from console.client.webhooks import Webhooks
     from console.kinds import Kind
     from console.models.people import RoleItem
 
@@ -42,7 +44,8 @@ class AdminClient:
 
     Use it as `async with AdminClient(url, key) as c:`; resource groups hang off it as
     `c.permissions`, `c.applications`, `c.proxies`, `c.reactor_formulas`, `c.reactors`,
-    `c.members`, `c.invitations` and `c.tenant` (with its owner and security contact), and
+    `c.members`, `c.invitations`, `c.webhooks` and `c.tenant` (with its owner and security
+    contact), `c.webhook_signing_key()` reads the key webhook deliveries verify with, and
     `c.roles()` reads the role catalogue;
     and `c.collection(kind)` serves any paged kind of the registry (console.kinds).
     Every failure raises an ApiError subclass. GET, PUT and DELETE are retried on 429,
@@ -105,12 +108,14 @@ class AdminClient:
         `c.permissions`)."""
         group = self._collections.get(kind)
         if group is None:
-            from console.kinds import INVITATIONS, MEMBERS
+            from console.kinds import INVITATIONS, MEMBERS, WEBHOOKS
 
             if kind is MEMBERS:
                 return self.members
             if kind is INVITATIONS:
                 return self.invitations
+            if kind is WEBHOOKS:
+                return self.webhooks
             group = self._collections[kind] = Collection(self._session, kind)
         return group
 
@@ -137,6 +142,28 @@ class AdminClient:
         if not isinstance(group, Invitations):
             group = self._collections[INVITATIONS] = Invitations(self._session)
         return group
+
+    @property
+    def webhooks(self) -> Webhooks:
+        """The tenant's webhooks (console.client.webhooks): list, create, update, delete,
+        `event_types`, `enable`/`disable`, and the local service's `trigger`; made on first
+        use, so that the client's start-up loads none of their models."""
+        from console.client.webhooks import Webhooks
+        from console.kinds import WEBHOOKS
+
+        group = self._collections.get(WEBHOOKS)
+        if not isinstance(group, Webhooks):
+            group = self._collections[WEBHOOKS] = Webhooks(self._session)
+        return group
+
+    async def webhook_signing_key(self, public_key_url: str | None = None) -> SigningKey:
+        """The public key this service's webhook deliveries verify with (its `.pem`, and
+        where it was read): the local service publishes it on its base URL, the hosted
+        service on its CDN (`public_key_url`, by default the contract's WEBHOOK_KEY_URL).
+        Neither request carries the API key (console.client.signing_key)."""
+        from console.client.signing_key import webhook_signing_key
+
+        return await webhook_signing_key(self._session, public_key_url)
 
     async def roles(self) -> list[RoleItem]:
         """The roles a member may have (`GET /roles`): OWNER, ADMIN, READ_ONLY."""

@@ -11,18 +11,22 @@ no Textual here.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from console.client.errors import NotOffered
 from console.client.index import IndexRow, LocalIndex, age_text, indexed_names, name_pattern
 from console.client.walk import WALK_PAGE_SIZE, PageEnd, envelope_end, walk_pages
 from console.kinds import KINDS
 
 if TYPE_CHECKING:
     from console.client.client import AdminClient
+
+log = logging.getLogger("console.client")
 
 State = Literal["indexed", "confirmed", "new", "gone"]
 
@@ -102,6 +106,8 @@ async def confirm_live(
     results: list[Found] = []
     for kind in kinds:
         fetch, filtered = _pages(client, kind, query)
+        declared = KINDS.by_index_name(kind)
+        facet = declared.index if declared is not None else None
         started = time.time()
         seen: set[str] = set()
 
@@ -109,26 +115,35 @@ async def confirm_live(
             return envelope_end(envelope, number, WALK_PAGE_SIZE)
 
         record = index is not None and client.index is not index
-        walking = walk_pages(fetch, end_of, budget=client.budget)
-        async with aclosing(walking):
-            async for _number, envelope in walking:
-                if record and index is not None:  # else the client records every page itself
-                    index.record(kind, envelope.get("data") or [])
-                for item in envelope.get("data") or []:
-                    if not isinstance(item, dict) or not isinstance(item.get("id"), str):
-                        continue
-                    name = item.get("name") if isinstance(item.get("name"), str) else ""
-                    assert isinstance(name, str)
-                    if not filtered and not pattern.search(name):
-                        continue
-                    if item["id"] in seen:  # the list shifted between pages
-                        continue
-                    seen.add(item["id"])
-                    state: State = "confirmed" if (kind, item["id"]) in known else "new"
-                    found = Found(kind, item["id"], name, state)
-                    results.append(found)
-                    if on_found is not None:
-                        on_found(found)
+        try:
+            walking = walk_pages(fetch, end_of, budget=client.budget)
+            async with aclosing(walking):
+                async for _number, envelope in walking:
+                    if record and index is not None:  # else the client records every page itself
+                        index.record(kind, envelope.get("data") or [])
+                    for item in envelope.get("data") or []:
+                        if not isinstance(item, dict) or not isinstance(item.get("id"), str):
+                            continue
+                        name = item.get("name") if isinstance(item.get("name"), str) else ""
+                        assert isinstance(name, str)
+                        matched = (
+                            facet.matches(item, lambda text: bool(pattern.search(text)))
+                            if facet is not None
+                            else bool(pattern.search(name))
+                        )
+                        if not filtered and not matched:
+                            continue
+                        if item["id"] in seen:  # the list shifted between pages
+                            continue
+                        seen.add(item["id"])
+                        state: State = "confirmed" if (kind, item["id"]) in known else "new"
+                        found = Found(kind, item["id"], name, state)
+                        results.append(found)
+                        if on_found is not None:
+                            on_found(found)
+        except NotOffered as missing:  # a service without the kind holds none of it
+            log.info("The service does not offer %s: %s", kind, missing)
+            continue
         gone = [row for row in answer.rows if row.kind == kind and row.id not in seen]
         if index is not None:
             index.mark_gone(kind, [row.id for row in gone])

@@ -76,6 +76,8 @@ Payload = RequestModel | Mapping[str, Any]
 
 ITERATE_PAGE_SIZE = 100
 """Pages fetched by `iterate`: the largest the service allows, so fewest round trips."""
+MAX_CURSOR_PAGES = 1000
+"""A guard against a service whose cursor never ends (a kind that pages by cursor)."""
 
 
 def body_of(payload: Payload | BaseModel) -> dict[str, Any]:
@@ -261,9 +263,45 @@ class Collection(_Resource, Generic[M, C, U]):
         )
 
     async def _page_json(self, page: int, size: int, filters: Params) -> dict[str, Any]:
+        if self.kind.cursor_pages:
+            return await self._cursor_pages(page, size, filters)
         params = page_params(page, size, filters)
         data = await self._session.request("GET", self.path, params=params)
         return checked_envelope(data, method="GET", path=self.path)
+
+    async def _cursor_pages(self, page: int, size: int, filters: Params) -> dict[str, Any]:
+        """A kind whose list pages by cursor (`pagination.next`, sent back as `start`), as
+        one numbered page: page 1 holds every object (each page after the first read by its
+        cursor), a later page none (asked for nothing), with the totals saying so, so that
+        every walker of numbered pages ends after the first. For small lists only (webhooks:
+        at most five); a cursor that does not move is an UnexpectedResponse."""
+        objects: builtins.list[Any] = []
+        if page == 1:
+            cursor: str | None = None
+            for _ in range(MAX_CURSOR_PAGES):
+                params = [*filters, *([("start", cursor)] if cursor else [])]
+                data = await self._session.request("GET", self.path, params=params)
+                envelope = checked_envelope(data, method="GET", path=self.path)
+                objects += envelope["data"]
+                following = (envelope.get("pagination") or {}).get("next")
+                if not isinstance(following, str) or not following or not envelope["data"]:
+                    break
+                if following == cursor:
+                    raise UnexpectedResponse(
+                        200,
+                        "Unexpected answer",
+                        f"The service's {self.kind.nouns.plural} pages repeat the same cursor",
+                        method="GET",
+                        path=self.path,
+                    )
+                cursor = following
+        pagination = {
+            "page_number": page,
+            "page_size": max(size, len(objects)),
+            "total_items": len(objects) if page == 1 else None,
+            "total_pages": 1,
+        }
+        return {"pagination": pagination, "data": objects}
 
     async def _iterate(self, filters: Params, size: int) -> AsyncIterator[M]:
         """Every item, page by page in list order, a few pages in flight (console.client.walk);

@@ -21,9 +21,12 @@ async def page_json(
     client: AdminClient, kind: Kind, page: int, size: int, name: str | None = None
 ) -> dict[str, Any]:
     """One page of the kind's collection as sent; `name` only for a kind with a name filter
-    (it matches names containing it)."""
+    (it matches names containing it). A kind that pages by cursor is read through its
+    resource group (console.client.resources), which answers every object as page 1."""
     from console.client.envelope import checked_envelope, page_params
 
+    if kind.cursor_pages:  # read by cursor, answered as one numbered page (webhooks)
+        return await client.collection(kind).page_json(page=page, size=size, name=name)
     filters = [("name", name)] if name else []
     data = await client.send_json("GET", kind.path, params=page_params(page, size, filters))
     return checked_envelope(data, method="GET", path=kind.path)

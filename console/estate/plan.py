@@ -254,6 +254,8 @@ def compute_plan(
         by_kind[kind.key] = {s.name: s for s in kind_steps}
         for reference in estate_of(kind).references:
             _check_references(kind_steps, reference, by_kind.get(reference.kind, {}), target)
+        limit = estate_of(kind).limit
+        first: list[Step] = []  # a limited kind's deletes, before its creates
         for step in kind_steps:
             if step.action == ONLY_IN_TARGET and names is not None:
                 continue
@@ -262,9 +264,14 @@ def compute_plan(
                     step.note = "kept: its key is the one this plan is applied with"
                 else:
                     step.action = DELETE
-                    deletes.append(step)
+                    (first if limit is not None else deletes).append(step)
                     continue
             steps.append(step)
+        if limit is not None:
+            kept = [s for s in kind_steps if all(s is not d for d in first)]
+            _within_limit(kind, limit, kept, first, target)
+            at = next((n for n, s in enumerate(steps) if s.kind == kind.key), len(steps))
+            steps[at:at] = first
     order = {kind.key: place for place, kind in enumerate(reversed(in_apply_order()))}
     steps += sorted(deletes, key=lambda s: order[s.kind])
     for step in steps:
@@ -277,6 +284,29 @@ def compute_plan(
             f"{compact(target.tenant_name)}): each tenant keeps its own"
         )
     return plan
+
+
+def _within_limit(
+    kind: Kind, limit: int, steps: list[Step], deleted: list[Step], target: TenantSnapshot
+) -> None:
+    """Blocks every create of `kind` when applying them would leave the target holding
+    more than `limit` (a promotion's plan holds only some names: the target's others count
+    too)."""
+    creates = [s for s in steps if s.action == CREATE]
+    if not creates:
+        return
+    named = sum(len(ids) for ids in target.ids.get(kind.key, {}).values())
+    held = max(len(target.document.get(kind.key) or []), named)  # a promotion's: every id
+    after = held - len(deleted) + len(creates)
+    if after <= limit:
+        return
+    plural = kind.nouns.plural
+    note = (
+        f"the target would hold {after} {plural}; a tenant holds at most {limit} (delete "
+        f"some there{'' if deleted else ', or apply with --prune'})"
+    )
+    for step in creates:
+        step.action, step.note = BLOCKED, note
 
 
 def sent_code_problems(step: Step) -> list[str]:

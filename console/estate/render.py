@@ -69,8 +69,9 @@ def step_lines(step: Step, plan: Plan) -> list[str]:
     head = f"  {MARKS[action]} {action:<15} {printable(step.name)}"
     if step.kind != SETTINGS and step.desired and action == CREATE:
         created_note = estate_of(KINDS.get(step.kind)).created_note
-        if created_note is not None:
-            head += f" ({created_note(step.desired)})"
+        said = created_note(step.desired) if created_note is not None else ""
+        if said:
+            head += f" ({said})"
     if note:
         head += f"  ({note})"
     lines = [head]

@@ -291,7 +291,14 @@ def document_problems(data: Mapping[str, Any]) -> list[Problem]:
         for path, item in check.objects(data, kind.key):
             estate_of(kind).check(check, item, path)
     for kind in kinds:
-        check.unique_names(check.objects(data, kind.key, report=False), kind.name_field)
+        located = check.objects(data, kind.key, report=False)
+        check.unique_names(located, kind.name_field)
+        limit = estate_of(kind).limit
+        if limit is not None and len(located) > limit:
+            check.add(
+                kind.key,
+                f"holds {len(located)} {kind.nouns.plural}; a tenant holds at most {limit}",
+            )
     numbers = number_problems(data)
     odd = {path for path, _ in numbers}  # "is nan" says more than "must be text, not a number"
     return [p for p in check.problems if not (p[0] in odd and p[1].startswith("must be"))] + numbers

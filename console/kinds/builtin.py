@@ -17,12 +17,16 @@ from console.kinds.configured import (
     proxy_item,
     reactor_body,
     reactor_item,
+    webhook_body,
+    webhook_created_note,
+    webhook_item,
 )
 from console.kinds.declaration import READ_ONLY, Features, Kind, Models, Nouns
 from console.kinds.estate_checks import (
     check_application,
     check_applications_on_target,
     check_formula,
+    check_webhook,
     proxy_check,
     reactor_check,
 )
@@ -34,6 +38,7 @@ from console.kinds.undo_hooks import (
     INVITATION_RESTORE_NOTE,
     MEMBER_RESTORE_NOTE,
     RESEND_IS_FINAL,
+    WEBHOOK_RESTORE_NOTE,
     application_creation,
     application_update,
     invitation_fields,
@@ -44,6 +49,8 @@ from console.kinds.undo_hooks import (
     proxy_fields,
     reactor_fields,
     tenant_update,
+    webhook_fields,
+    webhook_update,
 )
 
 _APPLICATION_KEYS = "application keys"
@@ -433,6 +440,7 @@ WEBHOOKS = KINDS.register(
         load_models=_webhook_models,
         log_entity="webhook",
         permission="webhook",
+        cursor_pages=True,
         routes=Routes(
             (
                 Route("GET", "", "read", "webhooks"),
@@ -442,6 +450,23 @@ WEBHOOKS = KINDS.register(
                 Route("POST", "/trigger", "update", "triggering sample webhook events"),
             )
         ),
+        # -- export / apply: by name; at most five a tenant (MAX_WEBHOOKS)
+        estate=EstateFacet(
+            order=5,
+            form=webhook_item,
+            check=check_webhook,
+            body=webhook_body,
+            created_note=webhook_created_note,
+            limit=5,
+        ),
+        # -- undo: made again from its fields; written back whole, its status with it
+        undo=UndoFacet(
+            creation_body=webhook_fields,
+            update_body=webhook_update,
+            restore_note=WEBHOOK_RESTORE_NOTE,
+        ),
+        # -- local index; a live search matches its URL too
+        index=IndexFacet(name="webhooks", also=("url",)),
     )
 )
 """Where the service sends the tenant's events (at most five a tenant), as the hosted

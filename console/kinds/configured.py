@@ -261,3 +261,43 @@ def reactor_body(desired: Item, creating: bool) -> Item:
     if desired.get("runtime") is not None:
         body["runtime"] = desired["runtime"]
     return body
+
+
+# ---- webhooks --------------------------------------------------------------------------
+
+
+def webhook_item(raw: Mapping[str, Any]) -> Item:
+    """A webhook as configured: its name, URL, the events it subscribes to (sorted: their
+    order means nothing), the email told when the service disables it, and whether it is
+    enabled. Why the local service disabled one (`disabled_reason`) is the service's, never
+    configured: it does not travel."""
+    return {
+        "name": raw.get("name"),
+        "url": raw.get("url"),
+        "events": _strings(raw.get("events")),
+        "notify_email": raw.get("notify_email"),
+        "status": raw.get("status") or "enabled",
+    }
+
+
+def webhook_body(desired: Item, creating: bool) -> Item:
+    """Name, URL, events and the email (when there is one); the status on update only (a
+    webhook is created enabled: see webhook_created_note)."""
+    body: Item = {
+        "name": desired["name"],
+        "url": desired["url"],
+        "events": desired["events"],
+    }
+    if desired.get("notify_email"):
+        body["notify_email"] = desired["notify_email"]
+    if not creating and desired.get("status"):
+        body["status"] = desired["status"]
+    return body
+
+
+def webhook_created_note(desired: Item) -> str:
+    """What a plan line adds to a webhook to create: that a disabled one starts enabled (a
+    create request has no status; the next apply disables it)."""
+    if desired.get("status") == "disabled":
+        return "created enabled (a create has no status): apply again to disable it"
+    return ""

@@ -99,6 +99,11 @@ class Kind:
     """Whether the collection answers a `name` query parameter (proxies, formulas)."""
     id_filter: bool = False
     """Whether the collection answers an `id` query parameter of full ids."""
+    cursor_pages: bool = False
+    """Its list pages by cursor (each page's `pagination.next`, sent back as `start`), not
+    by number: the client reads every page from the first and answers them as one numbered
+    page (console.client.resources), so every walker of numbered pages reads it as any
+    other (webhooks: at most five a tenant)."""
     routes: Routes = STANDARD
     """Routes beyond the standard ones of its features (console.kinds.routes): an
     application's `/key` and `keys`, the tenant's usage report; or a catalogue's fewer."""

@@ -326,3 +326,68 @@ def _runtime(check: FileCheck, runtime: Any, path: str) -> None:
             for sentence in sentences:
                 at = f"{path}.{check.shown(where)}" if where else path
                 check.add(at, sentence.rstrip("."))
+
+
+# ---- webhooks --------------------------------------------------------------------------
+
+WEBHOOK_FIELDS = ("name", "url", "events", "notify_email", "status")
+
+
+def check_webhook(check: FileCheck, item: Mapping[str, Any], path: str) -> None:
+    """A webhook as the service judges one (console.models.webhooks): an http(s) URL, at
+    least one event type the service sends (each once), a well-formed email if any, a
+    status of enabled or disabled."""
+    from console.models.webhooks import STATUSES, webhook_url_problem
+
+    check.fields(item, WEBHOOK_FIELDS, path)
+    check.name(item, path)
+    url = item.get("url")
+    check.required_text(url, f"{path}.url", "the URL events are sent to")
+    if isinstance(url, str) and url and (problem := webhook_url_problem(url)):
+        check.add(f"{path}.url", problem.rstrip("."))
+    _events(check, item.get("events"), f"{path}.events")
+    email = item.get("notify_email")
+    check.text(email, f"{path}.notify_email")
+    if isinstance(email, str) and email and not _an_email(email):
+        check.add(f"{path}.notify_email", f"{check.quote(email)} is not an email address")
+    status = item.get("status")
+    if status is not None and status not in STATUSES:
+        check.add(
+            f"{path}.status",
+            f"must be {' or '.join(STATUSES)}, not {check.quote(status)}",
+        )
+
+
+def _events(check: FileCheck, events: Any, path: str) -> None:
+    from console.models.webhooks import event_type_problem
+
+    if events is None or events == []:
+        check.add(path, "a webhook needs at least one event type")
+        return
+    if not isinstance(events, list):
+        check.add(path, f"must be a list of event types, not {check.describe(events)}")
+        return
+    seen: set[str] = set()
+    for index, event in enumerate(events):
+        at = f"{path}[{index}]"
+        if not isinstance(event, str):
+            check.add(at, f"must be an event type, not {check.describe(event)}")
+            continue
+        problem = event_type_problem(event)
+        if problem is not None:
+            check.add(at, check.shown(problem.rstrip(".")))
+        elif event in seen:
+            check.add(at, f"{check.quote(event)} is given twice")
+        seen.add(event)
+
+
+def _an_email(text: str) -> bool:
+    from pydantic import TypeAdapter, ValidationError
+
+    from console.models.people import Email
+
+    try:
+        TypeAdapter(Email).validate_python(text)
+    except ValidationError:
+        return False
+    return True

@@ -154,3 +154,8 @@ class EstateFacet:
     """Fields whose values a plan says change, never what they are."""
     redacted: tuple[str, ...] = ()
     """Maps whose every value `export --redact` replaces (they may be secrets)."""
+    limit: int | None = None
+    """The most objects of the kind a tenant may hold (webhooks: 5), or None. A file holding
+    more is refused; a plan that would leave the target with more blocks its creates; and
+    with `--prune` its deletes come before its creates, so that the service never holds
+    more than the limit in between (nothing may refer to such a kind)."""

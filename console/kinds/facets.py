@@ -59,3 +59,15 @@ class IndexFacet:
     the word `tenant-console search --kind` takes."""
     word: str = ""
     """One object's kind in the search's table ("formula"); the singular noun if not given."""
+    also: tuple[str, ...] = ()
+    """Fields a live search matches besides the name (a webhook's `url`); never kept in the
+    index, which holds names only (a URL may carry a token)."""
+
+    def matches(self, item: Mapping[str, Any], found: Callable[[str], bool]) -> bool:
+        """Whether `found` (a name pattern's search) holds for the object's name or any of
+        its `also` fields, as sent."""
+        for field in ("name", *self.also):
+            value = item.get(field)
+            if isinstance(value, str) and found(value):
+                return True
+        return False

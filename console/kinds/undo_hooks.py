@@ -139,3 +139,34 @@ RESEND_IS_FINAL = (
     "Resending an invitation only gave it a new expiry and sent it again: there is nothing "
     "to take back (revoke it to withdraw it)."
 )
+
+
+def webhook_fields(before: Mapping[str, Any]) -> dict[str, Any]:
+    """A webhook made again: its name, URL, events and email (a create has no status: it
+    starts enabled; WEBHOOK_RESTORE_NOTE says so). Never what the service reports of it
+    (`disabled_reason`)."""
+    body: dict[str, Any] = {
+        "name": before.get("name"),
+        "url": before.get("url"),
+        "events": list(before.get("events") or []),
+    }
+    if before.get("notify_email"):
+        body["notify_email"] = before["notify_email"]
+    return body
+
+
+def webhook_update(before: Mapping[str, Any]) -> dict[str, Any]:
+    """A webhook written back whole (PUT): its fields and its status as recorded (an
+    enable or disable is undone so), and any field the console does not know, as read."""
+    known = {*RESPONSE_ONLY, "disabled_reason", "failures"}
+    body = {k: v for k, v in before.items() if k not in known}
+    body.update(webhook_fields(before))
+    if before.get("status") in ("enabled", "disabled"):
+        body["status"] = before["status"]
+    return body
+
+
+WEBHOOK_RESTORE_NOTE = (
+    "It is a new webhook, with a new id, and it starts enabled (a webhook is created so): "
+    "disable it again if it was disabled."
+)

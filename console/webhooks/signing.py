@@ -16,13 +16,16 @@ import binascii
 import json
 from typing import TYPE_CHECKING, Any
 
+# WEBHOOK_KEY_URL: where the hosted service publishes the public key its v1 signatures
+# verify with; LOCAL_KEY_PATH: the same key's path on the local service (no key needed to
+# read it). Both live in console.models.contract, so the client reads the key without
+# importing this package.
+from console.models.contract import LOCAL_KEY_PATH as LOCAL_KEY_PATH
+from console.models.contract import WEBHOOK_KEY_URL as WEBHOOK_KEY_URL
+
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.rsa import RSAPrivateKey, RSAPublicKey
 
-WEBHOOK_KEY_URL = "https://cdn.basistheory.com/keys/webhooks.v1.key"
-"""Where the hosted service publishes the public key its v1 signatures verify with."""
-LOCAL_KEY_PATH = "/keys/webhooks.v1.key"
-"""The same key's path on the local service (no key needed to read it)."""
 
 KEY_BITS = 2048
 

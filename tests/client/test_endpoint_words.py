@@ -40,6 +40,10 @@ WORDS = {
     ("POST", "/tenants/self/invitations"): "creating invitations",
     ("POST", "/tenants/self/invitations/{id}/resend"): "resending invitations",
     ("GET", "/roles"): "a role catalogue",
+    ("GET", "/webhooks"): "webhooks",
+    ("POST", "/webhooks"): "creating webhooks",
+    ("GET", "/webhooks/event-types"): "webhook event types",
+    ("POST", "/webhooks/trigger"): "triggering sample webhook events",
 }
 
 

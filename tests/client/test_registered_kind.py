@@ -50,12 +50,12 @@ def _models() -> Models:
     return Models(Proxy)
 
 
-WEBHOOKS = Kind(
-    key="webhooks",
-    path="/webhooks",
-    nouns=Nouns("webhook", "webhooks"),
+ALERTS = Kind(
+    key="alerts",
+    path="/alerts",
+    nouns=Nouns("alert", "alerts"),
     load_models=_models,
-    permission="webhook",
+    permission="alert",
     features=Features(patch=True),
     name_filter=True,
     routes=Routes(
@@ -64,85 +64,92 @@ WEBHOOKS = Kind(
                 "POST",
                 "/{id}/deliveries/{deliveryId}",
                 "update",
-                "redelivering webhooks",
-                subject="delivery {deliveryId} of webhook {id}",
+                "redelivering alerts",
+                subject="delivery {deliveryId} of alert {id}",
                 action="redeliver",
             ),
         )
     ),
-    index=IndexFacet(name="hooks"),
+    index=IndexFacet(name="alert-list"),
 )
 """A kind only this test has; the local service does not serve it (the tables need not)."""
 
 
 @pytest.fixture
-def webhooks() -> Iterator[Kind]:
-    with KINDS.registered(WEBHOOKS) as kind:
+def alerts() -> Iterator[Kind]:
+    with KINDS.registered(ALERTS) as kind:
         yield kind
 
 
-def test_its_standard_routes_come_from_its_path_permission_and_features(webhooks: Kind) -> None:
+def test_its_standard_routes_come_from_its_path_permission_and_features(alerts: Kind) -> None:
     table = permission_by_endpoint()
-    assert {route: p for route, p in table.items() if route[1].startswith("/webhooks")} == {
-        ("GET", "/webhooks"): "webhook:read",
-        ("POST", "/webhooks"): "webhook:create",
-        ("GET", "/webhooks/{id}"): "webhook:read",
-        ("PUT", "/webhooks/{id}"): "webhook:update",
-        ("PATCH", "/webhooks/{id}"): "webhook:update",
-        ("DELETE", "/webhooks/{id}"): "webhook:delete",
-        ("POST", "/webhooks/{id}/deliveries/{deliveryId}"): "webhook:update",
+    assert {route: p for route, p in table.items() if route[1].startswith("/alerts")} == {
+        ("GET", "/alerts"): "alert:read",
+        ("POST", "/alerts"): "alert:create",
+        ("GET", "/alerts/{id}"): "alert:read",
+        ("PUT", "/alerts/{id}"): "alert:update",
+        ("PATCH", "/alerts/{id}"): "alert:update",
+        ("DELETE", "/alerts/{id}"): "alert:delete",
+        ("POST", "/alerts/{id}/deliveries/{deliveryId}"): "alert:update",
     }
-    assert required_permission("patch", "/webhooks/3f2c") == "webhook:update"
-    assert required_permission("POST", "/webhooks/3f2c/deliveries/d1") == "webhook:update"
+    assert required_permission("patch", "/alerts/3f2c") == "alert:update"
+    assert required_permission("POST", "/alerts/3f2c/deliveries/d1") == "alert:update"
 
 
-def test_its_words_come_from_its_nouns(webhooks: Kind) -> None:
-    assert feature("GET", "/webhooks?page=2") == "webhooks"
-    assert feature("POST", "/webhooks") == "creating webhooks"
-    assert feature("POST", "/webhooks/w1/deliveries/d1") == "redelivering webhooks"
-    assert feature("GET", "/webhooks/w1") == "GET /webhooks/{id}"
-    assert feature_by_endpoint()[("POST", "/webhooks")] == "creating webhooks"
-    assert path_template("/webhooks/w1/deliveries/d1/") == "/webhooks/{id}/deliveries/{deliveryId}"
-    assert is_route_level("/webhooks") and not is_route_level("/webhooks/w1")
-    assert subject("/webhooks/w1") == "webhook w1"
-    assert subject("/webhooks/w1/deliveries/d1") == "delivery d1 of webhook w1"
-    assert subject("/webhooks") is None
+def test_its_words_come_from_its_nouns(alerts: Kind) -> None:
+    assert feature("GET", "/alerts?page=2") == "alerts"
+    assert feature("POST", "/alerts") == "creating alerts"
+    assert feature("POST", "/alerts/w1/deliveries/d1") == "redelivering alerts"
+    assert feature("GET", "/alerts/w1") == "GET /alerts/{id}"
+    assert feature_by_endpoint()[("POST", "/alerts")] == "creating alerts"
+    assert path_template("/alerts/w1/deliveries/d1/") == "/alerts/{id}/deliveries/{deliveryId}"
+    assert is_route_level("/alerts") and not is_route_level("/alerts/w1")
+    assert subject("/alerts/w1") == "alert w1"
+    assert subject("/alerts/w1/deliveries/d1") == "delivery d1 of alert w1"
+    assert subject("/alerts") is None
 
 
-def test_its_writes_are_classified_for_the_journal(webhooks: Kind) -> None:
-    assert classify("DELETE", "/webhooks/w1") == ("webhooks", "delete", "w1")
-    assert classify("PATCH", "/webhooks/w1") == ("webhooks", "update", "w1")
-    assert classify("POST", "/webhooks/w1/deliveries/d1") == ("webhooks", "redeliver", "w1")
+def test_its_writes_are_classified_for_the_journal(alerts: Kind) -> None:
+    assert classify("DELETE", "/alerts/w1") == ("alerts", "delete", "w1")
+    assert classify("PATCH", "/alerts/w1") == ("alerts", "update", "w1")
+    assert classify("POST", "/alerts/w1/deliveries/d1") == ("alerts", "redeliver", "w1")
 
 
 def test_the_index_records_and_search_offers_it(
-    webhooks: Kind, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    alerts: Kind, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("TENANT_CONSOLE_CACHE_DIR", str(tmp_path))
-    assert indexed_names() == ("applications", "proxies", "formulas", "reactors", "hooks")
+    assert indexed_names() == (
+        "applications",
+        "proxies",
+        "formulas",
+        "reactors",
+        "webhooks",
+        "alert-list",
+    )
     index = LocalIndex.for_profile("p", "http://x")
     try:
-        index.record_page("/webhooks", [{"id": "w1", "name": "Orders hook"}])
+        index.record_page("/alerts", [{"id": "w1", "name": "Orders hook"}])
         index.record_page("/proxies", [{"id": "p1", "name": "Orders proxy"}])
         assert [(r.kind, r.id) for r in index.search("orders")] == [
             ("proxies", "p1"),
-            ("hooks", "w1"),
+            ("alert-list", "w1"),
         ]
-        assert [r.kind for r in from_index(index, "orders", ["hooks"]).rows] == ["hooks"]
+        assert [r.kind for r in from_index(index, "orders", ["alert-list"]).rows] == ["alert-list"]
     finally:
         index.close()
-    assert kind_word("hooks") == "webhook"
-    args = build_parser().parse_args(["search", "orders", "--kind", "hooks"])
-    assert args.kind == "hooks"
+    assert kind_word("alert-list") == "alert"
+    args = build_parser().parse_args(["search", "orders", "--kind", "alert-list"])
+    assert args.kind == "alert-list"
 
 
 def test_its_tables_forget_it_when_it_goes() -> None:
-    with KINDS.registered(WEBHOOKS):
-        assert ("GET", "/webhooks") in permission_by_endpoint()
-    assert ("GET", "/webhooks") not in permission_by_endpoint()
-    assert subject("/webhooks/w1") is None
-    assert "hooks" not in indexed_names()
-    assert classify("DELETE", "/webhooks/w1") == ("webhooks", "delete", "w1")
+    with KINDS.registered(ALERTS):
+        assert ("GET", "/alerts") in permission_by_endpoint()
+    assert ("GET", "/alerts") not in permission_by_endpoint()
+    assert subject("/alerts/w1") is None
+    assert "alert-list" not in indexed_names()
+    assert classify("DELETE", "/alerts/w1") == ("alerts", "delete", "w1")
 
 
 async def test_a_kind_without_a_typed_group_is_served_from_its_declaration(

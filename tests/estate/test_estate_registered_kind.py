@@ -103,6 +103,7 @@ def test_the_document_carries_the_kind_after_the_others_in_its_normal_form(notes
         "proxies",
         "reactor_formulas",
         "reactors",
+        "webhooks",
         "notes",
     ]
     assert read["notes"] == [note_item(raw)]

@@ -49,6 +49,9 @@ COMMANDS: list[list[str]] = [
     ["reactors", "react", "Pipe Reactor", "--request", "{request}"],
     ["members", "list"],
     ["members", "list", "--format", "json"],
+    ["webhooks", "list"],
+    ["webhooks", "list", "--format", "json"],
+    ["webhooks", "event-types"],
     ["logs"],
     ["logs", "--format", "json"],
     ["logs", "--archive"],
@@ -91,6 +94,9 @@ def ready(service, sandbox: CliSandbox) -> dict[str, str]:  # type: ignore[no-un
         assert made.status_code == 201, made.text
         reactor = {"name": "Pipe Reactor", "code": "module.exports = async () => ({ raw: 1 });"}
         made = http.post("/reactors", json=reactor)
+        assert made.status_code == 201, made.text
+        hook = {"name": "Pipe Hook", "url": "https://example.com/h", "events": ["token.created"]}
+        made = http.post("/webhooks", json=hook)
         assert made.status_code == 201, made.text
     added = sandbox.run("profile", "add", "prod", "--base-url", service.base_url, stdin=tenant.key)
     assert added.code == 0, added.stderr

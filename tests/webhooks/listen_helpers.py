@@ -109,10 +109,12 @@ class ListenProcess:
     """`python -m console webhooks listen ...` in its own process; its stdout and stderr read
     line by line in threads, so a test waits for a line with a timeout."""
 
-    def __init__(self, *args: str, env: dict[str, str]) -> None:
+    def __init__(self, *args: str, env: dict[str, str], stdout: int | None = None) -> None:
+        """`stdout`: a file descriptor of the test's for standard output (then stdout_line
+        cannot be used)."""
         self.process = subprocess.Popen(
             [sys.executable, "-m", "console", "webhooks", "listen", *args],
-            stdout=subprocess.PIPE,
+            stdout=subprocess.PIPE if stdout is None else stdout,
             stderr=subprocess.PIPE,
             text=True,
             env={**env, "PYTHONPATH": os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])},
@@ -126,6 +128,9 @@ class ListenProcess:
         self.err_seen: list[str] = []
         self.out_seen: list[str] = []
         for stream, lines in ((self.process.stdout, self.out), (self.process.stderr, self.err)):
+            if stream is None:
+                lines.put(None)
+                continue
             threading.Thread(target=self._pump, args=(stream, lines), daemon=True).start()
 
     @staticmethod

@@ -286,8 +286,8 @@ class Listening:
                 printer.forward = self.forwarder.submit
             if options.register:
                 await self._register(printer, here)
-            self._ready(printer, here)
-            if not self.stopping.is_set():
+            if not self.stopping.is_set():  # a signal during registration: straight to the end
+                self._ready(printer, here)
                 waiting = asyncio.create_task(self.stopping.wait())
                 done, _ = await asyncio.wait(
                     {waiting, served.task}, return_when=asyncio.FIRST_COMPLETED

@@ -547,6 +547,7 @@ def _add_webhooks_command(sub: argparse._SubParsersAction[_Parser]) -> None:
     )
     actions = webhooks.add_subparsers(dest="webhooks_command", metavar="ACTION", required=True)
     _add_webhook_scripting(actions)
+    _add_webhooks_listen(actions)
 
 
 def _add_webhook_scripting(actions: argparse._SubParsersAction[_Parser]) -> None:
@@ -803,6 +804,75 @@ def _add_logs_command(sub: argparse._SubParsersAction[_Parser]) -> None:
     )
     logs.add_argument("--format", choices=("table", "json", "csv"), default="table")
     logs.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
+
+
+def _add_webhooks_listen(actions: argparse._SubParsersAction[_Parser]) -> None:
+    """Issue 37: `webhooks listen`, the local receiver (console/webhooks/listen_cli.py)."""
+    listen = actions.add_parser(
+        "listen",
+        help="receive the tenant's webhooks here: check, print and forward each delivery",
+        description="Listen for the tenant's webhook deliveries on this machine, as `stripe "
+        "listen` does: each delivery's signature is checked with the service's public key; a "
+        "verified one is answered 200 and printed (a forged one is answered 400 and refused "
+        "on stderr). Against the local service listen registers a webhook for itself and "
+        "deletes it when it ends (Ctrl+C). The hosted service cannot reach this machine: "
+        "give it a tunnel's URL with --public-url, or use --no-register. Exit 0 stopped, "
+        "1 failed, 2 usage.",
+    )
+    listen.add_argument(
+        "--events",
+        metavar="TYPE,...",
+        help="only these event types: registered for, printed and forwarded (default: all)",
+    )
+    listen.add_argument(
+        "--forward-to",
+        metavar="URL",
+        help="POST each delivery on to URL (body and signature headers unchanged) and print "
+        "its answer; the service gets 200 whatever the forward's result",
+    )
+    listen.add_argument(
+        "--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)"
+    )
+    listen.add_argument(
+        "--port",
+        type=_port_number,
+        default=0,
+        help="the port to listen on (default 0: a free one, printed)",
+    )
+    listen.add_argument(
+        "--public-url",
+        metavar="URL",
+        help="hosted service: the URL of a tunnel you run to --port (cloudflared, ngrok); "
+        "it is registered instead of the loopback URL",
+    )
+    listen.add_argument(
+        "--no-register",
+        action="store_true",
+        help="register no webhook: only receive (for one you pointed here yourself)",
+    )
+    listen.add_argument(
+        "--signing-key",
+        metavar="FILE",
+        help="verify with this public key (PEM) instead of the service's published one",
+    )
+    listen.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="json: one JSON object per delivery and line (the delivery plus verified: true)",
+    )
+    listen.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
+    listen.set_defaults(webhooks_run="console.webhooks.listen_cli:listen")
+
+
+def _port_number(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r}: a port is 0 to 65535")
+    return value
 
 
 def _when(text: str) -> object:

@@ -61,6 +61,9 @@ COMMANDS: list[list[str]] = [
     ["demo", "--help"],
     ["serve", "--help"],
     ["accept-invitation", "--help"],
+    # `webhooks listen` writes a line per delivery and never ends by itself: its reader going
+    # away is tested with deliveries in tests/webhooks/test_listen_register.py
+    ["webhooks", "listen", "--help"],
 ]
 """At least one row for every command (test_every_command_has_a_row): each one writes to
 standard output before it ends."""

@@ -131,6 +131,8 @@ def test_deliveries_verify_as_the_vendors_docs_verify_them(
         assert _stable(body) == line["stable"]
         assert _python_verifies(pem, line["stable"], line["signature"])
     assert created["eventId"] != deleted["eventId"]
+    # The name, not ASCII, is in the signed body as the service answered it to the SDK.
+    assert json.loads(created["raw"])["event"]["data"]["application"]["name"] == app.name
 
 
 def test_a_sample_of_every_event_type_verifies(

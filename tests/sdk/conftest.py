@@ -16,15 +16,22 @@ settles a change before it answers (`active` at once), and the SDKs are to read 
 of a change being provisioned (`creating`, `updating`, `requested`) too; the tests wait for
 `active` as a condition, so this is what a reactor's first call waits at most."""
 
+WEBHOOK_DELIVERY = {"retry_base": 0.05, "max_attempts": 2, "disable_after": 2}
+"""The deliverer's settings on the SDK service (`serve --webhook-<name>`): an unreachable
+webhook is disabled after one event's two attempts, 50 ms apart, so the SDKs read a webhook
+the service disabled (with its `disabled_reason`) at once. The receivers of the signature
+tests answer each delivery: those never fail."""
+
 
 @pytest.fixture(scope="session")
 def sdk_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningService]:
-    """One service a worker for every SDK module (a tenant each): the SDKs' key header, and a
-    short provisioning delay (PROVISION_DELAY)."""
+    """One service a worker for every SDK module (a tenant each): the SDKs' key header, a
+    short provisioning delay (PROVISION_DELAY) and quick webhook disabling (WEBHOOK_DELIVERY)."""
     running = RunningService(
         tmp_path_factory.mktemp("sdk-service"),
         key_header=SDK_HEADER,
         provision_delay=PROVISION_DELAY,
+        webhooks=WEBHOOK_DELIVERY,
     )
     try:
         running.start()

@@ -28,6 +28,7 @@ from tests.benchmarks.reactor_rows import reactor_rows
 from tests.benchmarks.results import REPO_ROOT, Row, median, table
 from tests.benchmarks.review_rows import review_rows
 from tests.benchmarks.services import seeded_service
+from tests.benchmarks.webhook_rows import webhook_rows
 
 APPLICATIONS = 10_000
 FIRST_ROW = "Application 00001"
@@ -412,6 +413,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "limit",
         "reactors",
         "logs",
+        "webhooks",
     )
     parser.add_argument("--only", choices=parts, nargs="*")
     parser.add_argument(
@@ -458,6 +460,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 rows += reactor_rows(service, Path(root), args.runs, _json_from)
             if "logs" in only:
                 rows += log_rows(service, Path(root), args.runs, _json_from, _say)
+            if "webhooks" in only:
+                rows += webhook_rows(service, args.runs, _json_from, _say)
         if "limit" in only:
             rows += rate_limited_rows(Path(root), LATENCY_TARGET_RTT, spent=150)
     print(table(rows))

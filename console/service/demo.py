@@ -784,9 +784,11 @@ DEMO_LISTEN_EVENTS: list[str] = [
 """What the "Local listen" webhook subscribes to: the events of the changes the console makes
 on the demo (editing an application, a proxy, a reactor, the tenant, its people, its keys)."""
 
+_LEDGER_URL = "https://ledger.acme-payments.example/hooks/tenant-events"
 DEMO_DISABLED_REASON = (
-    "Disabled after 10 failed deliveries in a row; the last: 503 Service Unavailable"
+    f"Disabled after 10 failed deliveries in a row; the last: HTTP 503 ({_LEDGER_URL})"
 )
+"""As the service's deliverer words it (console.service.delivery.deliverer)."""
 
 _WEBHOOKS: list[dict[str, Any]] = [
     {
@@ -801,7 +803,7 @@ _WEBHOOKS: list[dict[str, Any]] = [
         # The state a person meets on a real tenant: a receiver that went down, the webhook
         # disabled by the service, and why.
         "name": "Ledger sync",
-        "url": "https://ledger.acme-payments.example/hooks/tenant-events",
+        "url": _LEDGER_URL,
         "notify_email": "payments-oncall@acme.example",
         "events": ["application.key.created", "application.key.deleted", "proxy.updated"],
         "disabled_reason": DEMO_DISABLED_REASON,

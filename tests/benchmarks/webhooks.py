@@ -13,7 +13,8 @@
   `unreachable_status`, the never-answering webhook's status at the end;
 - `listen` (the events in $BENCH_EVENTS): starts `tenant-console webhooks listen
   --no-register --port P --signing-key KEY.pem --format json` with a key pair made here,
-  then sends it one signed delivery at a time, as the service does; `seen_s`, for each, from
+  waits for its "Ready!" line on stderr, then sends it one signed delivery at a time, as the
+  service does; `seen_s`, for each, from
   just before the POST went out until listen's stdout line about it was read here.
 """
 
@@ -45,6 +46,8 @@ EVENTS = 50
 EVENT = "tenant.updated"
 READY_TIMEOUT_S = 30.0
 LINE_TIMEOUT_S = 10.0
+READY = "Ready!"
+"""How listen's stderr line saying it receives begins."""
 DELIVERED_TIMEOUT_S = 60.0
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -178,19 +181,23 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def _wait_until_listening(port: int, process: subprocess.Popen[str], timeout: float) -> None:
-    """Until `port` accepts a connection (polled: listen says nothing machine-readable when
-    it is ready), or the process ended, or `timeout`."""
+def _wait_for_ready(errors: queue.Queue[str | None], timeout: float) -> None:
+    """Until listen says it is ready on stderr ("Ready! Listening on ..."), or it ended."""
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"listen exited with {process.returncode}")
-        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-            sock.settimeout(0.2)
-            if sock.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.02)  # polling a condition (the port), with a deadline
-    raise RuntimeError(f"listen did not listen on {port} within {timeout:.0f} s")
+    seen: list[str] = []
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise RuntimeError(f"listen was not ready within {timeout:.0f} s: {seen[-3:]}")
+        try:
+            line = errors.get(timeout=remaining)
+        except queue.Empty:
+            continue
+        if line is None:
+            raise RuntimeError(f"listen ended before it was ready: {seen[-3:]}")
+        seen.append(line.strip())
+        if line.startswith(READY):
+            return
 
 
 def sample_delivery(tenant_id: str) -> dict[str, Any]:
@@ -240,11 +247,17 @@ def listen(count: int) -> dict[str, Any]:
 
     key = new_private_key()
     lines: queue.Queue[tuple[float, str] | None] = queue.Queue()
+    errors: queue.Queue[str | None] = queue.Queue()
 
     def pump(stream: IO[str]) -> None:
         for line in stream:
             lines.put((time.perf_counter(), line))
         lines.put(None)
+
+    def pump_errors(stream: IO[str]) -> None:
+        for line in stream:
+            errors.put(line)
+        errors.put(None)
 
     with tempfile.TemporaryDirectory(prefix="tenant-console-bench-listen-") as directory:
         key_file = Path(directory) / "webhooks.v1.key"
@@ -255,15 +268,16 @@ def listen(count: int) -> dict[str, Any]:
             cwd=REPO_ROOT,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
             text=True,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
-        assert process.stdout is not None
+        assert process.stdout is not None and process.stderr is not None
         threading.Thread(target=pump, args=(process.stdout,), daemon=True).start()
+        threading.Thread(target=pump_errors, args=(process.stderr,), daemon=True).start()
         seen: list[float] = []
         try:
-            _wait_until_listening(port, process, READY_TIMEOUT_S)
+            _wait_for_ready(errors, READY_TIMEOUT_S)
             tenant_id = str(uuid.uuid4())
             with httpx.Client(timeout=30.0) as client:
                 for number in range(count + 1):  # the first warms the connection, not timed

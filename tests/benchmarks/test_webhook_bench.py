@@ -1,14 +1,14 @@
-"""The webhooks benchmark's parts run, tiny (the timed runs are `python -m tests.benchmarks
---only webhooks`): writes on a tenant with five webhooks against one with none, deliveries
-received; signed deliveries printed by a `listen` process; the rows made of both."""
+"""The webhooks benchmark runs, tiny (the timed run is `python -m tests.benchmarks --only
+webhooks`): writes on a tenant with five webhooks against one with none, deliveries
+received, and the rows made of them."""
 
 from __future__ import annotations
 
 import pytest
 from local_service import RunningService
 
-from .webhook_rows import listen_rows, p95, write_rows
-from .webhooks import listen, writes
+from .webhook_rows import p95, write_rows
+from .webhooks import writes
 
 
 def test_writes_with_five_webhooks_are_timed_and_delivered(service: RunningService) -> None:
@@ -20,14 +20,6 @@ def test_writes_with_five_webhooks_are_timed_and_delivered(service: RunningServi
     rows = write_rows(data)
     assert [row.limit for row in rows] == [1.2, 1.2]
     assert all(row.value > 0 and row.baseline for row in rows)
-
-
-@pytest.mark.slow
-def test_listen_prints_each_signed_delivery() -> None:
-    data = listen(3)
-    assert len(data["seen_s"]) == 3 and all(0 < s < 10 for s in data["seen_s"])
-    worst, _median = listen_rows(data)
-    assert worst.value == max(data["seen_s"]) and worst.absolute
 
 
 def test_p95_falls_between_the_values_around_it() -> None:

@@ -1,7 +1,7 @@
 """The Webhooks rows of the benchmark table (issue 37): a write's latency on the local
 service with five webhooks subscribed to it, one of them never answering, against the same
-write with none; and `listen` printing an event after its delivery (see webhooks.py for what
-is timed)."""
+write with none (see webhooks.py for what is timed). `listen` printing an event is
+`--only listen` (webhooks_listen.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from tests.benchmarks.results import Row, median
 from tests.local_service import RunningService
 
 WRITE_RATIO = 1.2
-LISTEN_LIMIT_S = 0.1
 
 JsonFrom = Callable[..., Any]
 """run.py's `_json_from`: a module run in a process of its own, its last line as JSON."""
@@ -29,7 +28,7 @@ def p95(values: list[float]) -> float:
 def webhook_rows(
     service: RunningService, runs: int, json_from: JsonFrom, say: Callable[[str], None]
 ) -> list[Row]:
-    """Two tenants of their own on the benchmark's service; `listen` in a process of its own."""
+    """Two tenants of their own on the benchmark's service."""
     writes = max(300, 60 * runs)
     say(f"webhooks: {writes} writes on a tenant with five webhooks and on one with none")
     quiet = service.new_tenant("Webhooks benchmark, none")
@@ -39,13 +38,8 @@ def webhook_rows(
         "BENCH_HOOKED_KEY": hooked.key,
         "BENCH_WRITES": str(writes),
     }
-    data = json_from("tests.benchmarks.webhooks", "writes", service.base_url, env=env)
-    rows = write_rows(data)
-
-    events = max(50, 10 * runs)
-    say(f"webhooks: {events} signed deliveries to a `listen` process")
-    seen = json_from("tests.benchmarks.webhooks", "listen", env={"BENCH_EVENTS": str(events)})
-    return rows + listen_rows(seen)
+    data = json_from("tests.benchmarks.webhooks", service.base_url, env=env)
+    return write_rows(data)
 
 
 def write_rows(data: dict[str, Any]) -> list[Row]:
@@ -71,27 +65,5 @@ def write_rows(data: dict[str, Any]) -> list[Row]:
             "s",
             f"≤ {WRITE_RATIO}x the same write with none",
             limit=WRITE_RATIO,
-        ),
-    ]
-
-
-def listen_rows(data: dict[str, Any]) -> list[Row]:
-    seen = data["seen_s"]
-    return [
-        Row(
-            f"Webhooks: listen, a signed delivery until its line is printed, worst of {len(seen)}",
-            max(seen),
-            None,
-            "s",
-            f"≤ {LISTEN_LIMIT_S * 1000:.0f} ms",
-            limit=LISTEN_LIMIT_S,
-            absolute=True,
-        ),
-        Row(
-            "Context: the same, median",
-            median(seen),
-            None,
-            "s",
-            "reported",
         ),
     ]

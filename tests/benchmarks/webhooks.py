@@ -1,21 +1,18 @@
-"""Webhooks (issue 37), each part in a process of its own.
+"""A write's latency with five webhooks subscribed to it (issue 37), in a process of its own.
 
-`python -m tests.benchmarks.webhooks PART ...` prints one JSON line:
+`python -m tests.benchmarks.webhooks BASE_URL` (two tenants' keys in $BENCH_QUIET_KEY and
+$BENCH_HOOKED_KEY, the writes in $BENCH_WRITES) gives the hooked tenant five webhooks
+subscribed to `tenant.updated` through `POST /webhooks` (MAX_WEBHOOKS, the limit): four
+deliver to a receiver here that answers 200 at once, one to a socket that listens and never
+accepts (each attempt waits for the deliverer's own timeout: the worst receiver, not a
+refused connection), then times `PUT /tenants/self` on each tenant in turn, alternately, each
+from the call until the answer is read (`quiet_s`, `hooked_s`); `delivered`, the deliveries
+the receiver got by the end (waited for: the figures mean nothing if nothing was delivered
+meanwhile), and `unreachable_status`, the never-answering webhook's status at the end. It
+prints them as one JSON line.
 
-- `writes BASE_URL` (two tenants' keys in $BENCH_QUIET_KEY and $BENCH_HOOKED_KEY, the writes
-  in $BENCH_WRITES): gives the hooked tenant five webhooks subscribed to `tenant.updated`
-  through `POST /webhooks` (MAX_WEBHOOKS, the limit): four deliver to a receiver here that
-  answers 200 at once, one to a socket that listens and never accepts (each attempt waits
-  for the deliverer's own timeout: the worst receiver, not a refused connection), then
-  times `PUT /tenants/self` on each tenant in turn, alternately, each from the call until
-  the answer is read (`quiet_s`, `hooked_s`); `delivered`, the deliveries the receiver got
-  by the end (waited for: the figures mean nothing if nothing was delivered meanwhile), and
-  `unreachable_status`, the never-answering webhook's status at the end;
-- `listen` (the events in $BENCH_EVENTS): starts `tenant-console webhooks listen
-  --no-register --port P --signing-key KEY.pem --format json` with a key pair made here,
-  waits for its "Ready!" line on stderr, then sends it one signed delivery at a time, as the
-  service does; `seen_s`, for each, from
-  just before the POST went out until listen's stdout line about it was read here.
+`listen` printing an event within 100 ms of its delivery is `--only listen`
+(tests/benchmarks/webhooks_listen.py).
 """
 
 from __future__ import annotations
@@ -23,33 +20,21 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import queue
 import socket
-import subprocess
 import sys
-import tempfile
 import threading
 import time
-import uuid
 from collections.abc import Iterator
-from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import httpx
 
 KEY_HEADER = "SVC-API-KEY"
 WRITES = 300
 WARM_UP = 20
-EVENTS = 50
 EVENT = "tenant.updated"
-READY_TIMEOUT_S = 30.0
-LINE_TIMEOUT_S = 10.0
-READY = "Ready!"
-"""How listen's stderr line saying it receives begins."""
 DELIVERED_TIMEOUT_S = 60.0
-REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 # -- receivers -------------------------------------------------------------------------------
@@ -172,170 +157,11 @@ def writes(base_url: str, quiet_key: str, hooked_key: str, count: int) -> dict[s
     }
 
 
-# -- listen ---------------------------------------------------------------------------------
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _wait_for_ready(errors: queue.Queue[str | None], timeout: float) -> None:
-    """Until listen says it is ready on stderr ("Ready! Listening on ..."), or it ended."""
-    deadline = time.monotonic() + timeout
-    seen: list[str] = []
-    while True:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            raise RuntimeError(f"listen was not ready within {timeout:.0f} s: {seen[-3:]}")
-        try:
-            line = errors.get(timeout=remaining)
-        except queue.Empty:
-            continue
-        if line is None:
-            raise RuntimeError(f"listen ended before it was ready: {seen[-3:]}")
-        seen.append(line.strip())
-        if line.startswith(READY):
-            return
-
-
-def sample_delivery(tenant_id: str) -> dict[str, Any]:
-    """A delivery as the service sends one (console.models.webhooks.Delivery)."""
-    at = datetime.now(UTC).isoformat()
-    return {
-        "event": {
-            "id": str(uuid.uuid4()),
-            "type": EVENT,
-            "timestamp": at,
-            "tenant_id": tenant_id,
-            "trace_id": str(uuid.uuid4()),
-            "data": {
-                "tenant": {"id": tenant_id, "name": "Benchmark tenant"},
-                "actor": {"id": str(uuid.uuid4()), "type": "application", "name": "Bench"},
-            },
-        },
-        "delivered_at": at,
-    }
-
-
-def listen_command(port: int, key_file: Path) -> list[str]:
-    return [
-        sys.executable,
-        "-m",
-        "console",
-        "webhooks",
-        "listen",
-        "--no-register",
-        "--port",
-        str(port),
-        "--signing-key",
-        str(key_file),
-        "--format",
-        "json",
-    ]
-
-
-def listen(count: int) -> dict[str, Any]:
-    """See the module's docstring (`listen`)."""
-    from console.models.webhooks import (
-        SIGNATURE_HEADER,
-        SIGNATURE_VERSION,
-        SIGNATURE_VERSION_HEADER,
-    )
-    from console.webhooks.signing import new_private_key, public_key_pem, sign, stable_json
-
-    key = new_private_key()
-    lines: queue.Queue[tuple[float, str] | None] = queue.Queue()
-    errors: queue.Queue[str | None] = queue.Queue()
-
-    def pump(stream: IO[str]) -> None:
-        for line in stream:
-            lines.put((time.perf_counter(), line))
-        lines.put(None)
-
-    def pump_errors(stream: IO[str]) -> None:
-        for line in stream:
-            errors.put(line)
-        errors.put(None)
-
-    with tempfile.TemporaryDirectory(prefix="tenant-console-bench-listen-") as directory:
-        key_file = Path(directory) / "webhooks.v1.key"
-        key_file.write_text(public_key_pem(key))
-        port = _free_port()
-        process = subprocess.Popen(
-            listen_command(port, key_file),
-            cwd=REPO_ROOT,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        )
-        assert process.stdout is not None and process.stderr is not None
-        threading.Thread(target=pump, args=(process.stdout,), daemon=True).start()
-        threading.Thread(target=pump_errors, args=(process.stderr,), daemon=True).start()
-        seen: list[float] = []
-        try:
-            _wait_for_ready(errors, READY_TIMEOUT_S)
-            tenant_id = str(uuid.uuid4())
-            with httpx.Client(timeout=30.0) as client:
-                for number in range(count + 1):  # the first warms the connection, not timed
-                    body = sample_delivery(tenant_id)
-                    headers = {
-                        SIGNATURE_HEADER: sign(key, body),
-                        SIGNATURE_VERSION_HEADER: SIGNATURE_VERSION,
-                        "Content-Type": "application/json",
-                    }
-                    content = stable_json(body)
-                    started = time.perf_counter()
-                    answer = client.post(
-                        f"http://127.0.0.1:{port}/", content=content, headers=headers
-                    )
-                    if answer.status_code >= 300:
-                        raise RuntimeError(f"listen answered {answer.status_code}")
-                    at = _line_about(lines, body["event"]["id"])
-                    if number:
-                        seen.append(at - started)
-        finally:
-            process.terminate()
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=5)
-    return {"seen_s": seen}
-
-
-def _line_about(lines: queue.Queue[tuple[float, str] | None], event_id: str) -> float:
-    """When listen's line naming `event_id` was read (lines about nothing else skipped)."""
-    deadline = time.monotonic() + LINE_TIMEOUT_S
-    while True:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            raise RuntimeError(f"listen printed no line about {event_id}")
-        try:
-            item = lines.get(timeout=remaining)
-        except queue.Empty:
-            continue
-        if item is None:
-            raise RuntimeError("listen's output ended")
-        at, line = item
-        if event_id in line:
-            json.loads(line)  # --format json: one JSON object a line
-            return at
-
-
-def main(part: str, target: str = "") -> None:
-    if part == "writes":
-        count = int(os.environ.get("BENCH_WRITES", WRITES))
-        result = writes(
-            target, os.environ["BENCH_QUIET_KEY"], os.environ["BENCH_HOOKED_KEY"], count
-        )
-    else:
-        result = listen(int(os.environ.get("BENCH_EVENTS", EVENTS)))
+def main(base_url: str) -> None:
+    count = int(os.environ.get("BENCH_WRITES", WRITES))
+    result = writes(base_url, os.environ["BENCH_QUIET_KEY"], os.environ["BENCH_HOOKED_KEY"], count)
     print(json.dumps(result))
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:])
+    main(sys.argv[1])

@@ -19,6 +19,11 @@ DEMO_NAMESPACE = uuid.UUID("0b7c1f4e-2d8a-4c61-9f3e-5a6b7c8d9e01")
 STAGING_PREFIX = "staging/"
 """Staging's objects have ids of their own: the same names under this prefix."""
 
+DEMO_LISTEN_PORT = 8765
+"""Where the demo tenants' "Local listen" webhook delivers: `http://127.0.0.1:8765/`, the
+port `tenant-console webhooks listen --no-register --port 8765` receives on (docs/webhooks.md)."""
+DEMO_LISTEN_URL = f"http://127.0.0.1:{DEMO_LISTEN_PORT}/"
+
 
 def demo_id(kind: str, name: str) -> str:
     """The fixed id of a demo object (`kind` "formula", "proxy", ...), stable across runs."""

@@ -14,8 +14,15 @@ from typing import Any
 
 from console.clock import frozen_now, now
 from console.models import ApplicationCreate, ProxyCreate, ReactorCreate, ReactorFormulaCreate
-from console.models.demo import DEMO_STAGING_NAME, DEMO_TENANT_NAME, STAGING_PREFIX, demo_id
+from console.models.demo import (
+    DEMO_LISTEN_URL,
+    DEMO_STAGING_NAME,
+    DEMO_TENANT_NAME,
+    STAGING_PREFIX,
+    demo_id,
+)
 from console.models.people import InvitationCreate, SecurityContactUpdate
+from console.models.webhooks import WebhookCreate
 from console.service.provisioning import Provisioning, Version
 from console.service.store import (
     Store,
@@ -754,6 +761,104 @@ def _seed_people(
     return owner_id
 
 
+# -- webhooks -------------------------------------------------------------------------------
+
+DEMO_LISTEN_EVENTS: list[str] = [
+    "application.created",
+    "application.updated",
+    "application.deleted",
+    "application.key.created",
+    "application.key.deleted",
+    "proxy.created",
+    "proxy.updated",
+    "proxy.deleted",
+    "reactor.created",
+    "reactor.updated",
+    "reactor.deleted",
+    "tenant.updated",
+    "tenant.member.deleted",
+    "tenant.invitation.created",
+    "tenant.invitation.resent",
+    "tenant.invitation.deleted",
+]
+"""What the "Local listen" webhook subscribes to: the events of the changes the console makes
+on the demo (editing an application, a proxy, a reactor, the tenant, its people, its keys)."""
+
+_LEDGER_URL = "https://ledger.acme-payments.example/hooks/tenant-events"
+DEMO_DISABLED_REASON = (
+    f"Disabled after 10 failed deliveries in a row; the last: HTTP 503 ({_LEDGER_URL})"
+)
+"""As the service's deliverer words it (console.service.delivery.deliverer)."""
+
+_WEBHOOKS: list[dict[str, Any]] = [
+    {
+        # Nothing listens there until someone runs `tenant-console webhooks listen --no-register
+        # --port 8765` (docs/webhooks.md); the demo's service keeps it enabled meanwhile.
+        "name": "Local listen",
+        "url": DEMO_LISTEN_URL,
+        "events": DEMO_LISTEN_EVENTS,
+        "age": 2 * DAY,
+    },
+    {
+        # The state a person meets on a real tenant: a receiver that went down, the webhook
+        # disabled by the service, and why.
+        "name": "Ledger sync",
+        "url": _LEDGER_URL,
+        "notify_email": "payments-oncall@acme.example",
+        "events": ["application.key.created", "application.key.deleted", "proxy.updated"],
+        "disabled_reason": DEMO_DISABLED_REASON,
+        "failures": 10,
+        "age": 27 * DAY,
+        "modified": 3 * DAY + 4 * HOUR,
+        "production_only": True,
+    },
+]
+"""The demo tenants' webhooks: one delivering to a local `listen`, and (production's only) one
+the service disabled, with its reason."""
+
+
+def _seed_webhooks(
+    conn: sqlite3.Connection,
+    tenant_id: str,
+    moment: datetime,
+    demo_id: Any,
+    staging: bool,
+    by: str,
+) -> None:
+    """The demo's webhooks, checked as `POST /webhooks` checks them. Written here, not
+    through the service's handler: a create would emit events of its own and take now as its
+    time (as the other demo objects, they are backdated)."""
+    import json
+
+    for spec in _WEBHOOKS:
+        if staging and spec.get("production_only"):
+            continue
+        body = {k: spec[k] for k in ("name", "url", "notify_email", "events") if k in spec}
+        webhook = WebhookCreate.parse(body)
+        created = stamp(moment - spec["age"])
+        modified = stamp(moment - spec["modified"]) if "modified" in spec else created
+        conn.execute(
+            "INSERT INTO webhooks (id, tenant_id, name, url, notify_email, events, status,"
+            " disabled_reason, failures, created_by, created_at, modified_by, modified_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                demo_id("webhook", spec["name"]),
+                tenant_id,
+                webhook.name,
+                webhook.url,
+                webhook.notify_email,
+                json.dumps(webhook.events),
+                "disabled" if spec.get("disabled_reason") else "enabled",
+                spec.get("disabled_reason"),
+                spec.get("failures", 0),
+                by,
+                created,
+                by,
+                modified,
+            ),
+        )
+
+
 # -- audit log history ------------------------------------------------------------------------
 
 _LOG_HISTORY: list[tuple[timedelta, str, str, str, str, str]] = [
@@ -1011,6 +1116,7 @@ def _seed(
         if "modified" in spec:
             _touch(conn, "reactor_formulas", row["id"], ci, stamp(moment - spec["modified"]))
 
+    _seed_webhooks(conn, info.tenant_id, moment, demo_id, staging, admin)
     _fix_key_ids(conn, info.tenant_id)
     share = 10 if staging else 1  # staging sees a tenth of production's traffic
     tenants.set_usage(

@@ -29,6 +29,7 @@ from tests.benchmarks.results import REPO_ROOT, Row, median, table
 from tests.benchmarks.review_rows import review_rows
 from tests.benchmarks.services import seeded_service
 from tests.benchmarks.webhooks_listen import listen_rows
+from tests.benchmarks.webhook_rows import webhook_rows
 
 APPLICATIONS = 10_000
 FIRST_ROW = "Application 00001"
@@ -414,6 +415,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "reactors",
         "logs",
         "listen",
+        "webhooks",
     )
     parser.add_argument("--only", choices=parts, nargs="*")
     parser.add_argument(
@@ -463,6 +465,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             if "listen" in only:
                 _say("webhooks listen: signed deliveries POSTed until their lines are printed")
                 rows += listen_rows(max(20, args.runs * 10))
+            if "webhooks" in only:
+                rows += webhook_rows(service, args.runs, _json_from, _say)
         if "limit" in only:
             rows += rate_limited_rows(Path(root), LATENCY_TARGET_RTT, spent=150)
     print(table(rows))

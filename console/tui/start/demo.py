@@ -32,6 +32,15 @@ CONSOLE_DATA = "console-data"
 CONSOLE_CACHE = "console-cache"
 """Inside the demo's data dir: the console's cache for the demo (the profiles' local indexes)."""
 HISTORY_FILE = "usage-history.sqlite3"
+DEMO_WEBHOOK_DISABLE_AFTER = 1000
+"""`serve --webhook-disable-after` for the demo (the service's default is 10, the limit 1000).
+The demo's "Local listen" webhook delivers to a port nothing listens on until the person
+trying the demo starts `tenant-console webhooks listen --no-register --port 8765`; with the
+default, a few changes made before that would disable it, and the listener started next
+would get nothing. A thousand failed attempts in a row is more than a demo session makes, so
+it stays enabled; each delivery is still retried with the usual back-off (about two minutes
+of attempts), so a listener started soon after a change still receives it. The demo's
+"Ledger sync" webhook shows the disabled state instead."""
 
 _HISTORIES: dict[str, Path] = {}
 """base URL -> the usage history of a demo service running in this process (issue 28)."""
@@ -121,6 +130,7 @@ class DemoService:
         command += ["--port", str(self.port), "--data-dir", str(self.data_dir)]
         if self.demo_data:
             command.append("--demo-data")
+            command += ["--webhook-disable-after", str(DEMO_WEBHOOK_DISABLE_AFTER)]
         env = dict(os.environ)
         env["PYTHONUNBUFFERED"] = "1"
         if self.frozen_now:

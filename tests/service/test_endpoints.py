@@ -87,7 +87,8 @@ def problem(response: httpx.Response, status: int) -> dict[str, Any]:
 
 def test_permissions_lists_the_catalogue_and_filters_by_type(api: Api) -> None:
     everything = api.ok("GET", "/permissions")
-    assert len(everything) == 30 + 1  # the specification's, and reactor:invoke
+    # the specification's, reactor:invoke, webhook:read|create|update|delete
+    assert len(everything) == 30 + 1 + 4
     assert {"type", "description", "application_types"} <= set(everything[0])
     management = api.ok("GET", "/permissions", params={"application_type": "management"})
     assert {p["type"] for p in management} >= {"application:read", "report:read"}
@@ -357,9 +358,9 @@ def test_openapi_describes_the_operations_of_the_specification_and_beyond(
 ) -> None:
     document = http.get("/openapi.json").json()
     operations = [(m, p) for p, ops in document["paths"].items() for m in ops]
-    # the specification, Application Keys; Reactors; PATCH /proxies; Logs; the tenant's people;
-    # webhooks' trigger
-    assert len(operations) == 26 + 9 + 1 + 2 + 13 + 1
+    # the specification, Application Keys; Reactors; PATCH /proxies; Logs; the tenant's
+    # people; Webhooks (list, create, event types, get, put, delete; the local trigger)
+    assert len(operations) == 26 + 9 + 1 + 2 + 13 + 6 + 1
     assert set(document["paths"]["/applications/{id}/keys/{keyId}"]) == {"get", "delete"}
     scheme = document["components"]["securitySchemes"]["ApiKey"]
     assert scheme == {"type": "apiKey", "in": "header", "name": KEY_HEADER}

@@ -142,3 +142,16 @@ def trigger_webhook_event(request: Request, raw: bytes = Depends(raw_body)) -> J
             served.events = True
             result = TriggerResult(event_id=event_id, deliveries=count)
     return JSONResponse(result.model_dump(mode="json"), status_code=202)
+
+
+@router.api_route(
+    TRIGGER_PATH,
+    methods=["GET", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"],
+    include_in_schema=False,
+)
+def trigger_other_methods(request: Request) -> None:
+    """`/webhooks/trigger` only sends: without this, `PUT` would reach `/webhooks/{id}` (a
+    404 for an id that is no UUID) rather than the 405 it is."""
+    raise Problem(
+        405, f"The method {request.method} is not allowed on this path.", headers={"Allow": "POST"}
+    )

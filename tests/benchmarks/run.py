@@ -28,8 +28,8 @@ from tests.benchmarks.reactor_rows import reactor_rows
 from tests.benchmarks.results import REPO_ROOT, Row, median, table
 from tests.benchmarks.review_rows import review_rows
 from tests.benchmarks.services import seeded_service
-from tests.benchmarks.webhooks_listen import listen_rows
 from tests.benchmarks.webhook_rows import webhook_rows
+from tests.benchmarks.webhooks_listen import listen_rows
 
 APPLICATIONS = 10_000
 FIRST_ROW = "Application 00001"

@@ -239,11 +239,9 @@ async def event_types(client: AdminClient) -> list[str]:
 
 async def verification_key(client: AdminClient) -> str:
     """The PEM of the public key the service's deliveries verify with (the local service
-    publishes it at LOCAL_KEY_PATH, the hosted service on its CDN: console.webhooks.signing_key
-    asks both, never sending the API key)."""
-    from console.webhooks.signing_key import webhook_signing_key
-
-    key = await webhook_signing_key(client)
+    publishes it at LOCAL_KEY_PATH, the hosted service on its CDN: the client asks both,
+    never sending the API key)."""
+    key = await client.webhook_signing_key()
     return key.pem
 
 

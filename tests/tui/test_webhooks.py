@@ -129,6 +129,8 @@ def test_status_is_green_when_enabled_and_red_with_the_reason_when_disabled() ->
     assert disabled.plain.startswith("✗ disabled: xxx") and disabled.plain.endswith("…")
     assert "red" in str(disabled.style)
     assert status_text("disabled", "short", width=None).plain == "✗ disabled: short"
+    said_once = status_text("disabled", "Disabled after 10 failed deliveries", width=None)
+    assert said_once.plain == "✗ disabled after 10 failed deliveries"
 
 
 async def test_the_list_shows_status_url_and_events_and_the_detail_the_whole_reason(hooks):

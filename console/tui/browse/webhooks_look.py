@@ -85,9 +85,12 @@ def status_text(status: object, reason: str = "", *, width: int | None = REASON_
         return Text(word, style="yellow")  # a status the console does not know: as sent
     text = Text(f"✗ {word}", style="bold red")
     if reason:
-        if width is not None and len(reason) > width:
-            reason = reason[: width - 1].rstrip() + "…"
-        text.append(f": {reason}", style="red")
+        # "Disabled after 10 failed deliveries": said once ("✗ disabled after 10 ...").
+        said = reason[len(DISABLED) :].lstrip(" :") if reason.lower().startswith(DISABLED) else ""
+        joined = f" {said}" if said else f": {reason}"
+        if width is not None and len(joined) > width:
+            joined = joined[: width - 1].rstrip() + "…"
+        text.append(joined, style="red")
     return text
 
 
@@ -148,7 +151,7 @@ class WebhooksLook(ListLook):
             "Status",
             _status_cell,
             22,
-            min_width=10,
+            min_width=24,  # the reason in sight at 80 columns: the dates go first
             grow=True,
         ),
         Column("url", "URL", lambda w: _text(w.get("url")), 30, min_width=16, grow=True),

@@ -26,6 +26,7 @@ from console.tui.forms.event_types import EventTypeChecklist
 from console.tui.forms.webhook import WebhookForm
 from console.tui.modals import ConfirmModal
 from console.tui.modals.verification_key import VerificationKeyModal
+from console.tui.palette.commands import ObjectProvider
 from console.tui.screens.console import ConsoleScreen
 from console.tui.screens.detail import CodeView, DetailScreen
 
@@ -168,6 +169,17 @@ async def test_the_list_shows_status_url_and_events_and_the_detail_the_whole_rea
             lambda: isinstance(app.screen, ConsoleScreen) and app.screen.current == "logs",
             what="the Logs section",
         )
+
+
+async def test_the_palette_finds_a_webhook_by_name_and_opens_it(hooks):
+    app = make_app(hooks.service.base_url, hooks.key)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_webhooks(pilot)
+        hits = [hit async for hit in ObjectProvider(app.screen).search("Broken")]
+        assert {str(h.text) for h in hits} == {"Open webhook: Broken sink"}
+        hits[0].command()
+        await wait_until(pilot, screen_is(app, DetailScreen), what="the detail")
+        assert app.screen.kind is WEBHOOKS
 
 
 async def test_a_disabled_webhook_without_a_reason_says_the_service_gives_none(hooks):

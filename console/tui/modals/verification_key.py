@@ -18,8 +18,7 @@ from console.tui.modals.base import Dialog
 
 EXPLANATION = (
     "Deliveries are signed with the service's key; verify them with this public key "
-    "(the BT-SIGNATURE header: RSA-PSS, SHA-256). It is not a secret, and the webhook's "
-    "detail shows it too (Y copies it there)."
+    "(BT-SIGNATURE: RSA-PSS, SHA-256). Not a secret: the webhook's detail shows it too."
 )
 
 
@@ -52,6 +51,7 @@ class VerificationKeyModal(Dialog[None]):
                 yield Button("Done (o)", id="done", variant="primary")
 
     def on_mount(self) -> None:
+        self.query_one("#key-status").display = False
         self.query_one("#copy", Button).focus()
 
     def action_copy(self) -> None:
@@ -63,7 +63,9 @@ class VerificationKeyModal(Dialog[None]):
         copied = await copy_text(self.app, self.public_key)
         self.copied = copied.confirmed
         self.status_text = copied.message
-        self.query_one("#key-status", Static).update(copied.message)
+        status = self.query_one("#key-status", Static)
+        status.update(copied.message)
+        status.display = True
 
     def action_done(self) -> None:
         self.dismiss(None)

@@ -150,7 +150,7 @@ class WebhooksLook(ListLook):
             "status",
             "Status",
             _status_cell,
-            22,
+            REASON_CELL + 12,  # "✗ disabled" and the reason's first REASON_CELL characters
             min_width=24,  # the reason in sight at 80 columns: the dates go first
             grow=True,
         ),

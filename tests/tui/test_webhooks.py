@@ -388,3 +388,29 @@ async def test_the_section_is_usable_at_80x24(hooks):
         await wait_until(pilot, lambda: checklist.loaded, what="the event types")
         for widget in ("#name", "#url", "#notify-email", "#events-filter"):
             assert form.query_one(widget).region.width > 10, widget
+
+
+async def test_e_edits_a_disabled_webhook_and_its_status_stays(hooks):
+    """The form keeps the status as it is (t changes it): the service's reason stays too."""
+    app = make_app(hooks.service.base_url, hooks.key)
+    async with app.run_test(size=SIZE) as pilot:
+        listing = await open_webhooks(pilot)
+        await move_to(pilot, listing, "Broken sink")
+        await pilot.press("e")
+        await wait_until(pilot, screen_is(app, WebhookForm), what="the form")
+        form = app.screen
+        checklist = form.query_one("#events", EventTypeChecklist)
+        await wait_until(pilot, lambda: checklist.loaded, what="the event types")
+        assert checklist.selected == ["proxy.created", "proxy.deleted"]
+        form.query_one("#url", Input).value = "https://hooks.example.com/fixed"
+        await pilot.press("ctrl+s")
+        await wait_until(pilot, screen_is(app, ConsoleScreen), what="saved")
+        await wait_until(
+            pilot,
+            lambda: "https://hooks.example.com/fixed" in row_text(listing, "Broken sink"),
+            what="the row read again",
+        )
+    saved = hooks.read(hooks.broken["id"])
+    assert saved["url"] == "https://hooks.example.com/fixed"
+    assert saved["status"] == "disabled"
+    assert saved["events"] == ["proxy.created", "proxy.deleted"]

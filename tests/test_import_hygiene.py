@@ -189,7 +189,7 @@ async def run():
         print(json.dumps(at_first_rows[0]))
         from console.tui.browse.sections import SECTIONS
 
-        for key in [*(str(n) for n in range(2, len(SECTIONS) + 1)), "1"]:  # every section
+        for key in [*(s.hotkey for s in SECTIONS[1:]), "1"]:  # every section
             await pilot.press(key)
             await app.workers.wait_for_complete()
             await pilot.pause()
@@ -241,7 +241,7 @@ async def run():
         before = charts()
         from console.tui.browse.sections import SECTIONS_BY_KEY
 
-        await pilot.press(str(SECTIONS_BY_KEY["usage"].number))
+        await pilot.press(SECTIONS_BY_KEY["usage"].hotkey)
         await app.workers.wait_for_complete()
         await pilot.pause()
         print(json.dumps([history, before, charts()]))

@@ -843,7 +843,7 @@ class TenantConsoleApp(App[int]):
             for section in SECTIONS:
                 yield SystemCommand(
                     f"Go to {section.title}",
-                    f"Section {section.number}",
+                    f"Key {section.hotkey}" if section.hotkey else "No number key: from here",
                     lambda key=section.key: self.run_worker(self.go_to_section(key)),
                 )
             yield SystemCommand(

@@ -87,12 +87,12 @@ async def _console_run(base_url: str, key: str) -> dict[str, Any]:
         }
 
 
-def section_number(key: str) -> int:
+def section_number(key: str) -> str:
     """The number key of section `key`: the sections follow the registry's kinds, so a new
-    kind (Reactors, issue 35) moves the ones after it."""
+    kind (Reactors, issue 35) moves the ones after it (and Usage keeps 0)."""
     from console.tui.browse.sections import sections
 
-    return next(s.number for s in sections() if s.key == key)
+    return next(s.hotkey for s in sections() if s.key == key)
 
 
 async def _settle(app: Any, *widgets: Any) -> None:

@@ -32,6 +32,18 @@ USAGE_KEY = section_key("usage")
 """The Usage section's number key (the last section)."""
 
 
+async def go_to(pilot: Pilot[Any], key: str) -> None:
+    """Section `key` shown, as a person gets there: its number key, or (a section past the
+    number keys: a kind registered after the ninth) the palette's "Go to ..." command."""
+    app = cast("TenantConsoleApp", pilot.app)
+    hotkey = SECTIONS_BY_KEY[key].hotkey
+    if hotkey:
+        await pilot.press(hotkey)
+    else:
+        await app.go_to_section(key)
+    await settle(pilot)
+
+
 def make_app(base_url: str, key: str, **options: Any) -> TenantConsoleApp:
     return TenantConsoleApp(connection=Connection("test", base_url, key), **options)
 

@@ -25,6 +25,7 @@ from console.tui.actions.declarations import (
     NEW_KEY,
     REGENERATE_KEY,
     RESEND,
+    TOGGLE,
     Action,
     Target,
     offered,
@@ -41,6 +42,7 @@ from console.tui.browse.kinds import (
     PROXIES,
     REACTOR_FORMULAS,
     TENANT,
+    WEBHOOKS,
 )
 from console.tui.forms import ProxyForm
 from console.tui.screens.console import ConsoleScreen
@@ -74,12 +76,17 @@ def recording(action: Action, ran: list[str]) -> Action:
 
 async def target_for(action: Action, client: AdminClient) -> Target:
     """An object each action applies to: an application for R, N, x, o; the People
-    section's for i and I; a proxy otherwise."""
+    section's for i and I; a webhook for t; a proxy otherwise."""
     if action is INVITE:
         return Target(MEMBERS)
     if action is RESEND:
         invitation = await client.invitations.invite("someone@example.com")
         return Target(INVITATIONS, invitation)
+    if action is TOGGLE:
+        webhook = await client.webhooks.create(
+            {"name": "Feed", "url": "https://hooks.example.com/in", "events": ["proxy.created"]}
+        )
+        return Target(WEBHOOKS, webhook)
     if action.kinds == {APPLICATIONS.key} or action is REGENERATE_KEY:
         return Target(APPLICATIONS, await client.applications.current())
     proxy = await client.proxies.create(
@@ -293,6 +300,8 @@ READS = {
     "follow",
     # A test-run runs the shown code in the sandbox on a sample: nothing is saved.
     "test_run",
+    # `Y` on a webhook's detail: its verification public key copied (it is public).
+    "copy_block",
     # Explains a key pressed where it does not apply, or a permission the key lacks.
     "explain_key",
     "lacking_permission",
@@ -348,4 +357,5 @@ def test_each_declaration_names_itself_and_its_key_once():
         "x",
         "o",
         "ctrl+l",
+        "t",
     }

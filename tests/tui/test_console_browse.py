@@ -76,8 +76,8 @@ async def test_every_section_shows_its_data(service: Any, tenant: Any) -> None:
         await pilot.press("5")
         await settle(pilot)
         permissions = resource_list(app, "permissions")
-        assert len(permissions.items) == 31
-        assert footer_status(app) == "31 of 31 loaded"
+        assert len(permissions.items) == 35  # webhook:read, create, update, delete (#37)
+        assert footer_status(app) == "35 of 35 loaded"
 
         await pilot.press("6")
         await settle(pilot)
@@ -92,7 +92,7 @@ async def test_every_section_shows_its_data(service: Any, tenant: Any) -> None:
         assert usage.loaded and usage.dashboard.state in ("report", "empty")
 
         for section in SECTIONS:
-            await pilot.press(str(section.number))
+            await pilot.press(section.hotkey)
             await pilot.pause()
             assert screen.current == section.key
             assert screen.header.section == section.key

@@ -112,6 +112,7 @@ def test_the_console_groups_its_change_keys_under_one_label() -> None:
         "react": None,  # a reactor's: its own label, beside enter in the footer
         "invite": None,  # People's own: i and I, each with its label
         "resend": None,
+        "toggle": None,  # the webhooks' own: t, On/off
     }
     assert {
         b.group for name in DETAIL_SCREEN_ACTIONS.actions for b in bound(DetailScreen, name)

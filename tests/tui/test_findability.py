@@ -31,8 +31,8 @@ from console.tui.widgets.toggles import TextCheckbox, TextSwitch
 
 WIDE = (200, 60)
 SMALL = (80, 24)
-USAGE = str(SECTIONS_BY_KEY["usage"].number)
-SECTIONS_SHOWN = f"1-{len(SECTIONS_BY_KEY)} Sections"
+USAGE = SECTIONS_BY_KEY["usage"].hotkey
+SECTIONS_SHOWN = f"1-{len(SECTIONS_BY_KEY) - 1},0 Sections"  # 0: Usage, the last
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
-from console_support import SIZE, console, make_app, resource_list, settle
+from console_support import SIZE, console, go_to, make_app, resource_list, settle
 from form_host import screen_is, wait_until
 from proof_kind.kind import WIDGETS
 from proof_kind.look import WidgetForm
@@ -91,7 +91,10 @@ def test_a_kind_registered_later_has_its_section_list_form_and_promotion(gadgets
     assert keys[-2:] == ["gadgets", "usage"]  # after every built-in kind's (Logs, People)
     section = SECTIONS_BY_KEY["gadgets"]
     assert (section.number, section.title, section.short) == (len(keys) - 1, "Gadgets", "Gadg")
-    assert SECTIONS[-1].number == len(keys)  # Usage stays last
+    assert SECTIONS[-1].number == len(keys)  # Usage stays last, and keeps its key
+    assert SECTIONS[-1].hotkey == "0"
+    # past the ninth kind's section, no number key: the palette goes there
+    assert section.hotkey == ("" if section.number > 9 else str(section.number))
     assert KINDS_BY_KEY["gadgets"] is gadgets and LIST_KINDS[-1] is gadgets
     assert LOOKS.find("gadgets") is gadgets and LOOKS.of(GADGETS) is gadgets
     assert form_class(gadgets) is GadgetForm
@@ -157,8 +160,7 @@ async def test_widgets_are_listed_opened_found_and_edited(widget_service, widget
     app = make_app(widget_service.base_url, info.key)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await pilot.press(str(SECTIONS_BY_KEY[widgets.key].number))
-        await settle(pilot)
+        await go_to(pilot, widgets.key)
         assert console(app).current == "widgets"
         rows = resource_list(app, "widgets")
         assert sorted(w["name"] for w in rows.items) == ["Flange", "Sprocket"]

@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
-from console_support import SIZE, console, make_app, resource_list, settle
+from console_support import SIZE, console, go_to, make_app, resource_list, settle
 from form_host import screen_is, wait_until
 from proof_kind.kind import WIDGETS
 from proof_kind.look import WidgetForm
@@ -22,7 +22,7 @@ from textual.widgets import DataTable, Input
 
 from console.cli import main
 from console.journal.store import ChangeJournal, open_journal
-from console.tui.browse.sections import SECTIONS_BY_KEY, number_key, sections
+from console.tui.browse.sections import number_key, sections
 from console.tui.modals import ConfirmModal
 from console.tui.palette.commands import ObjectProvider
 from console.tui.screens.console import ConsoleScreen
@@ -63,15 +63,13 @@ async def test_widgets_are_listed_opened_found_deleted_and_undone_from_history(
     app = make_app(widget_service.base_url, tenant.key)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await pilot.press(number_key(SECTIONS_BY_KEY[WIDGETS.key].number))
-        await settle(pilot)
+        await go_to(pilot, WIDGETS.key)
         listed = resource_list(app, WIDGETS.key)
         assert [w["name"] for w in listed.items] == ["Flange", "Sprocket"]
-        # the sections after it moved up one number key: Usage is the last
+        # Usage stays the last section, and keeps its key (0)
         await pilot.press(number_key(len(sections())))
-        assert console(app).current == sections()[-1].key
-        await pilot.press(number_key(SECTIONS_BY_KEY[WIDGETS.key].number))
-        await settle(pilot)
+        assert console(app).current == sections()[-1].key == "usage"
+        await go_to(pilot, WIDGETS.key)
 
         # the palette finds one by name, and opens its detail
         hits = [hit async for hit in ObjectProvider(app.screen).search("Sprock")]

@@ -73,6 +73,7 @@ def test_which_kinds_are_created_regenerated_or_left_alone() -> None:
         "reactors",
         "members",
         "invitations",
+        "webhooks",
     ]
     assert not MEMBERS.creatable and not INVITATIONS.creatable  # invited with `i`, not `n`
     assert TENANT.changeable and not TENANT.creatable

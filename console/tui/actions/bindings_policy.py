@@ -25,6 +25,7 @@ from console.tui.actions.declarations import (
     REGENERATE_KEY,
     REVOKE_KEY,
     ROTATE_KEY,
+    TOGGLE,
     Action,
     Target,
     explain_lacking,
@@ -162,7 +163,7 @@ KEY_ACTIONS = (NEW_KEY, REVOKE_KEY, ROTATE_KEY)
 async def _detail_flow(screen: DetailScreen, action: Action) -> None:
     app = flow_host(screen)
     result = await run(action, app, detail_target(screen))
-    if action is EDIT:
+    if action in (EDIT, TOGGLE):
         if result is not None:
             screen.action_refresh()
     elif action is DELETE:

@@ -1,7 +1,8 @@
 """The actions that change data, each declared once: n, e, d and R on the lists, the details
 and the Tenant section; N, x and o on an application's detail; c, a copy to another profile;
 React (ctrl+l), which runs a reactor on the service; i and I in the People section (invite,
-resend an invitation; e there changes a member's role, d removes or revokes).
+resend an invitation; e there changes a member's role, d removes or revokes); t in the
+Webhooks section (enable or disable one).
 
 A declaration says what the action needs (a permission, a feature of the service), whether
 read-only mode refuses it, which kinds of object it applies to, and the flow it runs. The
@@ -48,6 +49,12 @@ from console.tui.browse.kinds import (
     ResourceKind,
 )
 from console.tui.browse.live import LiveSequence
+from console.tui.browse.webhooks_look import (
+    TOGGLE_KEY,
+    TOGGLE_LABEL,
+    TOGGLE_PERMISSION,
+    WEBHOOKS,
+)
 
 if TYPE_CHECKING:
     from console.tui.base.shell import FlowHost
@@ -527,8 +534,29 @@ RESEND = Action(
     permission="resend",  # the invitations' update (people_looks)
 )
 
+
+async def _toggle(app: FlowHost, target: Target) -> object:
+    from console.models.webhooks import Webhook
+    from console.tui.actions.webhook_flows import toggle_flow
+
+    assert isinstance(target.obj, Webhook)
+    return await toggle_flow(app, target.obj)
+
+
+TOGGLE = Action(
+    name="toggle",
+    key=TOGGLE_KEY,
+    label=TOGGLE_LABEL,
+    kinds=frozenset({WEBHOOKS.key}),
+    flow=_toggle,
+    refused_as=lambda target: "enabling or disabling a webhook",
+    lacking_as=lambda target: "enabling or disabling a webhook",
+    permission=TOGGLE_PERMISSION,  # the webhooks' update (webhooks_look)
+)
+
 CONSOLE_ACTIONS: dict[str, Action] = {
-    a.name: a for a in (NEW, EDIT, DELETE, REGENERATE_KEY, COPY_TO_PROFILE, REACT, INVITE, RESEND)
+    a.name: a
+    for a in (NEW, EDIT, DELETE, REGENERATE_KEY, COPY_TO_PROFILE, REACT, INVITE, RESEND, TOGGLE)
 }
 """The console screen's (its lists and the Tenant section)."""
 DETAIL_ACTIONS: dict[str, Action] = {
@@ -542,6 +570,7 @@ DETAIL_ACTIONS: dict[str, Action] = {
         REVOKE_KEY,
         ROTATE_KEY,
         REACT,
+        TOGGLE,
     )
 }
 """A detail screen's."""

@@ -379,7 +379,12 @@ async def fresh_copy(
 
 
 async def create_flow(app: FlowHost, kind: Kind) -> Model | None:
-    """`n` on a list: the form, then the list reloaded."""
+    """`n` on a list: the form (unless the kind says now why a new one would be refused:
+    a limit reached), then the list reloaded."""
+    refusal = await kind.creation_refusal(_client(app, None))
+    if refusal is not None:
+        app.notify(refusal, title=f"No new {kind.singular}", severity="warning", timeout=8)
+        return None
     saved = await open_form(app, kind)
     if saved is not None:
         refresh_after_change(app, kind, kind.item_id(saved))

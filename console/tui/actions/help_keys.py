@@ -18,9 +18,11 @@ from console.tui.actions.declarations import (
     RESEND,
     REVOKE_KEY,
     ROTATE_KEY,
+    TOGGLE,
 )
 from console.tui.browse.logs_look import FOLLOW_KEY
 from console.tui.browse.sections import SECTIONS
+from console.tui.browse.webhooks_look import COPY_KEY
 
 
 class KeyGroup(NamedTuple):
@@ -32,9 +34,9 @@ class KeyGroup(NamedTuple):
     """Keys that change data: neither shown nor allowed in read-only mode."""
 
 
-SECTION_NAMES = ", ".join(f"{s.number} {s.title}" for s in SECTIONS)
-SECTION_KEYS = f"1-{len(SECTIONS)}"
-"""The number keys of the built-in sections ("1-7")."""
+SECTION_NAMES = ", ".join(f"{s.hotkey} {s.title}" for s in SECTIONS if s.hotkey)
+SECTION_KEYS = f"1-{len(SECTIONS) - 1}, 0"
+"""The number keys of the built-in sections ("1-9, 0": 0 is Usage, the last)."""
 
 KEY_GROUPS: tuple[KeyGroup, ...] = (
     KeyGroup(
@@ -90,7 +92,7 @@ KEY_GROUPS: tuple[KeyGroup, ...] = (
     KeyGroup(
         "Console: changes",
         (
-            (NEW.key, "New application, proxy or formula (in its list)"),
+            (NEW.key, "New application, proxy, formula, reactor or webhook (in its list)"),
             (EDIT.key, "Edit the object (row or detail), or the tenant (Tenant section)"),
             (DELETE.key, "Delete the object, or the tenant (asks first)"),
             (REGENERATE_KEY.key, "Regenerate an application's API key (asks first; shown once)"),
@@ -124,6 +126,7 @@ KEY_GROUPS: tuple[KeyGroup, ...] = (
             ("y", "Copy the id"),
             ("r", "Read it again"),
             ("L", "Its log entries (the Logs section, filtered)"),
+            (COPY_KEY, "A webhook's: copy the public key its deliveries are verified with"),
             ("j / k, g / G", "Scroll"),
             (
                 " / ".join(a.key for a in (EDIT, DELETE, REGENERATE_KEY, COPY_TO_PROFILE)),
@@ -154,6 +157,17 @@ KEY_GROUPS: tuple[KeyGroup, ...] = (
                 ROTATE_KEY.key,
                 "Rotate: new key, deploy it, then revoke the old (or go on with one begun)",
             ),
+        ),
+        changes=True,
+    ),
+    KeyGroup(
+        "Webhooks (list and detail)",
+        (
+            (
+                TOGGLE.key,
+                "Enable or disable the webhook (disabling asks first); a disabled one says why",
+            ),
+            (NEW.key, "New webhook: name, URL, email, event types (filter them); at most five"),
         ),
         changes=True,
     ),

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 if TYPE_CHECKING:
     from console.models import Application, Permission, Proxy, Reactor, ReactorFormula, Tenant
     from console.models.people import Invitation, Member
+    from console.models.webhooks import Webhook
 
 JsonObject: TypeAlias = dict[str, Any]
 """An object as the service sent it (decoded JSON). Its values are whatever the service put
@@ -21,10 +22,11 @@ checks what it reads: the one place the console holds values of no fixed type.""
 
 Model: TypeAlias = (
     "Application | Proxy | ReactorFormula | Reactor | Permission | Tenant | Member | Invitation"
+    " | Webhook"
 )
 """An object the console has read into its model (console.models)."""
 
-Editable: TypeAlias = "Application | Proxy | ReactorFormula | Reactor | Tenant"
+Editable: TypeAlias = "Application | Proxy | ReactorFormula | Reactor | Tenant | Webhook"
 """An object a form edits: each has a name and the time it was last modified."""
 
 Shown: TypeAlias = "Model | JsonObject"

@@ -31,6 +31,7 @@ from console.tui.browse.looks import PAGE_SIZE as PAGE_SIZE  # re-exported: the 
 from console.tui.browse.looks import list_page as list_page
 from console.tui.browse.people_looks import INVITATIONS as INVITATIONS  # People: registered
 from console.tui.browse.people_looks import MEMBERS as MEMBERS
+from console.tui.browse.webhooks_look import WEBHOOKS as WEBHOOKS  # registered after People
 
 if TYPE_CHECKING:
     from console.client.client import AdminClient

@@ -59,6 +59,8 @@ class CodeBlock:
     title: str
     code: str
     language: str = "javascript"
+    copy_label: str = ""
+    """What the block holds, when a detail offers to copy it (`Y`: "public key"); "" if not."""
 
 
 class FilterInvalid(ValueError):
@@ -177,6 +179,11 @@ class Look:
     async def delete(self, client: AdminClient, obj: Shown) -> None:
         raise NotImplementedError
 
+    async def creation_refusal(self, client: AdminClient) -> str | None:
+        """Why a new one cannot be made now (a limit the service would refuse it for), said
+        before its form opens rather than after everything was typed; None: it can."""
+        return None
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.key}>"
 
@@ -237,6 +244,11 @@ class ListLook(Look):
 
     def code_blocks(self, item: Any) -> list[CodeBlock]:
         """The code a detail shows of the kind's model (each look narrows `item`)."""
+        return []
+
+    async def detail_blocks(self, client: AdminClient, item: Any) -> list[CodeBlock]:
+        """Blocks a detail shows below the code that take another request (a webhook's
+        verification key): read once the detail shows, what it shows staying meanwhile."""
         return []
 
     def empty_message(self, filter_text: str) -> str:

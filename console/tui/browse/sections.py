@@ -1,6 +1,10 @@
 """The console's sections, in the order of their number keys: one per kind with a look of
 its own section, in the registry's order (console.tui.browse.looks; the invitations are
-listed within People), then Usage, which is no kind."""
+listed within People), then Usage, which is no kind.
+
+Keys 1-9 go to the first nine kinds' sections, and 0 to Usage, the last, always: a kind
+registered past the ninth (a test's own) has a section without a number key, reached from
+the palette ("Go to ..."), and Usage keeps its key."""
 
 from __future__ import annotations
 
@@ -14,30 +18,46 @@ from console.tui.browse.live import LiveMapping, LiveSequence
 @dataclass(frozen=True)
 class Section:
     number: int
+    """Its place among the sections, from 1 (Usage's is the last)."""
     key: str
     title: str
     short: str
     """The title on a narrow terminal's header."""
+    hotkey: str = ""
+    """The number key that goes to it ("1"-"9", "0" for Usage); "" past the ninth kind."""
 
 
 USAGE = ("usage", "Usage", "Usage")
 """The last section: the tenant's usage (key, title, short title)."""
 
 
+KIND_KEYS = 9
+"""Kinds' sections with a number key (1-9): the built-in ones, then any registered later."""
+USAGE_KEY = "0"
+"""Usage's key, whatever number of sections comes before it (as a keyboard's row reads)."""
+MAX_SECTIONS = KIND_KEYS + 1
+"""Sections with a number key: 1-9, and 0 for Usage."""
+
+
 def sections() -> tuple[Section, ...]:
     """The sections as the registry is now: a kind's take its key and titles from its look."""
     shown = [(look.key, look.title, look.short) for look in LOOKS.sectioned()]
-    return tuple(Section(n, *s) for n, s in enumerate([*shown, USAGE], start=1))
-
-
-MAX_SECTIONS = 10
-"""Number keys 1-9, then 0, go to sections: the built-in ones, then any kind registered later."""
+    kinds = [
+        Section(n, *s, hotkey=str(n) if n <= KIND_KEYS else "") for n, s in enumerate(shown, 1)
+    ]
+    return (*kinds, Section(len(kinds) + 1, *USAGE, hotkey=USAGE_KEY))
 
 
 def number_key(number: int) -> str:
-    """The key of section `number`: "1" to "9", and "0" for the tenth (as a keyboard's row
-    reads)."""
-    return str(number % 10)
+    """The key of section `number` now: "1" to "9" for the first nine kinds, "0" for Usage
+    (the last); "" for a section past them (a kind registered after the ninth)."""
+    shown = sections()
+    return shown[number - 1].hotkey if 0 < number <= len(shown) else ""
+
+
+def section_of_key(key: str) -> Section | None:
+    """The section number key `key` goes to now; None where it goes nowhere."""
+    return next((s for s in sections() if s.hotkey == key), None)
 
 
 SECTIONS: LiveSequence[Section] = LiveSequence(sections)

@@ -18,6 +18,7 @@ from console.tui.browse.kinds import (
     REACTOR_FORMULAS,
     REACTORS,
     TENANT,
+    WEBHOOKS,
 )
 
 if TYPE_CHECKING:
@@ -60,11 +61,18 @@ def tenant_form() -> FormClass:
     return TenantForm
 
 
+def webhook_form() -> FormClass:
+    from console.tui.forms.webhook import WebhookForm
+
+    return WebhookForm
+
+
 LOOKS.attach_form(APPLICATIONS, application_form)
 LOOKS.attach_form(PROXIES, proxy_form)
 LOOKS.attach_form(REACTOR_FORMULAS, formula_form)
 LOOKS.attach_form(REACTORS, reactor_form)
 LOOKS.attach_form(TENANT, tenant_form)
+LOOKS.attach_form(WEBHOOKS, webhook_form)
 
 
 def form_class(look: Look) -> FormClass:

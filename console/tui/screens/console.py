@@ -33,7 +33,12 @@ from console.tui.base.app_access import (
 from console.tui.base.key_hints import explain_key, explaining_bindings
 from console.tui.browse.kinds import APPLICATIONS, KINDS_BY_KEY, MEMBERS, PERMISSIONS, TENANT
 from console.tui.browse.logs_look import LOGS
-from console.tui.browse.sections import MAX_SECTIONS, SECTIONS, number_key, sections
+from console.tui.browse.sections import (
+    KIND_KEYS,
+    SECTIONS,
+    USAGE_KEY,
+    section_of_key,
+)
 from console.tui.widgets.console_header import ConsoleHeader
 from console.tui.widgets.key_bar import KeyBar
 from console.tui.widgets.resource_list import ResourceList
@@ -126,10 +131,10 @@ def highlighted_permission(app: Router) -> str | None:
     return PERMISSIONS.item_id(row) if row is not None else None
 
 
-def _section_title(number: int) -> str:
-    """The binding's description: the section's title where one has that number now."""
-    shown = SECTIONS
-    return shown[number - 1].title if number <= len(shown) else f"Section {number}"
+def _section_title(key: str) -> str:
+    """The binding's description: the title of the section the key goes to now."""
+    section = section_of_key(key)
+    return section.title if section is not None else f"Section {key}"
 
 
 class ConsoleScreen(DeclaredActions, Screen[None], actions=CONSOLE_SCREEN_ACTIONS):
@@ -140,10 +145,10 @@ class ConsoleScreen(DeclaredActions, Screen[None], actions=CONSOLE_SCREEN_ACTION
 
     # Before these: n, e, d, R and c (DeclaredActions).
     BINDINGS = [
-        Binding("1", "section(1)", "Sections", key_display=f"1-{len(SECTIONS)}"),
+        Binding("1", "section('1')", "Sections", key_display=f"1-{len(SECTIONS) - 1},0"),
         *(
-            Binding(number_key(n), f"section({n})", _section_title(n), show=False)
-            for n in range(2, MAX_SECTIONS + 1)
+            Binding(key, f"section('{key}')", _section_title(key), show=False)
+            for key in (*(str(n) for n in range(2, KIND_KEYS + 1)), USAGE_KEY)
         ),
         Binding("r", "refresh", "Refresh"),
         Binding("y", "copy_id", "Copy id"),
@@ -272,10 +277,11 @@ class ConsoleScreen(DeclaredActions, Screen[None], actions=CONSOLE_SCREEN_ACTION
             widget.reset()
         self.show_section(self.current)
 
-    def action_section(self, number: int) -> None:
-        shown = sections()
-        if 0 < number <= len(shown):
-            self.show_section(shown[number - 1].key)
+    def action_section(self, key: str) -> None:
+        """A number key: the section it goes to now (section_of_key)."""
+        section = section_of_key(str(key))
+        if section is not None:
+            self.show_section(section.key)
 
     def action_refresh(self) -> None:
         widget = self.find_section(self.current)
@@ -348,7 +354,7 @@ class ConsoleScreen(DeclaredActions, Screen[None], actions=CONSOLE_SCREEN_ACTION
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "section":  # a number key beyond the sections (kinds registered) is none
-            return bool(parameters) and int(str(parameters[0])) <= len(sections())
+            return bool(parameters) and section_of_key(str(parameters[0])) is not None
         if action in CONSOLE_ACTIONS:
             return console_action_allowed(self, action)
         if action == "object_logs":

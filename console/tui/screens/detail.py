@@ -118,6 +118,7 @@ class DetailScreen(DeclaredActions, Screen[None], actions=DETAIL_SCREEN_ACTIONS)
         # where they work (key_hints).
         Binding("ctrl+r", "test_run", "Test-run"),
         Binding("L", "object_logs", "Logs", tooltip="This object's log entries"),
+        Binding("Y", "copy_block", "Copy key", tooltip="Copy the key shown below"),
         *explaining_bindings("test_run", "copy_to_profile", "object_logs"),
     ]
 
@@ -142,6 +143,9 @@ class DetailScreen(DeclaredActions, Screen[None], actions=DETAIL_SCREEN_ACTIONS)
         self.show_json = False
         self._provisioning_reads = 0
         """Reads of a reactor being provisioned since it was last seen settled."""
+        self.extra_blocks: list[CodeBlock] = []
+        """The kind's blocks read with another request (ListLook.detail_blocks), once read."""
+        self._extras_asked = False
 
     def compose(self) -> ComposeResult:
         yield ConsoleHeader()
@@ -180,6 +184,7 @@ class DetailScreen(DeclaredActions, Screen[None], actions=DETAIL_SCREEN_ACTIONS)
         code = self.query_one("#detail-code")
         await code.remove_children()
         blocks = self.kind.code_blocks(item) if not isinstance(item, dict) else []
+        blocks += [b for b in self.extra_blocks if not isinstance(item, dict)]
         if blocks:
             await code.mount_all(CodeView(block) for block in blocks)
         if self.show_json:
@@ -191,6 +196,42 @@ class DetailScreen(DeclaredActions, Screen[None], actions=DETAIL_SCREEN_ACTIONS)
             names = self._name_ids(item)
             self.run_worker(names, group="names", exclusive=True, exit_on_error=False)
         self._follow_provisioning(item)
+        if not isinstance(item, dict) and not self._extras_asked:
+            self._extras_asked = True
+            self.run_worker(self._read_extras(item), group="extras", exit_on_error=False)
+
+    async def _read_extras(self, item: Shown) -> None:
+        """The blocks the kind reads with another request (a webhook's verification key),
+        added below the code once read; a failure said in their place, the rest shown."""
+        try:
+            blocks = await self.kind.detail_blocks(session_host(self).client, item)
+        except Exception as exc:
+            log.warning("A detail's extra blocks could not be read", exc_info=True)
+            problem = describe(exc, what=self.kind.singular)
+            blocks = [CodeBlock("Not read", f"Could not read it: {problem.message}", "text")]
+        if not blocks or not self.is_attached:
+            return
+        self.extra_blocks = blocks
+        await self.query_one("#detail-code").mount_all(CodeView(block) for block in blocks)
+        self.refresh_bindings()
+
+    @property
+    def copyable_block(self) -> CodeBlock | None:
+        """The first block shown that the detail offers to copy (`Y`), if any."""
+        return next((b for b in self.extra_blocks if b.copy_label), None)
+
+    def action_copy_block(self) -> None:
+        """`Y`: copies the block offered for it (a webhook's verification public key)."""
+        block = self.copyable_block
+        if block is not None:
+            self.run_worker(self._copy_block(block), group="copy", exit_on_error=False)
+
+    async def _copy_block(self, block: CodeBlock) -> None:
+        from console.tui.base.clipboard import copy_text
+
+        copied = await copy_text(self.app, block.code)
+        title = f"Copied the {block.copy_label}" if copied.confirmed else block.copy_label
+        self.notify(copied.message, title=title.capitalize())
 
     def _follow_provisioning(self, item: Shown) -> None:
         """A reactor being provisioned (`creating`, `updating`) is read again a second later
@@ -375,6 +416,8 @@ class DetailScreen(DeclaredActions, Screen[None], actions=DETAIL_SCREEN_ACTIONS)
             return self.kind.declaration.features.code and not isinstance(self.item, dict)
         if action == "object_logs":
             return bool(self.kind.declaration.log_entity and self.item_id and self.item)
+        if action == "copy_block":
+            return self.copyable_block is not None
         return True
 
     def action_refresh(self) -> None:
@@ -383,6 +426,7 @@ class DetailScreen(DeclaredActions, Screen[None], actions=DETAIL_SCREEN_ACTIONS)
         if self.item is None:
             self.query_one("#detail-body").display = False
             self.query_one(StatePanel).show_loading(self.kind.singular)
+        self._extras_asked = False  # read again with the object (what shows stays meanwhile)
         self.run_worker(self._load(), group="detail", exclusive=True, exit_on_error=False)
 
     async def _load(self) -> None:

@@ -57,7 +57,7 @@ class Scene:
 
 def section_scene(section: Section) -> Scene:
     """A section as the console opens it: the first at start, each other by its number."""
-    keys = () if section.number == 1 else (str(section.number),)
+    keys = () if section.number == 1 else (section.hotkey,)
     return Scene(section.key.replace("_", "-"), section.title, keys)
 
 

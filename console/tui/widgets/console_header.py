@@ -139,7 +139,8 @@ class ConsoleHeader(Widget):
                 title = {"title": section.title, "short": section.short}.get(form, "")
                 if form == "number" and current:
                     title = section.short
-                text = f" {section.number} {title} " if title else f" {section.number} "
+                key = section.hotkey or "·"  # a section past the number keys (palette)
+                text = f" {key} {title} " if title else f" {key} "
                 tabs += Content.from_markup(f"[{style}]$text[/] ", text=text)
             # Short titles stay if the trail keeps a dozen cells (it is cut with an ellipsis).
             fits = (tabs + trail).cell_length <= width

@@ -144,6 +144,7 @@ class KeyBar(Widget):
         "delete",
         "invite",
         "resend",
+        "toggle",
         "regenerate",
         "toggle_json",
         "sort",
@@ -171,6 +172,7 @@ class KeyBar(Widget):
         "delete",
         "invite",
         "resend",
+        "toggle",
         "regenerate",
         "filter",
     )

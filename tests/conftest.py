@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import textual_css_cache
 from local_service import RunningService, ServiceFailed, TenantInfo
 
 SLOW_FIXTURES = {
@@ -95,7 +96,11 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     each) took about a third of the TUI tests' CPU (22 of 60 s over the forms and actions
     modules; 6 s with these thresholds). Only when collection happens changes, not what is
     collected.
+
+    Textual's parsed CSS is shared by the apps of the process (tests/textual_css_cache.py):
+    each app parsed every stylesheet again, about a fifth of a TUI test's CPU.
     """
+    textual_css_cache.install()
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)

@@ -856,6 +856,12 @@ def _add_webhooks_listen(actions: argparse._SubParsersAction[_Parser]) -> None:
         help="verify with this public key (PEM) instead of the service's published one",
     )
     listen.add_argument(
+        "--service-url",
+        metavar="URL",
+        help="with --no-register: verify with the public key of the local service at URL (no "
+        "profile or API key needed; the demo's webhook detail shows the whole command)",
+    )
+    listen.add_argument(
         "--format",
         choices=("text", "json"),
         default="text",

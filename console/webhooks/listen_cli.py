@@ -63,6 +63,8 @@ class ListenOptions:
     public_url: str | None
     register: bool
     signing_key: Path | None
+    service_url: str | None
+    """With --no-register: the local service whose public key deliveries verify with."""
     json_format: bool
     profile: str | None
 
@@ -84,6 +86,19 @@ def checked_options(args: argparse.Namespace) -> ListenOptions:
         problem = webhook_url_problem(url) if url is not None else None
         if problem:
             raise Refused(f"{option}: {problem}", USAGE)
+    service_url = getattr(args, "service_url", None)
+    if service_url is not None:
+        problem = webhook_url_problem(service_url)
+        if problem:
+            raise Refused(f"--service-url: {problem}", USAGE)
+        if not args.no_register:
+            raise Refused(
+                "--service-url only names where the key is read: use it with --no-register "
+                "(a registering listen reads the key from its profile's service).",
+                USAGE,
+            )
+        if args.signing_key:
+            raise Refused("Give the key one way: --signing-key or --service-url.", USAGE)
     if args.public_url is not None and args.no_register:
         raise Refused("--public-url registers a webhook: not with --no-register.", USAGE)
     if args.public_url is not None and args.port == 0:
@@ -96,6 +111,7 @@ def checked_options(args: argparse.Namespace) -> ListenOptions:
         public_url=args.public_url,
         register=not args.no_register,
         signing_key=Path(args.signing_key) if args.signing_key else None,
+        service_url=service_url,
         json_format=args.format == "json",
         profile=getattr(args, "profile", None),
     )
@@ -107,6 +123,8 @@ def listen(args: argparse.Namespace) -> int:
     try:
         options = checked_options(args)
         key = _key_from_file(options.signing_key) if options.signing_key else None
+        if options.service_url is not None:
+            key = asyncio.run(_key_of_service(options.service_url))
     except Refused as refused:
         return COMMAND.refused(refused)
     connection: ResolvedConnection | None = None
@@ -181,6 +199,18 @@ async def service_key(base_url: str) -> RSAPublicKey | None:
         return load_public_key(response.content)
     except ValueError:
         raise Refused(f"{url} did not answer a public key in PEM.") from None
+
+
+async def _key_of_service(base_url: str) -> RSAPublicKey:
+    """--service-url's key: the local service at `base_url` must serve one."""
+    key = await service_key(base_url)
+    if key is None:
+        raise Refused(
+            f"{base_url} serves no webhook key (it is not a local service): give the key "
+            "with --signing-key FILE.",
+            USAGE,
+        )
+    return key
 
 
 async def hosted_key() -> RSAPublicKey:

@@ -414,3 +414,18 @@ async def test_e_edits_a_disabled_webhook_and_its_status_stays(hooks):
     assert saved["url"] == "https://hooks.example.com/fixed"
     assert saved["status"] == "disabled"
     assert saved["events"] == ["proxy.created", "proxy.deleted"]
+
+
+def test_a_loopback_webhook_offers_the_listen_that_receives_it() -> None:
+    """The demo's Local listen: its detail shows the command that receives and verifies its
+    deliveries beside the demo (no profile needed); a webhook elsewhere gets none."""
+    from console.tui.browse.webhooks_look import listen_command
+
+    base = "http://127.0.0.1:41234/"
+    assert listen_command({"url": "http://127.0.0.1:8765/"}, base) == (
+        "tenant-console webhooks listen --no-register --port 8765 "
+        "--service-url http://127.0.0.1:41234"
+    )
+    assert listen_command({"url": "http://localhost:9000"}, base) is not None
+    assert listen_command({"url": "https://hooks.example.com/in"}, base) is None
+    assert listen_command({"url": "http://127.0.0.1:8765/x; rm -rf ~"}, base) is None

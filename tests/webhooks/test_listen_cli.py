@@ -49,6 +49,12 @@ def env(tmp_path: Any) -> dict[str, str]:
         (["--public-url", "https://t.example.com", "--no-register"], "not with --no-register"),
         (["--public-url", "https://t.example.com"], "--public-url needs --port"),
         (["--no-register", "--signing-key", "/nonexistent/key.pem"], "--signing-key"),
+        (["--service-url", "http://127.0.0.1:1"], "use it with --no-register"),
+        (["--no-register", "--service-url", "ftp://x"], "--service-url: The URL must be"),
+        (
+            ["--no-register", "--service-url", "http://127.0.0.1:1", "--signing-key", "k.pem"],
+            "one way",
+        ),
     ],
 )
 def test_unusable_options_end_with_2(arguments, said, capsys):

@@ -153,3 +153,26 @@ def test_no_register_verifies_with_the_services_key_for_a_webhook_made_by_hand(a
     finally:
         listen.kill()
     assert [hook["name"] for hook in _webhooks(api)] == ["By hand"]  # not listen's to remove
+
+
+def test_service_url_verifies_without_a_profile_or_a_key(api, service, tmp_path):
+    """The demo's command (its webhook detail shows it): --no-register with --service-url
+    reads the local service's public key there, with no profile and no API key anywhere."""
+    bare = {k: v for k, v in os.environ.items() if not k.startswith("TENANT_CONSOLE_")}
+    bare.update(TENANT_CONSOLE_CONFIG_DIR=str(tmp_path / "config"), HOME=str(tmp_path / "home"))
+    listen = ListenProcess(
+        "--no-register", "--service-url", service.base_url, "--format", "json", env=bare
+    )
+    try:
+        url = listen.ready()
+        made = api.post(
+            "/webhooks",
+            json={"name": "Demo-like", "url": url + "/", "events": ["reactor.created"]},
+        )
+        assert made.status_code == 201, made.text
+        _trigger(api, "reactor.created")
+        line = json.loads(listen.stdout_line("reactor.created"))
+        assert line["verified"] is True
+        assert listen.stop() == 0
+    finally:
+        listen.kill()

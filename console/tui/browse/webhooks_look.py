@@ -16,8 +16,9 @@ saved (console.tui.modals.verification_key).
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
@@ -217,12 +218,16 @@ class WebhooksLook(ListLook):
     async def detail_blocks(self, client: AdminClient, item: Shown) -> list[CodeBlock]:
         """The public key deliveries are verified with, read from the service (the hosted
         service's is published, console.webhooks.signing.WEBHOOK_KEY_URL)."""
+        blocks = []
+        command = listen_command(item, client.base_url)
+        if command is not None:
+            blocks.append(CodeBlock(LISTEN_TITLE, command, "text"))
         try:
             key = await verification_key(client)
         except Exception as error:  # the detail still shows the webhook; r reads again
             log.warning("The webhooks' verification key could not be read", exc_info=True)
-            return [CodeBlock(VERIFICATION_TITLE, f"Not read: {error}", "text")]
-        return [CodeBlock(VERIFICATION_TITLE, key, "text", copy_label="public key")]
+            return [*blocks, CodeBlock(VERIFICATION_TITLE, f"Not read: {error}", "text")]
+        return [*blocks, CodeBlock(VERIFICATION_TITLE, key, "text", copy_label="public key")]
 
     def empty_message(self, filter_text: str) -> str:
         if filter_text:
@@ -231,6 +236,21 @@ class WebhooksLook(ListLook):
 
 
 VERIFICATION_TITLE = "Verification public key"
+LISTEN_TITLE = "Receive its deliveries in a terminal"
+_LOOPBACK = re.compile(r"http://(?:127\.0\.0\.1|localhost|\[::1\]):(\d{1,5})/?")
+
+
+def listen_command(item: Any, base_url: str) -> str | None:
+    """For a webhook delivering to a port on this machine (the demo's Local listen), the
+    `listen` that receives and verifies its deliveries there, reading the key from this
+    service: no profile nor API key needed, so it works beside the demo. None otherwise."""
+    match = _LOOPBACK.fullmatch(field_of(item, "url") or "")
+    if match is None:
+        return None
+    return (
+        f"tenant-console webhooks listen --no-register --port {match.group(1)} "
+        f"--service-url {base_url.rstrip('/')}"
+    )
 
 
 async def event_types(client: AdminClient) -> list[str]:

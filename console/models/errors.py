@@ -67,6 +67,9 @@ def _sentence(error: Mapping[str, Any]) -> str:
     if kind == "string_too_long":
         return f"The {label} must be at most {ctx.get('max_length')} characters."
     if kind == "string_too_short":
+        least = ctx.get("min_length", 1)
+        if least > 1 and error.get("input"):
+            return f"The {label} must be at least {least} characters."
         return f"The {label} must not be empty."
     if kind == "too_long":
         return f"The {label} may hold at most {ctx.get('max_length')} items."

@@ -185,6 +185,13 @@ def test_an_invalid_replace_names_the_field(clean: Caller, change: dict, path: s
         owner.delete(f"/webhooks/{created['id']}")
 
 
+def test_a_too_short_email_says_how_short_not_empty(owner: Caller) -> None:
+    errors = assert_invalid(
+        owner.post("/webhooks", json=webhook_body(notify_email="x")), "notify_email"
+    )
+    assert errors["notify_email"] == ["The notify email must be at least 3 characters."]
+
+
 def test_missing_fields_are_named(owner: Caller) -> None:
     errors = assert_invalid(owner.post("/webhooks", json={}), "name")
     assert {"name", "url", "events"} <= set(errors), errors

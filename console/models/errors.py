@@ -73,6 +73,9 @@ def _sentence(error: Mapping[str, Any]) -> str:
         return f"The {label} must not be empty."
     if kind == "too_long":
         return f"The {label} may hold at most {ctx.get('max_length')} items."
+    if kind == "too_short":
+        least = ctx.get("min_length", 1)
+        return f"The {label} must hold at least {least} item{'' if least == 1 else 's'}."
     if kind == "literal_error":
         return f"The {label} must be one of {ctx.get('expected')}."
     if kind in ("greater_than_equal", "greater_than"):

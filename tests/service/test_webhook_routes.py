@@ -192,6 +192,11 @@ def test_a_too_short_email_says_how_short_not_empty(owner: Caller) -> None:
     assert errors["notify_email"] == ["The notify email must be at least 3 characters."]
 
 
+def test_no_events_says_how_many_are_needed(owner: Caller) -> None:
+    errors = assert_invalid(owner.post("/webhooks", json=webhook_body(events=[])), "events")
+    assert errors["events"] == ["The events must hold at least 1 item."]
+
+
 def test_missing_fields_are_named(owner: Caller) -> None:
     errors = assert_invalid(owner.post("/webhooks", json={}), "name")
     assert {"name", "url", "events"} <= set(errors), errors

@@ -179,7 +179,7 @@ class ApplicationForm(ResourceForm[Application, ApplicationCreate | ApplicationU
         note = None
         permissions = self._permission_cache.get(application_type)
         if permissions is None:
-            checklist.show_options_loading()
+            checklist.show_loading()
             rules.show_options_loading()
             try:
                 if self.catalogue is None:

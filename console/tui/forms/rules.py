@@ -264,7 +264,7 @@ class RulesEditor(Vertical):
     def show_options_loading(self) -> None:
         self.permission_options = None
         for row in self.rows:
-            row.checklist.show_options_loading()
+            row.checklist.show_loading()
 
     def _show_empty(self) -> None:
         self.query_one(".rules-empty", Static).display = not self.rows

@@ -52,29 +52,19 @@ class WebhookForm(ResourceForm[Webhook, WebhookCreate | WebhookUpdate]):
 
     def compose_fields(self) -> ComposeResult:
         webhook = self.obj
-        yield FormField(
-            "Name",
-            Input(webhook.name or "" if webhook else "", placeholder="e.g. Audit feed", id="name"),
-            path="name",
-        )
-        yield FormField(
+        yield self._text_field("Name", "name", placeholder="e.g. Audit feed", id="name")
+        yield self._text_field(
             "URL",
-            Input(
-                webhook.url or "" if webhook else "",
-                placeholder="https://example.com/webhooks",
-                id="url",
-            ),
-            path="url",
+            "url",
+            placeholder="https://example.com/webhooks",
+            id="url",
             hint="Where the service POSTs each event (https://, or http:// for a local receiver).",
         )
-        yield FormField(
+        yield self._text_field(
             "Notify email (optional)",
-            Input(
-                webhook.notify_email or "" if webhook else "",
-                placeholder="who the service tells when it disables this webhook",
-                id="notify-email",
-            ),
-            path="notify_email",
+            "notify_email",
+            placeholder="who the service tells when it disables this webhook",
+            id="notify-email",
         )
         yield FormField(
             "Events",
@@ -82,6 +72,14 @@ class WebhookForm(ResourceForm[Webhook, WebhookCreate | WebhookUpdate]):
             path="events",
             hint=f"At least one. A tenant has at most {MAX_WEBHOOKS} webhooks.",
         )
+
+    def _text_field(
+        self, label: str, path: str, *, placeholder: str, id: str, hint: str | None = None
+    ) -> FormField:
+        """A one-line input for the webhook's attribute `path`: its value on an edit, empty
+        on a create (the three text fields differ only in their words)."""
+        value = getattr(self.obj, path, None) or ""
+        return FormField(label, Input(value, placeholder=placeholder, id=id), path=path, hint=hint)
 
     # ----- the URL, checked as typed -----------------------------------------------------
 

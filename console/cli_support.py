@@ -12,10 +12,11 @@ profiles only inside functions, so a command's `--help` loads neither; never imp
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
 import sys
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +27,9 @@ if TYPE_CHECKING:
     from console.profiles.resolve import ResolvedConnection
 
 OK, FAILED = 0, 1
+
+Handler = Callable[["AdminClient", argparse.Namespace], Awaitable[int]]
+"""One action of a command: it talks to the service with the client, returns the exit code."""
 
 
 class Refused(Exception):
@@ -132,3 +136,62 @@ class Command:
                 self.error(f"{str(error).rstrip('.')} ({connection.base_url}).")
                 return api_error_code(error)
             raise
+
+
+@dataclass(frozen=True)
+class JournalledActions:
+    """A command whose actions each are one handler and whose changes are journalled
+    (`members`, `webhooks`): its parser puts the action in `<name>_command`, the actions in
+    `writes` are refused in read-only mode and recorded in the change journal with the
+    command's name as their origin. Written once, so the commands refuse, record and fail
+    alike."""
+
+    name: str
+    command: Command
+    handlers: Mapping[str, Handler]
+    writes: frozenset[str]
+
+    def action(self, args: argparse.Namespace) -> str:
+        """The action the command line named (`list`, `create`, ...)."""
+        return str(getattr(args, f"{self.name}_command"))
+
+    def refuse_read_only(self, args: argparse.Namespace) -> None:
+        """Refused when the action changes the tenant and --read-only was given."""
+        action = self.action(args)
+        if action in self.writes and getattr(args, "read_only", False):
+            raise Refused(f"read-only: `{self.name} {action}` changes the tenant and is refused.")
+
+    async def perform(self, connection: ResolvedConnection, args: argparse.Namespace) -> int:
+        """Runs the action's handler; a change first opens the journal and settles what an
+        earlier run left unsettled, so every change goes into the change journal."""
+        action = self.action(args)
+        async with admin_client(connection) as client:
+            if action in self.writes:
+                from console.journal.settle import settle_at_start
+                from console.journal.store import open_journal
+
+                client.record_changes(open_journal(), profile=connection.profile, origin=self.name)
+                await settle_at_start(client, connection.profile)
+            return await self.handlers[action](client, args)
+
+    def run(
+        self,
+        args: argparse.Namespace,
+        checked: Callable[[argparse.Namespace], None],
+        api_error_code: Callable[[ApiError], int],
+    ) -> int:
+        """The command: `checked` refuses what it can before a connection, then the action
+        runs; a journal that fails says so and that nothing was sent (exit 1)."""
+        quiet_logging()
+        from console.journal.store import JournalError
+
+        try:
+            checked(args)
+        except Refused as refused:
+            return self.command.refused(refused)
+        return self.command.run(
+            getattr(args, "profile", None),
+            lambda connection: self.perform(connection, args),
+            failures=[(JournalError, " Nothing was sent.")],
+            api_error_code=api_error_code,
+        )

@@ -36,14 +36,13 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-from console.cli_support import Command, Refused, admin_client, quiet_logging
+from console.cli_support import Command, JournalledActions, Refused
 from console.terminal_text import printable, printable_json
 
 if TYPE_CHECKING:
     from console.client import AdminClient
     from console.client.people import MemberAction
     from console.models.people import Invitation, Member
-    from console.profiles.resolve import ResolvedConnection
 
 OK, FAILED, USAGE, NOT_FOUND = 0, 1, 2, 3
 ORIGIN = "members"
@@ -357,33 +356,25 @@ async def _remove(client: AdminClient, args: argparse.Namespace) -> int:
     return OK
 
 
-HANDLERS = {
-    "list": _list,
-    "invite": _invite,
-    "resend": _resend,
-    "revoke": _revoke,
-    "set-role": _set_role,
-    "remove": _remove,
-}
-
-
-async def _run(connection: ResolvedConnection, args: argparse.Namespace) -> int:
-
-    async with admin_client(connection) as client:
-        if args.members_command in WRITES:  # every change goes into the change journal
-            from console.journal.settle import settle_at_start
-            from console.journal.store import open_journal
-
-            client.record_changes(open_journal(), profile=connection.profile, origin=ORIGIN)
-            await settle_at_start(client, connection.profile)
-        return await HANDLERS[args.members_command](client, args)
+ACTIONS = JournalledActions(
+    ORIGIN,
+    COMMAND,
+    {
+        "list": _list,
+        "invite": _invite,
+        "resend": _resend,
+        "revoke": _revoke,
+        "set-role": _set_role,
+        "remove": _remove,
+    },
+    WRITES,
+)
 
 
 def _checked_arguments(args: argparse.Namespace) -> None:
     """What can be refused before a connection: read-only mode, the ids, emails and roles."""
+    ACTIONS.refuse_read_only(args)
     command = args.members_command
-    if command in WRITES and getattr(args, "read_only", False):
-        raise Refused(f"read-only: `members {command}` changes the tenant and is refused.")
     if command in ("resend", "revoke"):
         checked_reference(args.id, "an invitation")
     if command in ("set-role", "remove"):
@@ -395,18 +386,10 @@ def _checked_arguments(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    quiet_logging()
-    from console.journal.store import JournalError
-
-    try:
-        _checked_arguments(args)
-    except Refused as refused:
-        return COMMAND.refused(refused)
-    return COMMAND.run(
-        getattr(args, "profile", None),
-        lambda connection: _run(connection, args),
-        failures=[(JournalError, " Nothing was sent.")],
-        api_error_code=lambda error: (
+    return ACTIONS.run(
+        args,
+        _checked_arguments,
+        lambda error: (
             NOT_FOUND if error.status == 404 and args.members_command != "list" else FAILED
         ),
     )

@@ -40,13 +40,12 @@ import sys
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-from console.cli_support import Command, Refused, admin_client, quiet_logging
+from console.cli_support import Command, JournalledActions, Refused
 from console.terminal_text import printable, printable_json
 
 if TYPE_CHECKING:
     from console.client import AdminClient
     from console.models.webhooks import Webhook
-    from console.profiles.resolve import ResolvedConnection
 
 OK, FAILED, USAGE, NOT_FOUND = 0, 1, 2, 3
 ORIGIN = "webhooks"
@@ -413,37 +412,30 @@ async def _trigger(client: AdminClient, args: argparse.Namespace) -> int:
     return OK
 
 
-HANDLERS = {
-    "list": _list,
-    "show": _show,
-    "event-types": _event_types,
-    "create": _create,
-    "update": _update,
-    "enable": _set_status,
-    "disable": _set_status,
-    "delete": _delete,
-    "trigger": _trigger,
-}
-
-
-async def _run(connection: ResolvedConnection, args: argparse.Namespace) -> int:
-    async with admin_client(connection) as client:
-        if args.webhooks_command in WRITES:  # every change goes into the change journal
-            from console.journal.settle import settle_at_start
-            from console.journal.store import open_journal
-
-            client.record_changes(open_journal(), profile=connection.profile, origin=ORIGIN)
-            await settle_at_start(client, connection.profile)
-        return await HANDLERS[args.webhooks_command](client, args)
+ACTIONS = JournalledActions(
+    ORIGIN,
+    COMMAND,
+    {
+        "list": _list,
+        "show": _show,
+        "event-types": _event_types,
+        "create": _create,
+        "update": _update,
+        "enable": _set_status,
+        "disable": _set_status,
+        "delete": _delete,
+        "trigger": _trigger,
+    },
+    WRITES,
+)
 
 
 def _checked_arguments(args: argparse.Namespace) -> None:
     """What can be refused before a connection: read-only mode, the fields, the event."""
     from console.models.webhooks import event_type_problem
 
+    ACTIONS.refuse_read_only(args)
     command = args.webhooks_command
-    if command in WRITES and getattr(args, "read_only", False):
-        raise Refused(f"read-only: `webhooks {command}` changes the tenant and is refused.")
     if command in ("create", "update"):
         checked_fields(args, creating=command == "create")
     if command == "trigger" and (problem := event_type_problem(args.event)) is not None:
@@ -457,19 +449,7 @@ def run(args: argparse.Namespace) -> int:
     if elsewhere:
         module_name, _, function_name = str(elsewhere).partition(":")
         return int(getattr(importlib.import_module(module_name), function_name)(args) or 0)
-    quiet_logging()
-    from console.journal.store import JournalError
-
-    try:
-        _checked_arguments(args)
-    except Refused as refused:
-        return COMMAND.refused(refused)
-    return COMMAND.run(
-        getattr(args, "profile", None),
-        lambda connection: _run(connection, args),
-        failures=[(JournalError, " Nothing was sent.")],
-        api_error_code=_api_error_code,
-    )
+    return ACTIONS.run(args, _checked_arguments, _api_error_code)
 
 
 def _api_error_code(error: Exception) -> int:

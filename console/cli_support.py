@@ -18,9 +18,9 @@ import logging
 import sys
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from console.terminal_text import printable
+from console.terminal_text import printable, printable_json
 
 if TYPE_CHECKING:
     from console.client import AdminClient, ApiError
@@ -30,6 +30,8 @@ OK, FAILED = 0, 1
 
 Handler = Callable[["AdminClient", argparse.Namespace], Awaitable[int]]
 """One action of a command: it talks to the service with the client, returns the exit code."""
+
+Item = TypeVar("Item")
 
 
 class Refused(Exception):
@@ -61,6 +63,20 @@ def admin_client(connection: ResolvedConnection) -> AdminClient:
         key_header=connection.key_header,
         budget=connection.budget(),
     )
+
+
+def print_one(
+    output_format: str,
+    item: Item,
+    as_json: Callable[[Item], object],
+    as_text: Callable[[Item], str],
+) -> None:
+    """One object as a `show` action prints it: `--format json` its JSON (indented, controls
+    escaped), any other format its text; so every command's `show` prints alike."""
+    if output_format == "json":
+        print(printable_json(as_json(item), indent=2))
+    else:
+        print(as_text(item))
 
 
 def _failed(_error: ApiError) -> int:

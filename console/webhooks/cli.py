@@ -40,7 +40,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-from console.cli_support import Command, JournalledActions, Refused
+from console.cli_support import Command, JournalledActions, Refused, print_one
 from console.terminal_text import printable, printable_json
 
 if TYPE_CHECKING:
@@ -261,11 +261,7 @@ async def _list(client: AdminClient, args: argparse.Namespace) -> int:
 
 
 async def _show(client: AdminClient, args: argparse.Namespace) -> int:
-    webhook = await find_webhook(client, args.webhook)
-    if args.format == "json":
-        print(printable_json(webhook_json(webhook), indent=2))
-    else:
-        print(details_text(webhook))
+    print_one(args.format, await find_webhook(client, args.webhook), webhook_json, details_text)
     return OK
 
 

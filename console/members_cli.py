@@ -69,15 +69,11 @@ def _as_uuid(text: str) -> UUID | None:
 
 
 def _is_email(text: str) -> bool:
-    from pydantic import TypeAdapter, ValidationError
+    """console.models.people.is_email, imported only when a command checks an email, so
+    `--help` loads no models."""
+    from console.models.people import is_email
 
-    from console.models.people import Email
-
-    try:
-        TypeAdapter(Email).validate_python(text)
-    except ValidationError:
-        return False
-    return True
+    return is_email(text)
 
 
 def checked_reference(text: str, what: str) -> tuple[UUID | None, str | None]:

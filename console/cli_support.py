@@ -79,6 +79,24 @@ def print_one(
         print(as_text(item))
 
 
+def undo_hint(client: AdminClient, origin: str, object_id: str) -> str:
+    """` Undo: tenant-console undo N.` for the change of `object_id` the command (`origin`)
+    just recorded, or "" (nothing recorded, or a journal that could not be read)."""
+    recording = client.recording
+    journal = getattr(recording.recorder, "list", None) if recording is not None else None
+    if journal is None or recording is None:
+        return ""
+    try:
+        changes = journal(profile=recording.profile, limit=5)
+    except Exception:
+        logging.getLogger(__name__).info("Could not read the change just made", exc_info=True)
+        return ""
+    for change in changes:
+        if object_id in (change.object_id, change.result_id) and change.origin == origin:
+            return f" Undo: tenant-console undo {change.id}."
+    return ""
+
+
 def _failed(_error: ApiError) -> int:
     return FAILED
 

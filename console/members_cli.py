@@ -30,13 +30,12 @@ from __future__ import annotations
 import argparse
 import csv
 import io
-import logging
 import sys
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-from console.cli_support import Command, JournalledActions, Refused
+from console.cli_support import Command, JournalledActions, Refused, undo_hint
 from console.terminal_text import printable, printable_json
 
 if TYPE_CHECKING:
@@ -251,23 +250,6 @@ async def _list(client: AdminClient, args: argparse.Namespace) -> int:
 # ---- changes -------------------------------------------------------------------------------
 
 
-def _undo_hint(client: AdminClient, object_id: str) -> str:
-    """` Undo: tenant-console undo N.` for the change just recorded of `object_id`, or ""."""
-    recording = client.recording
-    journal = getattr(recording.recorder, "list", None) if recording is not None else None
-    if journal is None or recording is None:
-        return ""
-    try:
-        changes = journal(profile=recording.profile, limit=5)
-    except Exception:
-        logging.getLogger(__name__).info("Could not read the change just made", exc_info=True)
-        return ""
-    for change in changes:
-        if object_id in (change.object_id, change.result_id) and change.origin == ORIGIN:
-            return f" Undo: tenant-console undo {change.id}."
-    return ""
-
-
 async def _invite(client: AdminClient, args: argparse.Namespace) -> int:
     from console.models.errors import PayloadInvalid
 
@@ -278,7 +260,7 @@ async def _invite(client: AdminClient, args: argparse.Namespace) -> int:
         invitation = await client.invitations.invite(args.email.strip(), role)
     except PayloadInvalid as invalid:
         raise Refused(str(invalid), USAGE) from None
-    hint = _undo_hint(client, str(invitation.id))
+    hint = undo_hint(client, ORIGIN, str(invitation.id))
     _say(
         f"Invited {invitation.email} as {invitation.role}: invitation {invitation.id}, "
         f"expires {_when(invitation.expires_at)}.{hint}"
@@ -296,7 +278,7 @@ async def _resend(client: AdminClient, args: argparse.Namespace) -> int:
 async def _revoke(client: AdminClient, args: argparse.Namespace) -> int:
     invitation = await find_invitation(client, args.id)
     await client.invitations.delete(invitation.id)
-    hint = _undo_hint(client, str(invitation.id))
+    hint = undo_hint(client, ORIGIN, str(invitation.id))
     _say(f"Revoked the invitation to {invitation.email} ({invitation.role}).{hint}")
     return OK
 
@@ -335,7 +317,7 @@ async def _set_role(client: AdminClient, args: argparse.Namespace) -> int:
         return OK
     await _guard(client, member, "set-role", role, args.confirm)
     changed = await client.members.set_role(member.id, role)
-    hint = _undo_hint(client, str(member.id))
+    hint = undo_hint(client, ORIGIN, str(member.id))
     _say(f"{changed.email or member.email} is now {changed.role} (was {member.role}).{hint}")
     return OK
 
@@ -344,7 +326,7 @@ async def _remove(client: AdminClient, args: argparse.Namespace) -> int:
     member = await find_member(client, args.member)
     await _guard(client, member, "remove", "", args.confirm)
     await client.members.delete(member.id)
-    hint = _undo_hint(client, str(member.id))
+    hint = undo_hint(client, ORIGIN, str(member.id))
     _say(
         f"Removed {member.email} ({member.role}) from the tenant. Undoing it sends them an "
         f"invitation, which they must accept.{hint}"

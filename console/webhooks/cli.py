@@ -40,7 +40,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-from console.cli_support import Command, JournalledActions, Refused, print_one
+from console.cli_support import Command, JournalledActions, Refused, print_one, undo_hint
 from console.terminal_text import printable, printable_json
 
 if TYPE_CHECKING:
@@ -278,23 +278,6 @@ async def _event_types(client: AdminClient, args: argparse.Namespace) -> int:
 # ---- changes -------------------------------------------------------------------------------
 
 
-def _undo_hint(client: AdminClient, object_id: str) -> str:
-    """` Undo: tenant-console undo N.` for the change just recorded of `object_id`, or ""."""
-    recording = client.recording
-    journal = getattr(recording.recorder, "list", None) if recording is not None else None
-    if journal is None or recording is None:
-        return ""
-    try:
-        changes = journal(profile=recording.profile, limit=5)
-    except Exception:
-        logging.getLogger(__name__).info("Could not read the change just made", exc_info=True)
-        return ""
-    for change in changes:
-        if object_id in (change.object_id, change.result_id) and change.origin == ORIGIN:
-            return f" Undo: tenant-console undo {change.id}."
-    return ""
-
-
 async def _key_line(client: AdminClient) -> str:
     """Where the key the deliveries verify with is published (there is no per-webhook
     secret: one key pair signs every delivery of the service), or "" if it cannot be read."""
@@ -316,7 +299,7 @@ async def _create(client: AdminClient, args: argparse.Namespace) -> int:
     if not fields.get("notify_email"):
         fields.pop("notify_email", None)
     created = await client.webhooks.create(WebhookCreate.parse(fields))
-    hint = _undo_hint(client, created.id)
+    hint = undo_hint(client, ORIGIN, created.id)
     events = len(created.events)
     _say(
         f'Created webhook "{created.name}" ({created.id}), {_status(created)}, for {events} '
@@ -344,7 +327,7 @@ async def _update(client: AdminClient, args: argparse.Namespace) -> int:
     if body.get("notify_email") == "":
         del body["notify_email"]
     changed = await client.webhooks.update(current.id, update_body(current, body))
-    hint = _undo_hint(client, current.id)
+    hint = undo_hint(client, ORIGIN, current.id)
     names = ", ".join(sorted(given))
     _say(f'Updated webhook "{changed.name}" ({changed.id}): {names}.{hint}')
     return OK
@@ -357,7 +340,7 @@ async def _set_status(client: AdminClient, args: argparse.Namespace) -> int:
         _say(f'Webhook "{current.name}" is already {status}: nothing to change.')
         return OK
     changed = await client.webhooks.set_status(current.id, status)
-    hint = _undo_hint(client, current.id)
+    hint = undo_hint(client, ORIGIN, current.id)
     _say(f'Webhook "{changed.name}" ({changed.id}) is now {_status(changed)}.{hint}')
     return OK
 
@@ -380,7 +363,7 @@ async def _delete(client: AdminClient, args: argparse.Namespace) -> int:
         if not _confirmed(webhook):
             raise Refused("Not confirmed: nothing was deleted.")
     await client.webhooks.delete(webhook.id)
-    hint = _undo_hint(client, webhook.id)
+    hint = undo_hint(client, ORIGIN, webhook.id)
     _say(f'Deleted webhook "{webhook.name}" ({webhook.id}).{hint}')
     return OK
 

@@ -1,13 +1,17 @@
-"""What the command-line modules (`members`, `reactors`, `logs`, `review`, `keys`) share.
+"""What the command-line modules (`members`, `webhooks`, `reactors`, `logs`, `review`,
+`keys`) share.
 
 Each said its errors, resolved its connection and mapped the service's failures to an exit
 code with the same lines; here they are written once, so a change to how a command fails
 (a message, an exit code) is made in one place and the commands cannot drift apart. Every
 message stays the command's own: it is prefixed with the command's name, and escaped or not
-as that command always did.
+as that command always did. The commands whose actions are journalled (`members`,
+`webhooks`) share how an action is refused, run, recorded and hinted at (`JournalledActions`,
+`undo_hint`).
 
-Sits below the workflows (as `console/terminal_text.py` does) and imports the client and the
-profiles only inside functions, so a command's `--help` loads neither; never imports Textual.
+Sits below the workflows (as `console/terminal_text.py` does) and imports the client, the
+profiles and the journal only inside functions, so a command's `--help` loads none of them;
+never imports Textual.
 """
 
 from __future__ import annotations

@@ -84,12 +84,32 @@ def _console_parser() -> _Parser:
     return parser
 
 
+def _add_profile_option(*parsers: argparse.ArgumentParser) -> None:
+    """`--profile NAME` on each parser: the profile whose service a command talks to. Absent
+    from the arguments unless given (SUPPRESS), so the command falls back to the active one."""
+    for parser in parsers:
+        parser.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
+
+
+def _add_read_only_option(*parsers: argparse.ArgumentParser) -> None:
+    """`--read-only` on each parser of a command that changes data: given, it refuses. Absent
+    from the arguments unless given (SUPPRESS), as the console's own `--read-only` is."""
+    for parser in parsers:
+        parser.add_argument("--read-only", action="store_true", default=argparse.SUPPRESS)
+
+
+def _add_format_option(parser: argparse.ArgumentParser, *choices: str) -> None:
+    """`--format` with these choices, the first the default: one spelling for every command
+    that prints a table (or text) or JSON (or CSV)."""
+    parser.add_argument("--format", choices=choices, default=choices[0])
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _console_parser()
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     demo = sub.add_parser("demo", help="start a local service with demo data and open the console")
-    demo.add_argument("--read-only", action="store_true", default=argparse.SUPPRESS)
+    _add_read_only_option(demo)
 
     serve = sub.add_parser("serve", help="run the local administration service in the foreground")
     serve.add_argument(
@@ -262,7 +282,7 @@ def build_parser() -> argparse.ArgumentParser:
     # Issue 17: the overview of every profile (console/estate/status_cli.py).
     status = sub.add_parser("status", help="check every profile: key, tenant, usage, counts")
     status.add_argument("names", nargs="*", metavar="NAME", help="only these profiles")
-    status.add_argument("--format", choices=("table", "json"), default="table")
+    _add_format_option(status, "table", "json")
     status.add_argument(
         "--timeout", type=float, default=10.0, metavar="SECONDS", help="per profile (default 10)"
     )
@@ -317,12 +337,12 @@ def _add_usage_command(sub: argparse._SubParsersAction[_Parser]) -> None:
         "(run it from cron or a systemd timer); --history prints the recorded snapshots, oldest "
         "first, with the month-end forecast. Exit 0 done, 1 failed, 2 usage.",
     )
-    usage.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
+    _add_profile_option(usage)
     usage.add_argument("--record", action="store_true", help="keep the report in the history")
     usage.add_argument(
         "--history", action="store_true", help="the recorded snapshots and the forecast"
     )
-    usage.add_argument("--format", choices=("table", "json", "csv"), default="table")
+    _add_format_option(usage, "table", "json", "csv")
 
 
 def _add_run_command(sub: argparse._SubParsersAction[_Parser]) -> None:
@@ -354,7 +374,7 @@ def _add_run_command(sub: argparse._SubParsersAction[_Parser]) -> None:
         help="run the active code of the service's reactor NAME (read with --profile) instead "
         "of a file; the request's configuration is yours to give",
     )
-    run_parser.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
+    _add_profile_option(run_parser)
     run_parser.add_argument(
         "--timeout", type=float, metavar="S", help="stop the code after S seconds (default 5)"
     )
@@ -458,14 +478,14 @@ def _add_reactors_command(sub: argparse._SubParsersAction[_Parser]) -> None:
     )
     actions = reactors.add_subparsers(dest="reactors_command", metavar="ACTION", required=True)
     listed = actions.add_parser("list", help="every reactor: name, state, image, id")
-    listed.add_argument("--format", choices=("table", "json"), default="table")
-    listed.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
+    _add_format_option(listed, "table", "json")
+    _add_profile_option(listed)
     show = actions.add_parser(
         "show", help="one reactor: state, runtime, configuration names (never values)"
     )
     show.add_argument("name", metavar="NAME")
-    show.add_argument("--format", choices=("text", "json"), default="text")
-    show.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
+    _add_format_option(show, "text", "json")
+    _add_profile_option(show)
     react = actions.add_parser(
         "react", help="run the reactor on the service with a request's args; prints its answer"
     )
@@ -489,7 +509,7 @@ def _add_reactors_command(sub: argparse._SubParsersAction[_Parser]) -> None:
         metavar="SECONDS",
         help="with --async: how long to wait for the result (default 60)",
     )
-    react.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
+    _add_profile_option(react)
 
 
 def _add_members_command(sub: argparse._SubParsersAction[_Parser]) -> None:
@@ -507,7 +527,7 @@ def _add_members_command(sub: argparse._SubParsersAction[_Parser]) -> None:
     listed = actions.add_parser(
         "list", help="members (email, name, role, MFA, id) and invitations (status, expiry)"
     )
-    listed.add_argument("--format", choices=("table", "json", "csv"), default="table")
+    _add_format_option(listed, "table", "json", "csv")
     invite = actions.add_parser("invite", help="invite EMAIL to the tenant (expires in 72 h)")
     invite.add_argument("email", metavar="EMAIL")
     invite.add_argument(
@@ -528,10 +548,8 @@ def _add_members_command(sub: argparse._SubParsersAction[_Parser]) -> None:
             metavar="EMAIL",
             help="the member's email: needed to remove or demote the console's own user",
         )
-    for parser in (listed, invite, resend, revoke, set_role, remove):
-        parser.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
-    for parser in (invite, resend, revoke, set_role, remove):
-        parser.add_argument("--read-only", action="store_true", default=argparse.SUPPRESS)
+    _add_profile_option(listed, invite, resend, revoke, set_role, remove)
+    _add_read_only_option(invite, resend, revoke, set_role, remove)
 
 
 def _add_webhooks_command(sub: argparse._SubParsersAction[_Parser]) -> None:
@@ -555,12 +573,12 @@ def _add_webhook_scripting(actions: argparse._SubParsersAction[_Parser]) -> None
     listed = actions.add_parser(
         "list", help="every webhook: name, status (why disabled), events, URL, id"
     )
-    listed.add_argument("--format", choices=("table", "json", "csv"), default="table")
+    _add_format_option(listed, "table", "json", "csv")
     show = actions.add_parser("show", help="one webhook, every field")
     show.add_argument("webhook", metavar="WEBHOOK", help="its id or exact name")
-    show.add_argument("--format", choices=("table", "json"), default="table")
+    _add_format_option(show, "table", "json")
     types = actions.add_parser("event-types", help="the event types a webhook may subscribe to")
-    types.add_argument("--format", choices=("table", "json"), default="table")
+    _add_format_option(types, "table", "json")
     create = actions.add_parser("create", help="a new webhook (it starts enabled)")
     update = actions.add_parser(
         "update", help="change the fields given; the others (and its status) stay"
@@ -592,11 +610,8 @@ def _add_webhook_scripting(actions: argparse._SubParsersAction[_Parser]) -> None
     trigger.add_argument(
         "--webhook", metavar="WEBHOOK", help="only to this webhook (its id or exact name)"
     )
-    every = (listed, show, types, create, update, enable, disable, delete, trigger)
-    for parser in every:
-        parser.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
-    for parser in (create, update, enable, disable, delete):
-        parser.add_argument("--read-only", action="store_true", default=argparse.SUPPRESS)
+    _add_profile_option(listed, show, types, create, update, enable, disable, delete, trigger)
+    _add_read_only_option(create, update, enable, disable, delete)
 
 
 def _add_keys_command(sub: argparse._SubParsersAction[_Parser]) -> None:
@@ -610,7 +625,7 @@ def _add_keys_command(sub: argparse._SubParsersAction[_Parser]) -> None:
     keys_sub = keys.add_subparsers(dest="keys_command", metavar="ACTION", required=True)
     listed = keys_sub.add_parser("list", help="the application's keys (never their material)")
     listed.add_argument("app", metavar="APP")
-    listed.add_argument("--format", choices=("table", "json"), default="table")
+    _add_format_option(listed, "table", "json")
     create = keys_sub.add_parser("create", help="a new key beside the others, shown once")
     create.add_argument("app", metavar="APP")
     create.add_argument(
@@ -646,10 +661,8 @@ def _add_keys_command(sub: argparse._SubParsersAction[_Parser]) -> None:
         parser.add_argument(
             "--force", action="store_true", help="replace the --key-out file if it exists"
         )
-    for parser in (listed, create, revoke, rotate):
-        parser.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
-    for parser in (create, revoke, rotate):
-        parser.add_argument("--read-only", action="store_true", default=argparse.SUPPRESS)
+    _add_profile_option(listed, create, revoke, rotate)
+    _add_read_only_option(create, revoke, rotate)
 
 
 def _add_search_command(sub: argparse._SubParsersAction[_Parser]) -> None:
@@ -662,15 +675,15 @@ def _add_search_command(sub: argparse._SubParsersAction[_Parser]) -> None:
     search = sub.add_parser("search", help=f"find {listed} by name (the local index, then live)")
     search.add_argument("name", metavar="NAME", help="part of the name; * matches any run")
     search.add_argument("--kind", choices=kinds)
-    search.add_argument("--format", choices=("table", "json"), default="table")
-    search.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
+    _add_format_option(search, "table", "json")
+    _add_profile_option(search)
 
 
 def _add_configuration_commands(sub: argparse._SubParsersAction[_Parser]) -> None:
     """Issue 17: export, diff and apply a tenant's configuration (console/estate/cli.py)."""
     export = sub.add_parser("export", help="write a tenant's configuration to a file (never keys)")
-    export.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
-    export.add_argument("--format", choices=("json", "yaml"), default="json")
+    _add_profile_option(export)
+    _add_format_option(export, "json", "yaml")
     export.add_argument(
         "-o", "--output", metavar="FILE", help="write to a new file (mode 0600); never replaces one"
     )
@@ -687,7 +700,7 @@ def _add_configuration_commands(sub: argparse._SubParsersAction[_Parser]) -> Non
     diff.add_argument("--exit-code", action="store_true", help="exit with 3 when they differ")
     apply = sub.add_parser("apply", help="make a tenant like a configuration file")
     apply.add_argument("file", metavar="FILE")
-    apply.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
+    _add_profile_option(apply)
     apply.add_argument("--prune", action="store_true", help="delete what is only in the tenant")
     apply.add_argument("--yes", action="store_true", help="apply without asking")
     apply.add_argument(
@@ -700,19 +713,19 @@ def _add_configuration_commands(sub: argparse._SubParsersAction[_Parser]) -> Non
         action="store_true",
         help="apply even when the check finds code broken (syntax errors, no module.exports)",
     )
-    apply.add_argument("--read-only", action="store_true", default=argparse.SUPPRESS)
+    _add_read_only_option(apply)
 
 
 def _add_journal_commands(sub: argparse._SubParsersAction[_Parser]) -> None:
     """Issue 23: the change journal's history, and undo (console/journal/cli.py)."""
     history = sub.add_parser("history", help="list the changes made through the console")
     history.add_argument("--profile", metavar="NAME", help="only this profile's changes")
-    history.add_argument("--format", choices=("table", "json"), default="table")
+    _add_format_option(history, "table", "json")
     history.add_argument("--limit", type=int, default=50, metavar="N", help="at most N (50)")
     undo = sub.add_parser("undo", help="take one recorded change back")
     undo.add_argument("change_id", type=int, metavar="CHANGE_ID", help="as `history` lists it")
     undo.add_argument("--yes", action="store_true", help="undo without asking")
-    undo.add_argument("--read-only", action="store_true", default=argparse.SUPPRESS)
+    _add_read_only_option(undo)
 
 
 def _add_push_command(sub: argparse._SubParsersAction[_Parser]) -> None:
@@ -762,8 +775,8 @@ def _add_push_command(sub: argparse._SubParsersAction[_Parser]) -> None:
         action="store_true",
         help="push code the check finds broken (syntax errors, no module.exports) anyway",
     )
-    push.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
-    push.add_argument("--read-only", action="store_true", default=argparse.SUPPRESS)
+    _add_profile_option(push)
+    _add_read_only_option(push)
 
 
 def _add_logs_command(sub: argparse._SubParsersAction[_Parser]) -> None:
@@ -802,8 +815,8 @@ def _add_logs_command(sub: argparse._SubParsersAction[_Parser]) -> None:
         type=_follow_interval,
         help="with --follow: seconds between requests (default 5, at least 1)",
     )
-    logs.add_argument("--format", choices=("table", "json", "csv"), default="table")
-    logs.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
+    _add_format_option(logs, "table", "json", "csv")
+    _add_profile_option(logs)
 
 
 def _add_webhooks_listen(actions: argparse._SubParsersAction[_Parser]) -> None:
@@ -867,7 +880,7 @@ def _add_webhooks_listen(actions: argparse._SubParsersAction[_Parser]) -> None:
         default="text",
         help="json: one JSON object per delivery and line (the delivery plus verified: true)",
     )
-    listen.add_argument("--profile", metavar="NAME", default=argparse.SUPPRESS)
+    _add_profile_option(listen)
     listen.set_defaults(webhooks_run="console.webhooks.listen_cli:listen")
 
 

@@ -1,31 +1,41 @@
-"""What the command-line modules (`members`, `reactors`, `logs`, `review`, `keys`) share.
+"""What the command-line modules (`members`, `webhooks`, `reactors`, `logs`, `review`,
+`keys`) share.
 
 Each said its errors, resolved its connection and mapped the service's failures to an exit
 code with the same lines; here they are written once, so a change to how a command fails
 (a message, an exit code) is made in one place and the commands cannot drift apart. Every
 message stays the command's own: it is prefixed with the command's name, and escaped or not
-as that command always did.
+as that command always did. The commands whose actions are journalled (`members`,
+`webhooks`) share how an action is refused, run, recorded and hinted at (`JournalledActions`,
+`undo_hint`).
 
-Sits below the workflows (as `console/terminal_text.py` does) and imports the client and the
-profiles only inside functions, so a command's `--help` loads neither; never imports Textual.
+Sits below the workflows (as `console/terminal_text.py` does) and imports the client, the
+profiles and the journal only inside functions, so a command's `--help` loads none of them;
+never imports Textual.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
 import sys
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from console.terminal_text import printable
+from console.terminal_text import printable, printable_json
 
 if TYPE_CHECKING:
     from console.client import AdminClient, ApiError
     from console.profiles.resolve import ResolvedConnection
 
 OK, FAILED = 0, 1
+
+Handler = Callable[["AdminClient", argparse.Namespace], Awaitable[int]]
+"""One action of a command: it talks to the service with the client, returns the exit code."""
+
+Item = TypeVar("Item")
 
 
 class Refused(Exception):
@@ -57,6 +67,38 @@ def admin_client(connection: ResolvedConnection) -> AdminClient:
         key_header=connection.key_header,
         budget=connection.budget(),
     )
+
+
+def print_one(
+    output_format: str,
+    item: Item,
+    as_json: Callable[[Item], object],
+    as_text: Callable[[Item], str],
+) -> None:
+    """One object as a `show` action prints it: `--format json` its JSON (indented, controls
+    escaped), any other format its text; so every command's `show` prints alike."""
+    if output_format == "json":
+        print(printable_json(as_json(item), indent=2))
+    else:
+        print(as_text(item))
+
+
+def undo_hint(client: AdminClient, origin: str, object_id: str) -> str:
+    """` Undo: tenant-console undo N.` for the change of `object_id` the command (`origin`)
+    just recorded, or "" (nothing recorded, or a journal that could not be read)."""
+    recording = client.recording
+    journal = getattr(recording.recorder, "list", None) if recording is not None else None
+    if journal is None or recording is None:
+        return ""
+    try:
+        changes = journal(profile=recording.profile, limit=5)
+    except Exception:
+        logging.getLogger(__name__).info("Could not read the change just made", exc_info=True)
+        return ""
+    for change in changes:
+        if object_id in (change.object_id, change.result_id) and change.origin == origin:
+            return f" Undo: tenant-console undo {change.id}."
+    return ""
 
 
 def _failed(_error: ApiError) -> int:
@@ -132,3 +174,62 @@ class Command:
                 self.error(f"{str(error).rstrip('.')} ({connection.base_url}).")
                 return api_error_code(error)
             raise
+
+
+@dataclass(frozen=True)
+class JournalledActions:
+    """A command whose actions each are one handler and whose changes are journalled
+    (`members`, `webhooks`): its parser puts the action in `<name>_command`, the actions in
+    `writes` are refused in read-only mode and recorded in the change journal with the
+    command's name as their origin. Written once, so the commands refuse, record and fail
+    alike."""
+
+    name: str
+    command: Command
+    handlers: Mapping[str, Handler]
+    writes: frozenset[str]
+
+    def action(self, args: argparse.Namespace) -> str:
+        """The action the command line named (`list`, `create`, ...)."""
+        return str(getattr(args, f"{self.name}_command"))
+
+    def refuse_read_only(self, args: argparse.Namespace) -> None:
+        """Refused when the action changes the tenant and --read-only was given."""
+        action = self.action(args)
+        if action in self.writes and getattr(args, "read_only", False):
+            raise Refused(f"read-only: `{self.name} {action}` changes the tenant and is refused.")
+
+    async def perform(self, connection: ResolvedConnection, args: argparse.Namespace) -> int:
+        """Runs the action's handler; a change first opens the journal and settles what an
+        earlier run left unsettled, so every change goes into the change journal."""
+        action = self.action(args)
+        async with admin_client(connection) as client:
+            if action in self.writes:
+                from console.journal.settle import settle_at_start
+                from console.journal.store import open_journal
+
+                client.record_changes(open_journal(), profile=connection.profile, origin=self.name)
+                await settle_at_start(client, connection.profile)
+            return await self.handlers[action](client, args)
+
+    def run(
+        self,
+        args: argparse.Namespace,
+        checked: Callable[[argparse.Namespace], None],
+        api_error_code: Callable[[ApiError], int],
+    ) -> int:
+        """The command: `checked` refuses what it can before a connection, then the action
+        runs; a journal that fails says so and that nothing was sent (exit 1)."""
+        quiet_logging()
+        from console.journal.store import JournalError
+
+        try:
+            checked(args)
+        except Refused as refused:
+            return self.command.refused(refused)
+        return self.command.run(
+            getattr(args, "profile", None),
+            lambda connection: self.perform(connection, args),
+            failures=[(JournalError, " Nothing was sent.")],
+            api_error_code=api_error_code,
+        )

@@ -30,20 +30,18 @@ from __future__ import annotations
 import argparse
 import csv
 import io
-import logging
 import sys
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-from console.cli_support import Command, Refused, admin_client, quiet_logging
+from console.cli_support import Command, JournalledActions, Refused, undo_hint
 from console.terminal_text import printable, printable_json
 
 if TYPE_CHECKING:
     from console.client import AdminClient
     from console.client.people import MemberAction
     from console.models.people import Invitation, Member
-    from console.profiles.resolve import ResolvedConnection
 
 OK, FAILED, USAGE, NOT_FOUND = 0, 1, 2, 3
 ORIGIN = "members"
@@ -70,15 +68,11 @@ def _as_uuid(text: str) -> UUID | None:
 
 
 def _is_email(text: str) -> bool:
-    from pydantic import TypeAdapter, ValidationError
+    """console.models.people.is_email, imported only when a command checks an email, so
+    `--help` loads no models."""
+    from console.models.people import is_email
 
-    from console.models.people import Email
-
-    try:
-        TypeAdapter(Email).validate_python(text)
-    except ValidationError:
-        return False
-    return True
+    return is_email(text)
 
 
 def checked_reference(text: str, what: str) -> tuple[UUID | None, str | None]:
@@ -256,23 +250,6 @@ async def _list(client: AdminClient, args: argparse.Namespace) -> int:
 # ---- changes -------------------------------------------------------------------------------
 
 
-def _undo_hint(client: AdminClient, object_id: str) -> str:
-    """` Undo: tenant-console undo N.` for the change just recorded of `object_id`, or ""."""
-    recording = client.recording
-    journal = getattr(recording.recorder, "list", None) if recording is not None else None
-    if journal is None or recording is None:
-        return ""
-    try:
-        changes = journal(profile=recording.profile, limit=5)
-    except Exception:
-        logging.getLogger(__name__).info("Could not read the change just made", exc_info=True)
-        return ""
-    for change in changes:
-        if object_id in (change.object_id, change.result_id) and change.origin == ORIGIN:
-            return f" Undo: tenant-console undo {change.id}."
-    return ""
-
-
 async def _invite(client: AdminClient, args: argparse.Namespace) -> int:
     from console.models.errors import PayloadInvalid
 
@@ -283,7 +260,7 @@ async def _invite(client: AdminClient, args: argparse.Namespace) -> int:
         invitation = await client.invitations.invite(args.email.strip(), role)
     except PayloadInvalid as invalid:
         raise Refused(str(invalid), USAGE) from None
-    hint = _undo_hint(client, str(invitation.id))
+    hint = undo_hint(client, ORIGIN, str(invitation.id))
     _say(
         f"Invited {invitation.email} as {invitation.role}: invitation {invitation.id}, "
         f"expires {_when(invitation.expires_at)}.{hint}"
@@ -301,7 +278,7 @@ async def _resend(client: AdminClient, args: argparse.Namespace) -> int:
 async def _revoke(client: AdminClient, args: argparse.Namespace) -> int:
     invitation = await find_invitation(client, args.id)
     await client.invitations.delete(invitation.id)
-    hint = _undo_hint(client, str(invitation.id))
+    hint = undo_hint(client, ORIGIN, str(invitation.id))
     _say(f"Revoked the invitation to {invitation.email} ({invitation.role}).{hint}")
     return OK
 
@@ -340,7 +317,7 @@ async def _set_role(client: AdminClient, args: argparse.Namespace) -> int:
         return OK
     await _guard(client, member, "set-role", role, args.confirm)
     changed = await client.members.set_role(member.id, role)
-    hint = _undo_hint(client, str(member.id))
+    hint = undo_hint(client, ORIGIN, str(member.id))
     _say(f"{changed.email or member.email} is now {changed.role} (was {member.role}).{hint}")
     return OK
 
@@ -349,7 +326,7 @@ async def _remove(client: AdminClient, args: argparse.Namespace) -> int:
     member = await find_member(client, args.member)
     await _guard(client, member, "remove", "", args.confirm)
     await client.members.delete(member.id)
-    hint = _undo_hint(client, str(member.id))
+    hint = undo_hint(client, ORIGIN, str(member.id))
     _say(
         f"Removed {member.email} ({member.role}) from the tenant. Undoing it sends them an "
         f"invitation, which they must accept.{hint}"
@@ -357,33 +334,25 @@ async def _remove(client: AdminClient, args: argparse.Namespace) -> int:
     return OK
 
 
-HANDLERS = {
-    "list": _list,
-    "invite": _invite,
-    "resend": _resend,
-    "revoke": _revoke,
-    "set-role": _set_role,
-    "remove": _remove,
-}
-
-
-async def _run(connection: ResolvedConnection, args: argparse.Namespace) -> int:
-
-    async with admin_client(connection) as client:
-        if args.members_command in WRITES:  # every change goes into the change journal
-            from console.journal.settle import settle_at_start
-            from console.journal.store import open_journal
-
-            client.record_changes(open_journal(), profile=connection.profile, origin=ORIGIN)
-            await settle_at_start(client, connection.profile)
-        return await HANDLERS[args.members_command](client, args)
+ACTIONS = JournalledActions(
+    ORIGIN,
+    COMMAND,
+    {
+        "list": _list,
+        "invite": _invite,
+        "resend": _resend,
+        "revoke": _revoke,
+        "set-role": _set_role,
+        "remove": _remove,
+    },
+    WRITES,
+)
 
 
 def _checked_arguments(args: argparse.Namespace) -> None:
     """What can be refused before a connection: read-only mode, the ids, emails and roles."""
+    ACTIONS.refuse_read_only(args)
     command = args.members_command
-    if command in WRITES and getattr(args, "read_only", False):
-        raise Refused(f"read-only: `members {command}` changes the tenant and is refused.")
     if command in ("resend", "revoke"):
         checked_reference(args.id, "an invitation")
     if command in ("set-role", "remove"):
@@ -395,18 +364,10 @@ def _checked_arguments(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    quiet_logging()
-    from console.journal.store import JournalError
-
-    try:
-        _checked_arguments(args)
-    except Refused as refused:
-        return COMMAND.refused(refused)
-    return COMMAND.run(
-        getattr(args, "profile", None),
-        lambda connection: _run(connection, args),
-        failures=[(JournalError, " Nothing was sent.")],
-        api_error_code=lambda error: (
+    return ACTIONS.run(
+        args,
+        _checked_arguments,
+        lambda error: (
             NOT_FOUND if error.status == 404 and args.members_command != "list" else FAILED
         ),
     )

@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from console.cli_support import Command, Refused, admin_client
+from console.cli_support import Command, Refused, admin_client, print_one
 from console.terminal_text import printable, printable_json
 
 if TYPE_CHECKING:
@@ -188,11 +188,7 @@ async def _run(connection: ResolvedConnection, args: argparse.Namespace) -> int:
                 print("No reactors.")
             return OK
         if args.reactors_command == "show":
-            reactor = await find_reactor(client, args.name)
-            if args.format == "json":
-                print(printable_json(reactor_json(reactor), indent=2))
-            else:
-                print(_details(reactor))
+            print_one(args.format, await find_reactor(client, args.name), reactor_json, _details)
             return OK
         return await _react(client, args)
 

@@ -337,6 +337,7 @@ def check_webhook(check: FileCheck, item: Mapping[str, Any], path: str) -> None:
     """A webhook as the service judges one (console.models.webhooks): an http(s) URL, at
     least one event type the service sends (each once), a well-formed email if any, a
     status of enabled or disabled."""
+    from console.models.people import is_email
     from console.models.webhooks import STATUSES, webhook_url_problem
 
     check.fields(item, WEBHOOK_FIELDS, path)
@@ -348,7 +349,7 @@ def check_webhook(check: FileCheck, item: Mapping[str, Any], path: str) -> None:
     _events(check, item.get("events"), f"{path}.events")
     email = item.get("notify_email")
     check.text(email, f"{path}.notify_email")
-    if isinstance(email, str) and email and not _an_email(email):
+    if isinstance(email, str) and email and not is_email(email):
         check.add(f"{path}.notify_email", f"{check.quote(email)} is not an email address")
     status = item.get("status")
     if status is not None and status not in STATUSES:
@@ -379,15 +380,3 @@ def _events(check: FileCheck, events: Any, path: str) -> None:
         elif event in seen:
             check.add(at, f"{check.quote(event)} is given twice")
         seen.add(event)
-
-
-def _an_email(text: str) -> bool:
-    from pydantic import TypeAdapter, ValidationError
-
-    from console.models.people import Email
-
-    try:
-        TypeAdapter(Email).validate_python(text)
-    except ValidationError:
-        return False
-    return True

@@ -14,7 +14,7 @@ import re
 from typing import Annotated, Literal
 from uuid import UUID
 
-from pydantic import AfterValidator, Field
+from pydantic import AfterValidator, Field, TypeAdapter, ValidationError
 
 from console.models.common import RequestModel, ResponseModel, UtcDateTime
 
@@ -51,6 +51,16 @@ Email = Annotated[
     Field(min_length=3, max_length=EMAIL_MAX, json_schema_extra={"pattern": EMAIL_PATTERN}),
     AfterValidator(_an_email),
 ]
+
+
+def is_email(text: str) -> bool:
+    """Whether `text` is an Email as the models take it (its length and shape): what a
+    command line or a configuration file is refused for before anything is sent."""
+    try:
+        TypeAdapter(Email).validate_python(text)
+    except ValidationError:
+        return False
+    return True
 
 
 class User(ResponseModel):

@@ -40,13 +40,12 @@ import sys
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-from console.cli_support import Command, Refused, admin_client, quiet_logging
+from console.cli_support import Command, JournalledActions, Refused, print_one, undo_hint
 from console.terminal_text import printable, printable_json
 
 if TYPE_CHECKING:
     from console.client import AdminClient
     from console.models.webhooks import Webhook
-    from console.profiles.resolve import ResolvedConnection
 
 OK, FAILED, USAGE, NOT_FOUND = 0, 1, 2, 3
 ORIGIN = "webhooks"
@@ -262,11 +261,7 @@ async def _list(client: AdminClient, args: argparse.Namespace) -> int:
 
 
 async def _show(client: AdminClient, args: argparse.Namespace) -> int:
-    webhook = await find_webhook(client, args.webhook)
-    if args.format == "json":
-        print(printable_json(webhook_json(webhook), indent=2))
-    else:
-        print(details_text(webhook))
+    print_one(args.format, await find_webhook(client, args.webhook), webhook_json, details_text)
     return OK
 
 
@@ -281,23 +276,6 @@ async def _event_types(client: AdminClient, args: argparse.Namespace) -> int:
 
 
 # ---- changes -------------------------------------------------------------------------------
-
-
-def _undo_hint(client: AdminClient, object_id: str) -> str:
-    """` Undo: tenant-console undo N.` for the change just recorded of `object_id`, or ""."""
-    recording = client.recording
-    journal = getattr(recording.recorder, "list", None) if recording is not None else None
-    if journal is None or recording is None:
-        return ""
-    try:
-        changes = journal(profile=recording.profile, limit=5)
-    except Exception:
-        logging.getLogger(__name__).info("Could not read the change just made", exc_info=True)
-        return ""
-    for change in changes:
-        if object_id in (change.object_id, change.result_id) and change.origin == ORIGIN:
-            return f" Undo: tenant-console undo {change.id}."
-    return ""
 
 
 async def _key_line(client: AdminClient) -> str:
@@ -321,7 +299,7 @@ async def _create(client: AdminClient, args: argparse.Namespace) -> int:
     if not fields.get("notify_email"):
         fields.pop("notify_email", None)
     created = await client.webhooks.create(WebhookCreate.parse(fields))
-    hint = _undo_hint(client, created.id)
+    hint = undo_hint(client, ORIGIN, created.id)
     events = len(created.events)
     _say(
         f'Created webhook "{created.name}" ({created.id}), {_status(created)}, for {events} '
@@ -349,7 +327,7 @@ async def _update(client: AdminClient, args: argparse.Namespace) -> int:
     if body.get("notify_email") == "":
         del body["notify_email"]
     changed = await client.webhooks.update(current.id, update_body(current, body))
-    hint = _undo_hint(client, current.id)
+    hint = undo_hint(client, ORIGIN, current.id)
     names = ", ".join(sorted(given))
     _say(f'Updated webhook "{changed.name}" ({changed.id}): {names}.{hint}')
     return OK
@@ -362,7 +340,7 @@ async def _set_status(client: AdminClient, args: argparse.Namespace) -> int:
         _say(f'Webhook "{current.name}" is already {status}: nothing to change.')
         return OK
     changed = await client.webhooks.set_status(current.id, status)
-    hint = _undo_hint(client, current.id)
+    hint = undo_hint(client, ORIGIN, current.id)
     _say(f'Webhook "{changed.name}" ({changed.id}) is now {_status(changed)}.{hint}')
     return OK
 
@@ -385,7 +363,7 @@ async def _delete(client: AdminClient, args: argparse.Namespace) -> int:
         if not _confirmed(webhook):
             raise Refused("Not confirmed: nothing was deleted.")
     await client.webhooks.delete(webhook.id)
-    hint = _undo_hint(client, webhook.id)
+    hint = undo_hint(client, ORIGIN, webhook.id)
     _say(f'Deleted webhook "{webhook.name}" ({webhook.id}).{hint}')
     return OK
 
@@ -413,37 +391,30 @@ async def _trigger(client: AdminClient, args: argparse.Namespace) -> int:
     return OK
 
 
-HANDLERS = {
-    "list": _list,
-    "show": _show,
-    "event-types": _event_types,
-    "create": _create,
-    "update": _update,
-    "enable": _set_status,
-    "disable": _set_status,
-    "delete": _delete,
-    "trigger": _trigger,
-}
-
-
-async def _run(connection: ResolvedConnection, args: argparse.Namespace) -> int:
-    async with admin_client(connection) as client:
-        if args.webhooks_command in WRITES:  # every change goes into the change journal
-            from console.journal.settle import settle_at_start
-            from console.journal.store import open_journal
-
-            client.record_changes(open_journal(), profile=connection.profile, origin=ORIGIN)
-            await settle_at_start(client, connection.profile)
-        return await HANDLERS[args.webhooks_command](client, args)
+ACTIONS = JournalledActions(
+    ORIGIN,
+    COMMAND,
+    {
+        "list": _list,
+        "show": _show,
+        "event-types": _event_types,
+        "create": _create,
+        "update": _update,
+        "enable": _set_status,
+        "disable": _set_status,
+        "delete": _delete,
+        "trigger": _trigger,
+    },
+    WRITES,
+)
 
 
 def _checked_arguments(args: argparse.Namespace) -> None:
     """What can be refused before a connection: read-only mode, the fields, the event."""
     from console.models.webhooks import event_type_problem
 
+    ACTIONS.refuse_read_only(args)
     command = args.webhooks_command
-    if command in WRITES and getattr(args, "read_only", False):
-        raise Refused(f"read-only: `webhooks {command}` changes the tenant and is refused.")
     if command in ("create", "update"):
         checked_fields(args, creating=command == "create")
     if command == "trigger" and (problem := event_type_problem(args.event)) is not None:
@@ -457,19 +428,7 @@ def run(args: argparse.Namespace) -> int:
     if elsewhere:
         module_name, _, function_name = str(elsewhere).partition(":")
         return int(getattr(importlib.import_module(module_name), function_name)(args) or 0)
-    quiet_logging()
-    from console.journal.store import JournalError
-
-    try:
-        _checked_arguments(args)
-    except Refused as refused:
-        return COMMAND.refused(refused)
-    return COMMAND.run(
-        getattr(args, "profile", None),
-        lambda connection: _run(connection, args),
-        failures=[(JournalError, " Nothing was sent.")],
-        api_error_code=_api_error_code,
-    )
+    return ACTIONS.run(args, _checked_arguments, _api_error_code)
 
 
 def _api_error_code(error: Exception) -> int:

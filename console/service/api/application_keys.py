@@ -17,7 +17,7 @@ from console.kinds import APPLICATIONS
 from console.models import ApplicationKey
 from console.service import event_subjects as subjects
 from console.service.api.common import found_or_404, not_found
-from console.service.api.docs import AUTH, PATH_ID, ServiceRouter, route
+from console.service.api.docs import PATH_ID, ServiceRouter, item_route
 from console.service.api.query import AcceptedQuery
 from console.service.api.serving import Served, serving
 from console.service.store import application_keys as keys
@@ -57,11 +57,9 @@ def _key(served: Served) -> tuple[sqlite3.Row, sqlite3.Row]:
 
 @router.post(
     KEYS,
-    **route(
+    **item_route(
         201,
         ApplicationKey,
-        params=(PATH_ID,),
-        errors=(*AUTH, 404),
         summary="Create a key for an application (its material is shown only here)",
     ),
 )
@@ -85,12 +83,10 @@ def create_key(request: Request) -> JSONResponse:
 
 @router.get(
     KEYS,
-    **route(
+    **item_route(
         200,
         list[ApplicationKey],
-        params=(PATH_ID,),
         query=LIST_QUERY,
-        errors=(*AUTH, 404),
         summary="List an application's keys (never their material)",
     ),
 )
@@ -103,11 +99,10 @@ def list_keys(request: Request) -> JSONResponse:
 
 @router.get(
     KEY,
-    **route(
+    **item_route(
         200,
         ApplicationKey,
-        params=(PATH_ID, PATH_KEY_ID),
-        errors=(*AUTH, 404),
+        more_params=(PATH_KEY_ID,),
         summary="Get one key of an application (never its material)",
     ),
 )
@@ -119,10 +114,9 @@ def get_key(request: Request) -> JSONResponse:
 
 @router.delete(
     KEY,
-    **route(
+    **item_route(
         204,
-        params=(PATH_ID, PATH_KEY_ID),
-        errors=(*AUTH, 404),
+        more_params=(PATH_KEY_ID,),
         summary="Revoke a key: it stops working at once",
     ),
 )

@@ -55,6 +55,22 @@ def _key(served: Served) -> tuple[sqlite3.Row, sqlite3.Row]:
     return application, found_or_404(row, "key of this application")
 
 
+def _key_changed(
+    served: Served, application_id: str, key: sqlite3.Row, *, done: str, event: str
+) -> None:
+    """Records a key made or revoked as a change of its application (the entry names the
+    key, `done` says what happened to it) and announces it as `event`: subscribers hear of
+    the key's id and version, never its material."""
+    served.changed(
+        APPLICATIONS,
+        application_id,
+        "update",
+        f"Application key {key['id']} {done}",
+        event=event,
+        subject=subjects.application_key(key),
+    )
+
+
 @router.post(
     KEYS,
     **item_route(
@@ -70,13 +86,8 @@ def create_key(request: Request) -> JSONResponse:
         row, key = keys.add(
             served.conn, application["id"], by=served.caller.application_id, at=served.clock.text
         )
-        served.changed(
-            APPLICATIONS,
-            application["id"],
-            "update",
-            f"Application key {row['id']} created",
-            event="application.key.created",
-            subject=subjects.application_key(row),
+        _key_changed(
+            served, application["id"], row, done="created", event="application.key.created"
         )
         return JSONResponse(keys.view(row, key=key), status_code=201)
 
@@ -124,12 +135,7 @@ def revoke_key(request: Request) -> Response:
     with serving(request, write=True) as served:
         application, row = _key(served)
         keys.revoke(served.conn, application["id"], row["id"])
-        served.changed(
-            APPLICATIONS,
-            application["id"],
-            "update",
-            f"Application key {row['id']} revoked",
-            event="application.key.deleted",
-            subject=subjects.application_key(row),
+        _key_changed(
+            served, application["id"], row, done="revoked", event="application.key.deleted"
         )
         return Response(status_code=204)

@@ -99,6 +99,12 @@ def _times(row: sqlite3.Row, *, modified: bool = True) -> dict[str, Any]:
     return times
 
 
+def _columns(row: sqlite3.Row, *names: str) -> dict[str, Any]:
+    """The columns `names`, as stored and under their own names: the fields a subject
+    copies unchanged, still each one named."""
+    return {name: row[name] for name in names}
+
+
 def _column(row: sqlite3.Row, *names: str) -> Any:
     """The first of `names` the row has (a row read with its live application's id under
     another name, or the table's own)."""
@@ -112,10 +118,7 @@ def _column(row: sqlite3.Row, *names: str) -> Any:
 def application(row: sqlite3.Row) -> dict[str, Any]:
     """An application (never its keys: they live in another table, and are hashed)."""
     return {
-        "id": row["id"],
-        "tenant_id": row["tenant_id"],
-        "name": row["name"],
-        "type": row["type"],
+        **_columns(row, "id", "tenant_id", "name", "type"),
         "permissions": json.loads(row["permissions"]),
         "rules": json.loads(row["rules"]),
         **_times(row),
@@ -126,8 +129,7 @@ def application_key(row: sqlite3.Row) -> dict[str, Any]:
     """An application key's identity: never its material (the row holds only its hash, and
     this does not read it)."""
     return {
-        "id": row["id"],
-        "application_id": row["application_id"],
+        **_columns(row, "id", "application_id"),
         "version": str(row["version"]),
         **_times(row, modified=False),
     }
@@ -136,9 +138,7 @@ def application_key(row: sqlite3.Row) -> dict[str, Any]:
 def proxy(row: sqlite3.Row) -> dict[str, Any]:
     """A proxy: never its key, configuration or transforms (their code and options)."""
     return {
-        "id": row["id"],
-        "tenant_id": row["tenant_id"],
-        "name": row["name"],
+        **_columns(row, "id", "tenant_id", "name"),
         "application_id": _column(row, "live_application_id", "application_id"),
         "destination_url": row["destination_url"],
         "require_authentication": bool(row["require_auth"]),
@@ -149,20 +149,17 @@ def proxy(row: sqlite3.Row) -> dict[str, Any]:
 
 def reactor(row: sqlite3.Row) -> dict[str, Any]:
     """A reactor: never its code, configuration or runtime."""
-    return {"id": row["id"], "tenant_id": row["tenant_id"], "name": row["name"], **_times(row)}
+    return {**_columns(row, "id", "tenant_id", "name"), **_times(row)}
 
 
 def tenant(row: sqlite3.Row) -> dict[str, Any]:
     """A tenant: its name, never its settings."""
-    return {"id": row["id"], "name": row["name"], **_times(row)}
+    return {**_columns(row, "id", "name"), **_times(row)}
 
 
 def invitation(row: sqlite3.Row) -> dict[str, Any]:
     return {
-        "id": row["id"],
-        "tenant_id": row["tenant_id"],
-        "email": row["email"],
-        "role": row["role"],
+        **_columns(row, "id", "tenant_id", "email", "role"),
         "expires_at": shown(row["expires_at"]),
         **_times(row),
     }
@@ -170,10 +167,4 @@ def invitation(row: sqlite3.Row) -> dict[str, Any]:
 
 def member(row: sqlite3.Row) -> dict[str, Any]:
     """A member (a row of `members` or of the `member_rows` view)."""
-    return {
-        "id": row["id"],
-        "tenant_id": row["tenant_id"],
-        "user_id": row["user_id"],
-        "role": row["role"],
-        **_times(row),
-    }
+    return {**_columns(row, "id", "tenant_id", "user_id", "role"), **_times(row)}

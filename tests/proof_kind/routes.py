@@ -17,7 +17,7 @@ from fastapi.responses import JSONResponse
 
 from console.models import Page
 from console.service.api.common import found_or_404, raw_body
-from console.service.api.docs import AUTH, PATH_ID, RequestBody, ServiceRouter, route, tag_of
+from console.service.api.docs import RequestBody, ServiceRouter, item_route, route, tag_of
 from console.service.api.query import AcceptedQuery
 from console.service.api.serving import Served, serving
 from proof_kind import store as rows
@@ -69,9 +69,7 @@ def list_widgets(request: Request) -> JSONResponse:
         return JSONResponse(rows.page(served.conn, served.tenant_id, query.name, query.paging))
 
 
-@router.get(
-    ITEM, **route(200, Widget, params=(PATH_ID,), errors=(*AUTH, 404), summary="Get a widget")
-)
+@router.get(ITEM, **item_route(200, Widget, summary="Get a widget"))
 def get_widget(request: Request) -> JSONResponse:
     with serving(request) as served:
         return JSONResponse(rows.view(_named(served)))
@@ -79,12 +77,10 @@ def get_widget(request: Request) -> JSONResponse:
 
 @router.put(
     ITEM,
-    **route(
+    **item_route(
         200,
         Widget,
         body=BODY,
-        params=(PATH_ID,),
-        errors=(*AUTH, 404),
         summary="Update a widget",
     ),
 )
@@ -101,9 +97,7 @@ def update_widget(request: Request, raw: bytes = Depends(raw_body)) -> JSONRespo
         return JSONResponse(rows.view(row))
 
 
-@router.delete(
-    ITEM, **route(204, params=(PATH_ID,), errors=(*AUTH, 404), summary="Delete a widget")
-)
+@router.delete(ITEM, **item_route(204, summary="Delete a widget"))
 def delete_widget(request: Request) -> Response:
     with serving(request, write=True) as served:
         rows.delete(served.conn, _named(served)["id"])

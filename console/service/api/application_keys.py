@@ -17,7 +17,7 @@ from console.kinds import APPLICATIONS
 from console.models import ApplicationKey
 from console.service import event_subjects as subjects
 from console.service.api.common import found_or_404, not_found
-from console.service.api.docs import AUTH, PATH_ID, ServiceRouter, route
+from console.service.api.docs import PATH_ID, ServiceRouter, item_route
 from console.service.api.query import AcceptedQuery
 from console.service.api.serving import Served, serving
 from console.service.store import application_keys as keys
@@ -55,13 +55,27 @@ def _key(served: Served) -> tuple[sqlite3.Row, sqlite3.Row]:
     return application, found_or_404(row, "key of this application")
 
 
+def _key_changed(
+    served: Served, application_id: str, key: sqlite3.Row, *, done: str, event: str
+) -> None:
+    """Records a key made or revoked as a change of its application (the entry names the
+    key, `done` says what happened to it) and announces it as `event`: subscribers hear of
+    the key's id and version, never its material."""
+    served.changed(
+        APPLICATIONS,
+        application_id,
+        "update",
+        f"Application key {key['id']} {done}",
+        event=event,
+        subject=subjects.application_key(key),
+    )
+
+
 @router.post(
     KEYS,
-    **route(
+    **item_route(
         201,
         ApplicationKey,
-        params=(PATH_ID,),
-        errors=(*AUTH, 404),
         summary="Create a key for an application (its material is shown only here)",
     ),
 )
@@ -72,25 +86,18 @@ def create_key(request: Request) -> JSONResponse:
         row, key = keys.add(
             served.conn, application["id"], by=served.caller.application_id, at=served.clock.text
         )
-        served.changed(
-            APPLICATIONS,
-            application["id"],
-            "update",
-            f"Application key {row['id']} created",
-            event="application.key.created",
-            subject=subjects.application_key(row),
+        _key_changed(
+            served, application["id"], row, done="created", event="application.key.created"
         )
         return JSONResponse(keys.view(row, key=key), status_code=201)
 
 
 @router.get(
     KEYS,
-    **route(
+    **item_route(
         200,
         list[ApplicationKey],
-        params=(PATH_ID,),
         query=LIST_QUERY,
-        errors=(*AUTH, 404),
         summary="List an application's keys (never their material)",
     ),
 )
@@ -103,11 +110,10 @@ def list_keys(request: Request) -> JSONResponse:
 
 @router.get(
     KEY,
-    **route(
+    **item_route(
         200,
         ApplicationKey,
-        params=(PATH_ID, PATH_KEY_ID),
-        errors=(*AUTH, 404),
+        more_params=(PATH_KEY_ID,),
         summary="Get one key of an application (never its material)",
     ),
 )
@@ -119,10 +125,9 @@ def get_key(request: Request) -> JSONResponse:
 
 @router.delete(
     KEY,
-    **route(
+    **item_route(
         204,
-        params=(PATH_ID, PATH_KEY_ID),
-        errors=(*AUTH, 404),
+        more_params=(PATH_KEY_ID,),
         summary="Revoke a key: it stops working at once",
     ),
 )
@@ -130,12 +135,7 @@ def revoke_key(request: Request) -> Response:
     with serving(request, write=True) as served:
         application, row = _key(served)
         keys.revoke(served.conn, application["id"], row["id"])
-        served.changed(
-            APPLICATIONS,
-            application["id"],
-            "update",
-            f"Application key {row['id']} revoked",
-            event="application.key.deleted",
-            subject=subjects.application_key(row),
+        _key_changed(
+            served, application["id"], row, done="revoked", event="application.key.deleted"
         )
         return Response(status_code=204)

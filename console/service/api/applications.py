@@ -16,15 +16,7 @@ from console.kinds import APPLICATIONS
 from console.models import TRANSFORMS, Application, ApplicationCreate, ApplicationUpdate, Page
 from console.service import event_subjects as subjects
 from console.service.api.common import found_or_404, raw_body
-from console.service.api.docs import (
-    AUTH,
-    PATH_ID,
-    RequestBody,
-    Schema,
-    ServiceRouter,
-    route,
-    tag_of,
-)
+from console.service.api.docs import RequestBody, Schema, ServiceRouter, item_route, route, tag_of
 from console.service.api.problems import Problem
 from console.service.api.query import AcceptedQuery
 from console.service.api.serving import Served, serving
@@ -187,7 +179,7 @@ def current_application_other_methods(request: Request) -> None:
 
 @router.get(
     ITEM,
-    **route(200, Application, params=(PATH_ID,), errors=(*AUTH, 404), summary="Get an application"),
+    **item_route(200, Application, summary="Get an application"),
 )
 def get_application(request: Request) -> JSONResponse:
     with serving(request) as served:
@@ -196,12 +188,10 @@ def get_application(request: Request) -> JSONResponse:
 
 @router.put(
     ITEM,
-    **route(
+    **item_route(
         200,
         Application,
         body=UPDATE,
-        params=(PATH_ID,),
-        errors=(*AUTH, 404),
         summary="Update an application",
     ),
 )
@@ -232,11 +222,9 @@ def update_application(request: Request, raw: bytes = Depends(raw_body)) -> JSON
 
 @router.post(
     f"{ITEM}/regenerate",
-    **route(
+    **item_route(
         200,
         Application,
-        params=(PATH_ID,),
-        errors=(*AUTH, 404),
         summary="Regenerate an application's key",
     ),
 )
@@ -262,7 +250,7 @@ def regenerate_key(request: Request) -> JSONResponse:
 
 @router.delete(
     ITEM,
-    **route(204, params=(PATH_ID,), errors=(*AUTH, 404), summary="Delete an application"),
+    **item_route(204, summary="Delete an application"),
 )
 def delete_application(request: Request) -> Response:
     with serving(request, write=True) as served:

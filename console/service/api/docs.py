@@ -125,3 +125,27 @@ def route(
     if success == 204:
         kwargs["response_class"] = Response
     return kwargs
+
+
+def item_route(
+    success: int,
+    model: Any = None,
+    *,
+    body: RequestBody | None = None,
+    more_params: tuple[dict[str, Any], ...] = (),
+    query: AcceptedQuery = NO_QUERY,
+    more_errors: tuple[int, ...] = (),
+    summary: str | None = None,
+) -> dict[str, Any]:
+    """`route` of a route on one object the path's `{id}` names: every such route takes the
+    id (then `more_params`) and answers 404 when the caller's tenant holds no such object, so
+    its handlers declare only what differs (a body, a 409)."""
+    return route(
+        success,
+        model,
+        body=body,
+        params=(PATH_ID, *more_params),
+        query=query,
+        errors=(*AUTH, 404, *more_errors),
+        summary=summary,
+    )

@@ -12,15 +12,7 @@ from console.kinds import REACTOR_FORMULAS
 from console.models import Page, ReactorFormula, ReactorFormulaCreate
 from console.models.formulas import VALUE_TYPES
 from console.service.api.common import found_or_404, raw_body
-from console.service.api.docs import (
-    AUTH,
-    PATH_ID,
-    RequestBody,
-    Schema,
-    ServiceRouter,
-    route,
-    tag_of,
-)
+from console.service.api.docs import RequestBody, Schema, ServiceRouter, item_route, route, tag_of
 from console.service.api.problems import Problem
 from console.service.api.query import AcceptedQuery
 from console.service.api.serving import Served, serving
@@ -101,7 +93,7 @@ def list_formulas(request: Request) -> JSONResponse:
 
 @router.get(
     ITEM,
-    **route(200, ReactorFormula, params=(PATH_ID,), errors=(*AUTH, 404), summary="Get a formula"),
+    **item_route(200, ReactorFormula, summary="Get a formula"),
 )
 def get_formula(request: Request) -> JSONResponse:
     with serving(request) as served:
@@ -110,12 +102,10 @@ def get_formula(request: Request) -> JSONResponse:
 
 @router.put(
     ITEM,
-    **route(
+    **item_route(
         200,
         ReactorFormula,
         body=BODY,
-        params=(PATH_ID,),
-        errors=(*AUTH, 404),
         summary="Update a private formula",
     ),
 )
@@ -137,7 +127,7 @@ def update_formula(request: Request, raw: bytes = Depends(raw_body)) -> JSONResp
 
 @router.delete(
     ITEM,
-    **route(204, params=(PATH_ID,), errors=(*AUTH, 404), summary="Delete a private formula"),
+    **item_route(204, summary="Delete a private formula"),
 )
 def delete_formula(request: Request) -> Response:
     with serving(request, write=True) as served:

@@ -17,7 +17,7 @@ from console.models import Page
 from console.models.people import Invitation, InvitationCreate
 from console.service import event_subjects as subjects
 from console.service.api.common import found_or_404, raw_body
-from console.service.api.docs import AUTH, PATH_ID, RequestBody, ServiceRouter, route, tag_of
+from console.service.api.docs import AUTH, RequestBody, ServiceRouter, item_route, route, tag_of
 from console.service.api.problems import Problem
 from console.service.api.query import AcceptedQuery
 from console.service.api.serving import Served, serving
@@ -84,7 +84,7 @@ def list_invitations(request: Request) -> JSONResponse:
 
 @router.get(
     ITEM,
-    **route(200, Invitation, params=(PATH_ID,), errors=(*AUTH, 404), summary="Get an invitation"),
+    **item_route(200, Invitation, summary="Get an invitation"),
 )
 def get_invitation(request: Request) -> JSONResponse:
     with serving(request) as served:
@@ -93,11 +93,9 @@ def get_invitation(request: Request) -> JSONResponse:
 
 @router.post(
     ITEM + "/resend",
-    **route(
+    **item_route(
         200,
         Invitation,
-        params=(PATH_ID,),
-        errors=(*AUTH, 404),
         summary="Send an invitation again: pending for another 72 hours from now",
     ),
 )
@@ -126,7 +124,7 @@ def resend_invitation(request: Request) -> JSONResponse:
 
 @router.delete(
     ITEM,
-    **route(204, params=(PATH_ID,), errors=(*AUTH, 404), summary="Revoke an invitation"),
+    **item_route(204, summary="Revoke an invitation"),
 )
 def delete_invitation(request: Request) -> Response:
     with serving(request, write=True) as served:

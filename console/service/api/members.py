@@ -17,7 +17,7 @@ from console.models import Page
 from console.models.people import Member, MemberUpdate
 from console.service import event_subjects as subjects
 from console.service.api.common import found_or_404, raw_body
-from console.service.api.docs import AUTH, PATH_ID, RequestBody, ServiceRouter, route, tag_of
+from console.service.api.docs import RequestBody, ServiceRouter, item_route, route, tag_of
 from console.service.api.problems import Problem
 from console.service.api.query import AcceptedQuery
 from console.service.api.serving import Served, serving
@@ -51,7 +51,7 @@ def list_members(request: Request) -> JSONResponse:
 
 @router.get(
     ITEM,
-    **route(200, Member, params=(PATH_ID,), errors=(*AUTH, 404), summary="Get a member"),
+    **item_route(200, Member, summary="Get a member"),
 )
 def get_member(request: Request) -> JSONResponse:
     with serving(request) as served:
@@ -60,12 +60,11 @@ def get_member(request: Request) -> JSONResponse:
 
 @router.put(
     ITEM,
-    **route(
+    **item_route(
         200,
         Member,
         body=BODY,
-        params=(PATH_ID,),
-        errors=(*AUTH, 404, 409),
+        more_errors=(409,),
         summary="Change a member's role (ADMIN or READ_ONLY; never the owner's)",
     ),
 )
@@ -95,10 +94,9 @@ def update_member(request: Request, raw: bytes = Depends(raw_body)) -> JSONRespo
 
 @router.delete(
     ITEM,
-    **route(
+    **item_route(
         204,
-        params=(PATH_ID,),
-        errors=(*AUTH, 404, 409),
+        more_errors=(409,),
         summary="Remove a member from the tenant (never the owner)",
     ),
 )

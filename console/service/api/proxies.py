@@ -14,15 +14,7 @@ from console.models.proxies import DESTINATION_URL_PATTERN
 from console.service import event_subjects as subjects
 from console.service.api import proxy_steps
 from console.service.api.common import found_or_404, raw_body
-from console.service.api.docs import (
-    AUTH,
-    PATH_ID,
-    RequestBody,
-    Schema,
-    ServiceRouter,
-    route,
-    tag_of,
-)
+from console.service.api.docs import RequestBody, Schema, ServiceRouter, item_route, route, tag_of
 from console.service.api.problems import invalid
 from console.service.api.query import AcceptedQuery
 from console.service.api.serving import Served, serving
@@ -174,7 +166,7 @@ def list_proxies(request: Request) -> JSONResponse:
 
 @router.get(
     ITEM,
-    **route(200, Proxy, params=(PATH_ID,), errors=(*AUTH, 404), summary="Get a proxy"),
+    **item_route(200, Proxy, summary="Get a proxy"),
 )
 def get_proxy(request: Request) -> JSONResponse:
     with serving(request) as served:
@@ -183,12 +175,10 @@ def get_proxy(request: Request) -> JSONResponse:
 
 @router.put(
     ITEM,
-    **route(
+    **item_route(
         200,
         Proxy,
         body=BODY,
-        params=(PATH_ID,),
-        errors=(*AUTH, 404),
         summary="Update a proxy",
     ),
 )
@@ -208,11 +198,9 @@ def update_proxy(request: Request, raw: bytes = Depends(raw_body)) -> JSONRespon
 
 @router.patch(
     ITEM,
-    **route(
+    **item_route(
         204,
         body=PATCH_BODY,
-        params=(PATH_ID,),
-        errors=(*AUTH, 404),
         summary="Change a proxy (JSON merge-patch)",
     ),
 )
@@ -246,7 +234,7 @@ def patch_proxy(request: Request, raw: bytes = Depends(raw_body)) -> Response:
 
 @router.delete(
     ITEM,
-    **route(204, params=(PATH_ID,), errors=(*AUTH, 404), summary="Delete a proxy"),
+    **item_route(204, summary="Delete a proxy"),
 )
 def delete_proxy(request: Request) -> Response:
     with serving(request, write=True) as served:

@@ -34,7 +34,15 @@ from console.models.errors import field_errors
 from console.models.reactors import AsyncReactResponse, ReactRequest, ReactResponse
 from console.service import react_results
 from console.service.api.common import found_or_404, not_found, raw_body
-from console.service.api.docs import AUTH, PATH_ID, RequestBody, ServiceRouter, route, tag_of
+from console.service.api.docs import (
+    AUTH,
+    PATH_ID,
+    RequestBody,
+    ServiceRouter,
+    item_route,
+    route,
+    tag_of,
+)
 from console.service.api.problems import PROBLEM_JSON, Problem, invalid
 from console.service.api.serving import Served, serving
 from console.service.provisioning import wall_now
@@ -214,12 +222,11 @@ def _start_in_background(app: FastAPI, request_id: str, reaction: Reaction) -> N
 
 @router.post(
     REACT_ASYNC,
-    **route(
+    **item_route(
         202,
         AsyncReactResponse,
         body=BODY,
-        params=(PATH_ID,),
-        errors=(*AUTH, 404, 409),
+        more_errors=(409,),
         summary="Invoke a reactor in the background",
     ),
 )
@@ -242,11 +249,10 @@ def _request_id(request: Request) -> str:
 
 @router.get(
     RESULT,
-    **route(
+    **item_route(
         200,
         ReactResponse,
-        params=(PATH_ID, REQUEST_ID),
-        errors=(*AUTH, 404),
+        more_params=(REQUEST_ID,),
         summary="The result of an asynchronous react (202 while it runs)",
     ),
 )

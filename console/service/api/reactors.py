@@ -27,15 +27,7 @@ from console.models.reactors import (
 )
 from console.service import event_subjects as subjects
 from console.service.api.common import found_or_404, raw_body
-from console.service.api.docs import (
-    AUTH,
-    PATH_ID,
-    RequestBody,
-    Schema,
-    ServiceRouter,
-    route,
-    tag_of,
-)
+from console.service.api.docs import RequestBody, Schema, ServiceRouter, item_route, route, tag_of
 from console.service.api.problems import invalid
 from console.service.api.query import AcceptedQuery
 from console.service.api.serving import Served, serving
@@ -212,7 +204,7 @@ def list_reactors(request: Request) -> JSONResponse:
 
 @router.get(
     ITEM,
-    **route(200, Reactor, params=(PATH_ID,), errors=(*AUTH, 404), summary="Get a reactor"),
+    **item_route(200, Reactor, summary="Get a reactor"),
 )
 def get_reactor(request: Request) -> JSONResponse:
     with serving(request) as served:
@@ -221,12 +213,10 @@ def get_reactor(request: Request) -> JSONResponse:
 
 @router.put(
     ITEM,
-    **route(
+    **item_route(
         200,
         Reactor,
         body=BODY,
-        params=(PATH_ID,),
-        errors=(*AUTH, 404),
         summary="Update a reactor",
     ),
 )
@@ -295,11 +285,9 @@ def _patched(served: Served, stored: sqlite3.Row) -> ReactorCreate:
     return payload
 
 
-_PATCH_ROUTE = route(
+_PATCH_ROUTE = item_route(
     204,
     body=PATCH_BODY,
-    params=(PATH_ID,),
-    errors=(*AUTH, 404),
     summary="Change some of a reactor (JSON merge patch)",
 )
 _PATCH_ROUTE["openapi_extra"]["requestBody"]["content"][MERGE_PATCH] = {
@@ -320,7 +308,7 @@ def patch_reactor(request: Request, raw: bytes = Depends(raw_body)) -> Response:
 
 @router.delete(
     ITEM,
-    **route(204, params=(PATH_ID,), errors=(*AUTH, 404), summary="Delete a reactor"),
+    **item_route(204, summary="Delete a reactor"),
 )
 def delete_reactor(request: Request) -> Response:
     with serving(request, write=True) as served:

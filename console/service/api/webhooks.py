@@ -28,10 +28,10 @@ from console.models.webhooks import (
 from console.service.api.common import found_or_404, raw_body
 from console.service.api.docs import (
     AUTH,
-    PATH_ID,
     RequestBody,
     Schema,
     ServiceRouter,
+    item_route,
     route,
     tag_of,
 )
@@ -151,7 +151,7 @@ def create_webhook(request: Request, raw: bytes = Depends(raw_body)) -> JSONResp
 
 @router.get(
     ITEM,
-    **route(200, Webhook, params=(PATH_ID,), errors=(*AUTH, 404), summary="Get a webhook"),
+    **item_route(200, Webhook, summary="Get a webhook"),
 )
 def get_webhook(request: Request) -> JSONResponse:
     with serving(request) as served:
@@ -160,12 +160,10 @@ def get_webhook(request: Request) -> JSONResponse:
 
 @router.put(
     ITEM,
-    **route(
+    **item_route(
         200,
         Webhook,
         body=UPDATE,
-        params=(PATH_ID,),
-        errors=(*AUTH, 404),
         summary="Replace a webhook (status left out: it stays; enabled: its failures cleared)",
     ),
 )
@@ -198,7 +196,7 @@ def update_webhook(request: Request, raw: bytes = Depends(raw_body)) -> JSONResp
 
 @router.delete(
     ITEM,
-    **route(204, params=(PATH_ID,), errors=(*AUTH, 404), summary="Delete a webhook"),
+    **item_route(204, summary="Delete a webhook"),
 )
 def delete_webhook(request: Request) -> Response:
     with serving(request, write=True) as served:

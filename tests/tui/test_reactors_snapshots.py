@@ -8,12 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from form_host import steady_cursors
+from scene_snapshots import IDS, SIZES, Step, check_scene
 
-from console.tui.start.screenshots import Scene, build_app, play, settle
-
-SIZES = [(80, 24), (200, 60)]
-IDS = ["80x24", "200x60"]
+from console.tui.start.screenshots import Scene, settle
 
 
 @pytest.fixture
@@ -30,19 +27,13 @@ def samples(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _check(
-    demo: Any, snap_compare: Any, size: tuple[int, int], keys: tuple[str, ...], then: Any = None
+    demo: Any,
+    snap_compare: Any,
+    size: tuple[int, int],
+    keys: tuple[str, ...],
+    then: Step | None = None,
 ) -> bool:
-    scene = Scene("reactors", "Reactors", keys)
-    app = build_app(scene, demo.base_url, demo.key)
-
-    async def run_before(pilot: Any) -> None:
-        await play(scene, pilot)
-        if then is not None:
-            await then(pilot)
-        steady_cursors(pilot.app.screen)
-        await pilot.pause()
-
-    return bool(snap_compare(app, terminal_size=size, run_before=run_before))
+    return check_scene(demo, snap_compare, size, Scene("reactors", "Reactors", keys), then)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=IDS)

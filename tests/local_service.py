@@ -14,11 +14,11 @@ import re
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 
@@ -267,3 +267,17 @@ def _kill_leftovers() -> None:
 
 
 __all__ = ["RunningService", "ServiceFailed", "TenantInfo"]
+
+
+Service = TypeVar("Service", bound=RunningService)
+
+
+@contextlib.contextmanager
+def serving(running: Service) -> Iterator[Service]:
+    """`running` started for the block and stopped after it (even when it failed to start,
+    so nothing it began is left behind): the one way a fixture holds a service."""
+    try:
+        running.start()
+        yield running
+    finally:
+        running.stop()

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from local_service import RunningService
+from local_service import RunningService, serving
 from sdk_clients import SDK_HEADER, SdkTenant
 
 PROVISION_DELAY = 0.2
@@ -27,17 +27,15 @@ tests answer each delivery: those never fail."""
 def sdk_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningService]:
     """One service a worker for every SDK module (a tenant each): the SDKs' key header, a
     short provisioning delay (PROVISION_DELAY) and quick webhook disabling (WEBHOOK_DELIVERY)."""
-    running = RunningService(
-        tmp_path_factory.mktemp("sdk-service"),
-        key_header=SDK_HEADER,
-        provision_delay=PROVISION_DELAY,
-        webhooks=WEBHOOK_DELIVERY,
-    )
-    try:
-        running.start()
+    with serving(
+        RunningService(
+            tmp_path_factory.mktemp("sdk-service"),
+            key_header=SDK_HEADER,
+            provision_delay=PROVISION_DELAY,
+            webhooks=WEBHOOK_DELIVERY,
+        )
+    ) as running:
         yield running
-    finally:
-        running.stop()
 
 
 @pytest.fixture(scope="module")

@@ -199,6 +199,17 @@ class RunningService:
 
         return Store(self.data_dir)
 
+    def write_store(self, sql: str, params: Sequence[Any] = ()) -> None:
+        """Runs one statement in a write transaction on the service's store: a state the
+        service reaches only slowly (a webhook it disabled after failures, an invitation past
+        its expiry) or never writes itself, set up at once."""
+        store = self._store()
+        try:
+            with store.write() as conn:
+                conn.execute(sql, params)
+        finally:
+            store.close()
+
     def new_tenant(self, name: str = "Tenant", *, owner: str | None = None) -> TenantInfo:
         """A new tenant with a bootstrap management key, written straight into the data dir
         (as `tenant-console new-tenant` does, without paying for a process each time); with

@@ -15,6 +15,10 @@ SIZES = [(80, 24), (200, 60)]
 IDS = ["80x24", "200x60"]
 
 Step = Callable[[Any], Awaitable[None]]
+"""A last step a scene's test takes after its keys (a form filled, an answer waited for)."""
+
+Check = Callable[..., bool]
+"""A module's check: `check(demo, snap_compare, size, keys, then=None)`."""
 
 
 def check_scene(
@@ -35,3 +39,21 @@ def check_scene(
         await pilot.pause()
 
     return bool(snap_compare(app, terminal_size=size, run_before=run_before))
+
+
+def scene_checker(name: str, title: str, section_key: Callable[[], str] | None = None) -> Check:
+    """The check of a module's scenes `name` ("Webhooks" its `title`): each test gives the
+    keys after the section's own (`section_key()`, read when the test runs: the registry
+    numbers the sections) and, if it needs one, a last step."""
+
+    def check(
+        demo: Any,
+        snap_compare: Any,
+        size: tuple[int, int],
+        keys: tuple[str, ...],
+        then: Step | None = None,
+    ) -> bool:
+        lead = (section_key(),) if section_key is not None else ()
+        return check_scene(demo, snap_compare, size, Scene(name, title, (*lead, *keys)), then)
+
+    return check

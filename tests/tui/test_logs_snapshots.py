@@ -4,20 +4,16 @@ entries as `L` opens it, and enter on the entry of a proxy deleted since."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from scene_snapshots import IDS, SIZES, check_scene
+from scene_snapshots import IDS, SIZES, scene_checker
 
 from console.tui.browse.logs_look import LOGS
 from console.tui.browse.sections import SECTIONS_BY_KEY
-from console.tui.start.screenshots import Scene
 
 LOGS_NUMBER = str(SECTIONS_BY_KEY[LOGS.key].number)
 
 
-def _check(demo: Any, snap_compare: Any, size: tuple[int, int], keys: tuple[str, ...]) -> bool:
-    return check_scene(demo, snap_compare, size, Scene("logs", "Logs", keys))
+_check = scene_checker("logs", "Logs")
 
 
 @pytest.mark.parametrize("size", SIZES, ids=IDS)

@@ -8,26 +8,17 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from scene_snapshots import IDS, SIZES, Step, check_scene
+from scene_snapshots import IDS, SIZES, scene_checker
 
 from console.tui.browse.sections import SECTIONS_BY_KEY
-from console.tui.start.screenshots import Scene, settle
+from console.tui.start.screenshots import settle
 
 
 def _people_key() -> str:
     return str(SECTIONS_BY_KEY["members"].number)
 
 
-def _check(
-    demo: Any,
-    snap_compare: Any,
-    size: tuple[int, int],
-    keys: tuple[str, ...],
-    then: Step | None = None,
-) -> bool:
-    return check_scene(
-        demo, snap_compare, size, Scene("people", "People", (_people_key(), *keys)), then
-    )
+_check = scene_checker("people", "People", _people_key)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=IDS)

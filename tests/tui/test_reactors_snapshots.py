@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from scene_snapshots import IDS, SIZES, Step, check_scene
+from scene_snapshots import IDS, SIZES, scene_checker
 
-from console.tui.start.screenshots import Scene, settle
+from console.tui.start.screenshots import settle
 
 
 @pytest.fixture
@@ -26,14 +26,7 @@ def samples(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         save_sample(key, text)
 
 
-def _check(
-    demo: Any,
-    snap_compare: Any,
-    size: tuple[int, int],
-    keys: tuple[str, ...],
-    then: Step | None = None,
-) -> bool:
-    return check_scene(demo, snap_compare, size, Scene("reactors", "Reactors", keys), then)
+_check = scene_checker("reactors", "Reactors")
 
 
 @pytest.mark.parametrize("size", SIZES, ids=IDS)

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 import textual_css_cache
-from local_service import RunningService, ServiceFailed, TenantInfo
+from local_service import RunningService, ServiceFailed, TenantInfo, serving
 
 SLOW_FIXTURES = {
     "snap_compare",
@@ -141,12 +141,8 @@ def private_cache_dir(
 @pytest.fixture(scope="session")
 def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningService]:
     """The session's shared service. Make your own tenant per test: `service.new_tenant()`."""
-    running = RunningService(tmp_path_factory.mktemp("service"))
-    try:
-        running.start()
+    with serving(RunningService(tmp_path_factory.mktemp("service"))) as running:
         yield running
-    finally:
-        running.stop()
 
 
 @pytest.fixture
@@ -174,12 +170,8 @@ def widget_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     beside the specification's routes): one a worker, a tenant per test."""
     from proof_kind.service import WidgetService
 
-    running = WidgetService(tmp_path_factory.mktemp("widget-service"))
-    try:
-        running.start()
+    with serving(WidgetService(tmp_path_factory.mktemp("widget-service"))) as running:
         yield running
-    finally:
-        running.stop()
 
 
 @pytest.fixture

@@ -14,11 +14,11 @@ import re
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 
@@ -199,6 +199,17 @@ class RunningService:
 
         return Store(self.data_dir)
 
+    def write_store(self, sql: str, params: Sequence[Any] = ()) -> None:
+        """Runs one statement in a write transaction on the service's store: a state the
+        service reaches only slowly (a webhook it disabled after failures, an invitation past
+        its expiry) or never writes itself, set up at once."""
+        store = self._store()
+        try:
+            with store.write() as conn:
+                conn.execute(sql, params)
+        finally:
+            store.close()
+
     def new_tenant(self, name: str = "Tenant", *, owner: str | None = None) -> TenantInfo:
         """A new tenant with a bootstrap management key, written straight into the data dir
         (as `tenant-console new-tenant` does, without paying for a process each time); with
@@ -267,3 +278,17 @@ def _kill_leftovers() -> None:
 
 
 __all__ = ["RunningService", "ServiceFailed", "TenantInfo"]
+
+
+Service = TypeVar("Service", bound=RunningService)
+
+
+@contextlib.contextmanager
+def serving(running: Service) -> Iterator[Service]:
+    """`running` started for the block and stopped after it (even when it failed to start,
+    so nothing it began is left behind): the one way a fixture holds a service."""
+    try:
+        running.start()
+        yield running
+    finally:
+        running.stop()

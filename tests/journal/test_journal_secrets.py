@@ -16,6 +16,7 @@ from typing import Any
 import keyring.core
 import pytest
 from keyring.backends import fail
+from undo_support import undo
 
 from console.cli import main
 from console.journal.sealed import KEYRING_NAME, KEYRING_SERVICE, masked
@@ -73,10 +74,6 @@ def history_output(capsys: pytest.CaptureFixture[str]) -> str:
     assert main(["history"]) == 0
     assert main(["history", "--format", "json"]) == 0
     return capsys.readouterr().out
-
-
-async def undo(change_id: int) -> int:
-    return await asyncio.to_thread(main, ["undo", str(change_id), "--yes"])
 
 
 def assert_nowhere(values: list[str], *places: bytes | str) -> None:

@@ -4,7 +4,6 @@ made on, and refused, naming both, when it does not (issue 33)."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sys
 from pathlib import Path
@@ -15,6 +14,7 @@ from estate_helpers import Tenant
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from loopback_stub import Listener
+from undo_support import undo
 
 from console.cli import main
 
@@ -52,10 +52,6 @@ def pruned(service: Any, journal, tmp_path: Path, monkeypatch) -> Any:
         yield tenant, info.key, checkout, delete
     finally:
         tenant.close()
-
-
-async def undo(change_id: int) -> int:
-    return await asyncio.to_thread(main, ["undo", str(change_id), "--yes"])
 
 
 async def test_an_environment_change_is_undone_through_the_environment(pruned, journal) -> None:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from undo_support import undo, undo_change
+
 from console.cli import main
 from console.models import ReactorPatch
 
@@ -14,10 +16,6 @@ CODE = "module.exports = async function (req) {\n  return { raw: req.args };\n};
 NEW_CODE = "module.exports = async function (req) {\n  return { raw: 2 };\n};\n"
 SECRET = "partner-secret-7f3c9e1b"
 NEW_SECRET = "partner-secret-rotated-11aa"
-
-
-async def undo(change_id: int) -> int:
-    return await asyncio.to_thread(main, ["undo", str(change_id), "--yes"])
 
 
 def journal_bytes(journal: Any) -> bytes:
@@ -45,8 +43,7 @@ async def test_undo_of_a_created_reactor_deletes_it(client, journal, prod, memor
     tenant, _ = prod
     await make_reactor(client, tenant)
     (created,) = journal.list()
-    assert (created.kind, created.action) == ("reactors", "create")
-    assert await undo(created.id) == 0
+    await undo_change(created, "reactors", "create")
     assert tenant.named("/reactors", "Enricher") == []
 
 
@@ -63,8 +60,7 @@ async def test_undo_of_an_update_writes_code_and_sealed_configuration_back(
     }
     await client.reactors.update(reactor["id"], body)
     update = journal.list()[0]
-    assert (update.kind, update.action) == ("reactors", "update")
-    assert await undo(update.id) == 0
+    await undo_change(update, "reactors", "update")
     (back,) = tenant.named("/reactors", "Enricher")
     assert (back["code"], back["configuration"]) == (CODE, {"API_KEY": SECRET})
     assert back["application"]["id"] == reactor["application"]["id"]

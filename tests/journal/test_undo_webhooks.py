@@ -4,17 +4,13 @@ back whole (its status with it), a delete by the same webhook made again (a new 
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
-from console.cli import main
+from undo_support import undo, undo_change
+
 from console.models.webhooks import WebhookCreate
 
 URL = "https://example.com/hooks"
-
-
-async def undo(change_id: int) -> int:
-    return await asyncio.to_thread(main, ["undo", str(change_id), "--yes"])
 
 
 async def make_webhook(client: Any, tenant: Any, name: str = "Orders") -> dict[str, Any]:
@@ -34,8 +30,7 @@ async def test_undo_of_a_created_webhook_deletes_it(client, journal, prod, memor
     tenant, _ = prod
     await make_webhook(client, tenant)
     (created,) = journal.list()
-    assert (created.kind, created.action) == ("webhooks", "create")
-    assert await undo(created.id) == 0
+    await undo_change(created, "webhooks", "create")
     assert tenant.named("/webhooks", "Orders") == []
 
 
@@ -47,8 +42,7 @@ async def test_undo_of_an_update_writes_the_webhook_back(
     body = {"name": "Renamed", "url": "https://example.com/v2", "events": ["token.created"]}
     await client.webhooks.update(webhook["id"], body)
     update = journal.list()[0]
-    assert (update.kind, update.action) == ("webhooks", "update")
-    assert await undo(update.id) == 0
+    await undo_change(update, "webhooks", "update")
     (back,) = tenant.named("/webhooks", "Orders")
     assert back["id"] == webhook["id"]
     assert (back["url"], sorted(back["events"]), back["notify_email"]) == (

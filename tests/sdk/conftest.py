@@ -4,11 +4,12 @@ at once), and a tenant a module with the keys its calls need."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
-from local_service import RunningService
-from sdk_clients import SDK_HEADER, SdkTenant
+from local_service import RunningService, TenantInfo, serving
+from sdk_clients import SDK_HEADER, SdkTenant, python_client
 
 PROVISION_DELAY = 0.2
 """Seconds a reactor's provisioning takes on the SDK service. Not 0: with no delay the service
@@ -27,17 +28,15 @@ tests answer each delivery: those never fail."""
 def sdk_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningService]:
     """One service a worker for every SDK module (a tenant each): the SDKs' key header, a
     short provisioning delay (PROVISION_DELAY) and quick webhook disabling (WEBHOOK_DELIVERY)."""
-    running = RunningService(
-        tmp_path_factory.mktemp("sdk-service"),
-        key_header=SDK_HEADER,
-        provision_delay=PROVISION_DELAY,
-        webhooks=WEBHOOK_DELIVERY,
-    )
-    try:
-        running.start()
+    with serving(
+        RunningService(
+            tmp_path_factory.mktemp("sdk-service"),
+            key_header=SDK_HEADER,
+            provision_delay=PROVISION_DELAY,
+            webhooks=WEBHOOK_DELIVERY,
+        )
+    ) as running:
         yield running
-    finally:
-        running.stop()
 
 
 @pytest.fixture(scope="module")
@@ -60,3 +59,17 @@ def sdk_tenant(sdk_service: RunningService, request: pytest.FixtureRequest) -> S
         invoke_key=invoker["key"],
         invoke_application_id=invoker["id"],
     )
+
+
+@pytest.fixture
+def tenant(sdk_service: RunningService, request: pytest.FixtureRequest) -> TenantInfo:
+    """A tenant of the test's own: the limit of five counts a tenant's webhooks, and the
+    events a test waits for are its own tenant's only."""
+    return sdk_service.new_tenant(f"SDK {request.node.name}")
+
+
+@pytest.fixture
+def bt(sdk_service: RunningService, tenant: TenantInfo) -> Any:
+    """The vendor's Python SDK with the key of the test's own `tenant` (a module whose
+    tenant is shared defines its own `bt` on `sdk_tenant`)."""
+    return python_client(sdk_service.base_url, tenant.key)

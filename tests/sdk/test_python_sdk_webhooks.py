@@ -54,17 +54,6 @@ def _no_surprises(webhook: Webhook) -> None:
     assert extra <= LOCAL_EXTRAS, f"fields the SDK does not know: {extra - LOCAL_EXTRAS}"
 
 
-@pytest.fixture
-def tenant(sdk_service: RunningService, request: pytest.FixtureRequest) -> TenantInfo:
-    """A tenant of the test's own: the limit of five counts a tenant's webhooks."""
-    return sdk_service.new_tenant(f"SDK {request.node.name}")
-
-
-@pytest.fixture
-def bt(sdk_service: RunningService, tenant: TenantInfo) -> Any:
-    return python_client(sdk_service.base_url, tenant.key)
-
-
 def _create(bt: Any, name: str = "Hook", **fields: Any) -> Webhook:
     fields.setdefault("url", NOWHERE)
     fields.setdefault("events", QUIET_EVENTS)

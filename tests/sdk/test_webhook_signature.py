@@ -17,13 +17,12 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
 from local_service import RunningService, TenantInfo
 from node_receiver import NodeReceiver
-from sdk_clients import SDK_HEADER, python_client
+from sdk_clients import SDK_HEADER
 
 from console.models.webhooks import EVENT_TYPES
 from console.webhooks import signing
@@ -75,16 +74,6 @@ def _post(receiver: NodeReceiver, body: str, signature: str | None) -> dict[str,
     verdict = receiver.next()
     assert answer.status_code == (200 if verdict["verified"] else 401)
     return verdict
-
-
-@pytest.fixture
-def tenant(sdk_service: RunningService, request: pytest.FixtureRequest) -> TenantInfo:
-    return sdk_service.new_tenant(f"Signature {request.node.name}")
-
-
-@pytest.fixture
-def bt(sdk_service: RunningService, tenant: TenantInfo) -> Any:
-    return python_client(sdk_service.base_url, tenant.key)
 
 
 def test_the_published_key_is_a_public_rsa_key_and_nothing_else(

@@ -187,6 +187,20 @@ def private_application_body(**overrides: Any) -> dict[str, Any]:
     )
 
 
+def masked_cards_rules() -> list[dict[str, Any]]:
+    """A private application's one access rule (its cards masked), new on each call: a test
+    compares what the service answers with the rules it sent."""
+    return [
+        {
+            "description": "Masked cards",
+            "priority": 1,
+            "container": "/pci/",
+            "transform": "mask",
+            "permissions": ["token:read"],
+        }
+    ]
+
+
 def webhook_body(**overrides: Any) -> dict[str, Any]:
     """A webhook that nothing delivers to (a closed port on loopback)."""
     body: dict[str, Any] = {

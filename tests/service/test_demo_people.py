@@ -11,14 +11,13 @@ from typing import Any
 
 import httpx
 import pytest
+from demo_service import FROZEN
 from people_http import INVITATIONS, MEMBERS, OWNER, SECURITY_CONTACT
 from service_http import KEY_HEADER
 
 from console.cli import main
 
 pytestmark = pytest.mark.slow  # a demo service of its own
-
-FROZEN = "2026-11-22T10:00:00+00:00"
 
 
 def _people(base_url: str, key: str) -> dict[str, Any]:
@@ -27,16 +26,6 @@ def _people(base_url: str, key: str) -> dict[str, Any]:
             path: c.get(path).json()
             for path in (MEMBERS, INVITATIONS, OWNER, SECURITY_CONTACT, "/applications/key")
         }
-
-
-@pytest.fixture(scope="module")
-def demo(service, tmp_path_factory) -> Any:
-    running = type(service)(tmp_path_factory.mktemp("demo"), demo_data=True, frozen_now=FROZEN)
-    try:
-        running.start()
-        yield running
-    finally:
-        running.stop()
 
 
 def _check(people: dict[str, Any], tag: str = "") -> None:

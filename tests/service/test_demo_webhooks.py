@@ -10,23 +10,12 @@ from typing import Any
 
 import httpx
 import pytest
+from demo_service import FROZEN
 from service_http import KEY_HEADER
 
 from console.cli import main
 
 pytestmark = pytest.mark.slow  # a demo service of its own
-
-FROZEN = "2026-11-22T10:00:00+00:00"
-
-
-@pytest.fixture(scope="module")
-def demo(service, tmp_path_factory) -> Any:  # type: ignore[no-untyped-def]
-    running = type(service)(tmp_path_factory.mktemp("demo"), demo_data=True, frozen_now=FROZEN)
-    try:
-        running.start()
-        yield running
-    finally:
-        running.stop()
 
 
 def _webhooks(base_url: str, key: str) -> list[dict[str, Any]]:

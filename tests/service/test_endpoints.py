@@ -16,9 +16,10 @@ from typing import Any
 
 import httpx
 import pytest
+from demo_service import FROZEN
+from service_http import masked_cards_rules
 
 KEY_HEADER = "SVC-API-KEY"
-FROZEN = "2026-11-22T10:00:00+00:00"
 UUID_RE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 
 
@@ -103,15 +104,7 @@ def test_permissions_lists_the_catalogue_and_filters_by_type(api: Api) -> None:
 
 
 def test_application_create_get_update_delete(api: Api, tenant) -> None:
-    rules = [
-        {
-            "description": "Masked cards",
-            "priority": 1,
-            "container": "/pci/",
-            "transform": "mask",
-            "permissions": ["token:read"],
-        }
-    ]
+    rules = masked_cards_rules()
     created = api.ok("POST", "/applications", 201, json=private_app(rules=rules))
     assert UUID_RE.match(created["id"]) and created["tenant_id"] == tenant.tenant_id
     assert len(created["key"]) >= 22  # >= 128 bits of randomness
@@ -397,18 +390,6 @@ def test_data_survives_a_restart(fresh_service) -> None:
 
 
 # -- demo data -------------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def demo(service, tmp_path_factory) -> Iterator[Any]:
-    """A demo service for this module (RunningService is taken from the shared fixture:
-    `conftest` is not importable by name when several test folders have one)."""
-    running = type(service)(tmp_path_factory.mktemp("demo"), demo_data=True, frozen_now=FROZEN)
-    try:
-        running.start()
-        yield running
-    finally:
-        running.stop()
 
 
 def _everything(base_url: str, key: str) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from typing import Any
 
 import httpx
 import pytest
-from local_service import RunningService
+from local_service import RunningService, serving
 from service_http import (
     Caller,
     assert_invalid,
@@ -297,12 +297,10 @@ RUNTIME = {"image": "node22", "timeout": 5, "permissions": ["token:read"]}
 @pytest.fixture(scope="module")
 def held(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningService]:
     """A service whose provisioning takes an hour: `creating` and `updating` stay put."""
-    running = RunningService(tmp_path_factory.mktemp("held-service"), provision_delay=3600)
-    try:
-        running.start()
+    with serving(
+        RunningService(tmp_path_factory.mktemp("held-service"), provision_delay=3600)
+    ) as running:
         yield running
-    finally:
-        running.stop()
 
 
 @pytest.fixture

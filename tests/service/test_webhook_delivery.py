@@ -20,7 +20,7 @@ from typing import Any
 
 import httpx
 import pytest
-from local_service import RunningService
+from local_service import RunningService, serving
 from service_http import Caller, assert_problem, describe, http_client, private_application_body
 from webhook_receivers import (
     insert_webhook,
@@ -45,12 +45,10 @@ SETTINGS = {
 
 @pytest.fixture(scope="module")
 def delivering(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningService]:
-    running = RunningService(tmp_path_factory.mktemp("delivering"), webhooks=SETTINGS)
-    try:
-        running.start()
+    with serving(
+        RunningService(tmp_path_factory.mktemp("delivering"), webhooks=SETTINGS)
+    ) as running:
         yield running
-    finally:
-        running.stop()
 
 
 @pytest.fixture(scope="module")

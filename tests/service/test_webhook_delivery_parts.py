@@ -151,6 +151,12 @@ def store(tmp_path: Path) -> Iterator[Store]:
         made.close()
 
 
+@pytest.fixture
+def tenant(store: Store) -> str:
+    """The id of a tenant in `store`: the outbox's webhooks and events belong to one."""
+    return store.create_tenant("Outbox").tenant_id
+
+
 def _webhook(conn: sqlite3.Connection, tenant_id: str, status: str = "enabled") -> str:
     webhook_id = str(uuid.uuid4())
     conn.execute(
@@ -170,8 +176,7 @@ def _queue(conn: sqlite3.Connection, tenant_id: str, webhook_id: str | None = No
     return event_id
 
 
-def test_one_webhooks_backlog_never_hides_anothers_due_delivery(store: Store) -> None:
-    tenant = store.create_tenant("Outbox").tenant_id
+def test_one_webhooks_backlog_never_hides_anothers_due_delivery(store: Store, tenant: str) -> None:
     with store.write() as conn:
         busy = _webhook(conn, tenant)
         for _ in range(50):
@@ -190,8 +195,9 @@ def test_one_webhooks_backlog_never_hides_anothers_due_delivery(store: Store) ->
         assert outbox.next_due(conn, {busy, quiet}) is None
 
 
-def test_pending_deliveries_of_a_webhook_disabled_meanwhile_are_dropped(store: Store) -> None:
-    tenant = store.create_tenant("Outbox").tenant_id
+def test_pending_deliveries_of_a_webhook_disabled_meanwhile_are_dropped(
+    store: Store, tenant: str
+) -> None:
     with store.write() as conn:
         webhook_id = _webhook(conn, tenant)
         _queue(conn, tenant)
@@ -201,8 +207,7 @@ def test_pending_deliveries_of_a_webhook_disabled_meanwhile_are_dropped(store: S
     assert tuple(row) == ("failed", outbox.DROPPED)
 
 
-def test_the_sweep_keeps_a_day_and_a_hundred_a_webhook(store: Store) -> None:
-    tenant = store.create_tenant("Outbox").tenant_id
+def test_the_sweep_keeps_a_day_and_a_hundred_a_webhook(store: Store, tenant: str) -> None:
     with store.write() as conn:
         webhook_id = _webhook(conn, tenant)
         for _ in range(120):
@@ -219,8 +224,7 @@ def test_the_sweep_keeps_a_day_and_a_hundred_a_webhook(store: Store) -> None:
         assert conn.execute("SELECT COUNT(*) FROM webhook_events").fetchone()[0] == 1
 
 
-def test_a_failed_attempt_is_counted_and_given_up_after_the_last(store: Store) -> None:
-    tenant = store.create_tenant("Outbox").tenant_id
+def test_a_failed_attempt_is_counted_and_given_up_after_the_last(store: Store, tenant: str) -> None:
     with store.write() as conn:
         webhook_id = _webhook(conn, tenant)
         _queue(conn, tenant, webhook_id)

@@ -28,6 +28,7 @@ from service_http import (
     Caller,
     describe,
     formula_body,
+    masked_cards_rules,
     private_application_body,
     proxy_body,
     reactor_body,
@@ -174,15 +175,7 @@ def _actor_is_the_caller(event: dict[str, Any], tenant: Any) -> None:
 
 
 def test_applications_and_their_keys(outbox: Outbox, owner: Caller, hooks, tenant) -> None:
-    rules = [
-        {
-            "description": "Masked cards",
-            "priority": 1,
-            "container": "/pci/",
-            "transform": "mask",
-            "permissions": ["token:read"],
-        }
-    ]
+    rules = masked_cards_rules()
     made: dict[str, Any] = {}
 
     def create() -> None:

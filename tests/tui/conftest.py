@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,6 +27,17 @@ def utc_local_time(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
     monkeypatch.undo()
     time.tzset()
+
+
+@pytest.fixture
+def private_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A console data dir of the test's own (its journal, archives and samples): what one
+    test records is never read by another."""
+    from console.data_dir import DATA_DIR_ENV
+
+    data = tmp_path / "data"
+    monkeypatch.setenv(DATA_DIR_ENV, str(data))
+    return data
 
 
 @pytest.fixture(scope="module")

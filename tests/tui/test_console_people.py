@@ -5,6 +5,7 @@ refused, the console's own user only with its email typed — each recorded in t
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -41,19 +42,13 @@ class People:
         self.tenant.member(NO_MFA, "READ_ONLY", mfa=False)
         self.tenant.invite(PENDING, "READ_ONLY")
         expired = self.tenant.invite(EXPIRED, "ADMIN")
-        store = service._store()
-        try:
-            with store.write() as conn:
-                conn.execute(
-                    "UPDATE invitations SET expires_at = ? WHERE id = ?", (PAST, expired["id"])
-                )
-        finally:
-            store.close()
+        service.write_store(
+            "UPDATE invitations SET expires_at = ? WHERE id = ?", (PAST, expired["id"])
+        )
 
 
 @pytest.fixture
-def people(service: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> People:
-    monkeypatch.setenv("TENANT_CONSOLE_DATA_DIR", str(tmp_path / "data"))
+def people(service: Any, private_data_dir: Path) -> People:
     return People(service)
 
 

@@ -4,30 +4,16 @@ entries as `L` opens it, and enter on the entry of a proxy deleted since."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from form_host import steady_cursors
+from scene_snapshots import IDS, SIZES, scene_checker
 
 from console.tui.browse.logs_look import LOGS
 from console.tui.browse.sections import SECTIONS_BY_KEY
-from console.tui.start.screenshots import Scene, build_app, play
 
-SIZES = [(80, 24), (200, 60)]
-IDS = ["80x24", "200x60"]
 LOGS_NUMBER = str(SECTIONS_BY_KEY[LOGS.key].number)
 
 
-def _check(demo: Any, snap_compare: Any, size: tuple[int, int], keys: tuple[str, ...]) -> bool:
-    scene = Scene("logs", "Logs", keys)
-    app = build_app(scene, demo.base_url, demo.key)
-
-    async def run_before(pilot: Any) -> None:
-        await play(scene, pilot)
-        steady_cursors(pilot.app.screen)
-        await pilot.pause()
-
-    return bool(snap_compare(app, terminal_size=size, run_before=run_before))
+_check = scene_checker("logs", "Logs")
 
 
 @pytest.mark.parametrize("size", SIZES, ids=IDS)

@@ -7,6 +7,9 @@ confirmation), a key that may only read them, L, and the section at 80x24."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -68,16 +71,11 @@ class Hooks:
         return response.json() if response.status_code == 200 else None
 
     def disable_with_reason(self, webhook_id: str, reason: str) -> None:
-        store = self.service._store()
-        try:
-            with store.write() as conn:
-                conn.execute(
-                    "UPDATE webhooks SET status = 'disabled', disabled_reason = ?, failures = 5 "
-                    "WHERE id = ?",
-                    (reason, webhook_id),
-                )
-        finally:
-            store.close()
+        self.service.write_store(
+            "UPDATE webhooks SET status = 'disabled', disabled_reason = ?, failures = 5 "
+            "WHERE id = ?",
+            (reason, webhook_id),
+        )
 
     def key_with(self, *permissions: str) -> str:
         response = httpx.post(
@@ -91,8 +89,7 @@ class Hooks:
 
 
 @pytest.fixture
-def hooks(service: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Hooks:
-    monkeypatch.setenv("TENANT_CONSOLE_DATA_DIR", str(tmp_path / "data"))
+def hooks(service: Any, private_data_dir: Path) -> Hooks:
     return Hooks(service)
 
 
@@ -104,6 +101,32 @@ async def open_webhooks(pilot: Any) -> Any:
     await wait_until(pilot, lambda: listing.loaded, what="the webhooks")
     await settle(pilot)
     return listing
+
+
+@asynccontextmanager
+async def webhooks_shown(
+    hooks: Hooks, key: str | None = None, size: tuple[int, int] = SIZE
+) -> AsyncIterator[tuple[Any, Any, Any]]:
+    """The console on `hooks`' tenant (with `key`, else the tenant's own) at `size`, its
+    Webhooks section loaded: the app, its pilot and the section's list."""
+    app = make_app(hooks.service.base_url, key or hooks.key)
+    async with app.run_test(size=size) as pilot:
+        yield app, pilot, await open_webhooks(pilot)
+
+
+async def press_for(pilot: Any, key: str, kind: type, what: str) -> None:
+    """`key` pressed, and the screen it opens (a `kind`) waited for."""
+    await pilot.press(key)
+    await wait_until(pilot, screen_is(pilot.app, kind), what=what)
+
+
+async def open_form(pilot: Any, key: str) -> tuple[Any, EventTypeChecklist]:
+    """The webhook form `key` opens (n or e), once its event types are loaded."""
+    await press_for(pilot, key, WebhookForm, "the form")
+    form = pilot.app.screen
+    checklist = form.query_one("#events", EventTypeChecklist)
+    await wait_until(pilot, lambda: checklist.loaded, what="the event types")
+    return form, checklist
 
 
 def names(listing: Any) -> list[str]:
@@ -135,9 +158,7 @@ def test_status_is_green_when_enabled_and_red_with_the_reason_when_disabled() ->
 
 
 async def test_the_list_shows_status_url_and_events_and_the_detail_the_whole_reason(hooks):
-    app = make_app(hooks.service.base_url, hooks.key)
-    async with app.run_test(size=SIZE) as pilot:
-        listing = await open_webhooks(pilot)
+    async with webhooks_shown(hooks) as (app, pilot, listing):
         assert sorted(names(listing)) == ["Audit feed", "Broken sink"]
         audit = row_text(listing, "Audit feed")
         assert "● enabled" in audit and "https://hooks.example.com/audit" in audit
@@ -147,8 +168,7 @@ async def test_the_list_shows_status_url_and_events_and_the_detail_the_whole_rea
         assert "2 · proxy.created, proxy.deleted" in broken
 
         await move_to(pilot, listing, "Broken sink")
-        await pilot.press("enter")
-        await wait_until(pilot, screen_is(app, DetailScreen), what="the detail")
+        await press_for(pilot, "enter", DetailScreen, "the detail")
         detail = app.screen
         await wait_until(pilot, lambda: bool(detail.extra_blocks), what="the public key")
         status = detail.fields_view.value_of("Status")
@@ -172,9 +192,7 @@ async def test_the_list_shows_status_url_and_events_and_the_detail_the_whole_rea
 
 
 async def test_the_palette_finds_a_webhook_by_name_and_opens_it(hooks):
-    app = make_app(hooks.service.base_url, hooks.key)
-    async with app.run_test(size=SIZE) as pilot:
-        await open_webhooks(pilot)
+    async with webhooks_shown(hooks) as (app, pilot, _listing):
         hits = [hit async for hit in ObjectProvider(app.screen).search("Broken")]
         assert {str(h.text) for h in hits} == {"Open webhook: Broken sink"}
         hits[0].command()
@@ -184,13 +202,10 @@ async def test_the_palette_finds_a_webhook_by_name_and_opens_it(hooks):
 
 async def test_a_disabled_webhook_without_a_reason_says_the_service_gives_none(hooks):
     hooks.disable_with_reason(hooks.audit["id"], None)
-    app = make_app(hooks.service.base_url, hooks.key)
-    async with app.run_test(size=SIZE) as pilot:
-        listing = await open_webhooks(pilot)
+    async with webhooks_shown(hooks) as (app, pilot, listing):
         assert row_text(listing, "Audit feed").startswith("Audit feed | ✗ disabled |")
         await move_to(pilot, listing, "Audit feed")
-        await pilot.press("enter")
-        await wait_until(pilot, screen_is(app, DetailScreen), what="the detail")
+        await press_for(pilot, "enter", DetailScreen, "the detail")
         status = app.screen.fields_view.value_of("Status")
         assert " ".join(NO_REASON.split()) in " ".join(status.split())
 
@@ -199,14 +214,8 @@ async def test_a_disabled_webhook_without_a_reason_says_the_service_gives_none(h
 
 
 async def test_create_filters_the_event_types_then_shows_the_public_key_once(hooks):
-    app = make_app(hooks.service.base_url, hooks.key)
-    async with app.run_test(size=SIZE) as pilot:
-        listing = await open_webhooks(pilot)
-        await pilot.press("n")
-        await wait_until(pilot, screen_is(app, WebhookForm), what="the form")
-        form = app.screen
-        checklist = form.query_one("#events", EventTypeChecklist)
-        await wait_until(pilot, lambda: checklist.loaded, what="the event types")
+    async with webhooks_shown(hooks) as (app, pilot, listing):
+        form, checklist = await open_form(pilot, "n")
         assert "reactor.created" in checklist.options and "proxy.invoked" in checklist.options
         form.query_one("#name", Input).value = "Reactor feed"
         # the URL checked as typed
@@ -229,8 +238,7 @@ async def test_create_filters_the_event_types_then_shows_the_public_key_once(hoo
         await pilot.pause()
         assert len(checklist.shown) == len(checklist.options)
         assert checklist.selected == ticked
-        await pilot.press("ctrl+s")
-        await wait_until(pilot, screen_is(app, VerificationKeyModal), what="the public key")
+        await press_for(pilot, "ctrl+s", VerificationKeyModal, "the public key")
         modal = app.screen
         assert modal.public_key.startswith("-----BEGIN PUBLIC KEY-----")
         assert "verify them with this public key" in " ".join(
@@ -238,8 +246,7 @@ async def test_create_filters_the_event_types_then_shows_the_public_key_once(hoo
         )
         await pilot.press("y")  # the save's worker waits on this dialog: no settle here
         await wait_until(pilot, lambda: bool(modal.status_text), what="the copy said")
-        await pilot.press("o")
-        await wait_until(pilot, screen_is(app, ConsoleScreen), what="the list")
+        await press_for(pilot, "o", ConsoleScreen, "the list")
         await wait_until(pilot, lambda: "Reactor feed" in names(listing), what="the new row")
         await settle(pilot)
         assert listing.current_row["name"] == "Reactor feed"  # the cursor on it
@@ -252,14 +259,8 @@ async def test_a_refused_save_keeps_everything_typed(hooks):
     """The service refuses a sixth webhook (409): said in the form, nothing typed lost."""
     for n in range(2):  # four: the form opens
         hooks.create(f"Extra {n}", f"https://hooks.example.com/{n}", ["proxy.created"])
-    app = make_app(hooks.service.base_url, hooks.key)
-    async with app.run_test(size=SIZE) as pilot:
-        await open_webhooks(pilot)
-        await pilot.press("n")
-        await wait_until(pilot, screen_is(app, WebhookForm), what="the form")
-        form = app.screen
-        checklist = form.query_one("#events", EventTypeChecklist)
-        await wait_until(pilot, lambda: checklist.loaded, what="the event types")
+    async with webhooks_shown(hooks) as (app, pilot, _listing):
+        form, checklist = await open_form(pilot, "n")
         form.query_one("#name", Input).value = "Fifth"
         form.query_one("#url", Input).value = "https://hooks.example.com/fifth"
         form.query_one("#events-filter", Input).value = "tenant.updated"
@@ -277,9 +278,7 @@ async def test_a_refused_save_keeps_everything_typed(hooks):
 async def test_the_limit_of_five_is_said_before_the_form_opens(hooks):
     for n in range(3):
         hooks.create(f"Extra {n}", f"https://hooks.example.com/{n}", ["proxy.created"])
-    app = make_app(hooks.service.base_url, hooks.key)
-    async with app.run_test(size=SIZE) as pilot:
-        await open_webhooks(pilot)
+    async with webhooks_shown(hooks) as (app, pilot, _listing):
         await pilot.press("n")
         await settle(pilot)
         assert isinstance(app.screen, ConsoleScreen)  # no form
@@ -290,17 +289,13 @@ async def test_the_limit_of_five_is_said_before_the_form_opens(hooks):
 
 
 async def test_t_disables_after_asking_and_enables_again_the_cursor_staying(hooks):
-    app = make_app(hooks.service.base_url, hooks.key)
-    async with app.run_test(size=SIZE) as pilot:
-        listing = await open_webhooks(pilot)
+    async with webhooks_shown(hooks) as (app, pilot, listing):
         await move_to(pilot, listing, "Audit feed")
-        await pilot.press("t")
-        await wait_until(pilot, screen_is(app, ConfirmModal), what="the confirmation")
+        await press_for(pilot, "t", ConfirmModal, "the confirmation")
         await pilot.press("escape")  # not now: nothing changes
         await wait_until(pilot, screen_is(app, ConsoleScreen), what="the list")
         assert hooks.read(hooks.audit["id"])["status"] == "enabled"
-        await pilot.press("t")
-        await wait_until(pilot, screen_is(app, ConfirmModal), what="the confirmation")
+        await press_for(pilot, "t", ConfirmModal, "the confirmation")
         await pilot.press("y")
         await wait_until(
             pilot, lambda: "✗ disabled" in row_text(listing, "Audit feed"), what="disabled"
@@ -323,14 +318,10 @@ async def test_t_disables_after_asking_and_enables_again_the_cursor_staying(hook
 
 
 async def test_t_on_a_detail_disables_and_shows_it(hooks):
-    app = make_app(hooks.service.base_url, hooks.key)
-    async with app.run_test(size=SIZE) as pilot:
-        listing = await open_webhooks(pilot)
+    async with webhooks_shown(hooks) as (app, pilot, listing):
         await move_to(pilot, listing, "Audit feed")
-        await pilot.press("enter")
-        await wait_until(pilot, screen_is(app, DetailScreen), what="the detail")
-        await pilot.press("t")
-        await wait_until(pilot, screen_is(app, ConfirmModal), what="the confirmation")
+        await press_for(pilot, "enter", DetailScreen, "the detail")
+        await press_for(pilot, "t", ConfirmModal, "the confirmation")
         await pilot.press("y")
         detail = app.screen
         await wait_until(
@@ -345,12 +336,9 @@ async def test_t_on_a_detail_disables_and_shows_it(hooks):
 
 
 async def test_d_deletes_after_a_plain_confirmation(hooks):
-    app = make_app(hooks.service.base_url, hooks.key)
-    async with app.run_test(size=SIZE) as pilot:
-        listing = await open_webhooks(pilot)
+    async with webhooks_shown(hooks) as (app, pilot, listing):
         await move_to(pilot, listing, "Broken sink")
-        await pilot.press("d")
-        await wait_until(pilot, screen_is(app, ConfirmModal), what="the confirmation")
+        await press_for(pilot, "d", ConfirmModal, "the confirmation")
         assert "stops sending it events" in app.screen.body_text
         await pilot.press("y")
         await wait_until(pilot, lambda: "Broken sink" not in names(listing), what="gone")
@@ -361,9 +349,7 @@ async def test_a_key_that_may_only_read_webhooks_is_refused_changes(hooks):
     """Its permissions known (it may read its own application), each change is refused
     before anything is asked or sent, naming the permission it lacks."""
     reader = hooks.key_with("webhook:read", "application:read")
-    app = make_app(hooks.service.base_url, reader)
-    async with app.run_test(size=SIZE) as pilot:
-        listing = await open_webhooks(pilot)
+    async with webhooks_shown(hooks, reader) as (app, pilot, listing):
         await move_to(pilot, listing, "Audit feed")
         for key in ("t", "d", "n"):
             await pilot.press(key)
@@ -376,35 +362,22 @@ async def test_a_key_that_may_only_read_webhooks_is_refused_changes(hooks):
 
 
 async def test_the_section_is_usable_at_80x24(hooks):
-    app = make_app(hooks.service.base_url, hooks.key)
-    async with app.run_test(size=(80, 24)) as pilot:
-        listing = await open_webhooks(pilot)
+    async with webhooks_shown(hooks, size=(80, 24)) as (_app, pilot, listing):
         broken = row_text(listing, "Broken sink")
         assert "✗ disabled" in broken
-        await pilot.press("n")
-        await wait_until(pilot, screen_is(app, WebhookForm), what="the form")
-        form = app.screen
-        checklist = form.query_one("#events", EventTypeChecklist)
-        await wait_until(pilot, lambda: checklist.loaded, what="the event types")
+        form, _checklist = await open_form(pilot, "n")
         for widget in ("#name", "#url", "#notify-email", "#events-filter"):
             assert form.query_one(widget).region.width > 10, widget
 
 
 async def test_e_edits_a_disabled_webhook_and_its_status_stays(hooks):
     """The form keeps the status as it is (t changes it): the service's reason stays too."""
-    app = make_app(hooks.service.base_url, hooks.key)
-    async with app.run_test(size=SIZE) as pilot:
-        listing = await open_webhooks(pilot)
+    async with webhooks_shown(hooks) as (_app, pilot, listing):
         await move_to(pilot, listing, "Broken sink")
-        await pilot.press("e")
-        await wait_until(pilot, screen_is(app, WebhookForm), what="the form")
-        form = app.screen
-        checklist = form.query_one("#events", EventTypeChecklist)
-        await wait_until(pilot, lambda: checklist.loaded, what="the event types")
+        form, checklist = await open_form(pilot, "e")
         assert checklist.selected == ["proxy.created", "proxy.deleted"]
         form.query_one("#url", Input).value = "https://hooks.example.com/fixed"
-        await pilot.press("ctrl+s")
-        await wait_until(pilot, screen_is(app, ConsoleScreen), what="saved")
+        await press_for(pilot, "ctrl+s", ConsoleScreen, "saved")
         await wait_until(
             pilot,
             lambda: "https://hooks.example.com/fixed" in row_text(listing, "Broken sink"),

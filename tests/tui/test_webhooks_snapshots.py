@@ -11,33 +11,17 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from form_host import steady_cursors
+from scene_snapshots import IDS, SIZES, scene_checker
 
 from console.tui.browse.sections import SECTIONS_BY_KEY
-from console.tui.start.screenshots import Scene, build_app, play, settle
-
-SIZES = [(80, 24), (200, 60)]
-IDS = ["80x24", "200x60"]
+from console.tui.start.screenshots import settle
 
 
 def _webhooks_key() -> str:
     return SECTIONS_BY_KEY["webhooks"].hotkey
 
 
-def _check(
-    demo: Any, snap_compare: Any, size: tuple[int, int], keys: tuple[str, ...], then: Any = None
-) -> bool:
-    scene = Scene("webhooks", "Webhooks", (_webhooks_key(), *keys))
-    app = build_app(scene, demo.base_url, demo.key)
-
-    async def run_before(pilot: Any) -> None:
-        await play(scene, pilot)
-        if then is not None:
-            await then(pilot)
-        steady_cursors(pilot.app.screen)
-        await pilot.pause()
-
-    return bool(snap_compare(app, terminal_size=size, run_before=run_before))
+_check = scene_checker("webhooks", "Webhooks", _webhooks_key)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=IDS)

@@ -26,7 +26,15 @@ from console.tui.base.columns import Column, Labels, Renderable
 from console.tui.base.pipeline_steps import has_pipelines, pipeline_of, step_summary
 from console.tui.base.shown import JsonObject, Query, Shown
 from console.tui.browse.live import LiveMapping, LiveSequence
-from console.tui.browse.looks import LOOKS, CodeBlock, Fetched, FilterInvalid, ListLook, Look
+from console.tui.browse.looks import (
+    LOOKS,
+    CodeBlock,
+    Fetched,
+    FilterInvalid,
+    ListLook,
+    Look,
+    modified_column,
+)
 from console.tui.browse.looks import PAGE_SIZE as PAGE_SIZE  # re-exported: the lists read both
 from console.tui.browse.looks import list_page as list_page
 from console.tui.browse.people_looks import INVITATIONS as INVITATIONS  # People: registered
@@ -432,14 +440,7 @@ class ReactorFormulasLook(ListLook):
             drop_order=2,
             charset="0123456789 ,configrequest" + _MARKS,
         ),
-        Column(
-            "modified",
-            "Modified",
-            lambda f: _date_cell(f.get("modified_at") or f.get("created_at")),
-            16,
-            drop_order=1,
-            charset=DATE_CHARS,
-        ),
+        modified_column(),
     )
 
     def server_query(self, row_filter: RowFilter) -> Query | None:
@@ -593,14 +594,7 @@ class ReactorsLook(ListLook):
             drop_order=2,
             grow=True,
         ),
-        Column(
-            "modified",
-            "Modified",
-            lambda r: _date_cell(r.get("modified_at") or r.get("created_at")),
-            16,
-            drop_order=1,
-            charset=DATE_CHARS,
-        ),
+        modified_column(),
     )
 
     def server_query(self, row_filter: RowFilter) -> Query | None:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 
 from console.kinds import KINDS, Kind, field_of
+from console.tui.base import formatting as fmt
 from console.tui.base.columns import Column, Labels, Renderable
 from console.tui.base.shown import JsonObject, Query, Shown
 
@@ -331,3 +332,25 @@ class Looks:
 
 LOOKS = Looks()
 """The console's looks: the built-in ones (console.tui.browse.kinds), and any registered."""
+
+
+DATE_CHARS = "0123456789-: ?—"
+"""What a date cell may show: digits, separators, and the marks for none or unreadable."""
+
+
+def modified_column() -> Column:
+    """The lists' last column: when an object last changed (when it was made, if never
+    since), the first to give way on a narrow terminal."""
+    return Column(
+        "modified",
+        "Modified",
+        lambda item: date_cell(item.get("modified_at") or item.get("created_at")),
+        16,
+        drop_order=1,
+        charset=DATE_CHARS,
+    )
+
+
+def date_cell(value: object) -> str:
+    """A wire time as the lists show a date; "—" for none."""
+    return fmt.short_date(fmt.wire_time(value)) if isinstance(value, str) else "—"

@@ -27,7 +27,7 @@ from console.kinds.builtin import WEBHOOKS as WEBHOOKS_KIND
 from console.terminal_text import printable
 from console.tui.base import formatting as fmt
 from console.tui.base.columns import Column, Labels, Renderable
-from console.tui.browse.looks import LOOKS, CodeBlock, ListLook
+from console.tui.browse.looks import LOOKS, CodeBlock, ListLook, modified_column
 
 if TYPE_CHECKING:
     from console.client.client import AdminClient
@@ -109,10 +109,6 @@ def events_text(events: Sequence[object] | None, shown: int = EVENTS_SHOWN) -> s
     return f"{len(names)} · {first}" + (f" +{more}" if more > 0 else "")
 
 
-def _date_cell(value: object) -> str:
-    return fmt.short_date(fmt.wire_time(value)) if isinstance(value, str) else "—"
-
-
 def status_sentence(webhook: Webhook) -> Text:
     """The detail's status: enabled, or disabled with the service's full reason, or, where
     it gives none (the hosted service never does), that it does not say."""
@@ -165,14 +161,7 @@ class WebhooksLook(ListLook):
             drop_order=2,
             grow=True,
         ),
-        Column(
-            "modified",
-            "Modified",
-            lambda w: _date_cell(w.get("modified_at") or w.get("created_at")),
-            16,
-            drop_order=1,
-            charset="0123456789-: ?—",
-        ),
+        modified_column(),
     )
 
     def change_permission(self, action: str) -> str | None:

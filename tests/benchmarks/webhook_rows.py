@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tests.benchmarks.results import Row, median
-from tests.local_service import RunningService
+from .results import Row, median
+
+if TYPE_CHECKING:  # the smoke test imports this module under a plain pytest, without `tests`
+    from tests.local_service import RunningService
 
 WRITE_RATIO = 1.2
 

@@ -128,6 +128,13 @@ def event_type_problem(value: str) -> str | None:
     return f"{value!r} is not an event type the service sends (see `webhooks event-types`)."
 
 
+def _refused_if(problem: str | None, value: str) -> str:
+    """`value`, or the validation error `problem` says (the `*_problem` checks above)."""
+    if problem:
+        raise ValueError(problem)
+    return value
+
+
 class Webhook(ResponseModel):
     """A webhook as read (the SDK's `Webhook`). `disabled_reason` is the local service's own:
     why it disabled the webhook (the hosted service says nothing but `status`)."""
@@ -169,18 +176,13 @@ class WebhookCreate(RequestModel):
     @field_validator("url")
     @classmethod
     def _a_url(cls, value: str) -> str:
-        problem = webhook_url_problem(value)
-        if problem:
-            raise ValueError(problem)
-        return value
+        return _refused_if(webhook_url_problem(value), value)
 
     @field_validator("events")
     @classmethod
     def _known_events(cls, value: list[str]) -> list[str]:
         for event in value:
-            problem = event_type_problem(event)
-            if problem:
-                raise ValueError(problem)
+            _refused_if(event_type_problem(event), event)
         if len(set(value)) != len(value):
             raise ValueError("Each event type may be given once.")
         return value
@@ -204,10 +206,7 @@ class WebhookTrigger(RequestModel):
     @field_validator("type")
     @classmethod
     def _known_type(cls, value: str) -> str:
-        problem = event_type_problem(value)
-        if problem:
-            raise ValueError(problem)
-        return value
+        return _refused_if(event_type_problem(value), value)
 
 
 class TriggerResult(LenientModel):
